@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: Apache-2.0
+# Shared build settings: every kforecast library links kf_build_flags, so warnings and
+# sanitizers are set once. Third-party headers are included as SYSTEM and stay outside -Werror.
+
+add_library(kf_build_flags INTERFACE)
+target_compile_options(kf_build_flags INTERFACE -Wall -Wextra -Werror -Wshadow -Wnon-virtual-dtor
+                                                -Wno-missing-field-initializers)  # designated initialisers may omit defaulted members
+target_include_directories(kf_build_flags INTERFACE ${PROJECT_SOURCE_DIR}/src ${PROJECT_BINARY_DIR}/generated)
+if(KFORECAST_SANITIZE)
+  target_compile_options(kf_build_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+                                                  -fno-sanitize-recover=all)
+  target_link_options(kf_build_flags INTERFACE -fsanitize=address,undefined)
+endif()
+
+# toml++ header-only (Debian also ships a shared build; header-only keeps the binary self-contained).
+add_library(kf_toml INTERFACE)
+target_compile_definitions(kf_toml INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
+get_target_property(_toml_inc tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
+target_include_directories(kf_toml SYSTEM INTERFACE ${_toml_inc})
+
+# kf_library(NAME SOURCES... [DEPS ...]): one static library per pipeline stage or shared piece.
+# A stage lists only the libraries it may use, so CMake enforces the one-way dependencies.
+function(kf_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_link_libraries(${name} PUBLIC kf_build_flags fmt::fmt-header-only ${ARG_DEPS})
+endfunction()

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Running another program (git, the agent re-executing itself) and collecting its output.
+// No shell is involved: arguments are passed as they are, so untrusted paths cannot inject.
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace kforecast {
+
+struct ProcessOutput {
+  int exit_status = -1;  // the exit code, or 128 + signal number when killed by a signal
+  std::string out;
+  std::string err;
+};
+
+struct ProcessOptions {
+  std::string working_directory;  // empty: the current one
+  std::string input;              // written to the child's standard input
+  std::chrono::milliseconds timeout{0};  // 0: no limit; past it the child is killed
+};
+
+// Runs argv[0] (searched on PATH) to completion. An Error only when the program could not be
+// started or timed out; a non-zero exit is a normal result the caller judges.
+Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+}  // namespace kforecast
