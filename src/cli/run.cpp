@@ -1,5 +1,76 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/run.hpp"
+
+#include <iostream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/nearest_name.hpp"
+#include "cli/handlers.hpp"
+#include "cli/options.hpp"
+#include "kforecast_version.hpp"
+
 namespace kforecast::cli {
-int run(int, char**) { return 0; }
+namespace {
+
+ExitCode report(const Error& error, Context& context) {
+  context.err << "kforecast: error: " << error.message << "\n";
+  return error.exit_code;
 }
+
+Result<ExitCode> dispatch(std::span<const std::string> args, Context& context) {
+  if (args.empty()) {
+    context.err << main_help();
+    return usage_error("no command given");
+  }
+  const std::string& first = args.front();
+  if (first == "-h" || first == "--help") {
+    context.out << main_help();
+    return ExitCode::pass;
+  }
+  if (first == "-V" || first == "--version") {
+    context.out << "kforecast " << kforecast::version << "\n";
+    return ExitCode::pass;
+  }
+  const Command* command = find_command(first);
+  if (command == nullptr) {
+    std::vector<std::string_view> names;
+    for (const Command& c : all_commands()) names.push_back(c.name);
+    const std::string_view kind = first.starts_with("-") ? "option" : "command";
+    return usage_error(fmt::format("unknown {} '{}'{}; run 'kforecast --help' for the list of commands", kind, first,
+                                   did_you_mean(first, names)));
+  }
+  auto invocation = parse_arguments(*command, args.subspan(1));
+  if (!invocation) return std::unexpected(invocation.error());
+  if (invocation->has("--help")) {
+    context.out << command_help(*command);
+    return ExitCode::pass;
+  }
+  if (!command->planned.empty())
+    return fail(ExitCode::could_not_run,
+                fmt::format("'kforecast {}' is not available in kforecast {}: {}", command->name, kforecast::version,
+                            command->planned));
+  return command->handler(*invocation, context);
+}
+
+}  // namespace
+
+ExitCode run(std::span<const std::string> args, Context& context) {
+  try {
+    auto result = dispatch(args, context);
+    return result ? *result : report(result.error(), context);
+  } catch (const Fatal& fatal) {
+    return report(Error{fatal.what(), fatal.exit_code()}, context);
+  } catch (const std::exception& unexpected) {
+    return report(Error{fmt::format("internal error: {}", unexpected.what()), ExitCode::could_not_run}, context);
+  }
+}
+
+int run(int argc, char** argv) {
+  const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+  Context context{std::cout, std::cerr, process_environment()};
+  return static_cast<int>(run(args, context));
+}
+
+}  // namespace kforecast::cli

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "base/environment.hpp"
+
+#include <cstdlib>
+
+namespace kforecast {
+
+EnvLookup process_environment() {
+  return [](std::string_view name) -> std::optional<std::string> {
+    const char* value = std::getenv(std::string(name).c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  };
+}
+
+EnvLookup fixed_environment(std::map<std::string, std::string, std::less<>> variables) {
+  return [vars = std::move(variables)](std::string_view name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+}  // namespace kforecast

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// The subcommands, in the order `kforecast --help` lists them. To add one: a row here and a
+// handler in its own file.
+
+#include <algorithm>
+#include <array>
+
+#include "cli/handlers.hpp"
+
+namespace kforecast::cli {
+namespace {
+
+constexpr OptionSpec config_option{"--config", "FILE", "read this config instead of the repository's .kforecast.toml"};
+constexpr OptionSpec repo_option{"--repo", "DIR", "the repository to work in (default: the current directory)"};
+
+constexpr std::array pr_options{
+    OptionSpec{"--base", "REV", "the revision to compare against (default: merge-base with upstream)"},
+    OptionSpec{"--head", "REV", "the revision under review (default: HEAD)"},
+    repo_option,
+    config_option,
+    OptionSpec{"--format", "md|json|sarif", "report format"},
+    OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
+    OptionSpec{"--forecaster", "embedded|llm", "which forecaster to use"},
+    OptionSpec{"--no-bench", "", "never run benchmarks; forecast only"},
+    OptionSpec{"--plan", "", "print which kernels need a GPU (a CI job matrix) and stop"},
+    OptionSpec{"--post", "", "publish the report on the pull request"},
+};
+constexpr std::array lint_options{OptionSpec{"--staged", "", "lint the changes staged for commit"}, config_option};
+constexpr std::array check_options{OptionSpec{"--against", "REV", "compare with the kernel at this revision"},
+                                   OptionSpec{"--vs", "FILE[:KERNEL]", "compare with another file's kernel"},
+                                   OptionSpec{"--bench", "", "measure the pair on the GPU"}, config_option};
+constexpr std::array bench_options{OptionSpec{"--against", "REV", "compare with the kernel at this revision"},
+                                   OptionSpec{"--vs", "FILE[:KERNEL]", "compare with another file's kernel"},
+                                   OptionSpec{"--format", "text|json", "output format"}, config_option};
+constexpr std::array eval_options{OptionSpec{"--forecaster", "embedded|llm", "which forecaster to score"},
+                                  OptionSpec{"--format", "text|json", "output format"}, config_option};
+constexpr std::array calibration_options{OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts"},
+                                         config_option};
+constexpr std::array doctor_options{config_option, repo_option};
+constexpr std::array config_options{
+    config_option, repo_option,
+    OptionSpec{"--reference", "", "print the reference of every key in Markdown (docs/config.md)"}};
+constexpr std::array<OptionSpec, 0> no_options{};
+
+Result<ExitCode> not_built(const Invocation&, Context&) { return ExitCode::could_not_run; }
+
+const std::array commands{
+    Command{"pr", "gate a revision range: find changed kernels, forecast them, measure where unsure",
+            "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format md|json|sarif] [--output FILE] [--post]",
+            "The CI gate. Finds the CUDA kernels that changed between two revisions, forecasts each one's speedup,\n"
+            "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.",
+            pr_options, not_built, "the diff, forecast and gate stages are not built yet"},
+    Command{"lint", "pre-commit performance lint of staged changes or named files",
+            "kforecast lint [--staged | FILE...]",
+            "Runs the performance lint rules and the offline forecast over the changed lines.", lint_options,
+            not_built, "the lint rules are not built yet"},
+    Command{"check", "spot-check one kernel against an earlier revision or another file",
+            "kforecast check FILE[:KERNEL] [--against REV | --vs FILE[:KERNEL]] [--bench]",
+            "Forecasts (and with --bench measures) one kernel against its previous version.", check_options,
+            not_built, "the kernel scanner and forecasters are not built yet"},
+    Command{"bench", "measure a kernel pair on the GPU", "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
+            "Measures the speedup of one kernel over another on the local GPU, with a confidence interval.",
+            bench_options, not_built, "the GPU benchmark runner is not built yet"},
+    Command{"eval", "score a forecaster on labelled kernel pairs", "kforecast eval DATASET.jsonl [--forecaster embedded|llm]",
+            "Reads one labelled pair per line and prints accuracy, calibration and selective-prediction metrics.",
+            eval_options, not_built, "the forecasters are not built yet"},
+    Command{"calibration", "forecast quality in this repository's ledger, and suggested thresholds",
+            "kforecast calibration [--target-risk RATE]",
+            "Reads the ledger of measured kernels and prints the forecast metrics and policy thresholds.",
+            calibration_options, not_built, "the ledger is not built yet"},
+    Command{"doctor", "show what is available: config, git, NVRTC, GPU and driver, endpoint",
+            "kforecast doctor [--config FILE] [--repo DIR]",
+            "Checks everything kforecast can use on this machine and says what is missing and how to fix it.\n"
+            "Exits 0 unless the configuration is invalid (2).",
+            doctor_options, doctor_command},
+    Command{"config", "print the effective configuration and where each value came from",
+            "kforecast config [--config FILE] [--repo DIR] [--reference]",
+            "Prints every key with its value and its origin: default, the file (with its line), or an environment\n"
+            "variable. With --reference, prints the Markdown reference of every key (docs/config.md).",
+            config_options, config_command},
+    Command{"help", "show help for a command", "kforecast help [COMMAND]",
+            "Prints the list of commands, or one command's usage, options and description.", no_options,
+            help_command},
+};
+
+}  // namespace
+
+std::span<const Command> all_commands() { return commands; }
+
+const Command* find_command(std::string_view name) {
+  auto it = std::ranges::find(commands, name, &Command::name);
+  return it == commands.end() ? nullptr : &*it;
+}
+
+}  // namespace kforecast::cli

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <filesystem>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "cli/handlers.hpp"
+#include "config/render.hpp"
+
+namespace kforecast::cli {
+
+Result<config::Config> load_command_config(const Invocation& invocation, const Context& context) {
+  if (invocation.has("--config")) return config::load_config(invocation.value("--config"), context.env);
+  std::error_code ec;
+  const std::filesystem::path start =
+      invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo")) : std::filesystem::current_path(ec);
+  if (invocation.has("--repo") && !std::filesystem::is_directory(start, ec))
+    return usage_error(fmt::format("--repo: '{}' is not a directory", start.string()));
+  return config::load_config(config::find_config_file(start), context.env);
+}
+
+Result<ExitCode> config_command(const Invocation& invocation, Context& context) {
+  if (!invocation.positional.empty()) return usage_error("'kforecast config' takes no arguments");
+  if (invocation.has("--reference")) {
+    context.out << config::render_reference_markdown();
+    return ExitCode::pass;
+  }
+  auto config = load_command_config(invocation, context);
+  if (!config) return std::unexpected(config.error());
+  context.out << config::render_effective(*config);
+  return ExitCode::pass;
+}
+
+}  // namespace kforecast::cli

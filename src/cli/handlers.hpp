@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The handlers the command table points at, one file each.
+
+#include "cli/command.hpp"
+#include "config/config.hpp"
+
+namespace kforecast::cli {
+
+Result<ExitCode> doctor_command(const Invocation& invocation, Context& context);
+Result<ExitCode> config_command(const Invocation& invocation, Context& context);
+Result<ExitCode> help_command(const Invocation& invocation, Context& context);
+
+// The configuration a command runs with: --config FILE if given, else .kforecast.toml at the
+// root of the work tree around --repo (or the current directory), then the environment.
+Result<config::Config> load_command_config(const Invocation& invocation, const Context& context);
+
+// Help texts, also printed by `--help`.
+std::string main_help();
+std::string command_help(const Command& command);
+
+}  // namespace kforecast::cli

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// The configuration keys. Keep rows grouped by section, sections in pipeline order.
+
+#include <algorithm>
+#include <array>
+
+#include "config/key_spec.hpp"
+
+namespace kforecast::config {
+namespace {
+
+constexpr std::array<std::string_view, 2> forecasters{"embedded", "llm"};
+constexpr std::array<std::string_view, 3> auth_styles{"bearer", "api-key", "none"};
+constexpr std::array<std::string_view, 2> unverified_actions{"warn", "fail"};
+constexpr std::array<std::string_view, 3> report_formats{"md", "json", "sarif"};
+
+constexpr std::string_view llm_planned = "the LLM forecaster is not built yet";
+constexpr std::string_view embedded_planned = "the embedded forecaster is not built yet";
+constexpr std::string_view policy_planned = "the gate policy is not built yet";
+constexpr std::string_view bench_planned = "the GPU benchmark runner is not built yet";
+constexpr std::string_view report_planned = "the report writers are not built yet";
+
+using enum ValueType;
+
+const std::array keys{
+    KeySpec{"forecast.forecaster", choice, "\"embedded\"", "KFORECAST_FORECASTER",
+            "Which forecaster predicts each changed kernel's speedup: the offline embedded model or an LLM endpoint.",
+            {}, {}, forecasters, embedded_planned},
+    KeySpec{"forecast.hardware", string, "\"H100\"", "",
+            "The GPU the forecast is for, as named in the labelled data (H100, A100, L4, ...).",
+            {}, {}, {}, embedded_planned},
+
+    KeySpec{"endpoint.url", string, "\"\"", "KFORECAST_ENDPOINT",
+            "Base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:8000/v1.", {}, {}, {}, llm_planned},
+    KeySpec{"endpoint.model", string, "\"\"", "KFORECAST_MODEL", "Model name sent with each request.", {}, {}, {},
+            llm_planned},
+    KeySpec{"endpoint.api_key_env", string, "\"KFORECAST_API_KEY\"", "",
+            "Name of the environment variable holding the API key (the key itself never goes in this file).",
+            {}, {}, {}, llm_planned},
+    KeySpec{"endpoint.auth", choice, "\"bearer\"", "",
+            "How the key is sent: 'Authorization: Bearer', Azure's 'api-key' header, or none.", {}, {}, auth_styles,
+            llm_planned},
+    KeySpec{"endpoint.timeout_seconds", number, "120", "", "Limit for one request.", 1, 3600, {}, llm_planned},
+    KeySpec{"endpoint.max_retries", integer, "4", "", "Retries of a failed request (connection errors, 408, 429, 5xx).",
+            0, 20, {}, llm_planned},
+    KeySpec{"endpoint.temperature", number, "0.0", "", "Sampling temperature, sent explicitly.", 0, 2, {},
+            llm_planned},
+    KeySpec{"endpoint.concurrency", integer, "4", "", "Kernels forecast at once.", 1, 64, {}, llm_planned},
+
+    KeySpec{"policy.max_p_regression", number, "0.2", "",
+            "A forecast is trusted only when its probability of a regression is below this.", 0, 1, {},
+            policy_planned},
+    KeySpec{"policy.min_confidence", number, "0.5", "",
+            "A forecast is trusted only when its confidence (probability of its predicted bin) is at least this.", 0,
+            1, {}, policy_planned},
+    KeySpec{"policy.on_unverified", choice, "\"warn\"", "",
+            "What a kernel that needed a GPU but got none does to the gate.", {}, {}, unverified_actions,
+            policy_planned},
+    KeySpec{"policy.ledger", string, "\".kforecast/ledger.jsonl\"", "",
+            "Where measured kernels are recorded, for `kforecast calibration`.", {}, {}, {}, policy_planned},
+
+    KeySpec{"bench.tolerance", number, "0.02", "",
+            "Relative slowdown the gate tolerates: a regression must lie beyond it.", 0, 1, {}, bench_planned},
+    KeySpec{"bench.confidence", number, "0.99", "", "Confidence level of the speedup interval.", 0.5, 0.9999, {},
+            bench_planned},
+    KeySpec{"bench.max_gpu_seconds", number, "30", "", "GPU time cap per kernel pair.", 0.1, 3600, {},
+            bench_planned},
+    KeySpec{"bench.timeout_seconds", number, "300", "", "Wall-clock limit of one measurement's child process.", 1,
+            86400, {}, bench_planned},
+
+    KeySpec{"report.format", choice, "\"md\"", "", "Report format when --format is not given.", {}, {},
+            report_formats, report_planned},
+
+    KeySpec{"cuda.nvrtc_library", string, "\"\"", "KFORECAST_NVRTC_LIBRARY",
+            "Path of libnvrtc to load instead of searching CUDA_HOME, CUDA_PATH, /usr/local/cuda/lib64 and the loader path."},
+    KeySpec{"cuda.driver_library", string, "\"\"", "KFORECAST_CUDA_DRIVER_LIBRARY",
+            "Path of the CUDA driver library (libcuda.so.1) to load instead of the loader's default."},
+};
+
+const std::array table_arrays{
+    TableArraySpec{"kernel", "Launch specs: how to run a kernel for benchmarking (see DESIGN.md, 'Kernel launch specs').",
+                   bench_planned},
+};
+
+const std::array<std::string_view, 6> sections{"forecast", "endpoint", "policy", "bench", "report", "cuda"};
+
+}  // namespace
+
+std::span<const KeySpec> all_keys() { return keys; }
+std::span<const TableArraySpec> all_table_arrays() { return table_arrays; }
+std::span<const std::string_view> all_sections() { return sections; }
+
+const KeySpec* find_key(std::string_view name) {
+  auto it = std::ranges::find(keys, name, &KeySpec::name);
+  return it == keys.end() ? nullptr : &*it;
+}
+
+const TableArraySpec* find_table_array(std::string_view name) {
+  auto it = std::ranges::find(table_arrays, name, &TableArraySpec::name);
+  return it == table_arrays.end() ? nullptr : &*it;
+}
+
+std::string_view type_name(ValueType type) {
+  switch (type) {
+    case boolean: return "boolean";
+    case integer: return "integer";
+    case number: return "number";
+    case string: return "string";
+    case string_list: return "list of strings";
+    case choice: return "string";
+  }
+  return "value";
+}
+
+}  // namespace kforecast::config

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <catch2/catch.hpp>
+
+#include "config/config.hpp"
+
+using namespace kforecast;
+using namespace kforecast::config;
+using Catch::Matchers::Contains;
+
+namespace {
+std::string error_of(std::string_view toml) {
+  auto result = parse_config(toml, "repo/.kforecast.toml");
+  REQUIRE_FALSE(result.has_value());
+  CHECK(result.error().exit_code == ExitCode::usage);
+  return result.error().message;
+}
+}  // namespace
+
+TEST_CASE("config: a valid file sets values and records file:line") {
+  auto config = parse_config("# comment\n[cuda]\nnvrtc_library = \"/opt/nvrtc.so\"\n", "repo/.kforecast.toml");
+  REQUIRE(config.has_value());
+  const Setting& setting = config->setting("cuda.nvrtc_library");
+  CHECK(std::get<std::string>(setting.value) == "/opt/nvrtc.so");
+  CHECK(setting.source == Source::file);
+  CHECK(setting.origin == "repo/.kforecast.toml:3");
+  SECTION("keys not in the file keep their defaults") {
+    CHECK(config->setting("cuda.driver_library").source == Source::default_value);
+    CHECK(config->string_value("cuda.driver_library").empty());
+  }
+}
+
+TEST_CASE("config: an empty file is valid") {
+  auto config = parse_config("", "x.toml");
+  REQUIRE(config.has_value());
+  CHECK(config->setting("forecast.forecaster").source == Source::default_value);
+}
+
+TEST_CASE("config: unknown keys name file:line:column and suggest the nearest key") {
+  SECTION("a typo in a section") {
+    const auto message = error_of("[cuda]\nnvrtc_libary = \"x\"\n");
+    CHECK_THAT(message, Contains("repo/.kforecast.toml:2:1:"));
+    CHECK_THAT(message, Contains("unknown key 'cuda.nvrtc_libary'"));
+    CHECK_THAT(message, Contains("did you mean 'cuda.nvrtc_library'?"));
+  }
+  SECTION("a key outside any section points to the section it belongs in") {
+    const auto message = error_of("driver_library = \"x\"\n");
+    CHECK_THAT(message, Contains(":1:1:"));
+    CHECK_THAT(message, Contains("keys belong in a section"));
+    CHECK_THAT(message, Contains("did you mean 'cuda.driver_library'?"));
+  }
+  SECTION("an unknown section") {
+    const auto message = error_of("\n\n[polciy]\nx = 1\n");
+    CHECK_THAT(message, Contains(":3:"));
+    CHECK_THAT(message, Contains("unknown section '[polciy]'"));
+    CHECK_THAT(message, Contains("did you mean 'policy'?"));
+  }
+  SECTION("nothing plausible: no suggestion") {
+    const auto message = error_of("[cuda]\nzzzzzzzzzzzz = 1\n");
+    CHECK_THAT(message, Contains("unknown key 'cuda.zzzzzzzzzzzz'"));
+    CHECK_THAT(message, !Contains("did you mean"));
+  }
+}
+
+TEST_CASE("config: keys of features not built yet are rejected, not ignored") {
+  const auto message = error_of("[endpoint]\nurl = \"http://127.0.0.1:8000/v1\"\n");
+  CHECK_THAT(message, Contains(":2:1:"));
+  CHECK_THAT(message, Contains("key 'endpoint.url' is not supported yet"));
+  CHECK_THAT(message, Contains("LLM forecaster"));
+  SECTION("launch specs too") {
+    const auto spec_message = error_of("[[kernel]]\nname = \"sgemm\"\n");
+    CHECK_THAT(spec_message, Contains("'[[kernel]]' is not supported yet"));
+    CHECK_THAT(spec_message, Contains("benchmark runner"));
+  }
+}
+
+TEST_CASE("config: wrong types say what the key accepts") {
+  const auto message = error_of("[cuda]\nnvrtc_library = 13\n");
+  CHECK_THAT(message, Contains("key 'cuda.nvrtc_library' must be a string, got an integer"));
+  SECTION("a section given as a value") {
+    CHECK_THAT(error_of("cuda = 3\n"), Contains("'cuda' must be a section ([cuda]), got an integer"));
+  }
+  SECTION("a nested table inside a section") {
+    CHECK_THAT(error_of("[cuda.extra]\nx = 1\n"), Contains(":1:7: unknown key 'cuda.extra'"));
+  }
+}
+
+TEST_CASE("config: every problem is reported, one per line") {
+  const auto message = error_of("[cuda]\nnvrtc_libary = \"x\"\ndriver_library = false\n[bogus]\n");
+  CHECK(std::count(message.begin(), message.end(), '\n') == 2);
+  CHECK_THAT(message, Contains(":2:"));
+  CHECK_THAT(message, Contains(":3:"));
+  CHECK_THAT(message, Contains(":4:"));
+}
+
+TEST_CASE("config: invalid TOML gives the parser's position") {
+  const auto message = error_of("[cuda]\nnvrtc_library = \"unterminated\n");
+  CHECK_THAT(message, Contains("repo/.kforecast.toml:2:"));
+  CHECK_THAT(message, Contains("invalid TOML"));
+  SECTION("duplicate keys") { CHECK_THAT(error_of("[cuda]\na = 1\na = 2\n"), Contains("invalid TOML")); }
+  SECTION("binary garbage") { CHECK_THAT(error_of(std::string("\xff\xfe\x00[", 4)), Contains("invalid TOML")); }
+}
