@@ -4,7 +4,8 @@
 
 add_library(kf_build_flags INTERFACE)
 target_compile_options(kf_build_flags INTERFACE -Wall -Wextra -Werror -Wshadow -Wnon-virtual-dtor
-                                                -Wno-missing-field-initializers)  # designated initialisers may omit defaulted members
+                                                -Wno-missing-field-initializers  # designated initialisers may omit defaulted members
+                                                -Wno-restrict)  # GCC 12 false positives in std::string at -O3 (GCC bug 105329)
 target_include_directories(kf_build_flags INTERFACE ${PROJECT_SOURCE_DIR}/src ${PROJECT_BINARY_DIR}/generated)
 if(KFORECAST_SANITIZE)
   target_compile_options(kf_build_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "cli/run.hpp"
+#include "kforecast_version.hpp"
+
+using namespace kforecast;
+using namespace kforecast::cli;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+struct Outcome {
+  ExitCode code;
+  std::string out, err;
+};
+Outcome run_cli(std::initializer_list<std::string> args, std::map<std::string, std::string, std::less<>> env = {}) {
+  std::ostringstream out, err;
+  Context context{out, err, fixed_environment(std::move(env))};
+  const std::vector<std::string> list(args);
+  const ExitCode code = run(list, context);
+  return {code, out.str(), err.str()};
+}
+}  // namespace
+
+TEST_CASE("cli: version and help") {
+  auto version = run_cli({"--version"});
+  CHECK(version.code == ExitCode::pass);
+  CHECK(version.out == fmt::format("kforecast {}\n", kforecast::version));
+  CHECK(run_cli({"-V"}).out == version.out);
+  auto help = run_cli({"--help"});
+  CHECK(help.code == ExitCode::pass);
+  CHECK_THAT(help.out, StartsWith("kforecast "));
+  CHECK(help.err.empty());
+  auto help_doctor = run_cli({"help", "doctor"});
+  CHECK(help_doctor.code == ExitCode::pass);
+  CHECK_THAT(help_doctor.out, StartsWith("usage: kforecast doctor"));
+  CHECK(run_cli({"doctor", "--help"}).out == help_doctor.out);
+}
+
+TEST_CASE("cli: mistakes exit 2 with 'kforecast: error:'") {
+  auto none = run_cli({});
+  CHECK(none.code == ExitCode::usage);
+  CHECK_THAT(none.err, Contains("kforecast: error: no command given"));
+  auto typo = run_cli({"bnech"});
+  CHECK(typo.code == ExitCode::usage);
+  CHECK(typo.out.empty());
+  CHECK_THAT(typo.err, StartsWith("kforecast: error: unknown command 'bnech' (did you mean 'bench'?)"));
+  auto help_typo = run_cli({"help", "doctr"});
+  CHECK(help_typo.code == ExitCode::usage);
+  CHECK_THAT(help_typo.err, Contains("did you mean 'doctor'?"));
+  auto bad_flag = run_cli({"--verison"});
+  CHECK(bad_flag.code == ExitCode::usage);
+  CHECK_THAT(bad_flag.err, Contains("unknown option '--verison'"));
+  CHECK(run_cli({"config", "extra"}).code == ExitCode::usage);
+  CHECK(run_cli({"doctor", "--repo", "/nonexistent/dir"}).code == ExitCode::usage);
+}
+
+TEST_CASE("cli: commands not built yet exit 3 and say so") {
+  auto pr = run_cli({"pr", "--base", "main"});
+  CHECK(pr.code == ExitCode::could_not_run);
+  CHECK_THAT(pr.err, Contains("'kforecast pr' is not available"));
+  SECTION("but their help works") { CHECK(run_cli({"pr", "--help"}).code == ExitCode::pass); }
+}
+
+TEST_CASE("cli: config prints the effective configuration") {
+  auto config = run_cli({"config", "--repo", "/"}, {{"KFORECAST_NVRTC_LIBRARY", "/x/libnvrtc.so"}});
+  CHECK(config.code == ExitCode::pass);
+  CHECK_THAT(config.out, Contains("nvrtc_library = \"/x/libnvrtc.so\"  # from $KFORECAST_NVRTC_LIBRARY"));
+  auto bad_env = run_cli({"config", "--repo", "/"}, {{"KFORECAST_ENDPOINT", "http://127.0.0.1:9/v1"}});
+  CHECK(bad_env.code == ExitCode::usage);
+  CHECK_THAT(bad_env.err, Contains("KFORECAST_ENDPOINT"));
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// Bad configuration through the real binary: exit 2, file:line:key, a suggestion.
+
+#include <catch2/catch.hpp>
+
+#include "e2e.hpp"
+
+using namespace kforecast::e2e;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+TEST_CASE("e2e: an unknown key names file:line and the nearest key") {
+  FixtureRepo repo;
+  repo.write(".kforecast.toml", "# kforecast\n\n[cuda]\nnvrtc_libary = \"/opt/libnvrtc.so\"\n");
+  for (const char* command : {"doctor", "config"}) {
+    INFO(command);
+    auto run = run_kforecast({command}, repo.path());
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, StartsWith("kforecast: error: " + (repo.path() / ".kforecast.toml").string() + ":4:1: "));
+    CHECK_THAT(run.err, Contains("unknown key 'cuda.nvrtc_libary' (did you mean 'cuda.nvrtc_library'?)"));
+  }
+}
+
+TEST_CASE("e2e: invalid TOML, a wrong type, a key not built yet") {
+  FixtureRepo repo;
+  SECTION("invalid TOML") {
+    repo.write(".kforecast.toml", "[cuda\n");
+    auto run = run_kforecast({"doctor"}, repo.path());
+    CHECK(run.status == 2);
+    CHECK_THAT(run.out, Contains("config    INVALID"));
+    CHECK_THAT(run.err, Contains(".kforecast.toml:1:"));
+    CHECK_THAT(run.err, Contains("invalid TOML"));
+  }
+  SECTION("wrong type") {
+    repo.write(".kforecast.toml", "[cuda]\ndriver_library = true\n");
+    auto run = run_kforecast({"config"}, repo.path());
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains(":2:1: key 'cuda.driver_library' must be a string, got a boolean"));
+  }
+  SECTION("a key whose feature is not built is rejected") {
+    repo.write(".kforecast.toml", "[policy]\nmin_confidence = 0.7\n");
+    auto run = run_kforecast({"config"}, repo.path());
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains(":2:1: key 'policy.min_confidence' is not supported yet"));
+  }
+  SECTION("an explicit --config that does not exist") {
+    auto run = run_kforecast({"config", "--config", "missing.toml"}, repo.path());
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains("config file 'missing.toml' not found"));
+  }
+}
+
+TEST_CASE("e2e: config shows values with their origin") {
+  FixtureRepo repo;
+  repo.write(".kforecast.toml", "[cuda]\ndriver_library = \"/opt/libcuda.so.1\"\n");
+  auto run = run_kforecast({"config"}, repo.path(), {"KFORECAST_NVRTC_LIBRARY=/opt/libnvrtc.so.13"});
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("driver_library = \"/opt/libcuda.so.1\"  # from "));
+  CHECK_THAT(run.out, Contains(".kforecast.toml:2"));
+  CHECK_THAT(run.out, Contains("nvrtc_library = \"/opt/libnvrtc.so.13\"  # from $KFORECAST_NVRTC_LIBRARY"));
+}
