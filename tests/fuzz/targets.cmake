@@ -1,4 +1,4 @@
 # SPDX-License-Identifier: Apache-2.0
 # One line per parser of untrusted input.
 kf_fuzz_target(config config_fuzz.cpp DEPS kf_config)
-# kf_fuzz_target(ptxas_report ptxas_report_fuzz.cpp DEPS kf_cuda)
+kf_fuzz_target(ptxas_report ptxas_report_fuzz.cpp DEPS kf_cuda)

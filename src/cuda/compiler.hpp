@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Compiling a kernel's translation unit for a GPU. Abstract so tests and machines without NVRTC
+// can supply a FakeCompiler; NvrtcCompiler (nvrtc.hpp) is the real one.
+
+#include <cstddef>
+#include <expected>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/error.hpp"
+#include "cuda/ptxas_report.hpp"
+#include "cuda/unavailable.hpp"
+
+namespace kforecast::cuda {
+
+struct NvrtcVersion {
+  int major = 0;
+  int minor = 0;
+  std::string text() const { return std::to_string(major) + "." + std::to_string(minor); }
+  friend bool operator==(const NvrtcVersion&, const NvrtcVersion&) = default;
+};
+
+// A header the source includes, given in memory (it need not exist on disk).
+struct SourceHeader {
+  std::string include_name;  // as written in #include "..."
+  std::string text;
+};
+
+struct CompileRequest {
+  std::string source;                  // the whole translation unit
+  std::string file_name = "kernel.cu"; // named in diagnostics
+  std::string arch = "sm_90";          // sm_XX: machine code (CUBIN) and PTX; compute_XX: PTX only
+  std::vector<std::string> include_dirs;
+  std::vector<std::pair<std::string, std::string>> defines;  // {"TILE", "64"} -> -DTILE=64; empty value -> -DNAME
+  std::vector<std::string> options;    // passed to NVRTC as they are, after the ones above
+  std::vector<std::string> name_expressions;  // "sgemm<64, 64>", "&ns::kernel": instantiated and lowered
+  std::vector<SourceHeader> headers;
+};
+
+struct LoweredName {
+  std::string expression;  // "sgemm<64, 64>"
+  std::string lowered;     // "_Z5sgemmILi64ELi64EEvPf"
+};
+
+struct CompileOutput {
+  std::string ptx;
+  std::vector<std::byte> cubin;  // empty for a compute_XX target
+  std::string log;               // NVRTC's whole program log, ptxas report included
+  std::vector<KernelResources> functions;  // from the ptxas report; source_name set from lowered_names
+  std::vector<LoweredName> lowered_names;  // one per name expression, in request order
+  std::vector<std::string> options;        // the options the compiler was given
+};
+
+class Compiler {
+ public:
+  virtual ~Compiler() = default;
+  virtual NvrtcVersion version() const = 0;
+  virtual std::string library_path() const = 0;
+  // Compute capabilities the compiler can target, e.g. {75, 80, 86, 89, 90, ...}; empty when the
+  // library cannot say.
+  virtual std::vector<int> supported_archs() const = 0;
+  // A source that does not compile is an Error whose message carries the compile log.
+  virtual Result<CompileOutput> compile(const CompileRequest& request) const = 0;
+};
+
+using LoadedCompiler = std::expected<std::unique_ptr<Compiler>, Unavailable>;
+
+}  // namespace kforecast::cuda

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The few CUDA driver API types and entry points kforecast uses, declared here instead of taken
+// from cuda.h so the binary builds on machines with no CUDA toolkit. Every value and signature is
+// from the driver's stable C ABI (cuda.h of CUDA 11 to 13); the library is opened with dlopen.
+// To use another entry point: add its pointer to DriverApi and its dlsym in cuda_driver.cpp,
+// taking the versioned name (cuFoo_v2) where cuda.h #defines cuFoo to one.
+
+#include <cstddef>
+
+namespace kforecast::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUcontext = struct CUctx_st*;
+
+inline constexpr CUresult CUDA_SUCCESS = 0;
+inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
+inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+
+// CUdevice_attribute values (cuda.h); only those DeviceInfo reports.
+enum class DeviceAttribute : int {
+  clock_rate_khz = 13,                       // CU_DEVICE_ATTRIBUTE_CLOCK_RATE
+  multiprocessor_count = 16,                 // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+  memory_clock_rate_khz = 36,                // CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
+  global_memory_bus_width = 37,              // CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH
+  l2_cache_size = 38,                        // CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+  max_threads_per_multiprocessor = 39,       // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
+  compute_capability_major = 75,             // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+  compute_capability_minor = 76,             // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+  max_shared_memory_per_multiprocessor = 81, // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+  max_registers_per_multiprocessor = 82,     // CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR
+  max_shared_memory_per_block_optin = 97,    // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+};
+
+// Entry points, named exactly as the C functions so a failing call reads as the API it is.
+struct DriverApi {
+  CUresult (*cuGetErrorName)(CUresult error, const char** name) = nullptr;
+  CUresult (*cuInit)(unsigned int flags) = nullptr;
+  CUresult (*cuDriverGetVersion)(int* version) = nullptr;
+  CUresult (*cuDeviceGetCount)(int* count) = nullptr;
+  CUresult (*cuDeviceGet)(CUdevice* device, int ordinal) = nullptr;
+  CUresult (*cuDeviceGetName)(char* name, int length, CUdevice device) = nullptr;
+  CUresult (*cuDeviceGetAttribute)(int* value, int attribute, CUdevice device) = nullptr;
+  CUresult (*cuDeviceTotalMem_v2)(std::size_t* bytes, CUdevice device) = nullptr;
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext* context, CUdevice device) = nullptr;
+  CUresult (*cuDevicePrimaryCtxRelease_v2)(CUdevice device) = nullptr;
+  CUresult (*cuCtxSetCurrent)(CUcontext context) = nullptr;
+};
+
+}  // namespace kforecast::cuda

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cuda/library_search.hpp"
+
+#include <algorithm>
+
+namespace kforecast::cuda {
+
+std::vector<std::string> nvrtc_sonames() {
+  // CUDA 11.2 to 11.8 all ship libnvrtc.so.11.2; 11.0 and 11.1 predate that soname policy.
+  return {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so.11.1", "libnvrtc.so.11.0", "libnvrtc.so"};
+}
+
+namespace {
+
+void add_unique(std::vector<std::string>& list, std::string item) {
+  if (!item.empty() && std::find(list.begin(), list.end(), item) == list.end()) list.push_back(std::move(item));
+}
+
+std::string toolkit_lib64(const EnvLookup& env, std::string_view variable) {
+  if (!env) return {};
+  auto root = env(variable);
+  if (!root || root->empty()) return {};
+  std::string dir = *root;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir + "/lib64";
+}
+
+}  // namespace
+
+std::vector<std::string> nvrtc_candidates(const LoaderOptions& options, const EnvLookup& env) {
+  // An explicit path is used as given: if it cannot be loaded that is the answer, rather than a
+  // silent fall back to another NVRTC than the one the user asked for.
+  if (!options.nvrtc_library.empty()) return {options.nvrtc_library};
+  std::vector<std::string> candidates;
+  std::vector<std::string> directories;
+  add_unique(directories, toolkit_lib64(env, "CUDA_HOME"));
+  add_unique(directories, toolkit_lib64(env, "CUDA_PATH"));
+  add_unique(directories, "/usr/local/cuda/lib64");
+
+  const auto sonames = nvrtc_sonames();
+  for (const auto& directory : directories)
+    for (const auto& soname : sonames) add_unique(candidates, directory + "/" + soname);
+  for (const auto& soname : sonames) add_unique(candidates, soname);
+  return candidates;
+}
+
+std::vector<std::string> driver_candidates(const LoaderOptions& options) {
+  if (!options.driver_library.empty()) return {options.driver_library};
+  std::vector<std::string> candidates;
+  add_unique(candidates, "libcuda.so.1");
+  add_unique(candidates, "libcuda.so");
+  return candidates;
+}
+
+}  // namespace kforecast::cuda

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Where kforecast looks for NVRTC and the CUDA driver, in order. The lists are plain data so a
+// test can check the order, and `doctor` can show it.
+
+#include <string>
+#include <vector>
+
+#include "base/environment.hpp"
+
+namespace kforecast::cuda {
+
+// Explicit library paths from the configuration (cuda.nvrtc_library, cuda.driver_library) or
+// the environment (KFORECAST_NVRTC_LIBRARY, KFORECAST_CUDA_DRIVER_LIBRARY); empty: search.
+struct LoaderOptions {
+  std::string nvrtc_library;
+  std::string driver_library;
+};
+
+// The override alone when one is given; else libnvrtc in $CUDA_HOME/lib64, $CUDA_PATH/lib64 and /usr/local/cuda/lib64;
+// then bare sonames for the dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache).
+// Newest version first within each place. Extend nvrtc_sonames() when a CUDA major appears.
+std::vector<std::string> nvrtc_candidates(const LoaderOptions& options, const EnvLookup& env);
+
+// The override alone when one is given; else libcuda.so.1 and libcuda.so by soname. The driver is installed with the
+// kernel module, never in the toolkit, and the toolkit's stubs/ directory holds a link-time
+// stand-in that must not be loaded; so no toolkit directory is searched.
+std::vector<std::string> driver_candidates(const LoaderOptions& options);
+
+// libnvrtc.so.13, .so.12, .so.11.2, .so.11.1, .so.11.0, then libnvrtc.so.
+std::vector<std::string> nvrtc_sonames();
+
+}  // namespace kforecast::cuda

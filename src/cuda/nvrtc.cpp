@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cuda/nvrtc.hpp"
+
+#include "cuda/check.hpp"
+
+namespace kforecast::cuda {
+
+namespace {
+
+// Destroys the program on every path out of compile().
+class ProgramGuard {
+ public:
+  ProgramGuard(const NvrtcApi& api, nvrtcProgram program) : m_api(api), m_program(program) {}
+  ProgramGuard(const ProgramGuard&) = delete;
+  ProgramGuard& operator=(const ProgramGuard&) = delete;
+  ~ProgramGuard() {
+    if (m_program != nullptr) m_api.nvrtcDestroyProgram(&m_program);
+  }
+
+ private:
+  const NvrtcApi& m_api;
+  nvrtcProgram m_program;
+};
+
+// The name of the first required entry point `library` lacks, or empty when it has them all.
+std::string bind_api(const DynamicLibrary& library, NvrtcApi& api) {
+  struct Required {
+    const char* name;
+    bool bound;
+  };
+  const Required required[] = {
+      {"nvrtcGetErrorString", library.bind("nvrtcGetErrorString", api.nvrtcGetErrorString)},
+      {"nvrtcVersion", library.bind("nvrtcVersion", api.nvrtcVersion)},
+      {"nvrtcCreateProgram", library.bind("nvrtcCreateProgram", api.nvrtcCreateProgram)},
+      {"nvrtcDestroyProgram", library.bind("nvrtcDestroyProgram", api.nvrtcDestroyProgram)},
+      {"nvrtcCompileProgram", library.bind("nvrtcCompileProgram", api.nvrtcCompileProgram)},
+      {"nvrtcGetPTXSize", library.bind("nvrtcGetPTXSize", api.nvrtcGetPTXSize)},
+      {"nvrtcGetPTX", library.bind("nvrtcGetPTX", api.nvrtcGetPTX)},
+      {"nvrtcGetProgramLogSize", library.bind("nvrtcGetProgramLogSize", api.nvrtcGetProgramLogSize)},
+      {"nvrtcGetProgramLog", library.bind("nvrtcGetProgramLog", api.nvrtcGetProgramLog)},
+      {"nvrtcAddNameExpression", library.bind("nvrtcAddNameExpression", api.nvrtcAddNameExpression)},
+      {"nvrtcGetLoweredName", library.bind("nvrtcGetLoweredName", api.nvrtcGetLoweredName)},
+  };
+  library.bind("nvrtcGetCUBINSize", api.nvrtcGetCUBINSize);
+  library.bind("nvrtcGetCUBIN", api.nvrtcGetCUBIN);
+  library.bind("nvrtcGetNumSupportedArchs", api.nvrtcGetNumSupportedArchs);
+  library.bind("nvrtcGetSupportedArchs", api.nvrtcGetSupportedArchs);
+  for (const auto& entry : required)
+    if (!entry.bound) return entry.name;
+  return {};
+}
+
+std::vector<int> query_supported_archs(const NvrtcApi& api) {
+  if (api.nvrtcGetNumSupportedArchs == nullptr || api.nvrtcGetSupportedArchs == nullptr) return {};
+  int count = 0;
+  if (!KF_NVRTC_CALL(api, api.nvrtcGetNumSupportedArchs(&count)) || count <= 0 || count > 4096) return {};
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  if (!KF_NVRTC_CALL(api, api.nvrtcGetSupportedArchs(archs.data()))) return {};
+  return archs;
+}
+
+std::string compiling(const CompileRequest& request) {
+  return "compiling " + request.file_name + " for " + request.arch + ": ";
+}
+
+}  // namespace
+
+NvrtcCompiler::NvrtcCompiler(DynamicLibrary library, NvrtcApi api, std::string path)
+    : m_library(std::move(library)), m_api(api), m_path(std::move(path)) {}
+
+std::expected<std::unique_ptr<NvrtcCompiler>, Unavailable> NvrtcCompiler::load(std::span<const std::string> candidates) {
+  std::vector<LoadAttempt> tried;
+  bool found_any = false;
+  for (auto rest = candidates; !rest.empty();) {
+    auto opened = open_first(rest);
+    if (!opened) {
+      tried.insert(tried.end(), opened.error().tried.begin(), opened.error().tried.end());
+      break;
+    }
+    tried.insert(tried.end(), opened->failed.begin(), opened->failed.end());
+    rest = rest.subspan(opened->index + 1);
+    found_any = true;
+
+    NvrtcApi api;
+    if (auto missing = bind_api(opened->library, api); !missing.empty()) {
+      tried.push_back({opened->path, "opened, but it does not export " + missing});
+      continue;
+    }
+    NvrtcVersion version;
+    if (auto ok = KF_NVRTC_CALL(api, api.nvrtcVersion(&version.major, &version.minor)); !ok) {
+      tried.push_back({opened->path, "opened, but " + ok.error().message});
+      continue;
+    }
+    // NVRTC keeps internal allocations (and libnvrtc-builtins) for the life of the process;
+    // unloading it frees nothing that matters and hides its frames from leak checkers.
+    opened->library.keep_loaded();
+    std::string path = opened->library.loaded_path();
+    if (path.empty()) path = opened->path;
+    auto compiler = std::unique_ptr<NvrtcCompiler>(new NvrtcCompiler(std::move(opened->library), api, std::move(path)));
+    compiler->m_version = version;
+    compiler->m_supported_archs = query_supported_archs(api);
+    return compiler;
+  }
+  Unavailable missing;
+  missing.what = found_any ? "no usable NVRTC found" : "NVRTC not found";
+  missing.consequence = "compiler facts and benchmarks unavailable";
+  missing.fix = "install the CUDA toolkit's NVRTC or set cuda.nvrtc_library / KFORECAST_NVRTC_LIBRARY";
+  missing.tried = std::move(tried);
+  return std::unexpected(std::move(missing));
+}
+
+LoadedCompiler load_nvrtc(const LoaderOptions& options, const EnvLookup& env) {
+  const auto candidates = nvrtc_candidates(options, env);
+  auto compiler = NvrtcCompiler::load(candidates);
+  if (!compiler) return std::unexpected(std::move(compiler.error()));
+  return std::unique_ptr<Compiler>(std::move(*compiler));
+}
+
+std::vector<std::string> nvrtc_options(const CompileRequest& request) {
+  std::vector<std::string> options = {"--gpu-architecture=" + request.arch, "--ptxas-options=--verbose"};
+  for (const auto& directory : request.include_dirs) options.push_back("--include-path=" + directory);
+  for (const auto& [name, value] : request.defines)
+    options.push_back("--define-macro=" + name + (value.empty() ? "" : "=" + value));
+  options.insert(options.end(), request.options.begin(), request.options.end());
+  return options;
+}
+
+std::string log_excerpt(std::string_view log, std::size_t max_lines) {
+  std::string excerpt;
+  std::size_t lines = 0;
+  while (!log.empty() && lines < max_lines) {
+    const auto newline = log.find('\n');
+    excerpt += log.substr(0, newline);
+    excerpt += '\n';
+    ++lines;
+    log = newline == std::string_view::npos ? std::string_view() : log.substr(newline + 1);
+  }
+  if (!log.empty()) {
+    std::size_t rest = 1;
+    for (char c : log.substr(0, log.size() - 1)) rest += c == '\n';
+    excerpt += "... (" + std::to_string(rest) + " more lines of compile log)\n";
+  }
+  while (!excerpt.empty() && (excerpt.back() == '\n' || excerpt.back() == '\0')) excerpt.pop_back();
+  return excerpt;
+}
+
+Result<std::string> NvrtcCompiler::program_log(nvrtcProgram program) const {
+  std::size_t size = 0;
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetProgramLogSize(program, &size)); !ok) return std::unexpected(ok.error());
+  std::string log(size, '\0');
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetProgramLog(program, log.data())); !ok) return std::unexpected(ok.error());
+  while (!log.empty() && log.back() == '\0') log.pop_back();
+  return log;
+}
+
+Result<std::string> NvrtcCompiler::program_ptx(nvrtcProgram program) const {
+  std::size_t size = 0;
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetPTXSize(program, &size)); !ok) return std::unexpected(ok.error());
+  std::string ptx(size, '\0');
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetPTX(program, ptx.data())); !ok) return std::unexpected(ok.error());
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  return ptx;
+}
+
+Result<std::vector<std::byte>> NvrtcCompiler::program_cubin(nvrtcProgram program, const CompileRequest& request) const {
+  if (!request.arch.starts_with("sm_")) return std::vector<std::byte>{};
+  if (m_api.nvrtcGetCUBINSize == nullptr || m_api.nvrtcGetCUBIN == nullptr)
+    return fail(ExitCode::could_not_run, compiling(request) + "NVRTC " + m_version.text() +
+                                             " cannot return machine code (nvrtcGetCUBIN); use NVRTC 11.1 or later");
+  std::size_t size = 0;
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetCUBINSize(program, &size)); !ok) return std::unexpected(ok.error());
+  std::vector<std::byte> cubin(size);
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetCUBIN(program, reinterpret_cast<char*>(cubin.data()))); !ok)
+    return std::unexpected(ok.error());
+  return cubin;
+}
+
+Result<CompileOutput> NvrtcCompiler::compile(const CompileRequest& request) const {
+  std::vector<const char*> header_texts;
+  std::vector<const char*> header_names;
+  for (const auto& header : request.headers) {
+    header_texts.push_back(header.text.c_str());
+    header_names.push_back(header.include_name.c_str());
+  }
+  nvrtcProgram program = nullptr;
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcCreateProgram(&program, request.source.c_str(), request.file_name.c_str(),
+                                                              static_cast<int>(header_texts.size()), header_texts.data(),
+                                                              header_names.data()));
+      !ok)
+    return fail(ok.error().exit_code, compiling(request) + ok.error().message);
+  const ProgramGuard guard(m_api, program);
+
+  for (const auto& expression : request.name_expressions)
+    if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcAddNameExpression(program, expression.c_str())); !ok)
+      return fail(ok.error().exit_code, compiling(request) + "name expression '" + expression + "': " + ok.error().message);
+
+  CompileOutput output;
+  output.options = nvrtc_options(request);
+  std::vector<const char*> arguments;
+  for (const auto& option : output.options) arguments.push_back(option.c_str());
+  auto compiled = KF_NVRTC_CALL(m_api, m_api.nvrtcCompileProgram(program, static_cast<int>(arguments.size()), arguments.data()));
+  auto log = program_log(program);
+  if (!compiled) {
+    std::string message = compiling(request) + compiled.error().message;
+    if (log && !log->empty()) message += "\n" + log_excerpt(*log);
+    return fail(compiled.error().exit_code, std::move(message));
+  }
+  if (!log) return std::unexpected(log.error());
+  output.log = std::move(*log);
+
+  auto ptx = program_ptx(program);
+  if (!ptx) return std::unexpected(ptx.error());
+  output.ptx = std::move(*ptx);
+  auto cubin = program_cubin(program, request);
+  if (!cubin) return std::unexpected(cubin.error());
+  output.cubin = std::move(*cubin);
+
+  output.functions = parse_ptxas_report(output.log);
+  for (const auto& expression : request.name_expressions) {
+    const char* lowered = nullptr;
+    if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetLoweredName(program, expression.c_str(), &lowered)); !ok)
+      return fail(ok.error().exit_code, compiling(request) + "name expression '" + expression + "': " + ok.error().message);
+    output.lowered_names.push_back({expression, lowered != nullptr ? lowered : ""});
+    for (auto& function : output.functions)
+      if (function.name == output.lowered_names.back().lowered) function.source_name = expression;
+  }
+  return output;
+}
+
+}  // namespace kforecast::cuda

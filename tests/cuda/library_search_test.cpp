@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cuda/library_search.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace kforecast;
+using namespace kforecast::cuda;
+
+namespace {
+
+std::ptrdiff_t position(const std::vector<std::string>& list, const std::string& item) {
+  auto found = std::find(list.begin(), list.end(), item);
+  return found == list.end() ? -1 : found - list.begin();
+}
+
+bool mentions_stubs(const std::vector<std::string>& list) {
+  return std::any_of(list.begin(), list.end(), [](const auto& path) { return path.find("stubs") != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("cuda: nvrtc_candidates") {
+  SECTION("without CUDA_HOME: /usr/local/cuda, then the loader's search, newest first") {
+    const auto candidates = nvrtc_candidates({}, fixed_environment({}));
+    REQUIRE(candidates.size() == 12);
+    CHECK(candidates.front() == "/usr/local/cuda/lib64/libnvrtc.so.13");
+    CHECK(candidates[1] == "/usr/local/cuda/lib64/libnvrtc.so.12");
+    CHECK(candidates[2] == "/usr/local/cuda/lib64/libnvrtc.so.11.2");
+    CHECK(candidates[5] == "/usr/local/cuda/lib64/libnvrtc.so");
+    CHECK(candidates[6] == "libnvrtc.so.13");
+    CHECK(candidates.back() == "libnvrtc.so");
+  }
+  SECTION("CUDA_HOME, then CUDA_PATH, then /usr/local/cuda, then the loader's path") {
+    const auto candidates =
+        nvrtc_candidates({}, fixed_environment({{"CUDA_HOME", "/opt/cuda-12.4/"}, {"CUDA_PATH", "/opt/cuda-x"}}));
+    CHECK(position(candidates, "/opt/cuda-12.4/lib64/libnvrtc.so.13") == 0);
+    CHECK(position(candidates, "/opt/cuda-x/lib64/libnvrtc.so.13") == 6);
+    CHECK(position(candidates, "/usr/local/cuda/lib64/libnvrtc.so.13") == 12);
+    CHECK(position(candidates, "libnvrtc.so.13") == 18);
+    CHECK(candidates.size() == 24);
+  }
+  SECTION("an explicit library is the only candidate: a wrong path is reported, never searched around") {
+    const auto candidates = nvrtc_candidates({.nvrtc_library = "/opt/nvrtc/libnvrtc.so.12"},
+                                             fixed_environment({{"CUDA_HOME", "/opt/cuda-12.4/"}}));
+    CHECK(candidates == std::vector<std::string>{"/opt/nvrtc/libnvrtc.so.12"});
+  }
+  SECTION("CUDA_HOME=/usr/local/cuda is not searched twice") {
+    const auto candidates = nvrtc_candidates({}, fixed_environment({{"CUDA_HOME", "/usr/local/cuda"}, {"CUDA_PATH", ""}}));
+    CHECK(candidates.size() == 12);
+    CHECK(std::count(candidates.begin(), candidates.end(), "/usr/local/cuda/lib64/libnvrtc.so.13") == 1);
+  }
+  SECTION("never the toolkit's stubs directory") {
+    CHECK_FALSE(mentions_stubs(nvrtc_candidates({}, fixed_environment({{"CUDA_HOME", "/usr/local/cuda"}}))));
+  }
+  SECTION("no environment at all still searches the default places") {
+    CHECK(nvrtc_candidates({}, EnvLookup{}).size() == 12);
+  }
+}
+
+TEST_CASE("cuda: driver_candidates") {
+  SECTION("sonames only, so the loader finds the installed driver and never a stub") {
+    const auto candidates = driver_candidates({});
+    CHECK(candidates == std::vector<std::string>{"libcuda.so.1", "libcuda.so"});
+    CHECK_FALSE(mentions_stubs(candidates));
+  }
+  SECTION("an explicit library is the only candidate") {
+    const auto candidates = driver_candidates({.driver_library = "/opt/driver/libcuda.so.1"});
+    CHECK(candidates == std::vector<std::string>{"/opt/driver/libcuda.so.1"});
+  }
+}
