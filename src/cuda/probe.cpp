@@ -59,7 +59,7 @@ std::vector<StatusLine> describe_cuda_status(const CudaStatus& status) {
     lines.push_back({"nvrtc", "not available: " + status.nvrtc.error().message()});
   }
   if (status.driver) {
-    lines.push_back({"driver", fmt::format("{} at {}", status.driver->version.text(), status.driver->library_path)});
+    lines.push_back({"driver", fmt::format("CUDA {} driver API at {}", status.driver->version.text(), status.driver->library_path)});
     for (const auto& device : status.driver->devices)
       lines.push_back({fmt::format("gpu {}", device.ordinal), describe_device(device)});
   } else {

@@ -45,7 +45,7 @@ struct StatusLine {
 };
 
 // {"nvrtc", "13.0 at /usr/local/cuda/lib64/libnvrtc.so.13 (sm_75 ... sm_120)"},
-// {"driver", "12.8 at /usr/lib/x86_64-linux-gnu/libcuda.so.1"}, {"gpu 0", "NVIDIA H100 ..."}, or
+// {"driver", "CUDA 12.8 driver API at /usr/lib/x86_64-linux-gnu/libcuda.so.1"}, {"gpu 0", "NVIDIA H100 ..."}, or
 // {"gpu", "none: <why, and the fix>"}.
 std::vector<StatusLine> describe_cuda_status(const CudaStatus& status);
 

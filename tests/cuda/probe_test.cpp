@@ -39,7 +39,7 @@ TEST_CASE("cuda: probe_cuda") {
     CHECK(describe_cuda_status(status) ==
           std::vector<StatusLine>{
               {"nvrtc", "13.0 at /usr/local/cuda/lib64/libnvrtc.so.13 (sm_75 ... sm_120)"},
-              {"driver", "12.8 at /usr/lib/x86_64-linux-gnu/libcuda.so.1"},
+              {"driver", "CUDA 12.8 driver API at /usr/lib/x86_64-linux-gnu/libcuda.so.1"},
               {"gpu 0", "NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.2 GiB, L2 50.0 MiB, 227 KiB shared per block"},
               {"gpu 1", "NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.2 GiB, L2 50.0 MiB, 227 KiB shared per block"},
           });
