@@ -30,9 +30,7 @@ using Result = std::expected<T, Error>;
 inline std::unexpected<Error> fail(ExitCode code, std::string message) {
   return std::unexpected(Error{std::move(message), code});
 }
-inline std::unexpected<Error> usage_error(std::string message) {
-  return fail(ExitCode::usage, std::move(message));
-}
+inline std::unexpected<Error> usage_error(std::string message) { return fail(ExitCode::usage, std::move(message)); }
 
 // Thrown for states the program cannot continue from; main prints "kforecast: error: ...".
 class Fatal : public std::runtime_error {

@@ -30,9 +30,18 @@ struct Pipe {
   ~Pipe() { close_both(); }
   Pipe(const Pipe&) = delete;
   Pipe& operator=(const Pipe&) = delete;
-  void close_read() { if (read_end >= 0) ::close(read_end); read_end = -1; }
-  void close_write() { if (write_end >= 0) ::close(write_end); write_end = -1; }
-  void close_both() { close_read(); close_write(); }
+  void close_read() {
+    if (read_end >= 0) ::close(read_end);
+    read_end = -1;
+  }
+  void close_write() {
+    if (write_end >= 0) ::close(write_end);
+    write_end = -1;
+  }
+  void close_both() {
+    close_read();
+    close_write();
+  }
 };
 
 std::string describe(const std::vector<std::string>& argv) {
@@ -69,8 +78,10 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Pr
   // Feed stdin and drain both outputs together, so a chatty child never blocks on a full pipe.
   ProcessOutput result;
   std::size_t written = 0;
-  if (options.input.empty()) in.close_write();
-  else fcntl(in.write_end, F_SETFL, O_NONBLOCK);
+  if (options.input.empty())
+    in.close_write();
+  else
+    fcntl(in.write_end, F_SETFL, O_NONBLOCK);
   signal(SIGPIPE, SIG_IGN);
   const auto deadline = std::chrono::steady_clock::now() + options.timeout;
   bool timed_out = false;
@@ -79,8 +90,12 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Pr
     std::array<pollfd, 3> fds{{{out.read_end, POLLIN, 0}, {err.read_end, POLLIN, 0}, {in.write_end, POLLOUT, 0}}};
     int wait_ms = -1;
     if (options.timeout.count() > 0) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) { timed_out = true; break; }
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        timed_out = true;
+        break;
+      }
       wait_ms = static_cast<int>(left.count());
     }
     if (poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) break;
@@ -88,21 +103,26 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Pr
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       const ssize_t n = ::read(fds[i].fd, buffer.data(), buffer.size());
       Pipe& source = i == 0 ? out : err;
-      if (n <= 0) source.close_read();
-      else (i == 0 ? result.out : result.err).append(buffer.data(), static_cast<std::size_t>(n));
+      if (n <= 0)
+        source.close_read();
+      else
+        (i == 0 ? result.out : result.err).append(buffer.data(), static_cast<std::size_t>(n));
     }
     if (fds[2].fd >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
       const ssize_t n = ::write(in.write_end, options.input.data() + written, options.input.size() - written);
-      if (n < 0 && errno != EAGAIN) in.close_write();
-      else if (n > 0 && (written += static_cast<std::size_t>(n)) == options.input.size()) in.close_write();
+      if (n < 0 && errno != EAGAIN)
+        in.close_write();
+      else if (n > 0 && (written += static_cast<std::size_t>(n)) == options.input.size())
+        in.close_write();
     }
   }
   if (timed_out) kill(pid, SIGKILL);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   if (timed_out)
-    return fail(ExitCode::could_not_run, fmt::format("'{}' did not finish within {} ms and was stopped",
-                                                     describe(argv), options.timeout.count()));
+    return fail(ExitCode::could_not_run, fmt::format("'{}' did not finish within {} ms and was stopped", describe(argv),
+                                                     options.timeout.count()));
   result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }

@@ -19,8 +19,8 @@ struct ProcessOutput {
 };
 
 struct ProcessOptions {
-  std::string working_directory;  // empty: the current one
-  std::string input;              // written to the child's standard input
+  std::string working_directory;         // empty: the current one
+  std::string input;                     // written to the child's standard input
   std::chrono::milliseconds timeout{0};  // 0: no limit; past it the child is killed
 };
 

@@ -34,8 +34,8 @@ constexpr std::array bench_options{OptionSpec{"--against", "REV", "compare with 
                                    OptionSpec{"--format", "text|json", "output format"}, config_option};
 constexpr std::array eval_options{OptionSpec{"--forecaster", "embedded|llm", "which forecaster to score"},
                                   OptionSpec{"--format", "text|json", "output format"}, config_option};
-constexpr std::array calibration_options{OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts"},
-                                         config_option};
+constexpr std::array calibration_options{
+    OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts"}, config_option};
 constexpr std::array doctor_options{config_option, repo_option};
 constexpr std::array config_options{
     config_option, repo_option,
@@ -52,16 +52,18 @@ const std::array commands{
             pr_options, not_built, "the diff, forecast and gate stages are not built yet"},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
             "kforecast lint [--staged | FILE...]",
-            "Runs the performance lint rules and the offline forecast over the changed lines.", lint_options,
-            not_built, "the lint rules are not built yet"},
+            "Runs the performance lint rules and the offline forecast over the changed lines.", lint_options, not_built,
+            "the lint rules are not built yet"},
     Command{"check", "spot-check one kernel against an earlier revision or another file",
             "kforecast check FILE[:KERNEL] [--against REV | --vs FILE[:KERNEL]] [--bench]",
-            "Forecasts (and with --bench measures) one kernel against its previous version.", check_options,
-            not_built, "the kernel scanner and forecasters are not built yet"},
-    Command{"bench", "measure a kernel pair on the GPU", "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
+            "Forecasts (and with --bench measures) one kernel against its previous version.", check_options, not_built,
+            "the kernel scanner and forecasters are not built yet"},
+    Command{"bench", "measure a kernel pair on the GPU",
+            "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
             "Measures the speedup of one kernel over another on the local GPU, with a confidence interval.",
             bench_options, not_built, "the GPU benchmark runner is not built yet"},
-    Command{"eval", "score a forecaster on labelled kernel pairs", "kforecast eval DATASET.jsonl [--forecaster embedded|llm]",
+    Command{"eval", "score a forecaster on labelled kernel pairs",
+            "kforecast eval DATASET.jsonl [--forecaster embedded|llm]",
             "Reads one labelled pair per line and prints accuracy, calibration and selective-prediction metrics.",
             eval_options, not_built, "the forecasters are not built yet"},
     Command{"calibration", "forecast quality in this repository's ledger, and suggested thresholds",
@@ -79,8 +81,7 @@ const std::array commands{
             "variable. With --reference, prints the Markdown reference of every key (docs/config.md).",
             config_options, config_command},
     Command{"help", "show help for a command", "kforecast help [COMMAND]",
-            "Prints the list of commands, or one command's usage, options and description.", no_options,
-            help_command},
+            "Prints the list of commands, or one command's usage, options and description.", no_options, help_command},
 };
 
 }  // namespace

@@ -37,8 +37,8 @@ std::string command_help(const Command& command) {
   if (!command.options.empty()) {
     out += "\noptions:\n";
     for (const OptionSpec& option : command.options) {
-      const std::string left = option.value_name.empty() ? std::string(option.name)
-                                                         : fmt::format("{} {}", option.name, option.value_name);
+      const std::string left =
+          option.value_name.empty() ? std::string(option.name) : fmt::format("{} {}", option.name, option.value_name);
       out += fmt::format("  {:<22} {}\n", left, option.help);
     }
   }

@@ -41,8 +41,7 @@ Result<Invocation> parse_arguments(const Command& command, std::span<const std::
                                      did_you_mean(name, names), command.name));
     }
     if (spec->value_name.empty()) {
-      if (equals != std::string::npos)
-        return usage_error(fmt::format("option '{}' takes no value", name));
+      if (equals != std::string::npos) return usage_error(fmt::format("option '{}' takes no value", name));
       invocation.options[name] = "";
     } else if (equals != std::string::npos) {
       invocation.options[name] = arg.substr(equals + 1);

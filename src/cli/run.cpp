@@ -48,9 +48,8 @@ Result<ExitCode> dispatch(std::span<const std::string> args, Context& context) {
     return ExitCode::pass;
   }
   if (!command->planned.empty())
-    return fail(ExitCode::could_not_run,
-                fmt::format("'kforecast {}' is not available in kforecast {}: {}", command->name, kforecast::version,
-                            command->planned));
+    return fail(ExitCode::could_not_run, fmt::format("'kforecast {}' is not available in kforecast {}: {}",
+                                                     command->name, kforecast::version, command->planned));
   return command->handler(*invocation, context);
 }
 

@@ -16,9 +16,10 @@ Result<Config> apply_environment(Config config, const EnvLookup& env) {
     // An empty variable counts as unset: CI templates often expand a missing secret to "".
     if (!text || text->empty()) continue;
     if (!spec.planned.empty()) {
-      problems += fmt::format("{}environment variable {} sets '{}', which is not supported yet: {} in this version; "
-                              "unset it",
-                              problems.empty() ? "" : "\n", spec.env, spec.name, spec.planned);
+      problems += fmt::format(
+          "{}environment variable {} sets '{}', which is not supported yet: {} in this version; "
+          "unset it",
+          problems.empty() ? "" : "\n", spec.env, spec.name, spec.planned);
       continue;
     }
     auto value = parse_plain_text(spec, *text);

@@ -14,7 +14,7 @@ namespace kforecast::config {
 enum class ValueType { boolean, integer, number, string, string_list, choice };
 
 struct KeySpec {
-  std::string_view name;          // "section.key"
+  std::string_view name;  // "section.key"
   ValueType type;
   std::string_view default_text;  // the default as TOML text ("0.2", "\"warn\"", "[]")
   std::string_view env;           // environment variable that overrides it, or ""

@@ -14,9 +14,12 @@ std::string_view leaf_of(std::string_view key) { return key.substr(key.find('.')
 
 std::string origin_comment(const Setting& setting) {
   switch (setting.source) {
-    case Source::default_value: return "default";
-    case Source::file: return fmt::format("from {}", setting.origin);
-    case Source::environment: return fmt::format("from ${}", setting.origin);
+    case Source::default_value:
+      return "default";
+    case Source::file:
+      return fmt::format("from {}", setting.origin);
+    case Source::environment:
+      return fmt::format("from ${}", setting.origin);
   }
   return {};
 }
@@ -62,9 +65,10 @@ std::string render_reference_markdown() {
   for (const KeySpec& spec : all_keys()) {
     if (section_of(spec.name) != current_section) {
       current_section = section_of(spec.name);
-      out += fmt::format("\n## [{}]\n\n| key | accepts | default | environment | status | meaning |\n"
-                         "|---|---|---|---|---|---|\n",
-                         current_section);
+      out += fmt::format(
+          "\n## [{}]\n\n| key | accepts | default | environment | status | meaning |\n"
+          "|---|---|---|---|---|---|\n",
+          current_section);
     }
     out += fmt::format("| `{}` | {} | `{}` | {} | {} | {} |\n", spec.name, describe_accepted(spec), spec.default_text,
                        spec.env.empty() ? std::string("—") : fmt::format("`{}`", spec.env),

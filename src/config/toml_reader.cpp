@@ -58,16 +58,26 @@ std::string suggest_key(std::string_view typed) {
 
 std::string_view toml_type_name(const toml::node& node) {
   switch (node.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a floating-point number";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
-    default: return "nothing";
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a floating-point number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    default:
+      return "nothing";
   }
 }
 
@@ -102,8 +112,8 @@ std::optional<Value> typed_value(const KeySpec& spec, const toml::node& node) {
   return std::nullopt;
 }
 
-void read_key(Config& config, Problems& problems, std::string_view file, const std::string& name,
-              const toml::key& key, const toml::node& node) {
+void read_key(Config& config, Problems& problems, std::string_view file, const std::string& name, const toml::key& key,
+              const toml::node& node) {
   const KeySpec* spec = find_key(name);
   const auto& where = key.source();
   if (spec == nullptr) {
@@ -111,28 +121,29 @@ void read_key(Config& config, Problems& problems, std::string_view file, const s
     return;
   }
   if (!spec->planned.empty()) {
-    problems.add(where, fmt::format("key '{}' is not supported yet: {} in kforecast {}; remove it", name,
-                                    spec->planned, kforecast::version));
+    problems.add(where, fmt::format("key '{}' is not supported yet: {} in kforecast {}; remove it", name, spec->planned,
+                                    kforecast::version));
     return;
   }
   auto value = typed_value(*spec, node);
   if (!value) {
-    problems.add(where, fmt::format("key '{}' must be {}, got {}", name, describe_accepted(*spec), toml_type_name(node)));
+    problems.add(where,
+                 fmt::format("key '{}' must be {}, got {}", name, describe_accepted(*spec), toml_type_name(node)));
     return;
   }
   if (std::string problem = check_bounds(*spec, *value); !problem.empty()) {
     problems.add(where, fmt::format("key '{}' {}", name, problem));
     return;
   }
-  config.set(name, std::move(*value), Source::file,
-             fmt::format("{}:{}", file, where.begin.line));
+  config.set(name, std::move(*value), Source::file, fmt::format("{}:{}", file, where.begin.line));
 }
 
 void read_section(Config& config, Problems& problems, std::string_view file, std::string_view section,
                   const toml::key& key, const toml::node& node) {
   const toml::table* table = node.as_table();
   if (table == nullptr) {
-    problems.add(key.source(), fmt::format("'{}' must be a section ([{}]), got {}", section, section, toml_type_name(node)));
+    problems.add(key.source(),
+                 fmt::format("'{}' must be a section ([{}]), got {}", section, section, toml_type_name(node)));
     return;
   }
   for (auto&& [child_key, child] : *table)
@@ -147,8 +158,8 @@ Result<Config> parse_config(std::string_view text, std::string_view display_name
     root = toml::parse(text, display_name);
   } catch (const toml::parse_error& error) {
     const auto& where = error.source().begin;
-    return usage_error(fmt::format("{}:{}:{}: invalid TOML: {}", display_name, where.line, where.column,
-                                   error.description()));
+    return usage_error(
+        fmt::format("{}:{}:{}: invalid TOML: {}", display_name, where.line, where.column, error.description()));
   }
 
   Config config;

@@ -14,13 +14,23 @@ std::string quote(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20)
+          out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
+        else
+          out += c;
     }
   }
   return out + "\"";
@@ -85,9 +95,8 @@ std::string to_toml_literal(const Value& value) {
 Value parse_default(const KeySpec& spec) {
   auto value = parse_literal(spec, spec.default_text);
   if (!value)
-    throw Fatal(ExitCode::could_not_run,
-                fmt::format("key table: default '{}' of '{}' is not a {}", spec.default_text, spec.name,
-                            type_name(spec.type)));
+    throw Fatal(ExitCode::could_not_run, fmt::format("key table: default '{}' of '{}' is not a {}", spec.default_text,
+                                                     spec.name, type_name(spec.type)));
   return *value;
 }
 
@@ -95,8 +104,10 @@ Result<Value> parse_plain_text(const KeySpec& spec, std::string_view text) {
   std::optional<Value> value;
   switch (spec.type) {
     case ValueType::boolean:
-      if (text == "true" || text == "1" || text == "yes") value = true;
-      else if (text == "false" || text == "0" || text == "no") value = false;
+      if (text == "true" || text == "1" || text == "yes")
+        value = true;
+      else if (text == "false" || text == "0" || text == "no")
+        value = false;
       break;
     case ValueType::integer:
       if (auto v = parse_exact<std::int64_t>(text)) value = *v;
@@ -105,7 +116,9 @@ Result<Value> parse_plain_text(const KeySpec& spec, std::string_view text) {
       if (auto v = parse_exact<double>(text); v && std::isfinite(*v)) value = *v;
       break;
     case ValueType::string:
-    case ValueType::choice: value = std::string(text); break;
+    case ValueType::choice:
+      value = std::string(text);
+      break;
     case ValueType::string_list: {
       // Comma-separated, as lists usually travel through the environment.
       std::vector<std::string> items;
@@ -131,9 +144,12 @@ std::string check_bounds(const KeySpec& spec, const Value& value) {
     return {};
   }
   double number = 0;
-  if (const auto* i = std::get_if<std::int64_t>(&value)) number = static_cast<double>(*i);
-  else if (const auto* d = std::get_if<double>(&value)) number = *d;
-  else return {};
+  if (const auto* i = std::get_if<std::int64_t>(&value))
+    number = static_cast<double>(*i);
+  else if (const auto* d = std::get_if<double>(&value))
+    number = *d;
+  else
+    return {};
   if (!std::isfinite(number)) return fmt::format("must be a finite number, got {}", to_toml_literal(value));
   if ((spec.min && number < *spec.min) || (spec.max && number > *spec.max))
     return fmt::format("must be {}, got {}", describe_accepted(spec), to_toml_literal(value));
@@ -147,9 +163,11 @@ std::string describe_accepted(const KeySpec& spec) {
       list += fmt::format("{}'{}'", i == 0 ? "" : (i + 1 == spec.choices.size() ? " or " : ", "), spec.choices[i]);
     return "one of " + list;
   }
-  std::string what = spec.type == ValueType::integer ? "an integer" : spec.type == ValueType::number ? "a number"
-                     : spec.type == ValueType::boolean ? "true or false" : spec.type == ValueType::string ? "a string"
-                                                                                                           : "a list of strings";
+  std::string what = spec.type == ValueType::integer   ? "an integer"
+                     : spec.type == ValueType::number  ? "a number"
+                     : spec.type == ValueType::boolean ? "true or false"
+                     : spec.type == ValueType::string  ? "a string"
+                                                       : "a list of strings";
   if (spec.min && spec.max) return fmt::format("{} between {} and {}", what, *spec.min, *spec.max);
   if (spec.min) return fmt::format("{} of at least {}", what, *spec.min);
   if (spec.max) return fmt::format("{} of at most {}", what, *spec.max);

@@ -18,7 +18,8 @@ struct Hint {
 constexpr std::string_view fault_hint =
     "the kernel faulted and the context is unusable; check the launch spec's buffer sizes, grid and arguments";
 constexpr std::string_view too_new_ptx_hint =
-    "the driver cannot load this code; compile for the GPU's own sm_XX or update the NVIDIA driver, and see the compile log";
+    "the driver cannot load this code; compile for the GPU's own sm_XX or update the NVIDIA driver, and see the "
+    "compile log";
 
 // The common failures and what to do; extend as users meet new ones.
 constexpr std::array hints = {
@@ -41,8 +42,10 @@ constexpr std::array hints = {
     Hint{"CUDA_ERROR_NOT_FOUND", "the kernel name is not in the module; check the name or its template instantiation"},
     Hint{"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
          "the launch needs more registers or shared memory than the GPU has; reduce the block size"},
-    Hint{"CUDA_ERROR_INVALID_VALUE", "an argument was out of range; check the launch spec's grid, block and shared bytes"},
-    Hint{"CUDA_ERROR_LAUNCH_TIMEOUT", "the kernel ran past the display watchdog; use a GPU without a display or smaller sizes"},
+    Hint{"CUDA_ERROR_INVALID_VALUE",
+         "an argument was out of range; check the launch spec's grid, block and shared bytes"},
+    Hint{"CUDA_ERROR_LAUNCH_TIMEOUT",
+         "the kernel ran past the display watchdog; use a GPU without a display or smaller sizes"},
     Hint{"CUDA_ERROR_ILLEGAL_ADDRESS", fault_hint},
     Hint{"CUDA_ERROR_MISALIGNED_ADDRESS", fault_hint},
     Hint{"CUDA_ERROR_ILLEGAL_INSTRUCTION", fault_hint},
@@ -52,7 +55,8 @@ constexpr std::array hints = {
     Hint{"NVRTC_ERROR_INVALID_OPTION",
          "NVRTC rejected an option; check the target arch (see `kforecast doctor`), include_dirs and defines"},
     Hint{"NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID",
-         "the kernel name is not a __global__ function or instantiation in the source; check the name in the launch spec"},
+         "the kernel name is not a __global__ function or instantiation in the source; check the name in the launch "
+         "spec"},
     Hint{"NVRTC_ERROR_BUILTIN_OPERATION_FAILURE",
          "NVRTC could not load libnvrtc-builtins; install the builtins library of the same version next to libnvrtc"},
     Hint{"NVRTC_ERROR_OUT_OF_MEMORY", "NVRTC ran out of host memory"},
@@ -131,7 +135,8 @@ Result<void> check_driver_call(const DriverApi& api, CUresult code, std::string_
       call_error({Api::driver, std::string(call_text(call)), code, driver_result_name(api, code), place_of(where)}));
 }
 
-Result<void> check_nvrtc_call(const NvrtcApi& api, nvrtcResult code, std::string_view call, std::source_location where) {
+Result<void> check_nvrtc_call(const NvrtcApi& api, nvrtcResult code, std::string_view call,
+                              std::source_location where) {
   if (code == NVRTC_SUCCESS) return {};
   return std::unexpected(
       call_error({Api::nvrtc, std::string(call_text(call)), code, nvrtc_result_name(api, code), place_of(where)}));

@@ -21,14 +21,16 @@ enum class Api { driver, nvrtc };
 
 struct FailedCall {
   Api api = Api::driver;
-  std::string call;       // "cuDeviceGetCount(&count)", as written at the call site
+  std::string call;  // "cuDeviceGetCount(&count)", as written at the call site
   int code = 0;
   std::string code_name;  // "CUDA_ERROR_NO_DEVICE"
   std::string place;      // "src/cuda/cuda_driver.cpp:57"
 };
 
-#define KF_CU_CALL(api, expr) ::kforecast::cuda::check_driver_call((api), (expr), #expr, std::source_location::current())
-#define KF_NVRTC_CALL(api, expr) ::kforecast::cuda::check_nvrtc_call((api), (expr), #expr, std::source_location::current())
+#define KF_CU_CALL(api, expr) \
+  ::kforecast::cuda::check_driver_call((api), (expr), #expr, std::source_location::current())
+#define KF_NVRTC_CALL(api, expr) \
+  ::kforecast::cuda::check_nvrtc_call((api), (expr), #expr, std::source_location::current())
 
 Result<void> check_driver_call(const DriverApi& api, CUresult code, std::string_view call, std::source_location where);
 Result<void> check_nvrtc_call(const NvrtcApi& api, nvrtcResult code, std::string_view call, std::source_location where);

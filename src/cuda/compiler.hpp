@@ -31,13 +31,13 @@ struct SourceHeader {
 };
 
 struct CompileRequest {
-  std::string source;                  // the whole translation unit
-  std::string file_name = "kernel.cu"; // named in diagnostics
-  std::string arch = "sm_90";          // sm_XX: machine code (CUBIN) and PTX; compute_XX: PTX only
+  std::string source;                   // the whole translation unit
+  std::string file_name = "kernel.cu";  // named in diagnostics
+  std::string arch = "sm_90";           // sm_XX: machine code (CUBIN) and PTX; compute_XX: PTX only
   std::vector<std::string> include_dirs;
   std::vector<std::pair<std::string, std::string>> defines;  // {"TILE", "64"} -> -DTILE=64; empty value -> -DNAME
-  std::vector<std::string> options;    // passed to NVRTC as they are, after the ones above
-  std::vector<std::string> name_expressions;  // "sgemm<64, 64>", "&ns::kernel": instantiated and lowered
+  std::vector<std::string> options;                          // passed to NVRTC as they are, after the ones above
+  std::vector<std::string> name_expressions;                 // "sgemm<64, 64>", "&ns::kernel": instantiated and lowered
   std::vector<SourceHeader> headers;
 };
 
@@ -48,8 +48,8 @@ struct LoweredName {
 
 struct CompileOutput {
   std::string ptx;
-  std::vector<std::byte> cubin;  // empty for a compute_XX target
-  std::string log;               // NVRTC's whole program log, ptxas report included
+  std::vector<std::byte> cubin;            // empty for a compute_XX target
+  std::string log;                         // NVRTC's whole program log, ptxas report included
   std::vector<KernelResources> functions;  // from the ptxas report; source_name set from lowered_names
   std::vector<LoweredName> lowered_names;  // one per name expression, in request order
   std::vector<std::string> options;        // the options the compiler was given

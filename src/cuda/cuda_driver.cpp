@@ -66,7 +66,8 @@ CudaDriver::CudaDriver(DynamicLibrary library, DriverApi api, std::string path, 
 std::expected<std::unique_ptr<CudaDriver>, Unavailable> CudaDriver::load(std::span<const std::string> candidates) {
   auto opened = open_first(candidates);
   if (!opened)
-    return std::unexpected(unavailable("libcuda.so.1 not found", std::string(install_driver), std::move(opened.error().tried)));
+    return std::unexpected(
+        unavailable("libcuda.so.1 not found", std::string(install_driver), std::move(opened.error().tried)));
   // The driver starts threads and registers exit handlers; it stays loaded for the process.
   opened->library.keep_loaded();
   std::string path = opened->library.loaded_path();
@@ -76,8 +77,8 @@ std::expected<std::unique_ptr<CudaDriver>, Unavailable> CudaDriver::load(std::sp
   DriverApi api;
   if (auto missing = bind_api(opened->library, api); !missing.empty()) {
     tried.push_back({path, "opened, but it does not export " + missing});
-    return std::unexpected(unavailable("the CUDA driver at " + path + " lacks " + missing,
-                                       "update the NVIDIA driver", std::move(tried)));
+    return std::unexpected(
+        unavailable("the CUDA driver at " + path + " lacks " + missing, "update the NVIDIA driver", std::move(tried)));
   }
   if (auto ok = KF_CU_CALL(api, api.cuInit(0)); !ok)
     return std::unexpected(init_failed(ok.error(), path, std::move(tried)));
@@ -139,11 +140,12 @@ Result<DeviceInfo> CudaDriver::device(int ordinal) const {
   }
   // Descriptive facts: a driver that no longer reports one (CUDA 13 deprecates the clock
   // rates) leaves it at zero.
-  for (auto [which, field] : {std::pair{DeviceAttribute::clock_rate_khz, &DeviceInfo::clock_rate_khz},
-                              std::pair{DeviceAttribute::memory_clock_rate_khz, &DeviceInfo::memory_clock_rate_khz},
-                              std::pair{DeviceAttribute::global_memory_bus_width, &DeviceInfo::memory_bus_width_bits},
-                              std::pair{DeviceAttribute::max_registers_per_multiprocessor, &DeviceInfo::registers_per_sm},
-                              std::pair{DeviceAttribute::max_threads_per_multiprocessor, &DeviceInfo::max_threads_per_sm}})
+  for (auto [which, field] :
+       {std::pair{DeviceAttribute::clock_rate_khz, &DeviceInfo::clock_rate_khz},
+        std::pair{DeviceAttribute::memory_clock_rate_khz, &DeviceInfo::memory_clock_rate_khz},
+        std::pair{DeviceAttribute::global_memory_bus_width, &DeviceInfo::memory_bus_width_bits},
+        std::pair{DeviceAttribute::max_registers_per_multiprocessor, &DeviceInfo::registers_per_sm},
+        std::pair{DeviceAttribute::max_threads_per_multiprocessor, &DeviceInfo::max_threads_per_sm}})
     info.*field = attribute(which).value_or(0);
   for (auto [which, field] :
        {std::pair{DeviceAttribute::l2_cache_size, &DeviceInfo::l2_cache_bytes},

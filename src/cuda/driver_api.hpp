@@ -21,17 +21,17 @@ inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 
 // CUdevice_attribute values (cuda.h); only those DeviceInfo reports.
 enum class DeviceAttribute : int {
-  clock_rate_khz = 13,                       // CU_DEVICE_ATTRIBUTE_CLOCK_RATE
-  multiprocessor_count = 16,                 // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
-  memory_clock_rate_khz = 36,                // CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
-  global_memory_bus_width = 37,              // CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH
-  l2_cache_size = 38,                        // CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
-  max_threads_per_multiprocessor = 39,       // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
-  compute_capability_major = 75,             // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
-  compute_capability_minor = 76,             // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
-  max_shared_memory_per_multiprocessor = 81, // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
-  max_registers_per_multiprocessor = 82,     // CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR
-  max_shared_memory_per_block_optin = 97,    // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+  clock_rate_khz = 13,                        // CU_DEVICE_ATTRIBUTE_CLOCK_RATE
+  multiprocessor_count = 16,                  // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+  memory_clock_rate_khz = 36,                 // CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
+  global_memory_bus_width = 37,               // CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH
+  l2_cache_size = 38,                         // CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+  max_threads_per_multiprocessor = 39,        // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
+  compute_capability_major = 75,              // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+  compute_capability_minor = 76,              // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+  max_shared_memory_per_multiprocessor = 81,  // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+  max_registers_per_multiprocessor = 82,      // CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR
+  max_shared_memory_per_block_optin = 97,     // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
 };
 
 // Entry points, named exactly as the C functions so a failing call reads as the API it is.

@@ -16,7 +16,8 @@ class FakeCompiler final : public Compiler {
   using Handler = std::function<Result<CompileOutput>(const CompileRequest&)>;
 
   // By default every compile succeeds with an empty output.
-  explicit FakeCompiler(Handler handler = {}, NvrtcVersion version = {13, 0}) : m_handler(std::move(handler)), m_version(version) {}
+  explicit FakeCompiler(Handler handler = {}, NvrtcVersion version = {13, 0})
+      : m_handler(std::move(handler)), m_version(version) {}
 
   NvrtcVersion version() const override { return m_version; }
   std::string library_path() const override { return "/usr/local/cuda/lib64/libnvrtc.so.13"; }

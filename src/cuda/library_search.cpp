@@ -7,7 +7,8 @@ namespace kforecast::cuda {
 
 std::vector<std::string> nvrtc_sonames() {
   // CUDA 11.2 to 11.8 all ship libnvrtc.so.11.2; 11.0 and 11.1 predate that soname policy.
-  return {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so.11.1", "libnvrtc.so.11.0", "libnvrtc.so"};
+  return {"libnvrtc.so.13",   "libnvrtc.so.12",   "libnvrtc.so.11.2",
+          "libnvrtc.so.11.1", "libnvrtc.so.11.0", "libnvrtc.so"};
 }
 
 namespace {

@@ -68,7 +68,8 @@ std::string compiling(const CompileRequest& request) {
 NvrtcCompiler::NvrtcCompiler(DynamicLibrary library, NvrtcApi api, std::string path)
     : m_library(std::move(library)), m_api(api), m_path(std::move(path)) {}
 
-std::expected<std::unique_ptr<NvrtcCompiler>, Unavailable> NvrtcCompiler::load(std::span<const std::string> candidates) {
+std::expected<std::unique_ptr<NvrtcCompiler>, Unavailable> NvrtcCompiler::load(
+    std::span<const std::string> candidates) {
   std::vector<LoadAttempt> tried;
   bool found_any = false;
   for (auto rest = candidates; !rest.empty();) {
@@ -146,9 +147,11 @@ std::string log_excerpt(std::string_view log, std::size_t max_lines) {
 
 Result<std::string> NvrtcCompiler::program_log(nvrtcProgram program) const {
   std::size_t size = 0;
-  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetProgramLogSize(program, &size)); !ok) return std::unexpected(ok.error());
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetProgramLogSize(program, &size)); !ok)
+    return std::unexpected(ok.error());
   std::string log(size, '\0');
-  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetProgramLog(program, log.data())); !ok) return std::unexpected(ok.error());
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetProgramLog(program, log.data())); !ok)
+    return std::unexpected(ok.error());
   while (!log.empty() && log.back() == '\0') log.pop_back();
   return log;
 }
@@ -183,22 +186,25 @@ Result<CompileOutput> NvrtcCompiler::compile(const CompileRequest& request) cons
     header_names.push_back(header.include_name.c_str());
   }
   nvrtcProgram program = nullptr;
-  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcCreateProgram(&program, request.source.c_str(), request.file_name.c_str(),
-                                                              static_cast<int>(header_texts.size()), header_texts.data(),
-                                                              header_names.data()));
+  if (auto ok =
+          KF_NVRTC_CALL(m_api, m_api.nvrtcCreateProgram(&program, request.source.c_str(), request.file_name.c_str(),
+                                                        static_cast<int>(header_texts.size()), header_texts.data(),
+                                                        header_names.data()));
       !ok)
     return fail(ok.error().exit_code, compiling(request) + ok.error().message);
   const ProgramGuard guard(m_api, program);
 
   for (const auto& expression : request.name_expressions)
     if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcAddNameExpression(program, expression.c_str())); !ok)
-      return fail(ok.error().exit_code, compiling(request) + "name expression '" + expression + "': " + ok.error().message);
+      return fail(ok.error().exit_code,
+                  compiling(request) + "name expression '" + expression + "': " + ok.error().message);
 
   CompileOutput output;
   output.options = nvrtc_options(request);
   std::vector<const char*> arguments;
   for (const auto& option : output.options) arguments.push_back(option.c_str());
-  auto compiled = KF_NVRTC_CALL(m_api, m_api.nvrtcCompileProgram(program, static_cast<int>(arguments.size()), arguments.data()));
+  auto compiled =
+      KF_NVRTC_CALL(m_api, m_api.nvrtcCompileProgram(program, static_cast<int>(arguments.size()), arguments.data()));
   auto log = program_log(program);
   if (!compiled) {
     std::string message = compiling(request) + compiled.error().message;
@@ -219,7 +225,8 @@ Result<CompileOutput> NvrtcCompiler::compile(const CompileRequest& request) cons
   for (const auto& expression : request.name_expressions) {
     const char* lowered = nullptr;
     if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetLoweredName(program, expression.c_str(), &lowered)); !ok)
-      return fail(ok.error().exit_code, compiling(request) + "name expression '" + expression + "': " + ok.error().message);
+      return fail(ok.error().exit_code,
+                  compiling(request) + "name expression '" + expression + "': " + ok.error().message);
     output.lowered_names.push_back({expression, lowered != nullptr ? lowered : ""});
     for (auto& function : output.functions)
       if (function.name == output.lowered_names.back().lowered) function.source_name = expression;

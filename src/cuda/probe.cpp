@@ -27,11 +27,16 @@ CudaStatus probe_cuda(const LoadedCompiler& compiler, const LoadedDriver& driver
   auto devices = loaded.devices();
   const std::string version = loaded.version().text();
   if (!devices) {
-    status.driver = std::unexpected(Unavailable{"CUDA driver " + version + " could not list devices: " + devices.error().message,
-                                                "benchmarks skipped", "check the driver with nvidia-smi", {}});
+    status.driver =
+        std::unexpected(Unavailable{"CUDA driver " + version + " could not list devices: " + devices.error().message,
+                                    "benchmarks skipped",
+                                    "check the driver with nvidia-smi",
+                                    {}});
   } else if (devices->empty()) {
-    status.driver = std::unexpected(Unavailable{"CUDA driver " + version + " reports no device", "benchmarks skipped",
-                                                "check CUDA_VISIBLE_DEVICES or run on a GPU runner", {}});
+    status.driver = std::unexpected(Unavailable{"CUDA driver " + version + " reports no device",
+                                                "benchmarks skipped",
+                                                "check CUDA_VISIBLE_DEVICES or run on a GPU runner",
+                                                {}});
   } else {
     status.driver = DriverInfo{loaded.library_path(), loaded.version(), std::move(*devices)};
   }
@@ -42,7 +47,8 @@ std::string describe_device(const DeviceInfo& device) {
   constexpr double kib = 1024.0;
   std::string text = fmt::format("{}, {}, {} SMs, {:.1f} GiB", device.name, device.arch(), device.sm_count,
                                  static_cast<double>(device.total_memory_bytes) / (kib * kib * kib));
-  if (device.l2_cache_bytes > 0) text += fmt::format(", L2 {:.1f} MiB", static_cast<double>(device.l2_cache_bytes) / (kib * kib));
+  if (device.l2_cache_bytes > 0)
+    text += fmt::format(", L2 {:.1f} MiB", static_cast<double>(device.l2_cache_bytes) / (kib * kib));
   if (device.max_shared_per_block_optin_bytes > 0)
     text += fmt::format(", {} KiB shared per block", device.max_shared_per_block_optin_bytes / 1024);
   return text;
@@ -59,7 +65,8 @@ std::vector<StatusLine> describe_cuda_status(const CudaStatus& status) {
     lines.push_back({"nvrtc", "not available: " + status.nvrtc.error().message()});
   }
   if (status.driver) {
-    lines.push_back({"driver", fmt::format("CUDA {} driver API at {}", status.driver->version.text(), status.driver->library_path)});
+    lines.push_back({"driver", fmt::format("CUDA {} driver API at {}", status.driver->version.text(),
+                                           status.driver->library_path)});
     for (const auto& device : status.driver->devices)
       lines.push_back({fmt::format("gpu {}", device.ordinal), describe_device(device)});
   } else {

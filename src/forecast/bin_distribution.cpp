@@ -11,7 +11,8 @@ namespace kforecast::forecast {
 
 Result<BinDistribution> BinDistribution::from_raw(std::span<const double> raw, double sum_tolerance) {
   if (!std::isfinite(sum_tolerance) || sum_tolerance < 0.0) {
-    return usage_error(fmt::format("probability sum tolerance {} is invalid; it must be finite and >= 0", sum_tolerance));
+    return usage_error(
+        fmt::format("probability sum tolerance {} is invalid; it must be finite and >= 0", sum_tolerance));
   }
   if (raw.size() != bin_count) {
     return fail(ExitCode::could_not_run,
@@ -74,16 +75,20 @@ double BinDistribution::top2_margin() const {
 
 double BinDistribution::confidence(ConfidenceScore score) const {
   switch (score) {
-    case ConfidenceScore::max_probability: return max_probability();
-    case ConfidenceScore::negative_entropy: return negative_entropy();
-    case ConfidenceScore::top2_margin: return top2_margin();
+    case ConfidenceScore::max_probability:
+      return max_probability();
+    case ConfidenceScore::negative_entropy:
+      return negative_entropy();
+    case ConfidenceScore::top2_margin:
+      return top2_margin();
   }
   throw Fatal(ExitCode::could_not_run, "unknown confidence score");
 }
 
 double BinDistribution::p_regression(double tolerance) const {
   if (!std::isfinite(tolerance) || tolerance <= -1.0) {
-    throw Fatal(ExitCode::usage, fmt::format("regression tolerance {} is invalid; it must be finite and > -1", tolerance));
+    throw Fatal(ExitCode::usage,
+                fmt::format("regression tolerance {} is invalid; it must be finite and > -1", tolerance));
   }
   const double threshold_log2 = -std::log2(1.0 + tolerance);
   double p = 0.0;

@@ -31,7 +31,8 @@ Result<std::vector<ReliabilityBucket>> reliability_buckets(std::span<const Confi
       return fail(ExitCode::could_not_run,
                   fmt::format("confidence {} of forecast {} is not a probability in [0, 1]", confidence, item + 1));
     }
-    std::size_t b = std::min(static_cast<std::size_t>(confidence * static_cast<double>(bucket_count)), bucket_count - 1);
+    std::size_t b =
+        std::min(static_cast<std::size_t>(confidence * static_cast<double>(bucket_count)), bucket_count - 1);
     // The product can round below an edge (15/22 * 22 < 15); the edges themselves decide.
     while (b + 1 < bucket_count && confidence >= edge(b + 1, bucket_count)) ++b;
     while (b > 0 && confidence < edge(b, bucket_count)) --b;

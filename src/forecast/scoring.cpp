@@ -59,8 +59,8 @@ Result<double> mean_ranked_probability_score(std::span<const ForecastOutcome> ou
 }
 
 Result<double> mean_negative_log_likelihood(std::span<const ForecastOutcome> outcomes, double floor) {
-  return mean_over(outcomes,
-                   [floor](const ForecastOutcome& o) { return negative_log_likelihood(o.forecast, o.true_bin, floor); });
+  return mean_over(
+      outcomes, [floor](const ForecastOutcome& o) { return negative_log_likelihood(o.forecast, o.true_bin, floor); });
 }
 
 Result<double> accuracy(std::span<const ForecastOutcome> outcomes) {

@@ -37,7 +37,8 @@ const BinRow& row(SpeedupBin bin) { return bin_rows[bin_offset(bin)]; }
 
 Result<SpeedupBin> bin_from_number(int number) {
   if (number < 1 || number > static_cast<int>(bin_count)) {
-    return fail(ExitCode::could_not_run, fmt::format("speedup bin {} does not exist; bins are numbered 1 to 8", number));
+    return fail(ExitCode::could_not_run,
+                fmt::format("speedup bin {} does not exist; bins are numbered 1 to 8", number));
   }
   return static_cast<SpeedupBin>(number);
 }

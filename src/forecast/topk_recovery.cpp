@@ -35,7 +35,8 @@ Result<double> topk_recovery(std::span<const RankedCandidate> candidates, double
     return a.measured_speedup < b.measured_speedup;
   };
   const double best_taken =
-      std::max_element(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(taken), by_speedup)->measured_speedup;
+      std::max_element(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(taken), by_speedup)
+          ->measured_speedup;
   const double best_overall = std::max_element(ranked.begin(), ranked.end(), by_speedup)->measured_speedup;
   return best_taken / best_overall;
 }

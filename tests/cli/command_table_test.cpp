@@ -36,8 +36,8 @@ TEST_CASE("cli: the pr contract's options exist") {
   const Command* pr = find_command("pr");
   std::set<std::string_view> options;
   for (const OptionSpec& option : pr->options) options.insert(option.name);
-  for (std::string_view flag : {"--base", "--head", "--repo", "--format", "--output", "--forecaster", "--no-bench",
-                                "--plan", "--post"})
+  for (std::string_view flag :
+       {"--base", "--head", "--repo", "--format", "--output", "--forecaster", "--no-bench", "--plan", "--post"})
     CHECK(options.contains(flag));
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <sstream>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "cli/run.hpp"
 #include "kforecast_version.hpp"

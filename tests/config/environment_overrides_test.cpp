@@ -19,14 +19,15 @@ TEST_CASE("config: environment variables override the file") {
 }
 
 TEST_CASE("config: an empty variable counts as unset") {
-  auto config = apply_environment(Config{}, fixed_environment({{"KFORECAST_NVRTC_LIBRARY", ""}, {"KFORECAST_ENDPOINT", ""}}));
+  auto config =
+      apply_environment(Config{}, fixed_environment({{"KFORECAST_NVRTC_LIBRARY", ""}, {"KFORECAST_ENDPOINT", ""}}));
   REQUIRE(config.has_value());
   CHECK(config->setting("cuda.nvrtc_library").source == Source::default_value);
 }
 
 TEST_CASE("config: a variable for a feature not built yet is an error naming it") {
-  auto config = apply_environment(Config{}, fixed_environment({{"KFORECAST_ENDPOINT", "http://127.0.0.1:1/v1"},
-                                                               {"KFORECAST_FORECASTER", "llm"}}));
+  auto config = apply_environment(
+      Config{}, fixed_environment({{"KFORECAST_ENDPOINT", "http://127.0.0.1:1/v1"}, {"KFORECAST_FORECASTER", "llm"}}));
   REQUIRE_FALSE(config.has_value());
   CHECK(config.error().exit_code == ExitCode::usage);
   CHECK_THAT(config.error().message, Contains("environment variable KFORECAST_ENDPOINT sets 'endpoint.url'"));

@@ -2,8 +2,8 @@
 #include <fstream>
 #include <iterator>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "config/render.hpp"
 

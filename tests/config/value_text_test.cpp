@@ -35,7 +35,8 @@ TEST_CASE("config: environment text is parsed by type") {
   CHECK(std::get<std::int64_t>(*parse_plain_text(count, "16")) == 16);
   CHECK(std::get<bool>(*parse_plain_text(flag, "1")) == true);
   CHECK(std::get<bool>(*parse_plain_text(flag, "no")) == false);
-  CHECK(std::get<std::vector<std::string>>(*parse_plain_text(words, "a,b,,c")) == std::vector<std::string>{"a", "b", "c"});
+  CHECK(std::get<std::vector<std::string>>(*parse_plain_text(words, "a,b,,c")) ==
+        std::vector<std::string>{"a", "b", "c"});
   CHECK(std::get<std::string>(*parse_plain_text(action, "fail")) == "fail");
   SECTION("rejections say what was expected") {
     CHECK_THAT(parse_plain_text(count, "16x").error().message, Contains("expected an integer between 1 and 64"));

@@ -40,9 +40,7 @@ TEST_CASE("cuda: KF_CU_CALL") {
   api.cuGetErrorName = fake_error_name;
   api.cuDeviceGetCount = device_count;
 
-  SECTION("success is an empty Result") {
-    CHECK(KF_CU_CALL(api, CUDA_SUCCESS).has_value());
-  }
+  SECTION("success is an empty Result") { CHECK(KF_CU_CALL(api, CUDA_SUCCESS).has_value()); }
   SECTION("a failure names the call, the result, the place and what to do") {
     int count = -1;
     const int line = __LINE__ + 1;
@@ -86,9 +84,7 @@ TEST_CASE("cuda: KF_NVRTC_CALL") {
     CHECK(contains(result.error().message, "see the compile log"));
     CHECK(last_failed_call()->api == Api::nvrtc);
   }
-  SECTION("an unknown code is its number") {
-    CHECK(nvrtc_result_name(api, 99) == "nvrtcResult 99");
-  }
+  SECTION("an unknown code is its number") { CHECK(nvrtc_result_name(api, 99) == "nvrtcResult 99"); }
 }
 
 TEST_CASE("cuda: hint_for") {

@@ -37,7 +37,8 @@ TEST_CASE("cuda: DynamicLibrary") {
 
 TEST_CASE("cuda: open_first") {
   SECTION("lists every path tried, with its error, when none opens") {
-    const std::vector<std::string> candidates = {"/nonexistent/a/libx.so", "/nonexistent/b/libx.so.1", "libkforecast-none.so.9"};
+    const std::vector<std::string> candidates = {"/nonexistent/a/libx.so", "/nonexistent/b/libx.so.1",
+                                                 "libkforecast-none.so.9"};
     auto opened = open_first(candidates);
     REQUIRE_FALSE(opened.has_value());
     const auto& tried = opened.error().tried;

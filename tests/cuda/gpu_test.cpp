@@ -51,5 +51,6 @@ TEST_CASE("cuda: the driver lists usable GPUs") {
 TEST_CASE("cuda: a device that does not exist is an Error naming the call") {
   auto result = driver().check_context(4096);
   REQUIRE_FALSE(result.has_value());
-  CHECK(result.error().message.find("cuDeviceGet(&device, ordinal) failed: CUDA_ERROR_INVALID_DEVICE") != std::string::npos);
+  CHECK(result.error().message.find("cuDeviceGet(&device, ordinal) failed: CUDA_ERROR_INVALID_DEVICE") !=
+        std::string::npos);
 }

@@ -16,7 +16,8 @@ std::ptrdiff_t position(const std::vector<std::string>& list, const std::string&
 }
 
 bool mentions_stubs(const std::vector<std::string>& list) {
-  return std::any_of(list.begin(), list.end(), [](const auto& path) { return path.find("stubs") != std::string::npos; });
+  return std::any_of(list.begin(), list.end(),
+                     [](const auto& path) { return path.find("stubs") != std::string::npos; });
 }
 
 }  // namespace
@@ -47,7 +48,8 @@ TEST_CASE("cuda: nvrtc_candidates") {
     CHECK(candidates == std::vector<std::string>{"/opt/nvrtc/libnvrtc.so.12"});
   }
   SECTION("CUDA_HOME=/usr/local/cuda is not searched twice") {
-    const auto candidates = nvrtc_candidates({}, fixed_environment({{"CUDA_HOME", "/usr/local/cuda"}, {"CUDA_PATH", ""}}));
+    const auto candidates =
+        nvrtc_candidates({}, fixed_environment({{"CUDA_HOME", "/usr/local/cuda"}, {"CUDA_PATH", ""}}));
     CHECK(candidates.size() == 12);
     CHECK(std::count(candidates.begin(), candidates.end(), "/usr/local/cuda/lib64/libnvrtc.so.13") == 1);
   }

@@ -90,8 +90,8 @@ TEST_CASE("cuda: NVRTC PTX-only targets give PTX and no CUBIN") {
 }
 
 TEST_CASE("cuda: a source that does not compile is an Error carrying the compile log") {
-  auto output = nvrtc().compile({.source = "extern \"C\" __global__ void k(int* x) { x[0] = undefined_y; }\n",
-                                 .file_name = "broken.cu"});
+  auto output = nvrtc().compile(
+      {.source = "extern \"C\" __global__ void k(int* x) { x[0] = undefined_y; }\n", .file_name = "broken.cu"});
   REQUIRE_FALSE(output.has_value());
   const auto& message = output.error().message;
   CHECK(contains(message, "compiling broken.cu for sm_90"));

@@ -12,10 +12,10 @@ TEST_CASE("cuda: nvrtc_options") {
   request.include_dirs = {"include", "/opt/cutlass/include"};
   request.defines = {{"TILE", "64"}, {"USE_FAST_MATH", ""}};
   request.options = {"--std=c++17"};
-  CHECK(nvrtc_options(request) == std::vector<std::string>{"--gpu-architecture=sm_80", "--ptxas-options=--verbose",
-                                                           "--include-path=include", "--include-path=/opt/cutlass/include",
-                                                           "--define-macro=TILE=64", "--define-macro=USE_FAST_MATH",
-                                                           "--std=c++17"});
+  CHECK(nvrtc_options(request) ==
+        std::vector<std::string>{"--gpu-architecture=sm_80", "--ptxas-options=--verbose", "--include-path=include",
+                                 "--include-path=/opt/cutlass/include", "--define-macro=TILE=64",
+                                 "--define-macro=USE_FAST_MATH", "--std=c++17"});
 }
 
 TEST_CASE("cuda: log_excerpt") {

@@ -16,7 +16,8 @@ LoadedCompiler fake_nvrtc() { return std::make_unique<FakeCompiler>(); }
 LoadedDriver loaded(std::unique_ptr<FakeDriver> driver) { return std::unique_ptr<Driver>(std::move(driver)); }
 
 Unavailable no_nvrtc() {
-  return {"NVRTC not found", "compiler facts and benchmarks unavailable",
+  return {"NVRTC not found",
+          "compiler facts and benchmarks unavailable",
           "install the CUDA toolkit's NVRTC or set cuda.nvrtc_library / KFORECAST_NVRTC_LIBRARY",
           {{"/usr/local/cuda/lib64/libnvrtc.so.13", "cannot open shared object file"}}};
 }
@@ -29,7 +30,8 @@ Unavailable no_driver() {
 
 TEST_CASE("cuda: probe_cuda") {
   SECTION("NVRTC and two GPUs") {
-    auto status = probe_cuda(fake_nvrtc(), loaded(std::make_unique<FakeDriver>(std::vector{fake_h100(0), fake_h100(1)})));
+    auto status =
+        probe_cuda(fake_nvrtc(), loaded(std::make_unique<FakeDriver>(std::vector{fake_h100(0), fake_h100(1)})));
     REQUIRE(status.nvrtc.has_value());
     CHECK(status.nvrtc->version == NvrtcVersion{13, 0});
     CHECK(status.nvrtc->supported_archs.front() == 75);
@@ -50,10 +52,12 @@ TEST_CASE("cuda: probe_cuda") {
     CHECK_FALSE(status.driver.has_value());
     CHECK(describe_cuda_status(status) ==
           std::vector<StatusLine>{
-              {"nvrtc", "not available: NVRTC not found (tried /usr/local/cuda/lib64/libnvrtc.so.13): compiler facts and "
-                        "benchmarks unavailable; install the CUDA toolkit's NVRTC or set cuda.nvrtc_library / "
-                        "KFORECAST_NVRTC_LIBRARY"},
-              {"gpu", "none: libcuda.so.1 not found: benchmarks skipped; install the NVIDIA driver or run on a GPU runner"},
+              {"nvrtc",
+               "not available: NVRTC not found (tried /usr/local/cuda/lib64/libnvrtc.so.13): compiler facts and "
+               "benchmarks unavailable; install the CUDA toolkit's NVRTC or set cuda.nvrtc_library / "
+               "KFORECAST_NVRTC_LIBRARY"},
+              {"gpu",
+               "none: libcuda.so.1 not found: benchmarks skipped; install the NVIDIA driver or run on a GPU runner"},
           });
   }
   SECTION("a driver without devices is no GPU") {
@@ -64,10 +68,12 @@ TEST_CASE("cuda: probe_cuda") {
   }
   SECTION("a driver that cannot list its devices is no GPU, with the failing call") {
     auto driver = std::make_unique<FakeDriver>(std::vector{fake_h100()});
-    driver->fail_devices(Error{"cuDeviceGetCount(&count) failed: CUDA_ERROR_UNKNOWN (999) at src/cuda/cuda_driver.cpp:1"});
+    driver->fail_devices(
+        Error{"cuDeviceGetCount(&count) failed: CUDA_ERROR_UNKNOWN (999) at src/cuda/cuda_driver.cpp:1"});
     auto status = probe_cuda(fake_nvrtc(), loaded(std::move(driver)));
     REQUIRE_FALSE(status.driver.has_value());
-    CHECK(status.driver.error().message().find("cuDeviceGetCount(&count) failed: CUDA_ERROR_UNKNOWN") != std::string::npos);
+    CHECK(status.driver.error().message().find("cuDeviceGetCount(&count) failed: CUDA_ERROR_UNKNOWN") !=
+          std::string::npos);
   }
 }
 
@@ -81,8 +87,9 @@ TEST_CASE("cuda: FakeDriver and FakeCompiler") {
   FakeCompiler compiler([](const CompileRequest& request) -> Result<CompileOutput> {
     if (request.source.empty()) return fail(ExitCode::could_not_run, "empty source");
     CompileOutput output;
-    output.functions = parse_ptxas_report("ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
-                                          "ptxas info    : Used 34 registers\n");
+    output.functions = parse_ptxas_report(
+        "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+        "ptxas info    : Used 34 registers\n");
     return output;
   });
   CHECK_FALSE(compiler.compile({}).has_value());

@@ -95,7 +95,9 @@ TEST_CASE("forecast: predicted bin is the argmax, ties to the lower bin") {
   SECTION("a tie between bins 2 and 7 goes to 2") {
     CHECK(make({0, 0.5, 0, 0, 0, 0, 0.5, 0}).predicted_bin() == SpeedupBin::significant_slowdown);
   }
-  SECTION("uniform predicts bin 1") { CHECK(BinDistribution::uniform().predicted_bin() == SpeedupBin::severe_slowdown); }
+  SECTION("uniform predicts bin 1") {
+    CHECK(BinDistribution::uniform().predicted_bin() == SpeedupBin::severe_slowdown);
+  }
 }
 
 TEST_CASE("forecast: confidence scores") {
@@ -158,7 +160,7 @@ TEST_CASE("forecast: expected speedup is geometric") {
   // 0.1 * -0.75 + 0.2 * -0.25 + 0.5 * 0.25 + 0.2 * 0.75 = -0.075 - 0.05 + 0.125 + 0.15 = 0.15
   const BinDistribution d = make(leaning_faster);
   CHECK(d.expected_log2_speedup() == Approx(0.15));
-  CHECK(d.expected_speedup() == Approx(1.1095694));  // 2^0.15
+  CHECK(d.expected_speedup() == Approx(1.1095694));                                        // 2^0.15
   CHECK(BinDistribution::uniform().expected_log2_speedup() == Approx(0.0).margin(1e-12));  // symmetric midpoints
   CHECK(BinDistribution::one_hot(SpeedupBin::high_speedup).expected_speedup() == Approx(2.8284271));  // 2^1.5
   SECTION("2x slower or 2x faster, evenly, averages to no change") {

@@ -82,7 +82,8 @@ TEST_CASE("forecast: calibration errors") {
   CHECK(reliability_buckets(some, 0).error().exit_code == ExitCode::usage);
   CHECK_FALSE(expected_calibration_error(some, 0).has_value());
   const std::vector<ConfidenceOutcome> above_one{{0.5, true}, {1.2, true}};
-  CHECK(reliability_buckets(above_one).error().message == "confidence 1.2 of forecast 2 is not a probability in [0, 1]");
+  CHECK(reliability_buckets(above_one).error().message ==
+        "confidence 1.2 of forecast 2 is not a probability in [0, 1]");
   const std::vector<ConfidenceOutcome> negative{{-0.1, true}};
   CHECK_FALSE(expected_calibration_error(negative).has_value());
   const std::vector<ConfidenceOutcome> not_a_number{{std::nan(""), false}};

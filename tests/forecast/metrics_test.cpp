@@ -18,10 +18,10 @@ BinDistribution leaning_faster() {
 
 TEST_CASE("forecast: metrics over labelled forecasts") {
   const std::vector<LabelledForecast> labelled{
-      {leaning_faster(), 1.2},                                     // bin 5: right, confidence 0.5
+      {leaning_faster(), 1.2},                                      // bin 5: right, confidence 0.5
       {BinDistribution::one_hot(SpeedupBin::minor_slowdown), 1.0},  // bin 4: right, confidence 1
-      {leaning_faster(), 0.6},                                     // bin 3: wrong by two, confidence 0.5
-      {BinDistribution::uniform(), 0.3},                           // bin 2: predicts 1, wrong by one, 0.125
+      {leaning_faster(), 0.6},                                      // bin 3: wrong by two, confidence 0.5
+      {BinDistribution::uniform(), 0.3},                            // bin 2: predicts 1, wrong by one, 0.125
   };
   const ForecastMetrics m = compute_metrics(labelled).value();
   CHECK(m.n == 4);

@@ -35,7 +35,8 @@ TEST_CASE("forecast: half-Brier") {
 
 TEST_CASE("forecast: ranked probability score") {
   SECTION("a perfect forecast scores 0") {
-    CHECK(ranked_probability_score(BinDistribution::one_hot(SpeedupBin::high_speedup), SpeedupBin::high_speedup) == 0.0);
+    CHECK(ranked_probability_score(BinDistribution::one_hot(SpeedupBin::high_speedup), SpeedupBin::high_speedup) ==
+          0.0);
   }
   SECTION("the worst forecast scores 7 raw, 1 normalised") {
     const BinDistribution worst = BinDistribution::one_hot(SpeedupBin::severe_slowdown);
@@ -44,7 +45,7 @@ TEST_CASE("forecast: ranked probability score") {
   }
   SECTION("distance matters, unlike Brier") {
     const SpeedupBin truth = SpeedupBin::minor_speedup;
-    CHECK(ranked_probability_score(BinDistribution::one_hot(SpeedupBin::minor_slowdown), truth) == 1.0);  // F4
+    CHECK(ranked_probability_score(BinDistribution::one_hot(SpeedupBin::minor_slowdown), truth) == 1.0);     // F4
     CHECK(ranked_probability_score(BinDistribution::one_hot(SpeedupBin::moderate_slowdown), truth) == 2.0);  // F3, F4
     CHECK(half_brier(BinDistribution::one_hot(SpeedupBin::minor_slowdown), truth) ==
           half_brier(BinDistribution::one_hot(SpeedupBin::moderate_slowdown), truth));
@@ -66,12 +67,13 @@ TEST_CASE("forecast: ranked probability score") {
 
 TEST_CASE("forecast: negative log-likelihood") {
   CHECK(negative_log_likelihood(BinDistribution::one_hot(SpeedupBin::minor_speedup), SpeedupBin::minor_speedup) == 0.0);
-  CHECK(negative_log_likelihood(leaning_faster(), SpeedupBin::minor_speedup) == Approx(0.6931472));  // -ln 0.5
-  CHECK(negative_log_likelihood(leaning_faster(), SpeedupBin::moderate_slowdown) == Approx(2.3025851));  // -ln 0.1
+  CHECK(negative_log_likelihood(leaning_faster(), SpeedupBin::minor_speedup) == Approx(0.6931472));           // -ln 0.5
+  CHECK(negative_log_likelihood(leaning_faster(), SpeedupBin::moderate_slowdown) == Approx(2.3025851));       // -ln 0.1
   CHECK(negative_log_likelihood(BinDistribution::uniform(), SpeedupBin::high_speedup) == Approx(2.0794415));  // ln 8
   SECTION("zero probability hits the floor") {
     CHECK(negative_log_likelihood(leaning_faster(), SpeedupBin::extreme_speedup) == Approx(13.8155106));  // -ln 1e-6
-    CHECK(negative_log_likelihood(leaning_faster(), SpeedupBin::extreme_speedup, 1e-3) == Approx(6.9077553));  // -ln 1e-3
+    CHECK(negative_log_likelihood(leaning_faster(), SpeedupBin::extreme_speedup, 1e-3) ==
+          Approx(6.9077553));  // -ln 1e-3
   }
   SECTION("the floor does not touch probabilities above it") {
     CHECK(negative_log_likelihood(leaning_faster(), SpeedupBin::moderate_slowdown, 0.05) == Approx(2.3025851));
@@ -80,12 +82,12 @@ TEST_CASE("forecast: negative log-likelihood") {
 
 TEST_CASE("forecast: aggregate scores") {
   const std::vector<ForecastOutcome> outcomes{
-      {leaning_faster(), SpeedupBin::minor_speedup},                              // right
-      {leaning_faster(), SpeedupBin::significant_speedup},                        // wrong, one off
-      {leaning_faster(), SpeedupBin::moderate_slowdown},                          // wrong, two off
+      {leaning_faster(), SpeedupBin::minor_speedup},                                         // right
+      {leaning_faster(), SpeedupBin::significant_speedup},                                   // wrong, one off
+      {leaning_faster(), SpeedupBin::moderate_slowdown},                                     // wrong, two off
       {BinDistribution::one_hot(SpeedupBin::extreme_speedup), SpeedupBin::extreme_speedup},  // perfect
   };
-  CHECK(accuracy(outcomes).value() == Approx(0.5));             // 2 of 4
+  CHECK(accuracy(outcomes).value() == Approx(0.5));              // 2 of 4
   CHECK(within_one_accuracy(outcomes).value() == Approx(0.75));  // 3 of 4
   // half-Brier: 0.17; true 6: (0.01 + 0.04 + 0.25 + 0.64) / 2 = 0.47; true 3: (0.81 + 0.04 +
   // 0.25 + 0.04) / 2 = 0.57; 0. Mean (0.17 + 0.47 + 0.57) / 4 = 0.3025

@@ -120,13 +120,13 @@ TEST_CASE("forecast: bin labels and ranges match the design table") {
 }
 
 TEST_CASE("forecast: bin midpoints in log2 space") {
-  CHECK(midpoint_log2(SpeedupBin::severe_slowdown) == -2.25);  // representative [-2.5, -2]
+  CHECK(midpoint_log2(SpeedupBin::severe_slowdown) == -2.25);      // representative [-2.5, -2]
   CHECK(midpoint_log2(SpeedupBin::significant_slowdown) == -1.5);  // [-2, -1]
-  CHECK(midpoint_log2(SpeedupBin::moderate_slowdown) == -0.75);  // [-1, -0.5]
+  CHECK(midpoint_log2(SpeedupBin::moderate_slowdown) == -0.75);    // [-1, -0.5]
   CHECK(midpoint_log2(SpeedupBin::minor_slowdown) == -0.25);
   CHECK(midpoint_log2(SpeedupBin::minor_speedup) == 0.25);
   CHECK(midpoint_log2(SpeedupBin::significant_speedup) == 0.75);
-  CHECK(midpoint_log2(SpeedupBin::high_speedup) == 1.5);  // [1, 2]
+  CHECK(midpoint_log2(SpeedupBin::high_speedup) == 1.5);      // [1, 2]
   CHECK(midpoint_log2(SpeedupBin::extreme_speedup) == 2.25);  // representative [2, 2.5]
 
   CHECK(bin_log2_span(SpeedupBin::severe_slowdown).low == -2.5);

@@ -29,7 +29,7 @@ TEST_CASE("forecast: top-k recovery counts k without rounding noise") {
   // 0.28 * 25 is 7.000000000000001 in floating point; it must take 7, not 8.
   std::vector<RankedCandidate> candidates;
   for (int i = 0; i < 25; ++i) candidates.push_back({25.0 - i, 1.0});
-  candidates[7].measured_speedup = 2.0;  // eighth in rank
+  candidates[7].measured_speedup = 2.0;                           // eighth in rank
   CHECK(topk_recovery(candidates, 0.28).value() == Approx(0.5));  // best of top 7 is 1.0, of all 2.0
   CHECK(topk_recovery(candidates, 0.32).value() == 1.0);          // 0.32 * 25 = 8
 }

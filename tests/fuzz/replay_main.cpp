@@ -27,14 +27,21 @@ void run_one(const std::string& input) {
 }
 
 std::string mutate(std::string input, const std::vector<std::string>& corpus, std::mt19937_64& rng) {
-  static constexpr char interesting[] = {'\0', '\n', '\r', '"', '\'', '[', ']', '{', '}', '=', '\\', '#', '.', ',', '\xff', '\x80'};
+  static constexpr char interesting[] = {'\0', '\n', '\r', '"', '\'', '[', ']',    '{',
+                                         '}',  '=',  '\\', '#', '.',  ',', '\xff', '\x80'};
   const int edits = 1 + static_cast<int>(rng() % 8);
   for (int e = 0; e < edits; ++e) {
     const std::size_t pos = input.empty() ? 0 : rng() % (input.size() + 1);
     switch (rng() % 5) {
-      case 0: if (!input.empty() && pos < input.size()) input[pos] = static_cast<char>(rng()); break;
-      case 1: input.insert(pos, 1, interesting[rng() % sizeof interesting]); break;
-      case 2: if (pos < input.size()) input.erase(pos, 1 + rng() % 16); break;
+      case 0:
+        if (!input.empty() && pos < input.size()) input[pos] = static_cast<char>(rng());
+        break;
+      case 1:
+        input.insert(pos, 1, interesting[rng() % sizeof interesting]);
+        break;
+      case 2:
+        if (pos < input.size()) input.erase(pos, 1 + rng() % 16);
+        break;
       case 3: {
         const std::string& other = corpus[rng() % corpus.size()];
         if (!other.empty()) {
@@ -43,7 +50,9 @@ std::string mutate(std::string input, const std::vector<std::string>& corpus, st
         }
         break;
       }
-      default: if (!input.empty()) input.insert(pos, input.substr(rng() % input.size(), 1 + rng() % 32)); break;
+      default:
+        if (!input.empty()) input.insert(pos, input.substr(rng() % input.size(), 1 + rng() % 32));
+        break;
     }
   }
   return input;
