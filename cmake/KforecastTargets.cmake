@@ -11,6 +11,9 @@ if(KFORECAST_SANITIZE)
   target_compile_options(kf_build_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
                                                   -fno-sanitize-recover=all)
   target_link_options(kf_build_flags INTERFACE -fsanitize=address,undefined)
+  # The sanitizer runtimes bring libstdc++ back as a shared library; tests that check the
+  # shipped binary's dependencies need to know.
+  target_compile_definitions(kf_build_flags INTERFACE KF_SANITIZED=1)
 endif()
 
 # toml++ header-only (Debian also ships a shared build; header-only keeps the binary self-contained).

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs what is needed, builds kforecast and runs the whole test suite. Usage:
-#   scripts/test.sh           the release build (what CI runs)
-#   scripts/test.sh asan      the same under AddressSanitizer + UndefinedBehaviorSanitizer
+# Installs what is needed, builds kforecast and runs the whole test suite, twice: the release
+# build (what ships) and a build under AddressSanitizer + UndefinedBehaviorSanitizer. Usage:
+#   scripts/test.sh               both (what CI runs)
+#   scripts/test.sh release       one preset: release, debug or asan
 set -euo pipefail
 cd "$(dirname "$0")/.."
-preset=${1:-release}
+presets=("${@:-release asan}")
 scripts/setup.sh
-cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset"
-ctest --preset "$preset" -j "$(nproc)"
+for preset in ${presets[*]}; do
+  echo "== $preset build"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+  ctest --preset "$preset" -j "$(nproc)"
+done

@@ -7,10 +7,11 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <toml++/toml.h>
 
 #include "base/nearest_name.hpp"
+#include "config/ascii_toml.hpp"
 #include "config/config.hpp"
+#include "config/toml_parser.hpp"
 #include "config/value_text.hpp"
 #include "kforecast_version.hpp"
 
@@ -153,9 +154,15 @@ void read_section(Config& config, Problems& problems, std::string_view file, std
 }  // namespace
 
 Result<Config> parse_config(std::string_view text, std::string_view display_name) {
+  const auto ascii = to_ascii_toml(text);
+  if (!ascii)
+    return usage_error(
+        fmt::format("{}:{}:{}: {} is not supported in kforecast's config (the TOML parser it is built "
+                    "with mishandles it); use ASCII, or put the text in a one-line string",
+                    display_name, ascii.error().where.line, ascii.error().where.column, ascii.error().what));
   toml::table root;
   try {
-    root = toml::parse(text, display_name);
+    root = toml::parse(*ascii, display_name);
   } catch (const toml::parse_error& error) {
     const auto& where = error.source().begin;
     return usage_error(

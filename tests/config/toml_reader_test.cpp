@@ -29,6 +29,16 @@ TEST_CASE("config: a valid file sets values and records file:line") {
   }
 }
 
+TEST_CASE("config: non-ASCII text is fine in comments and one-line strings") {
+  auto config = parse_config(
+      "# d\xc3\xa9j\xc3\xa0 vu \xe2\x80\x94 \xcf\xbc\n[cuda]\nnvrtc_library = \"/opt/\xcf\xbc/n.so\" # \xcf\xbc\n"
+      "driver_library = '/\xcf\xbc'\n",
+      "x.toml");
+  REQUIRE(config.has_value());
+  CHECK(config->string_value("cuda.nvrtc_library") == "/opt/\xcf\xbc/n.so");
+  CHECK(config->string_value("cuda.driver_library") == "/\xcf\xbc");
+}
+
 TEST_CASE("config: an empty file is valid") {
   auto config = parse_config("", "x.toml");
   REQUIRE(config.has_value());
@@ -97,5 +107,15 @@ TEST_CASE("config: invalid TOML gives the parser's position") {
   CHECK_THAT(message, Contains("repo/.kforecast.toml:2:"));
   CHECK_THAT(message, Contains("invalid TOML"));
   SECTION("duplicate keys") { CHECK_THAT(error_of("[cuda]\na = 1\na = 2\n"), Contains("invalid TOML")); }
-  SECTION("binary garbage") { CHECK_THAT(error_of(std::string("\xff\xfe\x00[", 4)), Contains("invalid TOML")); }
+  SECTION("an array closed by '}' (toml++ 3.3 asserts on it in debug builds; found by the fuzz target)") {
+    CHECK_THAT(error_of("c=[1,}"), Contains("invalid TOML"));
+  }
+  SECTION("non-ASCII outside comments and one-line strings (toml++ 3.3 reaches __builtin_unreachable on it)") {
+    const auto non_ascii = error_of("[pol\xcf\xbcy]\n");
+    CHECK_THAT(non_ascii, Contains("repo/.kforecast.toml:1:5: non-ASCII text"));
+    CHECK_THAT(error_of("[cuda]\ns = \"\"\"\\\n\xc2\xa7\"\"\"\n"), Contains(":3:1: non-ASCII text"));
+  }
+  SECTION("binary garbage") {
+    CHECK_THAT(error_of(std::string("\xff\xfe\x00[", 4)), Contains("repo/.kforecast.toml:1:1: invalid UTF-8"));
+  }
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -22,7 +23,10 @@ std::string read_file(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// With KF_FUZZ_LAST_INPUT=FILE each input is written there before it runs, so after a crash the
+// file holds the input that caused it.
 void run_one(const std::string& input) {
+  if (const char* path = std::getenv("KF_FUZZ_LAST_INPUT")) std::ofstream(path, std::ios::binary) << input;
   LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(input.data()), input.size());
 }
 
