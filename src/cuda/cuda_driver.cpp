@@ -15,26 +15,20 @@ constexpr std::string_view install_driver = "install the NVIDIA driver or run on
 
 // The name of the first required entry point `library` lacks, or empty when it has them all.
 std::string bind_api(const DynamicLibrary& library, DriverApi& api) {
-  struct Required {
-    const char* name;
-    bool bound;
-  };
-  const Required required[] = {
-      {"cuGetErrorName", library.bind("cuGetErrorName", api.cuGetErrorName)},
-      {"cuInit", library.bind("cuInit", api.cuInit)},
-      {"cuDriverGetVersion", library.bind("cuDriverGetVersion", api.cuDriverGetVersion)},
-      {"cuDeviceGetCount", library.bind("cuDeviceGetCount", api.cuDeviceGetCount)},
-      {"cuDeviceGet", library.bind("cuDeviceGet", api.cuDeviceGet)},
-      {"cuDeviceGetName", library.bind("cuDeviceGetName", api.cuDeviceGetName)},
-      {"cuDeviceGetAttribute", library.bind("cuDeviceGetAttribute", api.cuDeviceGetAttribute)},
-      {"cuDeviceTotalMem_v2", library.bind("cuDeviceTotalMem_v2", api.cuDeviceTotalMem_v2)},
-      {"cuDevicePrimaryCtxRetain", library.bind("cuDevicePrimaryCtxRetain", api.cuDevicePrimaryCtxRetain)},
-      {"cuDevicePrimaryCtxRelease_v2", library.bind("cuDevicePrimaryCtxRelease_v2", api.cuDevicePrimaryCtxRelease_v2)},
-      {"cuCtxSetCurrent", library.bind("cuCtxSetCurrent", api.cuCtxSetCurrent)},
-  };
-  for (const auto& entry : required)
-    if (!entry.bound) return entry.name;
-  return {};
+  const std::string missing = first_unbound({
+      KF_BIND(library, api, cuGetErrorName),
+      KF_BIND(library, api, cuInit),
+      KF_BIND(library, api, cuDriverGetVersion),
+      KF_BIND(library, api, cuDeviceGetCount),
+      KF_BIND(library, api, cuDeviceGet),
+      KF_BIND(library, api, cuDeviceGetName),
+      KF_BIND(library, api, cuDeviceGetAttribute),
+      KF_BIND(library, api, cuDeviceTotalMem_v2),
+      KF_BIND(library, api, cuDevicePrimaryCtxRetain),
+      KF_BIND(library, api, cuDevicePrimaryCtxRelease_v2),
+      KF_BIND(library, api, cuCtxSetCurrent),
+  });
+  return missing;
 }
 
 Unavailable unavailable(std::string what, std::string fix, std::vector<LoadAttempt> tried) {

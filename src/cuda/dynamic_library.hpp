@@ -5,6 +5,7 @@
 // binary starts on machines without them and finds out what is there when it needs it.
 
 #include <expected>
+#include <initializer_list>
 #include <span>
 #include <string>
 
@@ -59,5 +60,21 @@ struct OpenedLibrary {
 // The first candidate that opens. When none does: Unavailable with every path and its dlerror();
 // the caller fills in what is missing and how to fix it.
 std::expected<OpenedLibrary, Unavailable> open_first(std::span<const std::string> candidates);
+
+// One entry point a loader needs: its name and whether binding it worked. KF_BIND spells the
+// symbol once, so the name looked up and the member filled can never disagree.
+struct Binding {
+  const char* name;
+  bool bound;
+};
+#define KF_BIND(library, table, symbol) \
+  ::kforecast::cuda::Binding { #symbol, (library).bind(#symbol, (table).symbol) }
+
+// The first entry point that could not be bound, or empty when all were.
+inline std::string first_unbound(std::initializer_list<Binding> bindings) {
+  for (const Binding& binding : bindings)
+    if (!binding.bound) return binding.name;
+  return {};
+}
 
 }  // namespace kforecast::cuda

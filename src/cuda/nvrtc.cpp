@@ -24,30 +24,24 @@ class ProgramGuard {
 
 // The name of the first required entry point `library` lacks, or empty when it has them all.
 std::string bind_api(const DynamicLibrary& library, NvrtcApi& api) {
-  struct Required {
-    const char* name;
-    bool bound;
-  };
-  const Required required[] = {
-      {"nvrtcGetErrorString", library.bind("nvrtcGetErrorString", api.nvrtcGetErrorString)},
-      {"nvrtcVersion", library.bind("nvrtcVersion", api.nvrtcVersion)},
-      {"nvrtcCreateProgram", library.bind("nvrtcCreateProgram", api.nvrtcCreateProgram)},
-      {"nvrtcDestroyProgram", library.bind("nvrtcDestroyProgram", api.nvrtcDestroyProgram)},
-      {"nvrtcCompileProgram", library.bind("nvrtcCompileProgram", api.nvrtcCompileProgram)},
-      {"nvrtcGetPTXSize", library.bind("nvrtcGetPTXSize", api.nvrtcGetPTXSize)},
-      {"nvrtcGetPTX", library.bind("nvrtcGetPTX", api.nvrtcGetPTX)},
-      {"nvrtcGetProgramLogSize", library.bind("nvrtcGetProgramLogSize", api.nvrtcGetProgramLogSize)},
-      {"nvrtcGetProgramLog", library.bind("nvrtcGetProgramLog", api.nvrtcGetProgramLog)},
-      {"nvrtcAddNameExpression", library.bind("nvrtcAddNameExpression", api.nvrtcAddNameExpression)},
-      {"nvrtcGetLoweredName", library.bind("nvrtcGetLoweredName", api.nvrtcGetLoweredName)},
-  };
+  const std::string missing = first_unbound({
+      KF_BIND(library, api, nvrtcGetErrorString),
+      KF_BIND(library, api, nvrtcVersion),
+      KF_BIND(library, api, nvrtcCreateProgram),
+      KF_BIND(library, api, nvrtcDestroyProgram),
+      KF_BIND(library, api, nvrtcCompileProgram),
+      KF_BIND(library, api, nvrtcGetPTXSize),
+      KF_BIND(library, api, nvrtcGetPTX),
+      KF_BIND(library, api, nvrtcGetProgramLogSize),
+      KF_BIND(library, api, nvrtcGetProgramLog),
+      KF_BIND(library, api, nvrtcAddNameExpression),
+      KF_BIND(library, api, nvrtcGetLoweredName),
+  });
   library.bind("nvrtcGetCUBINSize", api.nvrtcGetCUBINSize);
   library.bind("nvrtcGetCUBIN", api.nvrtcGetCUBIN);
   library.bind("nvrtcGetNumSupportedArchs", api.nvrtcGetNumSupportedArchs);
   library.bind("nvrtcGetSupportedArchs", api.nvrtcGetSupportedArchs);
-  for (const auto& entry : required)
-    if (!entry.bound) return entry.name;
-  return {};
+  return missing;
 }
 
 std::vector<int> query_supported_archs(const NvrtcApi& api) {
