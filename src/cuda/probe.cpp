@@ -4,15 +4,18 @@
 #include <fmt/format.h>
 
 #include "cuda/cuda_driver.hpp"
+#include "cuda/nvml.hpp"
 #include "cuda/nvrtc.hpp"
 
 namespace kforecast::cuda {
 
 CudaStatus probe_cuda(const LoaderOptions& options, const EnvLookup& env) {
-  return probe_cuda(load_nvrtc(options, env), load_driver(options));
+  auto driver = load_driver(options);
+  return probe_cuda(load_nvrtc(options, env), driver, driver ? nvidia_driver_version() : std::nullopt);
 }
 
-CudaStatus probe_cuda(const LoadedCompiler& compiler, const LoadedDriver& driver) {
+CudaStatus probe_cuda(const LoadedCompiler& compiler, const LoadedDriver& driver,
+                      std::optional<std::string> driver_package_version) {
   CudaStatus status;
   if (compiler)
     status.nvrtc = NvrtcInfo{(*compiler)->library_path(), (*compiler)->version(), (*compiler)->supported_archs()};
@@ -38,7 +41,8 @@ CudaStatus probe_cuda(const LoadedCompiler& compiler, const LoadedDriver& driver
                                                 "check CUDA_VISIBLE_DEVICES or run on a GPU runner",
                                                 {}});
   } else {
-    status.driver = DriverInfo{loaded.library_path(), loaded.version(), std::move(*devices)};
+    status.driver =
+        DriverInfo{loaded.library_path(), loaded.version(), std::move(driver_package_version), std::move(*devices)};
   }
   return status;
 }
@@ -65,8 +69,9 @@ std::vector<StatusLine> describe_cuda_status(const CudaStatus& status) {
     lines.push_back({"nvrtc", "not available: " + status.nvrtc.error().message()});
   }
   if (status.driver) {
-    lines.push_back({"driver", fmt::format("CUDA {} driver API at {}", status.driver->version.text(),
-                                           status.driver->library_path)});
+    const auto& package = status.driver->package_version;
+    lines.push_back({"driver", fmt::format("{}CUDA {} driver API at {}", package ? *package + ", " : "",
+                                           status.driver->version.text(), status.driver->library_path)});
     for (const auto& device : status.driver->devices)
       lines.push_back({fmt::format("gpu {}", device.ordinal), describe_device(device)});
   } else {

@@ -5,6 +5,7 @@
 // up front whether compiler facts and benchmarks are possible.
 
 #include <expected>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,8 @@ struct NvrtcInfo {
 struct DriverInfo {
   std::string library_path;
   DriverVersion version;
-  std::vector<DeviceInfo> devices;  // never empty: no device is Unavailable
+  std::optional<std::string> package_version;  // "580.159.04", from NVML where present
+  std::vector<DeviceInfo> devices;             // never empty: no device is Unavailable
 };
 
 struct CudaStatus {
@@ -35,7 +37,8 @@ struct CudaStatus {
 CudaStatus probe_cuda(const LoaderOptions& options, const EnvLookup& env);
 
 // The same from loaders already run (or fakes); the seam the tests use.
-CudaStatus probe_cuda(const LoadedCompiler& compiler, const LoadedDriver& driver);
+CudaStatus probe_cuda(const LoadedCompiler& compiler, const LoadedDriver& driver,
+                      std::optional<std::string> driver_package_version = std::nullopt);
 
 // One line of `doctor` output: a short label and what was found, or why not.
 struct StatusLine {

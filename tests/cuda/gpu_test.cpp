@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The real driver on a real GPU. Skipped (exit 77) where there is none: no libcuda, a stub, or
 // no device.
+#include <regex>
+
 #include <catch2/catch.hpp>
 
 #include "cuda/cuda_driver.hpp"
+#include "cuda/nvml.hpp"
 #include "cuda/probe.hpp"
 #include "requirement.hpp"
 
@@ -53,4 +56,11 @@ TEST_CASE("cuda: a device that does not exist is an Error naming the call") {
   REQUIRE_FALSE(result.has_value());
   CHECK(result.error().message.find("cuDeviceGet(&device, ordinal) failed: CUDA_ERROR_INVALID_DEVICE") !=
         std::string::npos);
+}
+
+TEST_CASE("cuda: NVML reports the driver's own version beside the driver") {
+  const auto version = nvidia_driver_version();
+  REQUIRE(version.has_value());
+  INFO(*version);
+  CHECK(std::regex_match(*version, std::regex(R"(\d+\.\d+(\.\d+)?)")));
 }

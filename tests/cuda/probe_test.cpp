@@ -46,6 +46,14 @@ TEST_CASE("cuda: probe_cuda") {
               {"gpu 1", "NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.2 GiB, L2 50.0 MiB, 227 KiB shared per block"},
           });
   }
+  SECTION("the driver's own version, where NVML gives it, comes first") {
+    auto status =
+        probe_cuda(fake_nvrtc(), loaded(std::make_unique<FakeDriver>(std::vector{fake_h100(0)})), "580.159.04");
+    REQUIRE(status.driver.has_value());
+    CHECK(status.driver->package_version == "580.159.04");
+    CHECK(describe_cuda_status(status)[1] ==
+          StatusLine{"driver", "580.159.04, CUDA 12.8 driver API at /usr/lib/x86_64-linux-gnu/libcuda.so.1"});
+  }
   SECTION("nothing available: each line says why and what to do") {
     auto status = probe_cuda(LoadedCompiler(std::unexpected(no_nvrtc())), LoadedDriver(std::unexpected(no_driver())));
     CHECK_FALSE(status.nvrtc.has_value());
