@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Runs the built kforecast binary (KF_BINARY) and makes throwaway fixture repositories.
+// Runs the built kforecast binary (KF_BINARY) on fixture repositories.
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "base/subprocess.hpp"
+#include "support/fixture_repo.hpp"
 
 namespace kforecast::e2e {
 
@@ -32,31 +33,6 @@ inline Run run_kforecast(std::vector<std::string> args, const std::filesystem::p
   return {result->exit_status, result->out, result->err};
 }
 
-// A real git repository in a fresh temporary directory, removed afterwards.
-class FixtureRepo {
- public:
-  FixtureRepo() {
-    static int counter = 0;
-    m_path = std::filesystem::temp_directory_path() /
-             ("kf-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(m_path);
-    std::filesystem::create_directories(m_path);
-    auto init = run_process({"git", "init", "-q", m_path.string()});
-    REQUIRE(init.has_value());
-    REQUIRE(init->exit_status == 0);
-  }
-  ~FixtureRepo() { std::filesystem::remove_all(m_path); }
-  FixtureRepo(const FixtureRepo&) = delete;
-  FixtureRepo& operator=(const FixtureRepo&) = delete;
-
-  const std::filesystem::path& path() const { return m_path; }
-  void write(const std::filesystem::path& relative, std::string_view text) const {
-    std::filesystem::create_directories((m_path / relative).parent_path());
-    std::ofstream(m_path / relative, std::ios::binary) << text;
-  }
-
- private:
-  std::filesystem::path m_path;
-};
+using kforecast::testing::FixtureRepo;
 
 }  // namespace kforecast::e2e

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "git/git_process.hpp"
+
+#include <fmt/format.h>
+
+namespace kforecast::git {
+namespace {
+
+// A git command that has not answered in this long is stuck (a lock, a credential prompt); CI
+// must fail rather than hang.
+constexpr std::chrono::minutes git_timeout{5};
+
+std::string first_line(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  const auto newline = text.find('\n');
+  return std::string(newline == std::string_view::npos ? text : text.substr(0, newline));
+}
+
+}  // namespace
+
+Result<ProcessOutput> run_git(const std::filesystem::path& root, std::vector<std::string> args, std::string input,
+                              int allowed_status) {
+  std::vector<std::string> argv{"git",       "-C", root.string(), "-c", "core.quotePath=true", "-c", "color.ui=false",
+                                "--no-pager"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto result = run_process(argv, {.input = std::move(input), .timeout = git_timeout});
+  if (!result) {
+    if (result.error().message.find("cannot run") != std::string::npos)
+      return fail(ExitCode::could_not_run,
+                  "git not found: install git (apt-get install git); kforecast reads "
+                  "revisions through it");
+    return std::unexpected(result.error());
+  }
+  if (result->exit_status != 0 && result->exit_status != allowed_status) {
+    std::string command = "git";
+    for (const auto& arg : args) command += " " + arg;
+    return fail(ExitCode::could_not_run,
+                fmt::format("'{}' failed in {}: {}", command, root.string(), first_line(result->err)));
+  }
+  return result;
+}
+
+}  // namespace kforecast::git

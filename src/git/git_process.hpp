@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Running git for the real Repository: fixed options that make its output parseable whatever the
+// user's configuration (no colour, no pager, no external diff or textconv, standard prefixes).
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "base/subprocess.hpp"
+
+namespace kforecast::git {
+
+// Runs `git -C root ARGS...`; an Error (with git's own message) when git fails to start or exits
+// non-zero, unless `allowed_status` admits the status.
+Result<ProcessOutput> run_git(const std::filesystem::path& root, std::vector<std::string> args, std::string input = {},
+                              int allowed_status = 0);
+
+}  // namespace kforecast::git

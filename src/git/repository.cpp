@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "git/repository.hpp"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "git/git_process.hpp"
+
+namespace kforecast::git {
+namespace {
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text;
+}
+
+// Options that make `git diff` output what the parser expects whatever the user configured.
+const std::vector<std::string> diff_options{"--no-color",  "--no-ext-diff",   "--no-textconv",   "--find-renames",
+                                            "--unified=0", "--src-prefix=a/", "--dst-prefix=b/", "--ignore-submodules"};
+
+class CliRepository final : public Repository {
+ public:
+  explicit CliRepository(std::filesystem::path root) : m_root(std::move(root)) {}
+
+  const std::filesystem::path& root() const override { return m_root; }
+
+  Result<Commit> resolve(std::string_view revision) const override {
+    // A revision is data, never an option: "--output=x" must not reach git as one.
+    if (revision.empty() || revision.starts_with('-'))
+      return usage_error(fmt::format("'{}' is not a revision", revision));
+    auto result = run_git(m_root, {"rev-parse", "--verify", "--quiet", fmt::format("{}^{{commit}}", revision)}, {}, 1);
+    if (!result) return std::unexpected(result.error());
+    if (result->exit_status != 0)
+      return usage_error(fmt::format("revision '{}' names no commit in {}", revision, m_root.string()));
+    return Commit{std::string(revision), trimmed(result->out)};
+  }
+
+  Result<std::string> merge_base(std::string_view a, std::string_view b) const override {
+    auto result = run_git(m_root, {"merge-base", std::string(a), std::string(b)}, {}, 1);
+    if (!result) return std::unexpected(result.error());
+    if (result->exit_status != 0)
+      return fail(ExitCode::could_not_run, fmt::format("'{}' and '{}' have no common ancestor", a, b));
+    return trimmed(result->out);
+  }
+
+  std::optional<std::string> upstream() const override {
+    auto result = run_git(m_root, {"rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"}, {}, 128);
+    if (!result || result->exit_status != 0) return std::nullopt;
+    return trimmed(result->out);
+  }
+
+  Result<std::string> diff(std::string_view base, std::string_view head) const override {
+    std::vector<std::string> args{"diff"};
+    args.insert(args.end(), diff_options.begin(), diff_options.end());
+    args.insert(args.end(), {std::string(base), std::string(head), "--"});
+    auto result = run_git(m_root, std::move(args));
+    if (!result) return std::unexpected(result.error());
+    return std::move(result->out);
+  }
+
+  Result<std::string> staged_diff() const override {
+    std::vector<std::string> args{"diff", "--cached"};
+    args.insert(args.end(), diff_options.begin(), diff_options.end());
+    args.push_back("--");
+    auto result = run_git(m_root, std::move(args));
+    if (!result) return std::unexpected(result.error());
+    return std::move(result->out);
+  }
+
+  Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_files(
+      std::string_view revision, const std::vector<std::string>& paths) const override;
+
+ private:
+  std::filesystem::path m_root;
+};
+
+// `git cat-file --batch` answers each "REV:PATH" line with "SHA TYPE SIZE\n<bytes>\n", or
+// "NAME missing\n" / "NAME ambiguous\n".
+Result<std::map<std::string, std::optional<std::string>, std::less<>>> CliRepository::read_files(
+    std::string_view revision, const std::vector<std::string>& paths) const {
+  std::map<std::string, std::optional<std::string>, std::less<>> files;
+  if (paths.empty()) return files;
+  std::string request;
+  for (const auto& path : paths) {
+    if (path.find_first_of("\n\r") != std::string::npos)
+      return fail(ExitCode::could_not_run, fmt::format("cannot read a path containing a line break: {:?}", path));
+    request += fmt::format("{}:{}\n", revision, path);
+  }
+  auto result = run_git(m_root, {"cat-file", "--batch"}, std::move(request));
+  if (!result) return std::unexpected(result.error());
+  std::string_view out = result->out;
+  for (const auto& path : paths) {
+    const auto header_end = out.find('\n');
+    if (header_end == std::string_view::npos) return fail(ExitCode::could_not_run, "git cat-file --batch ended early");
+    const std::string_view header = out.substr(0, header_end);
+    out.remove_prefix(header_end + 1);
+    if (header.ends_with(" missing") || header.ends_with(" ambiguous")) {
+      files.emplace(path, std::nullopt);
+      continue;
+    }
+    const auto last_space = header.rfind(' ');
+    const auto type_space = header.find(' ');
+    std::size_t size = 0;
+    const auto size_text = header.substr(last_space + 1);
+    if (last_space == std::string_view::npos ||
+        std::from_chars(size_text.data(), size_text.data() + size_text.size(), size).ec != std::errc{} ||
+        size + 1 > out.size())
+      return fail(ExitCode::could_not_run, fmt::format("unexpected answer from git cat-file: {}", header));
+    const bool blob = header.substr(type_space + 1, last_space - type_space - 1) == "blob";
+    files.emplace(path, blob ? std::optional<std::string>(out.substr(0, size)) : std::nullopt);
+    out.remove_prefix(size + 1);
+  }
+  return files;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Repository>> open_repository(const std::filesystem::path& directory) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(directory, ec))
+    return usage_error(fmt::format("'{}' is not a directory", directory.string()));
+  auto result = run_git(directory, {"rev-parse", "--show-toplevel"}, {}, 128);
+  if (!result) return std::unexpected(result.error());
+  if (result->exit_status != 0)
+    return usage_error(fmt::format("'{}' is not inside a git work tree (use --repo DIR)", directory.string()));
+  return std::make_unique<CliRepository>(trimmed(result->out));
+}
+
+}  // namespace kforecast::git

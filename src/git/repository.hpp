@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The git seam. The real implementation runs the `git` binary (no library): the user's own git,
+// with their configuration, sees exactly what kforecast sees. Later stages take a Repository&,
+// so their tests can substitute an in-memory one.
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace kforecast::git {
+
+// A revision as given ("main", "HEAD~1") and the commit it names.
+struct Commit {
+  std::string spelled;
+  std::string sha;
+};
+
+class Repository {
+ public:
+  virtual ~Repository() = default;
+
+  // The work tree's top-level directory.
+  virtual const std::filesystem::path& root() const = 0;
+
+  // The commit a revision names; an Error naming the revision when it names none.
+  virtual Result<Commit> resolve(std::string_view revision) const = 0;
+
+  // The best common ancestor of two commits.
+  virtual Result<std::string> merge_base(std::string_view a, std::string_view b) const = 0;
+
+  // The upstream of the current branch ("origin/main"), if one is configured.
+  virtual std::optional<std::string> upstream() const = 0;
+
+  // The unified diff between two commits (renames detected, a/ and b/ prefixes, no colour,
+  // whatever the user's configuration says).
+  virtual Result<std::string> diff(std::string_view base, std::string_view head) const = 0;
+
+  // The unified diff of the index against HEAD (what `git commit` would record).
+  virtual Result<std::string> staged_diff() const = 0;
+
+  // Contents of `paths` at `revision` (a commit, or "" for the index), read in one batch. A path
+  // absent there maps to nullopt.
+  virtual Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_files(
+      std::string_view revision, const std::vector<std::string>& paths) const = 0;
+};
+
+// Opens the repository whose work tree contains `directory`, by asking git. Errors say whether
+// git is missing or the directory is not in a repository.
+Result<std::unique_ptr<Repository>> open_repository(const std::filesystem::path& directory);
+
+}  // namespace kforecast::git

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "git/repository.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "support/fixture_repo.hpp"
+
+using namespace kforecast;
+using namespace kforecast::git;
+using Catch::Matchers::Contains;
+using kforecast::testing::FixtureRepo;
+
+namespace {
+std::unique_ptr<Repository> open(const FixtureRepo& fixture) {
+  auto repository = open_repository(fixture.path());
+  REQUIRE(repository.has_value());
+  return std::move(*repository);
+}
+}  // namespace
+
+TEST_CASE("git: opening a repository") {
+  FixtureRepo fixture;
+  fixture.write("src/a.cu", "x\n");
+  auto from_subdirectory = open_repository(fixture.path() / "src");
+  REQUIRE(from_subdirectory.has_value());
+  CHECK(std::filesystem::equivalent((*from_subdirectory)->root(), fixture.path()));
+  SECTION("a directory outside any repository") {
+    auto outside = open_repository("/");
+    REQUIRE_FALSE(outside.has_value());
+    CHECK(outside.error().exit_code == ExitCode::usage);
+    CHECK_THAT(outside.error().message, Contains("not inside a git work tree"));
+  }
+  SECTION("a directory that does not exist") {
+    auto missing = open_repository(fixture.path() / "nope");
+    REQUIRE_FALSE(missing.has_value());
+    CHECK_THAT(missing.error().message, Contains("is not a directory"));
+  }
+}
+
+TEST_CASE("git: resolving revisions") {
+  FixtureRepo fixture;
+  fixture.write("a.cu", "one\n");
+  const std::string first = fixture.commit("first");
+  fixture.write("a.cu", "two\n");
+  const std::string second = fixture.commit("second");
+  auto repository = open(fixture);
+  CHECK(repository->resolve("HEAD")->sha == second);
+  CHECK(repository->resolve("HEAD~1")->sha == first);
+  CHECK(repository->resolve("main")->spelled == "main");
+  SECTION("a revision that names nothing is a usage error naming it") {
+    auto bad = repository->resolve("no-such-branch");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().exit_code == ExitCode::usage);
+    CHECK_THAT(bad.error().message, Contains("'no-such-branch' names no commit"));
+  }
+  SECTION("a revision is never passed to git as an option") {
+    auto option = repository->resolve("--output=/tmp/kf-pwned");
+    REQUIRE_FALSE(option.has_value());
+    CHECK_FALSE(std::filesystem::exists("/tmp/kf-pwned"));
+  }
+  SECTION("merge-base") { CHECK(*repository->merge_base(first, second) == first); }
+}
+
+TEST_CASE("git: the diff ignores the user's diff configuration") {
+  FixtureRepo fixture;
+  const std::string body = "__global__ void k(float* x) {\n  int i = threadIdx.x;\n  x[i] = 2 * x[i];\n}\n";
+  fixture.write("k.cu", body);
+  const std::string base = fixture.commit("base");
+  fixture.git({"config", "diff.noprefix", "true"});
+  fixture.git({"config", "diff.mnemonicPrefix", "true"});
+  fixture.git({"config", "color.diff", "always"});
+  fixture.git({"mv", "k.cu", "kernel.cu"});
+  fixture.write("kernel.cu", body + "// renamed\n");
+  fixture.write("new file.cuh", "#pragma once\n");
+  const std::string head = fixture.commit("head");
+  auto diff = open(fixture)->diff(base, head);
+  REQUIRE(diff.has_value());
+  CHECK_THAT(*diff, Contains("diff --git a/k.cu b/kernel.cu"));
+  CHECK_THAT(*diff, Contains("+++ b/new file.cuh"));
+  CHECK_THAT(*diff, !Contains("\x1b["));
+  CHECK_THAT(*diff, Contains("@@ -4,0 +5 @@"));  // --unified=0: no context lines
+}
+
+TEST_CASE("git: the staged diff is the index against HEAD") {
+  FixtureRepo fixture;
+  fixture.write("a.cu", "one\n");
+  fixture.commit("first");
+  fixture.write("a.cu", "staged\n");
+  fixture.git({"add", "a.cu"});
+  fixture.write("a.cu", "not staged\n");
+  auto diff = open(fixture)->staged_diff();
+  REQUIRE(diff.has_value());
+  CHECK_THAT(*diff, Contains("+staged"));
+  CHECK_THAT(*diff, !Contains("not staged"));
+}
+
+TEST_CASE("git: reading files at a revision and from the index, in one batch") {
+  FixtureRepo fixture;
+  fixture.write("a.cu", "first a\n");
+  fixture.write("dir/b c.cuh", std::string("binary\0bytes\n", 13));
+  const std::string first = fixture.commit("first");
+  fixture.write("a.cu", "second a\n");
+  fixture.commit("second");
+  fixture.write("a.cu", "index a\n");
+  fixture.git({"add", "a.cu"});
+  auto repository = open(fixture);
+  auto files = repository->read_files(first, {"a.cu", "dir/b c.cuh", "missing.cu", "dir"});
+  REQUIRE(files.has_value());
+  CHECK(files->at("a.cu") == "first a\n");
+  CHECK(files->at("dir/b c.cuh") == std::string("binary\0bytes\n", 13));
+  CHECK_FALSE(files->at("missing.cu").has_value());
+  CHECK_FALSE(files->at("dir").has_value());  // a tree, not a file
+  auto index = repository->read_files("", {"a.cu"});
+  REQUIRE(index.has_value());
+  CHECK(index->at("a.cu") == "index a\n");
+  SECTION("a path with a line break is refused, not misread") {
+    auto bad = repository->read_files(first, {"a\nb.cu"});
+    REQUIRE_FALSE(bad.has_value());
+    CHECK_THAT(bad.error().message, Contains("line break"));
+  }
+}
