@@ -8,7 +8,7 @@
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvml.hpp"
 #include "cuda/probe.hpp"
-#include "requirement.hpp"
+#include "support/requirement.hpp"
 
 using namespace kforecast::cuda;
 
@@ -22,7 +22,7 @@ const Driver& driver() {
 
 }  // namespace
 
-std::optional<std::string> kforecast::cuda::testing::missing_requirement() {
+std::optional<std::string> kforecast::testing::missing_requirement() {
   auto loaded = load_driver({});
   if (!loaded) return loaded.error().message();
   auto devices = (*loaded)->devices();

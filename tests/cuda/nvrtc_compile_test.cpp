@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "cuda/nvrtc.hpp"
-#include "requirement.hpp"
+#include "support/requirement.hpp"
 
 using namespace kforecast::cuda;
 
@@ -32,7 +32,7 @@ bool contains(const std::string& text, std::string_view part) { return text.find
 
 }  // namespace
 
-std::optional<std::string> kforecast::cuda::testing::missing_requirement() {
+std::optional<std::string> kforecast::testing::missing_requirement() {
   auto compiler = load_nvrtc({}, kforecast::process_environment());
   if (!compiler) return compiler.error().message();
   return std::nullopt;

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "cuda/cuda_driver.hpp"
-#include "requirement.hpp"
+#include "support/requirement.hpp"
 
 using namespace kforecast::cuda;
 
@@ -14,7 +14,7 @@ namespace {
 const std::string stub_path = "/usr/local/cuda/lib64/stubs/libcuda.so";
 }  // namespace
 
-std::optional<std::string> kforecast::cuda::testing::missing_requirement() {
+std::optional<std::string> kforecast::testing::missing_requirement() {
   if (!std::filesystem::exists(stub_path)) return stub_path + " does not exist";
   return std::nullopt;
 }

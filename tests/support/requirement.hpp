@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
-namespace kforecast::cuda::testing {
+namespace kforecast::testing {
 
 inline constexpr int skip_exit_code = 77;
 
 std::optional<std::string> missing_requirement();
 
-}  // namespace kforecast::cuda::testing
+}  // namespace kforecast::testing

@@ -8,12 +8,12 @@
 
 #include <cstdio>
 
-#include "requirement.hpp"
+#include "support/requirement.hpp"
 
 int main(int argc, char** argv) {
-  if (auto missing = kforecast::cuda::testing::missing_requirement()) {
+  if (auto missing = kforecast::testing::missing_requirement()) {
     std::printf("SKIPPED: %s\n", missing->c_str());
-    return kforecast::cuda::testing::skip_exit_code;
+    return kforecast::testing::skip_exit_code;
   }
   return Catch::Session().run(argc, argv);
 }
