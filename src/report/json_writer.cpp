@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// The JSON report of DESIGN.md: one object, two-space indentation, stable key order.
+
+#include <fmt/format.h>
+
+#include "report/json_text.hpp"
+#include "report/writer.hpp"
+
+namespace kforecast::report {
+namespace {
+
+std::string string_array(const std::vector<std::string>& items, std::string_view indent) {
+  if (items.empty()) return "[]";
+  std::string text = "[\n";
+  for (std::size_t i = 0; i < items.size(); ++i)
+    text += fmt::format("{}  {}{}\n", indent, json_string(items[i]), i + 1 < items.size() ? "," : "");
+  return text + std::string(indent) + "]";
+}
+
+class JsonWriter final : public Writer {
+ public:
+  using Writer::Writer;
+
+ protected:
+  void begin(const Report& report) override {
+    out() << fmt::format("{{\n  \"kforecast\": {},\n  \"base\": {},\n  \"head\": {},\n  \"verdict\": {},\n",
+                         json_string(report.version), json_string(report.base), json_string(report.head),
+                         json_string(to_string(report.verdict)));
+    out() << (report.kernels.empty() ? "  \"kernels\": [" : "  \"kernels\": [\n");
+  }
+
+  void kernel(const KernelEntry& entry, std::size_t index) override {
+    out() << fmt::format(
+        "{}    {{\n"
+        "      \"name\": {},\n      \"file\": {},\n      \"line\": {},\n"
+        "      \"change\": {},\n      \"decision\": {},\n"
+        "      \"forecast\": null,\n      \"measurement\": null,\n"
+        "      \"verdict\": {},\n      \"notes\": {}\n    }}",
+        index == 0 ? "" : ",\n", json_string(entry.name), json_string(entry.file), entry.line,
+        json_string(to_string(entry.change)), json_string(to_string(entry.decision)),
+        json_string(to_string(entry.verdict)), string_array(entry.notes, "      "));
+  }
+
+  void end(const Report& report) override {
+    out() << (report.kernels.empty() ? "],\n" : "\n  ],\n");
+    out() << fmt::format("  \"notes\": {}\n}}\n", string_array(report.notes, "  "));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Writer> make_json_writer(std::ostream& out) { return std::make_unique<JsonWriter>(out); }
+
+}  // namespace kforecast::report

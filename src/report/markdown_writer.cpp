@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Markdown report: a verdict line, a table per kernel, notes. Kernel names, paths and notes
+// come from the pull request, so every one is escaped for where it stands.
+
+#include <fmt/format.h>
+
+#include "report/writer.hpp"
+
+namespace kforecast::report {
+namespace {
+
+// Text in a table cell or a list item: no table breakage, no HTML, no @mentions.
+std::string text_cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '|':
+        out += "\\|";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '`':
+        out += "'";
+        break;
+      case '@':
+        out += "@\u200b";
+        break;
+      case '\n':
+      case '\r':
+      case '\t':
+        out += ' ';
+        break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20) out += c;
+    }
+  }
+  return out;
+}
+
+// Text inside a code span: rendered literally, so only what ends the span or the table row
+// needs care (GitHub's tables honour \| even inside code spans).
+std::string code_cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '`')
+      out += "'";
+    else if (c == '\n' || c == '\r' || c == '\t')
+      out += ' ';
+    else if (static_cast<unsigned char>(c) >= 0x20)
+      out += c;
+  }
+  return out;
+}
+
+std::string decision_text(Decision decision) {
+  std::string text(to_string(decision));
+  for (char& c : text)
+    if (c == '_') c = ' ';
+  return text;
+}
+
+class MarkdownWriter final : public Writer {
+ public:
+  using Writer::Writer;
+
+ protected:
+  void begin(const Report& report) override {
+    out() << fmt::format("## kforecast: {}\n\n", to_string(report.verdict));
+    out() << fmt::format("Compared `{}` (base) with `{}` (head): ", report.base.substr(0, 12),
+                         report.head.substr(0, 12));
+    if (report.kernels.empty()) {
+      out() << "no CUDA kernel changed.\n";
+      return;
+    }
+    out() << fmt::format("{} kernel{} changed.\n\n", report.kernels.size(), report.kernels.size() == 1 ? "" : "s");
+    out() << "| kernel | where | change | decision | verdict |\n|---|---|---|---|---|\n";
+  }
+
+  void kernel(const KernelEntry& entry, std::size_t) override {
+    out() << fmt::format("| `{}` | `{}:{}` | {} | {} | {} |\n", code_cell(entry.name), code_cell(entry.file),
+                         entry.line, to_string(entry.change), decision_text(entry.decision), to_string(entry.verdict));
+  }
+
+  void end(const Report& report) override {
+    std::string notes;
+    for (const KernelEntry& entry : report.kernels)
+      for (const std::string& note : entry.notes)
+        notes += fmt::format("- `{}`: {}\n", code_cell(entry.name), text_cell(note));
+    for (const std::string& note : report.notes) notes += fmt::format("- {}\n", text_cell(note));
+    if (!notes.empty()) out() << "\n<details><summary>Notes</summary>\n\n" << notes << "\n</details>\n";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Writer> make_markdown_writer(std::ostream& out) { return std::make_unique<MarkdownWriter>(out); }
+
+}  // namespace kforecast::report
