@@ -5,6 +5,7 @@
 // request, so code above the compiler can be tested without NVRTC.
 
 #include <functional>
+#include <mutex>
 #include <vector>
 
 #include "cuda/compiler.hpp"
@@ -23,7 +24,11 @@ class FakeCompiler final : public Compiler {
   std::string library_path() const override { return "/usr/local/cuda/lib64/libnvrtc.so.13"; }
   std::vector<int> supported_archs() const override { return {75, 80, 86, 87, 89, 90, 100, 120}; }
   Result<CompileOutput> compile(const CompileRequest& request) const override {
-    m_requests.push_back(request);
+    {
+      // Callers may compile two units at once (the identical-code tier does).
+      std::lock_guard lock(m_mutex);
+      m_requests.push_back(request);
+    }
     if (m_handler) return m_handler(request);
     return CompileOutput{};
   }
@@ -33,6 +38,7 @@ class FakeCompiler final : public Compiler {
  private:
   Handler m_handler;
   NvrtcVersion m_version;
+  mutable std::mutex m_mutex;
   mutable std::vector<CompileRequest> m_requests;
 };
 
