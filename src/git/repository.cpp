@@ -68,6 +68,21 @@ class CliRepository final : public Repository {
     return std::move(result->out);
   }
 
+  Result<std::vector<std::string>> list_files(std::string_view revision) const override {
+    // -z: paths exactly as stored, whatever bytes they hold.
+    auto result = revision.empty() ? run_git(m_root, {"ls-files", "-z", "--cached"})
+                                   : run_git(m_root, {"ls-tree", "-r", "-z", "--name-only", std::string(revision)});
+    if (!result) return std::unexpected(result.error());
+    std::vector<std::string> paths;
+    std::string_view rest = result->out;
+    while (!rest.empty()) {
+      const auto end = rest.find('\0');
+      paths.emplace_back(rest.substr(0, end));
+      rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+    }
+    return paths;
+  }
+
   Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_files(
       std::string_view revision, const std::vector<std::string>& paths) const override;
 

@@ -46,6 +46,9 @@ class Repository {
   // The unified diff of the index against HEAD (what `git commit` would record).
   virtual Result<std::string> staged_diff() const = 0;
 
+  // Every file path at `revision` (a commit, or "" for the index), in git's order.
+  virtual Result<std::vector<std::string>> list_files(std::string_view revision) const = 0;
+
   // Contents of `paths` at `revision` (a commit, or "" for the index), read in one batch. A path
   // absent there maps to nullopt.
   virtual Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_files(

@@ -119,3 +119,15 @@ TEST_CASE("git: reading files at a revision and from the index, in one batch") {
     CHECK_THAT(bad.error().message, Contains("line break"));
   }
 }
+
+TEST_CASE("git: listing the files at a revision and in the index") {
+  FixtureRepo fixture;
+  fixture.write("a.cu", "a\n");
+  fixture.write("dir/with space.cuh", "b\n");
+  const std::string first = fixture.commit("first");
+  fixture.write("new.cu", "c\n");
+  fixture.git({"add", "new.cu"});
+  auto repository = open(fixture);
+  CHECK(*repository->list_files(first) == std::vector<std::string>{"a.cu", "dir/with space.cuh"});
+  CHECK(*repository->list_files("") == std::vector<std::string>{"a.cu", "dir/with space.cuh", "new.cu"});
+}
