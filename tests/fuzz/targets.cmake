@@ -3,5 +3,5 @@
 kf_fuzz_target(config config_fuzz.cpp DEPS kf_config)
 kf_fuzz_target(ptx_code ptx_code_fuzz.cpp DEPS kf_policy)
 kf_fuzz_target(ptxas_report ptxas_report_fuzz.cpp DEPS kf_cuda)
-# kf_fuzz_target(unified_diff unified_diff_fuzz.cpp DEPS kf_diff)
+kf_fuzz_target(unified_diff unified_diff_fuzz.cpp DEPS kf_diff)
 # kf_fuzz_target(cuda_scanner cuda_scanner_fuzz.cpp DEPS kf_kernels)
