@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs what is needed, builds kforecast and runs it on the built-in demo. Until the pipeline
-# stages land, the demo shows what this machine offers (doctor) and the command line (--help).
+# Installs what is needed, builds kforecast and runs its main job on the built-in demo: a small
+# kernel library (fixtures/demo) committed as base and head in a fresh git repository, gated with
+# `kforecast pr`. Then `kforecast doctor` shows what this machine offers (NVRTC, GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
-kforecast=build/release/src/kforecast
+kforecast=$PWD/build/release/src/kforecast
+
+demo=$(mktemp -d)
+trap 'rm -rf "$demo"' EXIT
+git init -q -b main "$demo"
+commit() { git -C "$demo" add -A && git -C "$demo" -c user.name=demo -c user.email=demo@kforecast.invalid commit -q -m "$1"; }
+cp -r fixtures/demo/base/. "$demo"/ && commit "base"
+rm -rf "$demo"/src && cp -r fixtures/demo/head/. "$demo"/ && commit "head: four kinds of change"
+
+echo
+echo "\$ kforecast pr --base HEAD~1        # in a demo repository (fixtures/demo)"
+status=0
+(cd "$demo" && "$kforecast" pr --base HEAD~1) || status=$?
+echo "(exit status $status: 0 pass, 1 gate failed)"
 echo
 echo "\$ kforecast doctor"
 "$kforecast" doctor
-echo
-echo "\$ kforecast --help"
-"$kforecast" --help

@@ -16,14 +16,15 @@ constexpr OptionSpec repo_option{"--repo", "DIR", "the repository to work in (de
 constexpr std::array pr_options{
     OptionSpec{"--base", "REV", "the revision to compare against (default: merge-base with upstream)"},
     OptionSpec{"--head", "REV", "the revision under review (default: HEAD)"},
+    OptionSpec{"--staged", "", "review the changes staged for commit (the index against HEAD)"},
     repo_option,
     config_option,
-    OptionSpec{"--format", "md|json|sarif", "report format"},
+    OptionSpec{"--format", "md|json", "report format (default md; sarif comes with the gate's reports)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
-    OptionSpec{"--forecaster", "embedded|llm", "which forecaster to use"},
+    OptionSpec{"--forecaster", "embedded|llm", "which forecaster to use (not built yet)"},
     OptionSpec{"--no-bench", "", "never run benchmarks; forecast only"},
-    OptionSpec{"--plan", "", "print which kernels need a GPU (a CI job matrix) and stop"},
-    OptionSpec{"--post", "", "publish the report on the pull request"},
+    OptionSpec{"--plan", "", "print which kernels need a GPU (a CI job matrix) and stop (not built yet)"},
+    OptionSpec{"--post", "", "publish the report on the pull request (not built yet)"},
 };
 constexpr std::array lint_options{OptionSpec{"--staged", "", "lint the changes staged for commit"}, config_option};
 constexpr std::array check_options{OptionSpec{"--against", "REV", "compare with the kernel at this revision"},
@@ -48,8 +49,12 @@ const std::array commands{
     Command{"pr", "gate a revision range: find changed kernels, forecast them, measure where unsure",
             "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format md|json|sarif] [--output FILE] [--post]",
             "The CI gate. Finds the CUDA kernels that changed between two revisions, forecasts each one's speedup,\n"
-            "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.",
-            pr_options, not_built, "the diff, forecast and gate stages are not built yet"},
+            "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
+            "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
+            "headers), and the identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
+            "passes for free. Other changed kernels are reported as not verified until the forecasters land.\n"
+            "Exit 1 when a changed kernel no longer compiles.",
+            pr_options, pr_command},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
             "kforecast lint [--staged | FILE...]",
             "Runs the performance lint rules and the offline forecast over the changed lines.", lint_options, not_built,

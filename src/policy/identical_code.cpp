@@ -32,6 +32,7 @@ CompiledSide compile_side(const cuda::Compiler& compiler, const CompileUnit& uni
                                .file_name = unit.file_name,
                                .arch = virtual_arch(options.arch),
                                .include_dirs = unit.include_dirs,
+                               .options = unit.options,
                                .name_expressions = expressions,
                                .headers = unit.headers};
   CompiledSide side;

@@ -22,6 +22,7 @@ struct CompileUnit {
   std::string source;
   std::vector<cuda::SourceHeader> headers;
   std::vector<std::string> include_dirs;
+  std::vector<std::string> options;  // passed to the compiler as they are
 };
 
 // A kernel to compare: its name expression on each side (they differ for a rename).

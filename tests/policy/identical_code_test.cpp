@@ -32,7 +32,7 @@ Result<cuda::CompileOutput> fake_compile(const cuda::CompileRequest& request) {
   return output;
 }
 
-CompileUnit unit(std::string source) { return {"kernel.cu", std::move(source), {}, {}}; }
+CompileUnit unit(std::string source) { return {"kernel.cu", std::move(source), {}, {}, {}}; }
 
 }  // namespace
 

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/identical_code_step.hpp"
+
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "kernels/device_source.hpp"
+
+namespace kforecast::cli {
+namespace {
+
+using kernels::RevisionSources;
+
+std::string first_lines(const std::string& text, std::size_t count) {
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < count && end != std::string::npos; ++i) end = text.find('\n', end + (i ? 1 : 0));
+  return end == std::string::npos ? text : text.substr(0, end);
+}
+
+// The unit for `path` at one revision: its device-only text, and every local header it reaches
+// under each spelling its includers use.
+policy::CompileUnit compile_unit(const RevisionSources& sources, const std::string& path,
+                                 const IdenticalCodeContext& context) {
+  const auto available = [&](std::string_view header) {
+    std::error_code ec;
+    return !context.cuda_include_dir.empty() &&
+           std::filesystem::exists(std::filesystem::path(context.cuda_include_dir) / header, ec);
+  };
+  auto device_text = [&](const std::string& file) {
+    return kernels::device_source(sources.files().at(file), sources.scanned(file), available).text;
+  };
+  // Host functions that device code names stay in the unit; -default-device compiles them as
+  // device functions.
+  policy::CompileUnit unit{path, device_text(path), {}, {}, {"-default-device"}};
+  if (!context.cuda_include_dir.empty()) unit.include_dirs.push_back(context.cuda_include_dir);
+  std::map<std::string, bool> named;
+  for (const auto& file : sources.closure(path)) {
+    const auto directory = std::filesystem::path(file).parent_path();
+    for (const auto& include : sources.scanned(file).includes) {
+      for (const auto& candidate : {(directory / include.path).lexically_normal().generic_string(),
+                                    std::filesystem::path(include.path).lexically_normal().generic_string()}) {
+        if (!sources.files().contains(candidate)) continue;
+        if (!named.emplace(include.path, true).second) break;
+        unit.headers.push_back({include.path, device_text(candidate)});
+        break;
+      }
+    }
+  }
+  return unit;
+}
+
+// The NVRTC name expressions for a kernel: its qualified name, or each explicit instantiation of
+// a template ("tiled<64>"), qualified the same way. `Naming::by_type` spells a plain kernel as a
+// cast to its pointer type, for names that CUDA's headers overload (norm, erf, ...).
+enum class Naming { plain, by_type };
+
+std::vector<std::string> name_expressions(const kernels::Function& function, Naming naming) {
+  if (function.template_parameters.empty()) {
+    if (naming == Naming::plain) return {function.qualified_name};
+    std::string types;
+    for (const auto& parameter : function.parameters) types += (types.empty() ? "" : ", ") + parameter.type;
+    return {fmt::format("static_cast<void (*)({})>({})", types, function.qualified_name)};
+  }
+  const auto scope_end = function.qualified_name.rfind("::");
+  const std::string scope = scope_end == std::string::npos ? "" : function.qualified_name.substr(0, scope_end + 2);
+  std::vector<std::string> expressions;
+  for (const auto& instantiation : function.instantiations) {
+    const auto open = instantiation.find('<');
+    if (open == std::string::npos) continue;  // deduced arguments: no expression to name it by
+    expressions.push_back(scope + function.name + instantiation.substr(open, instantiation.rfind('>') - open + 1));
+  }
+  return expressions;
+}
+
+// Whether a failed compile failed only at naming the kernel (NVRTC reports name lookups from a
+// pseudo-file "__nv_name_map"): then another spelling may work. Any error in the sources
+// themselves means the unit does not compile, whatever the name.
+bool failed_only_at_naming(const std::string& detail) {
+  if (detail.find("__nv_name_map") == std::string::npos) return false;
+  for (std::size_t at = detail.find("): error"); at != std::string::npos; at = detail.find("): error", at + 1)) {
+    const std::size_t line_start = detail.rfind('\n', at);
+    const std::string_view line = std::string_view(detail).substr(line_start == std::string::npos ? 0 : line_start + 1);
+    if (!line.starts_with("__nv_name_map(")) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<KernelCodeVerdict> compare_changed_kernels(const RevisionSources& base, const RevisionSources& head,
+                                                       const std::vector<kernels::ChangedKernel>& changed,
+                                                       const IdenticalCodeContext& context) {
+  std::vector<KernelCodeVerdict> verdicts(changed.size());
+  for (std::size_t i = 0; i < changed.size(); ++i) {
+    const auto& kernel = changed[i];
+    if (!kernel.base || !kernel.head) continue;
+    const auto& base_function = base.scanned(kernel.base->file).functions[kernel.base->function_index];
+    const auto& head_function = head.scanned(kernel.head->file).functions[kernel.head->function_index];
+    if (!head_function.template_parameters.empty() && name_expressions(head_function, Naming::plain).empty()) {
+      verdicts[i].note = "a template without an explicit instantiation: its code was not compared";
+      continue;
+    }
+    const auto base_unit = compile_unit(base, kernel.base->file, context);
+    const auto head_unit = compile_unit(head, kernel.head->file, context);
+    std::vector<policy::KernelCodeResult> results;
+    for (Naming naming : {Naming::plain, Naming::by_type}) {
+      const auto head_names = name_expressions(head_function, naming);
+      const auto base_names = name_expressions(base_function, naming);
+      // Instantiations are matched by their arguments: tiled<64> with tiled<64>.
+      std::vector<policy::KernelToCompare> pairs;
+      verdicts[i].names.clear();
+      for (std::size_t h = 0; h < head_names.size(); ++h) {
+        const std::string display =
+            head_function.template_parameters.empty() ? head_function.qualified_name : head_names[h];
+        const std::string arguments = head_names[h].substr(
+            head_names[h].find('<') == std::string::npos ? head_names[h].size() : head_names[h].find('<'));
+        const auto base_match = std::ranges::find_if(base_names, [&](const std::string& name) {
+          return arguments.empty() ? base_names.size() == 1 : name.ends_with(arguments);
+        });
+        if (base_match == base_names.end()) continue;
+        pairs.push_back({*base_match, head_names[h]});
+        verdicts[i].names.push_back(display);
+      }
+      if (pairs.empty()) break;
+      results = policy::compare_kernel_code(context.compiler, base_unit, head_unit, pairs,
+                                            {.arch = context.arch, .cache = context.cache});
+      // NVRTC could not resolve the name (overloaded by CUDA's headers): try the typed spelling.
+      const bool unnamed =
+          std::ranges::any_of(results, [](const auto& result) { return failed_only_at_naming(result.detail); });
+      if (!unnamed) break;
+      results.clear();
+    }
+    if (results.empty()) {
+      verdicts[i].note = "its name or instantiations could not be given to NVRTC: code not compared";
+      continue;
+    }
+    policy::CodeComparison outcome = policy::CodeComparison::identical;
+    for (const auto& result : results) {
+      if (result.comparison == policy::CodeComparison::identical) continue;
+      outcome = result.comparison;
+      if (!result.detail.empty()) verdicts[i].note = first_lines(result.detail, 6);
+      if (outcome != policy::CodeComparison::different) break;
+    }
+    verdicts[i].outcome = outcome;
+  }
+  return verdicts;
+}
+
+}  // namespace kforecast::cli

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The identical-code tier for `kforecast pr`: each changed kernel present at both revisions is
+// compiled (device-only units, headers from the same revision) and its code compared.
+
+#include <string>
+#include <vector>
+
+#include "cuda/compiler.hpp"
+#include "kernels/changed_kernels.hpp"
+#include "policy/identical_code.hpp"
+
+namespace kforecast::cli {
+
+struct KernelCodeVerdict {
+  std::vector<std::string> names;                 // the name expressions compared ("k", "tiled<64>")
+  std::optional<policy::CodeComparison> outcome;  // nullopt: not compared (see note)
+  std::string note;
+};
+
+struct IdenticalCodeContext {
+  const cuda::Compiler& compiler;
+  std::string arch;
+  const policy::PtxCache* cache = nullptr;
+  std::string cuda_include_dir;  // where CUDA's own headers are, or ""
+};
+
+// One verdict per entry of `changed`, in order.
+std::vector<KernelCodeVerdict> compare_changed_kernels(const kernels::RevisionSources& base,
+                                                       const kernels::RevisionSources& head,
+                                                       const std::vector<kernels::ChangedKernel>& changed,
+                                                       const IdenticalCodeContext& context);
+
+}  // namespace kforecast::cli

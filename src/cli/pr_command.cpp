@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kforecast pr`: the gate over a revision range. Today it finds the changed kernels and settles
+// those whose machine code did not change; forecasts and benchmarks come with later stages, so
+// every other changed kernel is reported as not verified.
+
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/handlers.hpp"
+#include "cli/identical_code_step.hpp"
+#include "cli/pr_sources.hpp"
+#include "config/config.hpp"
+#include "cuda/nvrtc.hpp"
+#include "git/revision_range.hpp"
+#include "kforecast_version.hpp"
+#include "report/writer.hpp"
+
+namespace kforecast::cli {
+namespace {
+
+// In PR mode the config comes from the base revision, so a pull request cannot loosen its own
+// gate (DESIGN.md, "Configuration"); --config names another file explicitly.
+Result<config::Config> config_at_base(const Invocation& invocation, const Context& context,
+                                      const git::Repository& repository, const std::string& base) {
+  if (invocation.has("--config")) return config::load_config(invocation.value("--config"), context.env);
+  auto files = repository.read_files(base, {".kforecast.toml"});
+  if (!files) return std::unexpected(files.error());
+  const auto& text = files->at(".kforecast.toml");
+  if (!text) return config::apply_environment(config::Config{}, context.env);
+  auto parsed = config::parse_config(*text, fmt::format("{}:.kforecast.toml", base.substr(0, 12)));
+  if (!parsed) return std::unexpected(parsed.error());
+  return config::apply_environment(std::move(*parsed), context.env);
+}
+
+std::string cuda_include_dir(const EnvLookup& env) {
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (auto root = env(variable); root && !root->empty() && std::filesystem::exists(*root + "/include/cuda.h"))
+      return *root + "/include";
+  return std::filesystem::exists("/usr/local/cuda/include/cuda.h") ? "/usr/local/cuda/include" : "";
+}
+
+report::Change change_of(kernels::KernelChange change) {
+  switch (change) {
+    case kernels::KernelChange::added:
+      return report::Change::added;
+    case kernels::KernelChange::removed:
+      return report::Change::removed;
+    case kernels::KernelChange::renamed:
+      return report::Change::renamed;
+    case kernels::KernelChange::modified:
+      break;
+  }
+  return report::Change::modified;
+}
+
+report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const KernelCodeVerdict* code,
+                              const std::string& arch, const std::string& no_compiler) {
+  const auto& site = kernel.head ? *kernel.head : *kernel.base;
+  report::KernelEntry entry{
+      site.qualified_name,         site.file,     site.line, change_of(kernel.change), report::Decision::forecast_only,
+      report::KernelVerdict::warn, kernel.reasons};
+  if (kernel.change == kernels::KernelChange::removed) {
+    entry.decision = report::Decision::skipped;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back("removed: nothing to measure");
+    return entry;
+  }
+  using policy::CodeComparison;
+  if (code != nullptr && code->outcome == CodeComparison::identical) {
+    entry.decision = report::Decision::identical_code;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back(
+        fmt::format("machine code identical for {} ({}): speedup exactly 1", arch, fmt::join(code->names, ", ")));
+    return entry;
+  }
+  if (code != nullptr && code->outcome == CodeComparison::head_failed) {
+    entry.verdict = report::KernelVerdict::fail;
+    entry.notes.push_back(fmt::format("the head does not compile for {}: {}", arch, code->note));
+    return entry;
+  }
+  if (code != nullptr && code->outcome == CodeComparison::base_failed)
+    entry.notes.push_back(fmt::format("the base does not compile for {} (code not compared): {}", arch, code->note));
+  else if (code != nullptr && code->outcome == CodeComparison::different)
+    entry.notes.push_back(fmt::format("machine code differs for {}", arch));
+  else if (code != nullptr && !code->note.empty())
+    entry.notes.push_back(code->note);
+  else if (kernel.change != kernels::KernelChange::added && !no_compiler.empty())
+    entry.notes.push_back(no_compiler);
+  entry.notes.push_back("not verified: the forecasters and the GPU benchmark are not built yet");
+  return entry;
+}
+
+Result<ExitCode> write_report(const report::Report& report, const Invocation& invocation, Context& context) {
+  const std::string format = invocation.has("--format") ? invocation.value("--format") : "md";
+  if (format != "md" && format != "json")
+    return usage_error(fmt::format("--format {}: expected md or json (sarif comes with the gate's reports)", format));
+  std::ofstream file;
+  if (invocation.has("--output")) {
+    file.open(invocation.value("--output"), std::ios::binary);
+    if (!file) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", invocation.value("--output")));
+  }
+  std::ostream& out = file.is_open() ? file : context.out;
+  (format == "json" ? report::make_json_writer(out) : report::make_markdown_writer(out))->write(report);
+  return report.verdict == report::GateVerdict::fail ? ExitCode::gate_failed : ExitCode::pass;
+}
+
+}  // namespace
+
+Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
+  for (std::string_view unbuilt : {"--plan", "--post", "--forecaster"})
+    if (invocation.has(unbuilt))
+      return fail(ExitCode::could_not_run,
+                  fmt::format("{} is not built yet in kforecast {}", unbuilt, kforecast::version));
+  if (!invocation.positional.empty()) return usage_error("'kforecast pr' takes no arguments; see 'kforecast help pr'");
+
+  std::error_code ec;
+  auto repository = git::open_repository(invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo"))
+                                                                  : std::filesystem::current_path(ec));
+  if (!repository) return std::unexpected(repository.error());
+  const git::Repository& repo = **repository;
+
+  std::string base, head, origin, diff_text;
+  if (invocation.has("--staged")) {
+    auto commit = repo.resolve("HEAD");
+    if (!commit) return std::unexpected(commit.error());
+    auto staged = repo.staged_diff();
+    if (!staged) return std::unexpected(staged.error());
+    base = commit->sha, origin = "staged changes against HEAD", diff_text = std::move(*staged);
+  } else {
+    git::RangeRequest request;
+    if (invocation.has("--base")) request.base = invocation.value("--base");
+    if (invocation.has("--head")) request.head = invocation.value("--head");
+    auto range = git::resolve_range(repo, request, context.env);
+    if (!range) return std::unexpected(range.error());
+    auto diff = repo.diff(range->base.sha, range->head.sha);
+    if (!diff) return std::unexpected(diff.error());
+    base = range->base.sha, head = range->head.sha, origin = range->origin, diff_text = std::move(*diff);
+  }
+  auto config = config_at_base(invocation, context, repo, base);
+  if (!config) return std::unexpected(config.error());
+  auto sources = read_pr_sources(repo, base, head, origin, diff_text);
+  if (!sources) return std::unexpected(sources.error());
+
+  const kernels::RevisionSources base_sources(sources->base_files), head_sources(sources->head_files);
+  const auto analysis = kernels::find_changed_kernels(base_sources, head_sources, sources->renames, sources->touched);
+
+  const std::string arch = config->string_value("cuda.arch");
+  auto compiler = cuda::load_nvrtc({config->string_value("cuda.nvrtc_library"), ""}, context.env);
+  std::vector<KernelCodeVerdict> code;
+  std::optional<policy::PtxCache> cache;
+  if (auto directory = policy::default_ptx_cache_directory(context.env)) cache.emplace(*directory);
+  if (compiler)
+    code = compare_changed_kernels(base_sources, head_sources, analysis.kernels,
+                                   {**compiler, arch, cache ? &*cache : nullptr, cuda_include_dir(context.env)});
+  const std::string no_compiler = compiler ? "" : "machine code not compared: " + compiler.error().message();
+
+  report::Report report{kforecast::version, base, head.empty() ? "index" : head, report::GateVerdict::pass, {}, {}};
+  report.notes.push_back(fmt::format("revisions: {}", origin));
+  for (const auto& note : sources->diff.notes) report.notes.push_back(note);
+  for (const auto& name : analysis.comment_only)
+    report.notes.push_back(fmt::format("{}: comments or whitespace only", name));
+  for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
+    report.kernels.push_back(entry_for(analysis.kernels[i], code.empty() ? nullptr : &code[i], arch, no_compiler));
+    if (report.kernels.back().verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
+  }
+  return write_report(report, invocation, context);
+}
+
+}  // namespace kforecast::cli

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The inputs of `kforecast pr`: the two revisions, the diff between them, and the CUDA sources
+// at each, read from git in one batch per revision.
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "diff/unified_diff.hpp"
+#include "git/repository.hpp"
+#include "kernels/changed_kernels.hpp"
+
+namespace kforecast::cli {
+
+struct PrSources {
+  std::string base_sha;
+  std::string head_sha;  // "" for the index (--staged)
+  std::string range_origin;
+  diff::ParsedDiff diff;
+  std::set<std::string, std::less<>> touched;  // CUDA paths the diff names, old and new
+  std::vector<kernels::FileRename> renames;
+  kernels::SourceFiles base_files;
+  kernels::SourceFiles head_files;
+};
+
+// Reads the CUDA sources at `base` and at `head` ("" for the index) and the diff between them.
+// `diff_text` is git's diff of the same range.
+Result<PrSources> read_pr_sources(const git::Repository& repository, std::string base, std::string head,
+                                  std::string range_origin, std::string_view diff_text);
+
+}  // namespace kforecast::cli

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/body_use.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/token_text.hpp"
+
+namespace kforecast::kernels {
+namespace {
+
+std::size_t hash_name(std::string_view name) {
+  // Identifiers are short: folding 8-byte words with a multiply spreads them well enough.
+  std::uint64_t h = 0x9e3779b97f4a7c15ull ^ name.size();
+  std::size_t i = 0;
+  for (; i + 8 <= name.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, name.data() + i, 8);
+    h = (h ^ word) * 0xff51afd7ed558ccdull;
+  }
+  std::uint64_t tail = 0;
+  std::memcpy(&tail, name.data() + i, name.size() - i);
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+}  // namespace
+
+void NameSet::clear() {
+  m_names.clear();
+  if (++m_generation == 0) {  // wrapped: forget every slot for real
+    std::fill(m_generation_of_slot.begin(), m_generation_of_slot.end(), 0);
+    m_generation = 1;
+  }
+}
+
+void NameSet::grow() {
+  const std::size_t capacity = std::max<std::size_t>(64, m_slots.size() * 2);
+  m_slots.assign(capacity, {});
+  m_generation_of_slot.assign(capacity, 0);
+  for (const std::string_view name : m_names) {
+    std::size_t slot = hash_name(name) & (capacity - 1);
+    while (m_generation_of_slot[slot] == m_generation) slot = (slot + 1) & (capacity - 1);
+    m_slots[slot] = name;
+    m_generation_of_slot[slot] = m_generation;
+  }
+}
+
+void NameSet::insert(std::string_view name) {
+  if ((m_names.size() + 1) * 2 > m_slots.size()) grow();
+  const std::size_t mask = m_slots.size() - 1;
+  std::size_t slot = hash_name(name) & mask;
+  while (m_generation_of_slot[slot] == m_generation) {
+    if (m_slots[slot] == name) return;
+    slot = (slot + 1) & mask;
+  }
+  m_slots[slot] = name;
+  m_generation_of_slot[slot] = m_generation;
+  m_names.push_back(name);
+}
+
+std::vector<std::string> NameSet::sorted_without_keywords() const {
+  std::vector<std::string> names;
+  names.reserve(m_names.size());
+  for (const std::string_view name : m_names)
+    if (!is_keyword(name)) names.emplace_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<const Token>> also_used,
+                         NameSet& scratch) {
+  BodyUse use;
+  scratch.clear();
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const Token& t = body[i];
+    if (t.kind != TokenKind::identifier) continue;
+    scratch.insert(t.text);
+    if (i + 1 >= body.size() || body[i + 1].kind != TokenKind::punctuation) continue;
+    const Token& after = body[i + 1];
+    bool call = after.text == "(";
+    if (after.text == "<") {
+      // f<T>(x) is a call; a < b && c > (d) is two comparisons.
+      const std::size_t close = matching_angle(body, i + 1, 64);
+      call = close + 1 < body.size() && body[close + 1].is_punct("(") &&
+             std::none_of(body.begin() + static_cast<std::ptrdiff_t>(i) + 2,
+                          body.begin() + static_cast<std::ptrdiff_t>(close),
+                          [](const Token& a) { return a.is_punct("&&") || a.is_punct("||"); });
+    } else if (after.text == "<<") {
+      call = i + 2 < body.size() && body[i + 2].is_punct("<");  // a launch: k<<<grid, block>>>(...)
+    }
+    if (!call || is_keyword(t.text)) continue;
+    std::size_t first = i;
+    while (first >= 2 && body[first - 1].is_punct("::") && body[first - 2].is_identifier()) first -= 2;
+    // A leading "::" means the global f; after S<T>:: the qualifier is a type we cannot name.
+    const bool after_template = first >= 2 && (body[first - 2].is_punct(">") || body[first - 2].is_punct(">>"));
+    if (first >= 1 && body[first - 1].is_punct("::") && !after_template) --first;
+    if (first == i) {
+      use.calls.emplace_back(t.text);
+    } else {
+      std::string name;
+      for (std::size_t k = first; k <= i; ++k) name += body[k].text;
+      use.calls.push_back(std::move(name));
+    }
+  }
+  for (const auto tokens : also_used)
+    for (const Token& t : tokens)
+      if (t.is_identifier()) scratch.insert(t.text);
+  use.identifiers = scratch.sorted_without_keywords();
+  std::sort(use.calls.begin(), use.calls.end());
+  use.calls.erase(std::unique(use.calls.begin(), use.calls.end()), use.calls.end());
+  return use;
+}
+
+}  // namespace kforecast::kernels

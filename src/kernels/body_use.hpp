@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// What a function body uses: the names it mentions and the names it calls. This runs over most
+// of a source's tokens, so it works on views and allocates per function, not per token.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/token.hpp"
+
+namespace kforecast::kernels {
+
+// A set of names that keeps its memory from one function to the next.
+class NameSet {
+ public:
+  void clear();
+  void insert(std::string_view name);
+  // The names inserted since clear(), sorted, keywords left out.
+  std::vector<std::string> sorted_without_keywords() const;
+
+ private:
+  void grow();
+  std::vector<std::string_view> m_slots;
+  std::vector<std::uint32_t> m_generation_of_slot;  // a slot is taken when it holds m_generation
+  std::vector<std::string_view> m_names;            // in insertion order
+  std::uint32_t m_generation = 1;
+};
+
+struct BodyUse {
+  std::vector<std::string> identifiers;  // sorted, unique, keywords left out
+  std::vector<std::string> calls;        // sorted, unique, as written: "f", "ns::g"
+};
+
+// `body` is the tokens between the braces; the identifiers among `also_used` count as used too
+// (the signature's, those of preprocessor conditions inside the body) but are never calls.
+BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<const Token>> also_used,
+                         NameSet& scratch);
+
+}  // namespace kforecast::kernels

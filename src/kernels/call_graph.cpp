@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/call_graph.hpp"
+
+#include <algorithm>
+
+#include "kernels/lexer.hpp"
+
+namespace kforecast::kernels {
+namespace {
+
+std::string_view last_component(std::string_view qualified) {
+  const std::size_t colons = qualified.rfind("::");
+  return colons == std::string_view::npos ? qualified : qualified.substr(colons + 2);
+}
+
+// "a::b::f" -> "a::b"; "f" -> "".
+std::string_view enclosing_scope(std::string_view qualified) {
+  const std::size_t colons = qualified.rfind("::");
+  return colons == std::string_view::npos ? std::string_view{} : qualified.substr(0, colons);
+}
+
+bool ends_with_component(std::string_view qualified, std::string_view tail) {
+  if (qualified == tail) return true;
+  return qualified.size() > tail.size() + 2 && qualified.ends_with(tail) &&
+         qualified.substr(qualified.size() - tail.size() - 2, 2) == "::";
+}
+
+template <class Refs>
+void sort_unique(Refs& refs) {
+  std::sort(refs.begin(), refs.end());
+  refs.erase(std::unique(refs.begin(), refs.end()), refs.end());
+}
+
+}  // namespace
+
+CallGraph::CallGraph(std::span<const ScannedSource> sources) : m_sources(sources) {
+  std::size_t slots = 0;
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    m_first_slot.push_back(slots);
+    slots += sources[s].functions.size();
+    for (std::size_t i = 0; i < sources[s].functions.size(); ++i) {
+      m_by_name[sources[s].functions[i].name].push_back({s, i});
+      m_by_qualified_name[sources[s].functions[i].qualified_name].push_back({s, i});
+    }
+    auto& names = m_macro_names.emplace_back();
+    for (std::size_t m = 0; m < sources[s].macros.size(); ++m) {
+      const Macro& macro = sources[s].macros[m];
+      m_macros_by_name[macro.name].push_back({s, m});
+      std::vector<std::string_view> body_names;
+      Lexer lexer(macro.body, 1, StartOfLine::no);
+      for (Token t = lexer.next(); t.kind != TokenKind::end; t = lexer.next())
+        if (t.is_identifier() &&
+            std::find(macro.parameters.begin(), macro.parameters.end(), t.text) == macro.parameters.end())
+          body_names.push_back(t.text);
+      names.push_back(std::move(body_names));
+    }
+  }
+  m_callees.resize(slots);
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    for (std::size_t i = 0; i < sources[s].functions.size(); ++i) {
+      auto& callees = m_callees[m_first_slot[s] + i];
+      for (const std::string& call : sources[s].functions[i].calls) {
+        const auto found = resolve({s, i}, call);
+        callees.insert(callees.end(), found.begin(), found.end());
+      }
+      sort_unique(callees);
+    }
+  }
+}
+
+std::vector<FunctionRef> CallGraph::find(std::string_view name) const {
+  std::vector<FunctionRef> found;
+  const auto candidates = m_by_name.find(last_component(name));
+  if (candidates == m_by_name.end()) return found;
+  for (const FunctionRef ref : candidates->second)
+    if (function(ref).qualified_name == name) found.push_back(ref);
+  if (found.empty())
+    for (const FunctionRef ref : candidates->second)
+      if (function(ref).name == name) found.push_back(ref);
+  return found;
+}
+
+std::vector<FunctionRef> CallGraph::resolve(FunctionRef caller, std::string_view call) const {
+  auto exactly = [&](std::string_view qualified) {
+    const auto found = m_by_qualified_name.find(qualified);
+    return found == m_by_qualified_name.end() ? std::vector<FunctionRef>{} : found->second;
+  };
+  if (call.starts_with("::")) return exactly(call.substr(2));
+  // The innermost enclosing scope that has the name wins, as C++ lookup would have it.
+  std::string qualified;
+  for (std::string_view scope = enclosing_scope(function(caller).qualified_name); !scope.empty();
+       scope = enclosing_scope(scope)) {
+    qualified.assign(scope).append("::").append(call);
+    if (auto found = exactly(qualified); !found.empty()) return found;
+  }
+  if (auto found = exactly(call); !found.empty()) return found;
+  std::vector<FunctionRef> found;
+  const auto candidates = m_by_name.find(last_component(call));
+  if (candidates == m_by_name.end()) return found;
+  for (const FunctionRef ref : candidates->second)
+    if (ends_with_component(function(ref).qualified_name, call)) found.push_back(ref);
+  return found;
+}
+
+std::span<const FunctionRef> CallGraph::callees(FunctionRef caller) const { return m_callees[slot(caller)]; }
+
+std::vector<FunctionRef> CallGraph::reachable_from(FunctionRef from) const {
+  std::vector<FunctionRef> reached;
+  std::vector<bool> seen(m_callees.size(), false);
+  std::vector<FunctionRef> stack(callees(from).begin(), callees(from).end());
+  while (!stack.empty()) {
+    const FunctionRef ref = stack.back();
+    stack.pop_back();
+    if (seen[slot(ref)]) continue;
+    seen[slot(ref)] = true;
+    reached.push_back(ref);
+    for (const FunctionRef next : callees(ref)) stack.push_back(next);
+  }
+  sort_unique(reached);
+  return reached;
+}
+
+std::vector<MacroRef> CallGraph::macros_used(FunctionRef start, MacroReach reach) const {
+  std::vector<FunctionRef> functions{start};
+  if (reach == MacroReach::with_callees) {
+    const auto reached = reachable_from(start);
+    functions.insert(functions.end(), reached.begin(), reached.end());
+  }
+  std::vector<std::string_view> pending;
+  for (const FunctionRef ref : functions)
+    for (const std::string& name : function(ref).referenced_identifiers) pending.push_back(name);
+  std::vector<MacroRef> used;
+  while (!pending.empty()) {
+    const std::string_view name = pending.back();
+    pending.pop_back();
+    const auto macros = m_macros_by_name.find(name);
+    if (macros == m_macros_by_name.end()) continue;
+    for (const MacroRef ref : macros->second) {
+      if (std::find(used.begin(), used.end(), ref) != used.end()) continue;
+      used.push_back(ref);
+      const auto& body_names = m_macro_names[ref.source][ref.index];
+      pending.insert(pending.end(), body_names.begin(), body_names.end());
+    }
+  }
+  sort_unique(used);
+  return used;
+}
+
+}  // namespace kforecast::kernels

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Who calls whom among the functions of one or more scanned sources (a .cu file and the local
+// headers it includes), and which macros each one uses. Names are resolved the way a reader
+// would, without types: a call "f" from a function in namespace ns means ns::f if there is one,
+// else the f of the nearest enclosing namespace, else every function named f (overloads and
+// methods included). It may find calls that do not happen; it should not miss one that does,
+// which is the safe side for deciding whether a kernel changed.
+
+#include <compare>
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/scanner.hpp"
+
+namespace kforecast::kernels {
+
+// A function or a macro by position: which source (an index into the sources given), which entry.
+struct FunctionRef {
+  std::size_t source = 0;
+  std::size_t index = 0;
+  auto operator<=>(const FunctionRef&) const = default;
+};
+struct MacroRef {
+  std::size_t source = 0;
+  std::size_t index = 0;
+  auto operator<=>(const MacroRef&) const = default;
+};
+
+// Whether a function's macro use includes that of the functions it reaches.
+enum class MacroReach { function_only, with_callees };
+
+class CallGraph {
+ public:
+  // The sources must outlive the graph: it refers to them.
+  explicit CallGraph(std::span<const ScannedSource> sources);
+  explicit CallGraph(const ScannedSource& source) : CallGraph(std::span<const ScannedSource>(&source, 1)) {}
+
+  const Function& function(FunctionRef ref) const { return m_sources[ref.source].functions[ref.index]; }
+  const Macro& macro(MacroRef ref) const { return m_sources[ref.source].macros[ref.index]; }
+
+  // Functions whose qualified name is `name`, or else whose name is; in source order.
+  std::vector<FunctionRef> find(std::string_view name) const;
+  // The scanned functions that `caller` calls directly, sorted.
+  std::span<const FunctionRef> callees(FunctionRef caller) const;
+  // Everything `from` reaches through calls, sorted; `from` itself only when it is recursive.
+  std::vector<FunctionRef> reachable_from(FunctionRef from) const;
+  // The macros that a function's identifiers name, and those their bodies name in turn, sorted.
+  std::vector<MacroRef> macros_used(FunctionRef function, MacroReach reach) const;
+
+ private:
+  std::vector<FunctionRef> resolve(FunctionRef caller, std::string_view call) const;
+  std::size_t slot(FunctionRef ref) const { return m_first_slot[ref.source] + ref.index; }
+
+  std::span<const ScannedSource> m_sources;
+  std::vector<std::size_t> m_first_slot;            // per source, the slot of its first function
+  std::vector<std::vector<FunctionRef>> m_callees;  // per slot
+  std::unordered_map<std::string_view, std::vector<FunctionRef>> m_by_name;  // by last component
+  std::unordered_map<std::string_view, std::vector<FunctionRef>> m_by_qualified_name;
+  std::unordered_map<std::string_view, std::vector<MacroRef>> m_macros_by_name;
+  // Per source, per macro: the names its body uses (views of Macro::body), parameters left out.
+  std::vector<std::vector<std::vector<std::string_view>>> m_macro_names;
+};
+
+}  // namespace kforecast::kernels

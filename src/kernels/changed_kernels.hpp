@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Which kernels a change touches (DESIGN.md step 2): a kernel changed when its body or signature
+// changed, or a device function it reaches, or a macro or file-scope declaration (type, constant,
+// table) its code names, in its file or any local header that file includes. Changes to
+// comments and whitespace alone are not changes. Kernels only in the head are added, only in the
+// base removed; one removed and one added in the same file with the same body and parameters is
+// a rename.
+
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels/revision_sources.hpp"
+
+namespace kforecast::kernels {
+
+enum class KernelChange { modified, added, removed, renamed };
+
+struct KernelSite {
+  std::string file;
+  std::string qualified_name;
+  std::uint32_t line = 0;          // where its declaration starts
+  std::size_t function_index = 0;  // into RevisionSources::scanned(file).functions
+};
+
+struct ChangedKernel {
+  KernelChange change = KernelChange::modified;
+  std::optional<KernelSite> base;    // absent for an added kernel
+  std::optional<KernelSite> head;    // absent for a removed kernel
+  std::vector<std::string> reasons;  // "device function ns::f changed", "macro TILE changed", ...
+};
+
+struct FileRename {
+  std::string old_path;
+  std::string new_path;
+};
+
+struct ChangeAnalysis {
+  std::vector<ChangedKernel> kernels;  // in head file order, then removed kernels
+  // Kernels whose text changed only in comments or whitespace: "file: name".
+  std::vector<std::string> comment_only;
+};
+
+// `touched` holds every path the diff names, old and new. Only kernels whose file, or a header
+// it includes, was touched are considered.
+ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionSources& head,
+                                    std::span<const FileRename> renames,
+                                    const std::set<std::string, std::less<>>& touched);
+
+std::string_view to_string(KernelChange change);
+
+}  // namespace kforecast::kernels

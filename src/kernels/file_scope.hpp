@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Declarations at file or namespace scope that are not function definitions: types, constants,
+// __constant__ tables, aliases, variables. A kernel that names one depends on its text, so a
+// change there is a change to the kernel (DESIGN.md: "a macro or constant it uses").
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/scanner.hpp"
+
+namespace kforecast::kernels {
+
+struct FileScopeDeclaration {
+  std::vector<std::string> names;  // what it declares: "Tile", "kTileSize", "table"
+  Span span;
+};
+
+// Never fails. Function definitions (host, device or kernel) and preprocessor lines are skipped;
+// namespace and extern "C" blocks are looked into.
+std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view source);
+
+// The identifiers in a piece of source (a declaration's or a macro's text), keywords included.
+std::vector<std::string> identifiers_in(std::string_view text);
+
+}  // namespace kforecast::kernels

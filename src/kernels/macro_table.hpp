@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The macros that mean something to the scanner: object-like macros that stand for CUDA
+// specifiers (#define DEVICE_INLINE __device__ __forceinline__), and function-like macros that
+// define a kernel named by one of their parameters (#define DEFINE_KERNEL(name) __global__ ...).
+// Other macros are left out, so looking a name up is cheap in the common case.
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/scanner.hpp"
+#include "kernels/token.hpp"
+
+namespace kforecast::kernels {
+
+struct Specifiers {
+  bool global = false;
+  bool device = false;
+  bool host = false;
+
+  bool any() const { return global || device || host; }
+  void add(const Specifiers& other);
+};
+
+struct MacroMeaning {
+  std::string name;
+  std::vector<std::string> parameters;
+  Specifiers specifiers;  // what the macro stands for when it is object-like
+  // For a kernel-defining macro: which parameter names the kernel, and the kernel as the macro
+  // body declares it, still in terms of the macro's parameters.
+  std::optional<std::size_t> kernel_name_parameter;
+  Function kernel;
+};
+
+class MacroTable {
+ public:
+  void define(const Macro& macro);
+  const MacroMeaning* find(std::string_view name) const {
+    if (m_meanings.empty()) return nullptr;
+    const auto found = m_meanings.find(name);
+    return found == m_meanings.end() ? nullptr : &found->second;
+  }
+  // The kernel that `meaning` defines when invoked with `arguments` (each argument's tokens);
+  // nothing when the argument that names the kernel is not one identifier.
+  std::optional<Function> expand(const MacroMeaning& meaning, std::span<const std::span<const Token>> arguments) const;
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  std::unordered_map<std::string, MacroMeaning, Hash, std::equal_to<>> m_meanings;
+};
+
+}  // namespace kforecast::kernels

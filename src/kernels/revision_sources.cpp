@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/revision_sources.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "kernels/call_graph.hpp"
+#include "kernels/fingerprint.hpp"
+
+namespace kforecast::kernels {
+namespace {
+
+std::string normalised(const std::filesystem::path& path) { return path.lexically_normal().generic_string(); }
+
+// A bound on the declarations pulled in through one another (a type naming a constant naming a
+// type ...): far above real code, and it keeps hostile input from running long.
+constexpr int max_declaration_rounds = 16;
+
+}  // namespace
+
+bool is_cuda_source_path(std::string_view path) {
+  for (std::string_view extension : {".cu", ".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".cuinl"})
+    if (path.ends_with(extension)) return true;
+  return false;
+}
+
+RevisionSources::RevisionSources(const SourceFiles& files) : m_files(files) {
+  for (const auto& [path, text] : files) {
+    m_scanned.emplace(path, scan_cuda_source(text));
+    m_declarations.emplace(path, file_scope_declarations(text));
+  }
+  for (const auto& [path, scanned] : m_scanned) {
+    std::vector<std::string> resolved;
+    const std::filesystem::path directory = std::filesystem::path(path).parent_path();
+    for (const Include& include : scanned.includes) {
+      for (const std::string& candidate : {normalised(directory / include.path), normalised(include.path)}) {
+        if (m_files.contains(candidate)) {
+          if (std::ranges::find(resolved, candidate) == resolved.end()) resolved.push_back(candidate);
+          break;
+        }
+      }
+    }
+    m_includes.emplace(path, std::move(resolved));
+  }
+}
+
+std::vector<std::string> RevisionSources::closure(const std::string& path) const {
+  std::vector<std::string> order{path};
+  for (std::size_t next = 0; next < order.size(); ++next)
+    for (const auto& header : m_includes.at(order[next]))
+      if (std::ranges::find(order, header) == order.end()) order.push_back(header);
+  return order;
+}
+
+Dependencies RevisionSources::dependencies(const std::string& path, std::size_t function_index) const {
+  const std::vector<std::string> files = closure(path);
+  std::vector<ScannedSource> sources;
+  for (const auto& file : files) sources.push_back(m_scanned.at(file));
+  const CallGraph graph(sources);
+  const FunctionRef kernel{0, function_index};
+
+  Dependencies found;
+  std::set<std::string> names;  // identifiers the kernel's code names, for declarations
+  auto add_function = [&](FunctionRef ref, const std::string& label) {
+    const Function& function = graph.function(ref);
+    found[label] = token_fingerprint(m_files.at(files[ref.source]), function.whole);
+    names.insert(function.referenced_identifiers.begin(), function.referenced_identifiers.end());
+  };
+  add_function(kernel, "kernel");
+  for (FunctionRef callee : graph.reachable_from(kernel))
+    if (!(callee == kernel))
+      add_function(callee, fmt::format("device function {}", graph.function(callee).qualified_name));
+  for (MacroRef ref : graph.macros_used(kernel, MacroReach::with_callees)) {
+    const Macro& macro = graph.macro(ref);
+    found[fmt::format("macro {}", macro.name)] = token_fingerprint(m_files.at(files[ref.source]), macro.span);
+    for (auto& name : identifiers_in(macro.body)) names.insert(std::move(name));
+  }
+  // Declarations the code names, and those their own text names in turn.
+  std::set<std::pair<std::size_t, std::size_t>> taken;
+  for (int round = 0; round < max_declaration_rounds; ++round) {
+    bool added = false;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      const auto& declarations = m_declarations.at(files[f]);
+      for (std::size_t d = 0; d < declarations.size(); ++d) {
+        const auto& declaration = declarations[d];
+        const bool named = std::ranges::any_of(declaration.names, [&](const auto& n) { return names.contains(n); });
+        if (!named || !taken.insert({f, d}).second) continue;
+        const std::string_view text = m_files.at(files[f]);
+        // Several declarations may share a first name (a forward declaration and the definition).
+        std::uint64_t& slot = found[fmt::format("declaration {}", declaration.names.front())];
+        slot = slot * 0x9E3779B97F4A7C15ULL + token_fingerprint(text, declaration.span);
+        for (auto& name :
+             identifiers_in(text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin)))
+          names.insert(std::move(name));
+        added = true;
+      }
+    }
+    if (!added) break;
+  }
+  return found;
+}
+
+}  // namespace kforecast::kernels

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The CUDA sources of one revision, scanned once: what each file defines, which local headers it
+// includes, and what a kernel's code depends on (its body, the device functions it reaches, the
+// macros and file-scope declarations they name, across the file and the headers it includes).
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernels/file_scope.hpp"
+#include "kernels/scanner.hpp"
+
+namespace kforecast::kernels {
+
+using SourceFiles = std::map<std::string, std::string, std::less<>>;  // path -> contents
+
+// One thing a kernel's code depends on, by name ("kernel", "device function ns::f", "macro
+// TILE", "declaration table"), and a fingerprint of its tokens.
+using Dependencies = std::map<std::string, std::uint64_t>;
+
+class RevisionSources {
+ public:
+  explicit RevisionSources(const SourceFiles& files);
+
+  const SourceFiles& files() const { return m_files; }
+  const ScannedSource& scanned(const std::string& path) const { return m_scanned.at(path); }
+
+  // The local headers `path` includes, resolved against its directory, then the repository root.
+  const std::vector<std::string>& includes(const std::string& path) const { return m_includes.at(path); }
+
+  // `path` and every local header it reaches, `path` first.
+  std::vector<std::string> closure(const std::string& path) const;
+
+  // The kernel's dependencies, for the kernel `function_index` of `path`.
+  Dependencies dependencies(const std::string& path, std::size_t function_index) const;
+
+ private:
+  const SourceFiles& m_files;
+  std::map<std::string, ScannedSource, std::less<>> m_scanned;
+  std::map<std::string, std::vector<std::string>, std::less<>> m_includes;
+  std::map<std::string, std::vector<FileScopeDeclaration>, std::less<>> m_declarations;
+};
+
+// Whether a path is CUDA C++ kforecast reads: .cu, .cuh, and C++ headers (.h, .hpp, .hh, .hxx,
+// .inl, .cuinl) that kernels may include.
+bool is_cuda_source_path(std::string_view path);
+
+}  // namespace kforecast::kernels

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/token_text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+
+namespace kforecast::kernels {
+namespace {
+
+constexpr auto sorted_keywords = [] {
+  auto words = std::to_array<std::string_view>({
+      "__align__",
+      "__asm__",
+      "__attribute__",
+      "__cluster_dims__",
+      "__constant__",
+      "__declspec",
+      "__device__",
+      "__forceinline__",
+      "__global__",
+      "__grid_constant__",
+      "__host__",
+      "__inline__",
+      "__launch_bounds__",
+      "__managed__",
+      "__maxnreg__",
+      "__noinline__",
+      "__restrict",
+      "__restrict__",
+      "__shared__",
+      "__volatile__",
+      "alignas",
+      "alignof",
+      "and",
+      "asm",
+      "auto",
+      "bool",
+      "break",
+      "case",
+      "catch",
+      "char",
+      "char16_t",
+      "char32_t",
+      "char8_t",
+      "class",
+      "co_await",
+      "co_return",
+      "co_yield",
+      "concept",
+      "const",
+      "const_cast",
+      "consteval",
+      "constexpr",
+      "constinit",
+      "continue",
+      "decltype",
+      "default",
+      "delete",
+      "do",
+      "double",
+      "dynamic_cast",
+      "else",
+      "enum",
+      "explicit",
+      "export",
+      "extern",
+      "false",
+      "float",
+      "for",
+      "friend",
+      "goto",
+      "if",
+      "inline",
+      "int",
+      "long",
+      "mutable",
+      "namespace",
+      "new",
+      "noexcept",
+      "not",
+      "nullptr",
+      "operator",
+      "or",
+      "private",
+      "protected",
+      "public",
+      "register",
+      "reinterpret_cast",
+      "requires",
+      "restrict",
+      "return",
+      "short",
+      "signed",
+      "sizeof",
+      "static",
+      "static_assert",
+      "static_cast",
+      "struct",
+      "switch",
+      "template",
+      "this",
+      "thread_local",
+      "throw",
+      "true",
+      "try",
+      "typedef",
+      "typeid",
+      "typename",
+      "union",
+      "unsigned",
+      "using",
+      "virtual",
+      "void",
+      "volatile",
+      "wchar_t",
+      "while",
+      "xor",
+  });
+  std::sort(words.begin(), words.end());
+  return words;
+}();
+
+// Keywords by first byte, so that a lookup compares with a handful of candidates, and with
+// most of them by length alone: this runs for every distinct name of every function.
+struct KeywordIndex {
+  std::array<std::uint8_t, 257> first{};  // sorted_keywords[first[c] .. first[c + 1]) start with c
+};
+
+constexpr KeywordIndex make_keyword_index() {
+  KeywordIndex index;
+  std::size_t k = 0;
+  for (std::size_t c = 0; c < 256; ++c) {
+    index.first[c] = static_cast<std::uint8_t>(k);
+    while (k < sorted_keywords.size() && static_cast<unsigned char>(sorted_keywords[k][0]) == c) ++k;
+  }
+  index.first[256] = static_cast<std::uint8_t>(k);
+  return index;
+}
+constexpr KeywordIndex keyword_index = make_keyword_index();
+static_assert(sorted_keywords.size() < 256);
+
+}  // namespace
+
+bool is_keyword(std::string_view word) {
+  if (word.empty()) return false;
+  const auto c = static_cast<unsigned char>(word[0]);
+  for (std::size_t k = keyword_index.first[c]; k < keyword_index.first[c + 1]; ++k)
+    if (sorted_keywords[k].size() == word.size() && sorted_keywords[k] == word) return true;
+  return false;
+}
+
+std::string spaced_text(std::span<const Token> tokens) {
+  std::string text;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind == TokenKind::directive_begin || tokens[i].kind == TokenKind::directive_end) continue;
+    if (!text.empty() && tokens[i].text.data() != tokens[i - 1].text.data() + tokens[i - 1].text.size()) text += ' ';
+    text += tokens[i].text;
+  }
+  return text;
+}
+
+Span span_of(std::string_view source, const Token& first, const Token& last) {
+  const std::less<const char*> before;
+  const char* const source_end = source.data() + source.size();
+  if (before(first.text.data(), source.data()) || before(source_end, last.text.data() + last.text.size()))
+    return Span{};
+  const auto begin = static_cast<std::size_t>(first.text.data() - source.data());
+  const auto end = std::max(begin, static_cast<std::size_t>(last.text.data() + last.text.size() - source.data()));
+  const auto newlines = static_cast<std::uint32_t>(std::count(last.text.begin(), last.text.end(), '\n'));
+  return Span{begin, end, first.line, std::max(first.line, last.line + newlines)};
+}
+
+std::size_t matching_close(std::span<const Token> tokens, std::size_t open) {
+  std::size_t depth = 0;
+  for (std::size_t i = open; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::punctuation || tokens[i].text.size() != 1) continue;
+    const char c = tokens[i].text[0];
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth <= 1) return i;
+      --depth;
+    }
+  }
+  return tokens.size();
+}
+
+std::size_t matching_angle(std::span<const Token> tokens, std::size_t open, std::size_t limit) {
+  std::size_t depth = 0;
+  const std::size_t stop = std::min(tokens.size(), open + limit);
+  for (std::size_t i = open; i < stop; ++i) {
+    const Token& t = tokens[i];
+    if (t.kind != TokenKind::punctuation) continue;
+    if (t.text == "<") {
+      ++depth;
+    } else if (t.text == ">" || t.text == ">>") {
+      const std::size_t closes = t.text.size();
+      if (depth <= closes) return i;
+      depth -= closes;
+    } else if (t.text == "(" || t.text == "[") {
+      const std::size_t close = matching_close(tokens, i);
+      if (close >= stop) return tokens.size();
+      i = close;
+    } else if (t.text == ";" || t.text == "{" || t.text == "}" || t.text == ")" || t.text == "]") {
+      return tokens.size();
+    }
+  }
+  return tokens.size();
+}
+
+}  // namespace kforecast::kernels

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kforecast pr` behaviour that does not depend on NVRTC being present.
+
+#include <catch2/catch.hpp>
+
+#include "e2e.hpp"
+
+using namespace kforecast::e2e;
+using Catch::Matchers::Contains;
+
+namespace {
+void two_commits(FixtureRepo& repo) {
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 1.0f; }\n");
+  repo.commit("base");
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 2.0f; }\n");
+  repo.commit("head");
+}
+}  // namespace
+
+TEST_CASE("e2e: pr without NVRTC reports changed kernels as not compared, never as identical") {
+  FixtureRepo repo;
+  two_commits(repo);
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(),
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("\"decision\": \"forecast_only\""));
+  CHECK_THAT(run.out, !Contains("identical_code"));
+  CHECK_THAT(run.out, Contains("machine code not compared: NVRTC not found"));
+}
+
+TEST_CASE("e2e: pr mistakes are usage errors") {
+  FixtureRepo repo;
+  two_commits(repo);
+  auto bad_base = run_kforecast({"pr", "--base", "no-such-rev"}, repo.path());
+  CHECK(bad_base.status == 2);
+  CHECK_THAT(bad_base.err, Contains("revision 'no-such-rev' names no commit"));
+  auto no_upstream = run_kforecast({"pr"}, repo.path());
+  CHECK(no_upstream.status == 2);
+  CHECK_THAT(no_upstream.err, Contains("pass --base REV"));
+  auto not_a_repo = run_kforecast({"pr", "--base", "HEAD~1", "--repo", "/"});
+  CHECK(not_a_repo.status == 2);
+  auto format = run_kforecast({"pr", "--base", "HEAD~1", "--format", "xml"}, repo.path());
+  CHECK(format.status == 2);
+  auto unbuilt = run_kforecast({"pr", "--base", "HEAD~1", "--post"}, repo.path());
+  CHECK(unbuilt.status == 3);
+}
+
+TEST_CASE("e2e: pr reads the config from the base revision, so a PR cannot change its own gate") {
+  FixtureRepo repo;
+  repo.write(".kforecast.toml", "[cuda]\narch = \"sm_80\"\n");
+  two_commits(repo);
+  repo.write(".kforecast.toml", "[cuda]\narch = \"sm_not_a_gpu\"\n");
+  repo.commit("the PR edits the config");
+  auto run = run_kforecast({"pr", "--base", "HEAD~2", "--format", "json"}, repo.path());
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, !Contains("sm_not_a_gpu"));
+  SECTION("a base config that is invalid names the revision") {
+    FixtureRepo broken;
+    broken.write(".kforecast.toml", "[cuda]\narhc = 1\n");
+    two_commits(broken);
+    auto bad = run_kforecast({"pr", "--base", "HEAD~1"}, broken.path());
+    CHECK(bad.status == 2);
+    CHECK_THAT(bad.err, Contains(":.kforecast.toml:2:1: unknown key 'cuda.arhc' (did you mean 'cuda.arch'?)"));
+  }
+}
+
+TEST_CASE("e2e: pr --staged reviews the index, and --output writes a file") {
+  FixtureRepo repo;
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 1.0f; }\n");
+  repo.commit("base");
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 3.0f; }\n__global__ void extra(int* p) { *p = 0; }\n");
+  repo.git({"add", "k.cu"});
+  const auto report = repo.path() / "report.md";
+  auto run = run_kforecast({"pr", "--staged", "--output", report.string()}, repo.path());
+  CHECK(run.status == 0);
+  CHECK(run.out.empty());
+  std::ifstream in(report);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  CHECK_THAT(text, Contains("| `extra` | `k.cu:2` | added |"));
+  CHECK_THAT(text, Contains("| `k` | `k.cu:1` | modified |"));
+}

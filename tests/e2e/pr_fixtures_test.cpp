@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kforecast pr` on real git repositories built from fixtures/pr/<case>/{base,head}: the exact
+// set of changed kernels, their decisions and verdicts, and the exit code (fixtures/pr/README.md).
+// Needs NVRTC, since the identical-code tier decides several cases; skipped (77) without it.
+
+#include <algorithm>
+#include <regex>
+
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+
+#include "cuda/nvrtc.hpp"
+#include "e2e.hpp"
+#include "support/requirement.hpp"
+
+using namespace kforecast;
+using namespace kforecast::e2e;
+namespace fs = std::filesystem;
+
+namespace {
+
+void copy_tree(const fs::path& from, const FixtureRepo& repo) {
+  for (const auto& entry : fs::recursive_directory_iterator(from)) {
+    if (!entry.is_regular_file()) continue;
+    const fs::path target = repo.path() / fs::relative(entry.path(), from);
+    fs::create_directories(target.parent_path());
+    fs::copy_file(entry.path(), target, fs::copy_options::overwrite_existing);
+  }
+}
+
+// "change decision verdict file:name" per kernel of our own JSON report, sorted.
+std::vector<std::string> kernel_lines(const std::string& json) {
+  static const std::regex kernel(
+      R"re("name": "([^"]*)",\s*"file": "([^"]*)",\s*"line": \d+,\s*"change": "(\w+)",\s*"decision": "(\w+)",[^}]*?"verdict": "(\w+)")re");
+  std::vector<std::string> lines;
+  for (std::sregex_iterator it(json.begin(), json.end(), kernel), end; it != end; ++it)
+    lines.push_back(
+        fmt::format("{} {} {} {}:{}", (*it)[3].str(), (*it)[4].str(), (*it)[5].str(), (*it)[2].str(), (*it)[1].str()));
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+std::vector<std::string> expected_lines(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+std::optional<std::string> kforecast::testing::missing_requirement() {
+  auto compiler = cuda::load_nvrtc({}, process_environment());
+  if (!compiler) return compiler.error().message();
+  return std::nullopt;
+}
+
+TEST_CASE("e2e: kforecast pr on every fixture repository") {
+  const fs::path root = fs::path(KF_SOURCE_DIR) / "fixtures/pr";
+  std::vector<fs::path> cases;
+  for (const auto& entry : fs::directory_iterator(root))
+    if (entry.is_directory()) cases.push_back(entry.path());
+  std::sort(cases.begin(), cases.end());
+  REQUIRE(cases.size() >= 12);
+  for (const auto& dir : cases) {
+    INFO("fixture " << dir.filename().string());
+    FixtureRepo repo;
+    copy_tree(dir / "base", repo);
+    repo.commit("base");
+    repo.git({"rm", "-q", "-r", "."});
+    copy_tree(dir / "head", repo);
+    repo.commit("head");
+    // No cache: the run must decide from the sources, not from an earlier run's PTX.
+    auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(),
+                             {"XDG_CACHE_HOME=" + (repo.path() / ".git/kf-cache").string()});
+    INFO(run.err);
+    auto expected = expected_lines(dir / "expected.txt");
+    REQUIRE_FALSE(expected.empty());
+    const std::string exit_line = expected.back();
+    expected.pop_back();
+    CHECK(kernel_lines(run.out) == expected);
+    CHECK(fmt::format("exit {}", run.status) == exit_line);
+  }
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/call_graph.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "scanned.hpp"
+
+using namespace kforecast::kernels;
+using namespace kforecast::kernels::testing;
+
+namespace {
+
+std::vector<std::string> names_of(const CallGraph& graph, const std::vector<FunctionRef>& refs) {
+  std::vector<std::string> names;
+  for (const FunctionRef ref : refs) names.push_back(graph.function(ref).qualified_name);
+  return names;
+}
+
+std::vector<std::string> macro_names(const CallGraph& graph, const std::vector<MacroRef>& refs) {
+  std::vector<std::string> names;
+  for (const MacroRef ref : refs) names.push_back(graph.macro(ref).name);
+  return names;
+}
+
+FunctionRef one(const CallGraph& graph, std::string_view name) {
+  const auto found = graph.find(name);
+  REQUIRE(found.size() == 1);
+  return found[0];
+}
+
+}  // namespace
+
+TEST_CASE("kernels: reachable_from follows calls transitively and stops at cycles") {
+  const auto scanned = scan_cuda_source(
+      "__device__ int leaf(int x) { return x; }\n"
+      "__device__ int mid(int x) { return leaf(x) + rec(x); }\n"
+      "__device__ int rec(int x) { return x > 0 ? rec(x - 1) : mid(0); }\n"
+      "__device__ int unused(int x) { return leaf(x); }\n"
+      "__global__ void k(int* p) { p[0] = mid(p[1]); }\n"
+      "__global__ void lonely(int* p) { p[0] = undefined_function(p[1]); }\n");
+  const CallGraph graph(scanned);
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "k"))) == std::vector<std::string>{"leaf", "mid", "rec"});
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "leaf"))).empty());
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "rec"))) == std::vector<std::string>{"leaf", "mid", "rec"});
+  CHECK(graph.reachable_from(one(graph, "lonely")).empty());
+  const auto callees = graph.callees(one(graph, "mid"));
+  CHECK(names_of(graph, {callees.begin(), callees.end()}) == std::vector<std::string>{"leaf", "rec"});
+}
+
+TEST_CASE("kernels: calls resolve to the nearest enclosing namespace first") {
+  const auto scanned = scan_cuda_source(
+      "__device__ float f(float x) { return x; }\n"
+      "namespace a { __device__ float f(float x) { return -x; }\n"
+      "  namespace b { __global__ void k(float* x) { x[0] = f(x[0]); } } }\n"
+      "namespace c { __global__ void k(float* x) { x[0] = f(x[0]); } }\n"
+      "namespace d { __global__ void k(float* x) { x[0] = a::f(x[0]) + ::f(x[1]); } }\n"
+      "namespace e { __device__ void g(); }\n"
+      "__global__ void k(float* x) { e::g(); unknown::g(); }\n");
+  const CallGraph graph(scanned);
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "a::b::k"))) == std::vector<std::string>{"a::f"});
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "c::k"))) == std::vector<std::string>{"f"});
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "d::k"))) == std::vector<std::string>{"f", "a::f"});
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "k"))) == std::vector<std::string>{"e::g"});
+  CHECK(graph.find("k").size() == 1);  // the qualified name wins over the plain one
+  CHECK(graph.find("f").size() == 1);
+  CHECK(graph.find("missing").empty());
+}
+
+TEST_CASE("kernels: macro use, directly and through macro bodies and callees") {
+  const auto scanned = scan_cuda_source(
+      "#define TILE 32\n#define HALF (TILE / 2)\n#define SQUARE(x) ((x) * (x))\n#define UNUSED 1\n#define OTHER HALF\n"
+      "__device__ int helper(int i) { return SQUARE(i); }\n"
+      "__global__ void k(int* p) { p[0] = HALF + helper(p[1]); }\n");
+  const CallGraph graph(scanned);
+  const FunctionRef k = one(graph, "k");
+  CHECK(macro_names(graph, graph.macros_used(k, MacroReach::function_only)) ==
+        std::vector<std::string>{"TILE", "HALF"});
+  CHECK(macro_names(graph, graph.macros_used(k, MacroReach::with_callees)) ==
+        std::vector<std::string>{"TILE", "HALF", "SQUARE"});
+  CHECK(macro_names(graph, graph.macros_used(one(graph, "helper"), MacroReach::function_only)) ==
+        std::vector<std::string>{"SQUARE"});
+}
+
+TEST_CASE("kernels: names resolve across several sources, a .cu file and its headers") {
+  const auto header = scan_cuda_source(
+      "#pragma once\n#define BLOCK 256\nnamespace util { __device__ float clamp01(float x); }\n"
+      "#define STAMP(name) __global__ void name(float* x) { x[0] = util::clamp01(x[0]); }\n");
+  const auto helpers =
+      scan_cuda_source("namespace util { __device__ float clamp01(float x) { return x < 0 ? 0 : x; } }\n");
+  const auto main_file = scan_cuda_source(
+      "#include \"util.cuh\"\n__global__ void k(float* x) { x[threadIdx.x] = util::clamp01(x[BLOCK]); "
+      "}\nSTAMP(stamped)\n",
+      ScanOptions{header.macros});
+  const std::vector<ScannedSource> sources{main_file, header, helpers};
+  const CallGraph graph(sources);
+  const FunctionRef k = graph.find("k").at(0);
+  CHECK(k.source == 0);
+  const auto reached = graph.reachable_from(k);
+  REQUIRE(reached.size() == 2);  // the declaration in the header and the definition
+  CHECK(reached[0] == FunctionRef{1, 0});
+  CHECK(reached[1] == FunctionRef{2, 0});
+  CHECK(graph.function(reached[1]).has_body);
+  const auto used = graph.macros_used(k, MacroReach::with_callees);
+  REQUIRE(used.size() == 1);
+  CHECK(used[0] == MacroRef{1, 0});
+  const FunctionRef stamped = graph.find("stamped").at(0);
+  CHECK(graph.reachable_from(stamped).size() == 2);
+  CHECK(macro_names(graph, graph.macros_used(stamped, MacroReach::function_only)) == std::vector<std::string>{"STAMP"});
+}

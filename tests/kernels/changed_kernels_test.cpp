@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/changed_kernels.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace kforecast::kernels;
+using Catch::Matchers::Contains;
+using Catch::Matchers::VectorContains;
+
+namespace {
+
+constexpr std::string_view gemm = R"(#include "common.cuh"
+#define TILE 16
+struct Params { int n; float alpha; };
+__constant__ float table[4] = {1, 2, 3, 4};
+__device__ float leaf(float x) { return x * table[1]; }
+__device__ float middle(float x) { return leaf(x) + 1.0f; }
+// Scales by alpha.
+__global__ void scale(float* a, Params p) {
+  int i = blockIdx.x * TILE + threadIdx.x;
+  if (i < p.n) a[i] = middle(a[i]) * p.alpha;
+}
+__global__ void copy(float* dst, const float* src) { dst[threadIdx.x] = src[threadIdx.x]; }
+void launch(float* a, Params p) { scale<<<1, TILE>>>(a, p); }
+)";
+
+constexpr std::string_view common = R"(#pragma once
+__device__ inline float twice(float x) { return 2.0f * x; }
+)";
+
+constexpr std::string_view softmax = R"(#include "common.cuh"
+__global__ void softmax(float* x) { x[threadIdx.x] = twice(x[threadIdx.x]); }
+)";
+
+SourceFiles base_files() {
+  return {{"src/gemm.cu", std::string(gemm)},
+          {"src/common.cuh", std::string(common)},
+          {"src/softmax.cu", std::string(softmax)}};
+}
+
+std::string replaced(std::string_view text, std::string_view from, std::string_view to) {
+  std::string out(text);
+  const auto at = out.find(from);
+  REQUIRE(at != std::string::npos);
+  return out.replace(at, from.size(), to);
+}
+
+struct Outcome {
+  ChangeAnalysis analysis;
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& kernel : analysis.kernels)
+      out.push_back(std::string(to_string(kernel.change)) + " " +
+                    (kernel.head ? kernel.head->qualified_name : kernel.base->qualified_name));
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  const ChangedKernel& only() const {
+    REQUIRE(analysis.kernels.size() == 1);
+    return analysis.kernels.front();
+  }
+};
+
+Outcome analyse(const SourceFiles& base_files_, const SourceFiles& head_files_, std::vector<FileRename> renames = {}) {
+  std::set<std::string, std::less<>> touched;
+  for (const auto& files : {&base_files_, &head_files_})
+    for (const auto& [path, text] : *files) {
+      const auto other = (files == &base_files_ ? head_files_ : base_files_).find(path);
+      if (other == (files == &base_files_ ? head_files_ : base_files_).end() || other->second != text)
+        touched.insert(path);
+    }
+  for (const auto& rename : renames) touched.insert({rename.old_path, rename.new_path});
+  const RevisionSources base(base_files_), head(head_files_);
+  return {find_changed_kernels(base, head, renames, touched)};
+}
+
+Outcome edit(const std::string& path, std::string_view from, std::string_view to) {
+  SourceFiles head = base_files();
+  head[path] = replaced(head[path], from, to);
+  return analyse(base_files(), head);
+}
+
+}  // namespace
+
+TEST_CASE("kernels: no change, no changed kernel") {
+  auto outcome = analyse(base_files(), base_files());
+  CHECK(outcome.analysis.kernels.empty());
+  CHECK(outcome.analysis.comment_only.empty());
+}
+
+TEST_CASE("kernels: comments and whitespace are not changes") {
+  auto outcome = edit("src/gemm.cu", "// Scales by alpha.\n__global__ void scale(float* a, Params p) {",
+                      "// Scales by alpha, reformatted.\n__global__ void scale(float* a,\n    Params p)\n{");
+  CHECK(outcome.analysis.kernels.empty());
+  CHECK(outcome.analysis.comment_only == std::vector<std::string>{"src/gemm.cu: scale"});
+}
+
+TEST_CASE("kernels: a change two calls deep changes the kernel, and only it") {
+  auto outcome = edit("src/gemm.cu", "x * table[1]", "x * table[2]");
+  CHECK(outcome.names() == std::vector<std::string>{"modified scale"});
+  CHECK_THAT(outcome.only().reasons, VectorContains(std::string("device function leaf changed")));
+  CHECK(outcome.only().head->line == 8);
+}
+
+TEST_CASE("kernels: macros, constants and types the kernel uses") {
+  SECTION("a macro") {
+    auto outcome = edit("src/gemm.cu", "#define TILE 16", "#define TILE 32");
+    CHECK(outcome.names() == std::vector<std::string>{"modified scale"});
+    CHECK_THAT(outcome.only().reasons, VectorContains(std::string("macro TILE changed")));
+  }
+  SECTION("a __constant__ table's values") {
+    auto outcome = edit("src/gemm.cu", "{1, 2, 3, 4}", "{1, 5, 3, 4}");
+    CHECK(outcome.names() == std::vector<std::string>{"modified scale"});
+    CHECK_THAT(outcome.only().reasons, VectorContains(std::string("declaration table changed")));
+  }
+  SECTION("a struct it takes") {
+    auto outcome = edit("src/gemm.cu", "int n; float alpha;", "long n; float alpha;");
+    CHECK(outcome.names() == std::vector<std::string>{"modified scale"});
+    CHECK_THAT(outcome.only().reasons, VectorContains(std::string("declaration Params changed")));
+  }
+}
+
+TEST_CASE("kernels: host code alone changes no kernel") {
+  auto outcome = edit("src/gemm.cu", "scale<<<1, TILE>>>(a, p);", "scale<<<4, TILE>>>(a, p); /* more */");
+  CHECK(outcome.analysis.kernels.empty());
+}
+
+TEST_CASE("kernels: a shared header's change reaches kernels in every file that includes it") {
+  auto outcome = edit("src/common.cuh", "2.0f * x", "x + x");
+  CHECK(outcome.names() == std::vector<std::string>{"modified softmax"});  // scale does not call twice
+  auto macro_in_header = edit("src/common.cuh", "#pragma once", "#pragma once\n#define TILE 64");
+  CHECK(macro_in_header.names() == std::vector<std::string>{"modified scale"});
+}
+
+TEST_CASE("kernels: added, removed and renamed kernels") {
+  SECTION("added") {
+    auto outcome = edit("src/softmax.cu", "__global__ void softmax",
+                        "__global__ void fresh(int* p) { *p = 1; }\n__global__ void softmax");
+    CHECK(outcome.names() == std::vector<std::string>{"added fresh"});
+    CHECK_FALSE(outcome.only().base.has_value());
+  }
+  SECTION("removed") {
+    auto outcome =
+        edit("src/gemm.cu",
+             "__global__ void copy(float* dst, const float* src) { dst[threadIdx.x] = src[threadIdx.x]; }", "");
+    CHECK(outcome.names() == std::vector<std::string>{"removed copy"});
+    CHECK_FALSE(outcome.only().head.has_value());
+  }
+  SECTION("renamed, same code") {
+    auto outcome = edit("src/gemm.cu", "void copy(", "void copy_rows(");
+    CHECK(outcome.names() == std::vector<std::string>{"renamed copy_rows"});
+    CHECK(outcome.only().base->qualified_name == "copy");
+    CHECK_THAT(outcome.only().reasons, VectorContains(std::string("renamed from copy")));
+  }
+  SECTION("renamed with a new body is a removal and an addition") {
+    auto outcome = edit("src/gemm.cu", "void copy(float* dst, const float* src) { dst[threadIdx.x]",
+                        "void copy_rows(float* dst, const float* src) { dst[threadIdx.x + 1]");
+    CHECK(outcome.names() == std::vector<std::string>{"added copy_rows", "removed copy"});
+  }
+}
+
+TEST_CASE("kernels: a renamed file with unchanged kernels changes nothing") {
+  SourceFiles head = base_files();
+  head["src/softmax_kernels.cu"] = head["src/softmax.cu"];
+  head.erase("src/softmax.cu");
+  auto outcome = analyse(base_files(), head, {{"src/softmax.cu", "src/softmax_kernels.cu"}});
+  CHECK(outcome.analysis.kernels.empty());
+}
+
+TEST_CASE("kernels: a template kernel and a kernel in an included .cuh") {
+  SourceFiles base{{"k.cuh", "template <int N>\n__global__ void tiled(float* a) { a[threadIdx.x] *= N; }\n"},
+                   {"k.cu", "#include \"k.cuh\"\ntemplate __global__ void tiled<64>(float*);\n"}};
+  SourceFiles head = base;
+  head["k.cuh"] = replaced(head["k.cuh"], "*= N", "+= N");
+  auto outcome = analyse(base, head);
+  CHECK(outcome.names() == std::vector<std::string>{"modified tiled"});
+  CHECK(outcome.only().head->file == "k.cuh");
+}

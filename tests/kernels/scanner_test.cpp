@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kernels/scanner.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "scanned.hpp"
+
+using namespace kforecast::kernels;
+using namespace kforecast::kernels::testing;
+
+TEST_CASE("kernels: scanner finds global and device functions with their specifiers") {
+  const std::string source =
+      "static __global__ void a(int* p) {}\n"
+      "__device__ __forceinline__ float b(float x) { return x; }\n"
+      "__host__ __device__ inline int c() { return 1; }\n"
+      "inline __device__ __noinline__ int d();\n"
+      "void host_only(int x) { int y = x; }\n"
+      "__host__ int host_too() { return 0; }\n"
+      "[[nodiscard]] __device__ int e(int) __attribute__((always_inline));\n";
+  const auto scanned = scan_cuda_source(source);
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"a", "b", "c", "d", "e"});
+  CHECK(only(scanned, "a").kind == FunctionKind::global);
+  CHECK(only(scanned, "b").kind == FunctionKind::device);
+  CHECK_FALSE(only(scanned, "b").host);
+  CHECK(only(scanned, "c").kind == FunctionKind::device);
+  CHECK(only(scanned, "c").host);
+  CHECK(only(scanned, "a").has_body);
+  CHECK_FALSE(only(scanned, "d").has_body);
+  CHECK_FALSE(only(scanned, "e").has_body);
+  CHECK(only(scanned, "e").parameters.size() == 1);
+  CHECK(text_of(source, only(scanned, "d").whole) == "inline __device__ __noinline__ int d();");
+  CHECK(only(scanned, "d").body.empty());
+}
+
+TEST_CASE("kernels: scanner records spans of signature, body and whole") {
+  const std::string source =
+      "// header\n"
+      "template <int BM, typename T>\n"
+      "__global__ void __launch_bounds__(256, 2)\n"
+      "k(T* x) {\n"
+      "  x[0] = BM;\n"
+      "}\n";
+  const auto scanned = scan_cuda_source(source);
+  const Function& k = only(scanned, "k");
+  CHECK(k.template_parameters == "template <int BM, typename T>");
+  CHECK(k.launch_bounds == "256, 2");
+  CHECK(k.signature.first_line == 2);
+  CHECK(k.signature.last_line == 4);
+  CHECK(text_of(source, k.signature) ==
+        "template <int BM, typename T>\n__global__ void __launch_bounds__(256, 2)\nk(T* x)");
+  CHECK(k.body.first_line == 4);
+  CHECK(k.body.last_line == 6);
+  CHECK(text_of(source, k.body) == "{\n  x[0] = BM;\n}");
+  CHECK(k.whole.begin == k.signature.begin);
+  CHECK(k.whole.end == k.body.end);
+  CHECK(k.referenced_identifiers == std::vector<std::string>{"BM", "T", "k", "x"});
+}
+
+TEST_CASE("kernels: scanner qualifies names with namespaces and classes, not with extern C or anonymous ones") {
+  const std::string source =
+      "namespace a { namespace b::c {\n"
+      "__global__ void k1() {}\n"
+      "} inline namespace v1 { __device__ void d1(); }\n"
+      "namespace { __device__ void d2() {} }\n"
+      "struct S : Base<int> { __device__ float get() const { return m; } public: __device__ S(int v) : m{v} {} float "
+      "m; };\n"
+      "template <class T> struct alignas(16) Vec { __host__ __device__ T dot(const Vec& o) const; };\n"
+      "__device__ float S::out_of_line(int) { return 0; }\n"
+      "}\n"
+      "extern \"C\" { __global__ void k2(); }\n"
+      "__global__ void ::a::k3() {}\n";
+  const auto scanned = scan_cuda_source(source);
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"a::b::c::k1", "a::d1", "a::d2", "a::S::get", "a::S::S",
+                                                             "a::Vec::dot", "a::S::out_of_line", "k2", "a::k3"});
+  CHECK(only(scanned, "a::S::out_of_line").name == "out_of_line");
+  CHECK(only(scanned, "k2").extern_c);
+  CHECK_FALSE(only(scanned, "a::b::c::k1").extern_c);
+  CHECK(only(scanned, "a::S::S").has_body);
+  REQUIRE(scanned.namespaces.size() == 2);
+  CHECK(scanned.namespaces[0].qualified_name == "a::b::c");
+  CHECK(scanned.namespaces[0].span.first_line == 1);
+  CHECK(scanned.namespaces[0].span.last_line == 3);
+  CHECK(scanned.namespaces[1].qualified_name == "a");
+  CHECK(scanned.namespaces[1].span.last_line == 8);
+}
+
+TEST_CASE("kernels: scanner does not take variables, lambdas or host code for functions") {
+  const std::string source =
+      "__device__ int counter = compute(3);\n"
+      "__device__ float table[4] = {1, 2, 3, 4};\n"
+      "__constant__ float weights[16];\n"
+      "__device__ Foo object(1, 2);\n"
+      "auto lambda = [] __device__ (float x) { return x; };\n"
+      "int host(int x) { auto g = [](int y) { return y; }; return g(x); }\n"
+      "enum class Mode : int { a, b };\n"
+      "__global__ void real(float* x) {}\n";
+  const auto scanned = scan_cuda_source(source);
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"real"});
+  CHECK(only(scanned, "real").signature.first_line == 8);
+}
+
+TEST_CASE("kernels: text in comments, strings and raw strings is never a kernel") {
+  const std::string source =
+      "// __global__ void c1() {}\n"
+      "/* __global__ void c2() {} */\n"
+      "const char* s = \"__global__ void c3() {\";\n"
+      "const char* r = R\"x(__global__ void c4() { } } })x\";\n"
+      "const char q = '{';\n"
+      "__global__ void real() { const char* t = \"}\"; }\n"
+      "__device__ int after() { return 0; }\n";
+  const auto scanned = scan_cuda_source(source);
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"real", "after"});
+  CHECK(only(scanned, "real").body.last_line == 6);
+}
+
+TEST_CASE("kernels: explicit instantiations are attached to the template they name") {
+  const std::string source =
+      "namespace ns {\n"
+      "template <int N, typename T> __global__ void k(T* x) {}\n"
+      "template __global__ void k<64, float>(float*);\n"
+      "}\n"
+      "template __global__ void ns::k<128, double>(double*);\n"
+      "extern template __global__ void ns::k<32, int>(int*);\n"
+      "template __global__ void elsewhere<1>(int*);\n"
+      "template <> __global__ void ns::k<7, char>(char* x) {}\n";
+  const auto scanned = scan_cuda_source(source);
+  const auto& functions = scanned.functions;
+  REQUIRE(functions.size() == 2);
+  CHECK(functions[0].qualified_name == "ns::k");
+  CHECK(functions[0].instantiations == std::vector<std::string>{"k<64, float>", "k<128, double>", "k<32, int>"});
+  CHECK(functions[1].qualified_name == "ns::k");  // the explicit specialisation, a definition of its own
+  CHECK(functions[1].template_parameters == "template <>");
+  CHECK(functions[1].instantiations.empty());
+  REQUIRE(scanned.instantiations.size() == 4);
+  CHECK(scanned.instantiations[3].name == "elsewhere");
+  CHECK(scanned.instantiations[3].text == "elsewhere<1>");
+  CHECK(scanned.instantiations[3].line == 7);
+  CHECK(scanned.instantiations[1].name == "ns::k");
+}
+
+TEST_CASE("kernels: kernels defined by a macro are found under the name passed to it") {
+  const std::string source =
+      "#define DEFINE_KERNEL(name) __global__ void name(float* x) { x[0] = 1.0f; }\n"
+      "#define NOT_A_KERNEL(name) int name = 0;\n"
+      "namespace ns {\n"
+      "DEFINE_KERNEL(foo)\n"
+      "DEFINE_KERNEL(bar);\n"
+      "}\n"
+      "NOT_A_KERNEL(baz)\n"
+      "DEFINE_KERNEL(a ## b)\n"
+      "__global__ void after() {}\n";
+  const auto scanned = scan_cuda_source(source);
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"ns::foo", "ns::bar", "after"});
+  const Function& foo = only(scanned, "ns::foo");
+  CHECK(foo.from_macro);
+  CHECK(foo.macro == "DEFINE_KERNEL");
+  CHECK(foo.kind == FunctionKind::global);
+  CHECK(foo.whole.first_line == 4);
+  CHECK(text_of(source, foo.whole) == "DEFINE_KERNEL(foo)");
+  REQUIRE(foo.parameters.size() == 1);
+  CHECK(foo.parameters[0].type == "float*");
+  CHECK_FALSE(only(scanned, "after").from_macro);
+  CHECK(only(scanned, "after").signature.first_line == 9);
+
+  // The macro may come from a header scanned first.
+  const auto header = scan_cuda_source("#define STAMP(n) __global__ void n() {}\n");
+  const auto user = scan_cuda_source("STAMP(from_header)\n", ScanOptions{header.macros});
+  CHECK(qualified_names(user) == std::vector<std::string>{"from_header"});
+  CHECK(scan_cuda_source("STAMP(from_header)\n").functions.empty());
+}
+
+TEST_CASE("kernels: specifiers hidden in object-like macros count") {
+  const auto scanned = scan_cuda_source(
+      "#define DEVICE_INLINE __device__ __forceinline__\n#define KERNEL extern \"C\" __global__\n"
+      "DEVICE_INLINE float f(float x) { return x; }\nKERNEL void k(float* x) {}\n");
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"f", "k"});
+  CHECK(only(scanned, "f").kind == FunctionKind::device);
+  CHECK(only(scanned, "k").kind == FunctionKind::global);
+}
+
+TEST_CASE("kernels: a macro invocation without a semicolon does not swallow the next kernel") {
+  const std::string source = "UNKNOWN_MACRO(x, y)\n__global__ void k(int* p) {}\n";
+  const auto scanned = scan_cuda_source(source);
+  const Function& k = only(scanned, "k");
+  CHECK(k.signature.first_line == 2);
+  CHECK(text_of(source, k.signature) == "__global__ void k(int* p)");
+}
+
+TEST_CASE("kernels: body use lists names and calls, including calls through templates and launches") {
+  const auto scanned = scan_cuda_source(
+      "__device__ void g(); template <class T> __device__ void h(T);\n"
+      "__global__ void child(int) {}\n"
+      "__global__ void k(float* x) {\n"
+      "#ifdef USE_FAST_MATH\n"
+      "  x[0] = __expf(x[0]);\n"
+      "#endif\n"
+      "  g(); h<float>(x[0]); ns::util::clamp(x); ::top(); obj.method(1); child<<<1, 1>>>(0);\n"
+      "  if (a < b && c > (d)) {} for (;;) {} sizeof(int);\n"
+      "}\n");
+  const Function& k = only(scanned, "k");
+  CHECK(k.calls == std::vector<std::string>{"::top", "__expf", "child", "g", "h", "method", "ns::util::clamp"});
+  for (const char* name : {"USE_FAST_MATH", "x", "obj", "a", "b", "c", "d", "ns", "util"})
+    CHECK(contains(k.referenced_identifiers, name));
+  for (const char* keyword : {"if", "for", "sizeof", "int", "float", "__global__"})
+    CHECK_FALSE(contains(k.referenced_identifiers, keyword));
+}
+
+TEST_CASE("kernels: CRLF line endings give the same lines and names") {
+  std::string lf = "namespace n {\n__device__ int f(int x) {\n  return x;\n}\n}\n";
+  std::string crlf;
+  for (char c : lf) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const auto a = scan_cuda_source(lf);
+  const auto b = scan_cuda_source(crlf);
+  REQUIRE(b.functions.size() == 1);
+  CHECK(b.functions[0].qualified_name == "n::f");
+  CHECK(b.functions[0].body.first_line == a.functions[0].body.first_line);
+  CHECK(b.functions[0].body.last_line == 4);
+  CHECK(b.functions[0].parameters[0].name == "x");
+}
+
+TEST_CASE("kernels: scanner returns on hostile input") {
+  for (const std::string& source :
+       {std::string("__global__"), std::string("__global__ void"), std::string("__global__ void k("),
+        std::string("__global__ void k() {"), std::string("}}}}"), std::string("{{{{"), std::string("template <"),
+        std::string("namespace {"), std::string("extern \"C\" {"), std::string("#define"), std::string("#define F(\n"),
+        std::string("R\"(")}) {
+    const auto scanned = scan_cuda_source(source);
+    for (const Function& f : scanned.functions) {
+      CHECK(f.whole.end <= source.size());
+      CHECK_FALSE(f.name.empty());
+    }
+  }
+  const auto unclosed = scan_cuda_source("__global__ void k() {\n  if (x) {\n");
+  REQUIRE(unclosed.functions.size() == 1);
+  CHECK(unclosed.functions[0].body.last_line == 2);
+}
