@@ -7,34 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "base/json_string.hpp"
+
 namespace kforecast::config {
 namespace {
-
-std::string quote(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
-        else
-          out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string format_number(double value) {
   std::string text = fmt::format("{}", value);
@@ -82,10 +58,10 @@ std::string to_toml_literal(const Value& value) {
     std::string operator()(bool v) const { return v ? "true" : "false"; }
     std::string operator()(std::int64_t v) const { return fmt::format("{}", v); }
     std::string operator()(double v) const { return format_number(v); }
-    std::string operator()(const std::string& v) const { return quote(v); }
+    std::string operator()(const std::string& v) const { return json_string(v); }
     std::string operator()(const std::vector<std::string>& v) const {
       std::string out = "[";
-      for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + quote(v[i]);
+      for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + json_string(v[i]);
       return out + "]";
     }
   };

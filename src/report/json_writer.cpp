@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "report/json_text.hpp"
+#include "base/json_string.hpp"
 #include "report/writer.hpp"
 
 namespace kforecast::report {

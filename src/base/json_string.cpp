@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/json_text.hpp"
+#include "base/json_string.hpp"
 
 #include <fmt/format.h>
 
-namespace kforecast::report {
+namespace kforecast {
 namespace {
 
 // Length of the valid UTF-8 sequence at text[i], or 0.
@@ -78,4 +78,4 @@ std::string json_string(std::string_view text) {
   return out + "\"";
 }
 
-}  // namespace kforecast::report
+}  // namespace kforecast

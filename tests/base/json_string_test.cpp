@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/json_text.hpp"
+#include "base/json_string.hpp"
 
 #include <catch2/catch.hpp>
 
-using kforecast::report::json_string;
+using kforecast::json_string;
 
-TEST_CASE("report: JSON strings from untrusted bytes") {
+TEST_CASE("base: JSON strings from untrusted bytes") {
   CHECK(json_string("sgemm") == "\"sgemm\"");
   CHECK(json_string("a\"b\\c") == R"("a\"b\\c")");
   CHECK(json_string("line\nbreak\ttab\r") == R"("line\nbreak\ttab\r")");
