@@ -64,6 +64,8 @@ fs::path make_repository() {
           head ? "head" : "base"},
          root);
   }
+  // Packed, as a clone in CI is: loose objects would make every git command slower.
+  must({"git", "gc", "-q"}, root);
   return root;
 }
 

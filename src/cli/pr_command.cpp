@@ -23,13 +23,10 @@ namespace {
 // In PR mode the config comes from the base revision, so a pull request cannot loosen its own
 // gate (DESIGN.md, "Configuration"); --config names another file explicitly.
 Result<config::Config> config_at_base(const Invocation& invocation, const Context& context,
-                                      const git::Repository& repository, const std::string& base) {
+                                      const std::optional<std::string>& base_text, const std::string& base) {
   if (invocation.has("--config")) return config::load_config(invocation.value("--config"), context.env);
-  auto files = repository.read_files(base, {".kforecast.toml"});
-  if (!files) return std::unexpected(files.error());
-  const auto& text = files->at(".kforecast.toml");
-  if (!text) return config::apply_environment(config::Config{}, context.env);
-  auto parsed = config::parse_config(*text, fmt::format("{}:.kforecast.toml", base.substr(0, 12)));
+  if (!base_text) return config::apply_environment(config::Config{}, context.env);
+  auto parsed = config::parse_config(*base_text, fmt::format("{}:.kforecast.toml", base.substr(0, 12)));
   if (!parsed) return std::unexpected(parsed.error());
   return config::apply_environment(std::move(*parsed), context.env);
 }
@@ -138,10 +135,10 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     if (!diff) return std::unexpected(diff.error());
     base = range->base.sha, head = range->head.sha, origin = range->origin, diff_text = std::move(*diff);
   }
-  auto config = config_at_base(invocation, context, repo, base);
-  if (!config) return std::unexpected(config.error());
   auto sources = read_pr_sources(repo, base, head, origin, diff_text);
   if (!sources) return std::unexpected(sources.error());
+  auto config = config_at_base(invocation, context, sources->base_config, base);
+  if (!config) return std::unexpected(config.error());
 
   const kernels::RevisionSources base_sources(sources->base_files), head_sources(sources->head_files);
   const auto analysis = kernels::find_changed_kernels(base_sources, head_sources, sources->renames, sources->touched);

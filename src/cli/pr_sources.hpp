@@ -4,6 +4,7 @@
 // The inputs of `kforecast pr`: the two revisions, the diff between them, and the CUDA sources
 // at each, read from git in one batch per revision.
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,10 +24,13 @@ struct PrSources {
   std::vector<kernels::FileRename> renames;
   kernels::SourceFiles base_files;
   kernels::SourceFiles head_files;
+  std::optional<std::string> base_config;  // .kforecast.toml at the base revision, if there is one
 };
 
 // Reads the CUDA sources at `base` and at `head` ("" for the index) and the diff between them.
-// `diff_text` is git's diff of the same range.
+// `diff_text` is git's diff of the same range. Only what the analysis can need is read: the
+// touched files and every header, or, when a header changed, every CUDA file (its includers);
+// each distinct blob once, in one batch with the base's config.
 Result<PrSources> read_pr_sources(const git::Repository& repository, std::string base, std::string head,
                                   std::string range_origin, std::string_view diff_text);
 

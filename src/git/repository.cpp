@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "git/repository.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -83,35 +84,79 @@ class CliRepository final : public Repository {
     return paths;
   }
 
+  Result<std::vector<TreeEntry>> list_tree(std::string_view revision) const override {
+    // ls-tree: "MODE TYPE HASH\tPATH"; ls-files -s: "MODE HASH STAGE\tPATH". -z: paths as stored.
+    auto result = revision.empty() ? run_git(m_root, {"ls-files", "-s", "-z"})
+                                   : run_git(m_root, {"ls-tree", "-r", "-z", std::string(revision)});
+    if (!result) return std::unexpected(result.error());
+    std::vector<TreeEntry> entries;
+    std::string_view rest = result->out;
+    while (!rest.empty()) {
+      const auto end = rest.find('\0');
+      const std::string_view record = rest.substr(0, end);
+      rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+      const auto tab = record.find('\t');
+      if (tab == std::string_view::npos) continue;
+      const std::string_view fields = record.substr(0, tab);
+      const bool blob =
+          revision.empty() ? !fields.starts_with("160000") : fields.find(" blob ") != std::string_view::npos;
+      if (!blob) continue;
+      const auto hash_start = revision.empty() ? fields.find(' ') + 1 : fields.rfind(' ') + 1;
+      const auto hash_end = revision.empty() ? fields.find(' ', hash_start) : fields.size();
+      entries.push_back(
+          {std::string(record.substr(tab + 1)), std::string(fields.substr(hash_start, hash_end - hash_start))});
+    }
+    return entries;
+  }
+
+  Result<std::map<std::string, std::string, std::less<>>> read_blobs(
+      const std::vector<std::string>& blobs) const override {
+    std::vector<std::string> unique = blobs;
+    std::sort(unique.begin(), unique.end());
+    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+    auto contents = read_batch(unique);
+    if (!contents) return std::unexpected(contents.error());
+    std::map<std::string, std::string, std::less<>> out;
+    for (auto& [name, text] : *contents) {
+      if (!text) return fail(ExitCode::could_not_run, fmt::format("git has no object {}", name));
+      out.emplace(name, std::move(*text));
+    }
+    return out;
+  }
+
   Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_files(
       std::string_view revision, const std::vector<std::string>& paths) const override;
 
  private:
+  // One `git cat-file --batch --buffer` over object names ("HASH" or "REV:PATH").
+  Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_batch(
+      const std::vector<std::string>& names) const;
+
   std::filesystem::path m_root;
 };
 
-// `git cat-file --batch` answers each "REV:PATH" line with "SHA TYPE SIZE\n<bytes>\n", or
-// "NAME missing\n" / "NAME ambiguous\n".
-Result<std::map<std::string, std::optional<std::string>, std::less<>>> CliRepository::read_files(
-    std::string_view revision, const std::vector<std::string>& paths) const {
+// `git cat-file --batch` answers each name with "HASH TYPE SIZE\n<bytes>\n", or "NAME missing\n" /
+// "NAME ambiguous\n". --buffer: one flush at the end rather than one per object.
+Result<std::map<std::string, std::optional<std::string>, std::less<>>> CliRepository::read_batch(
+    const std::vector<std::string>& names) const {
   std::map<std::string, std::optional<std::string>, std::less<>> files;
-  if (paths.empty()) return files;
+  if (names.empty()) return files;
   std::string request;
-  for (const auto& path : paths) {
-    if (path.find_first_of("\n\r") != std::string::npos)
-      return fail(ExitCode::could_not_run, fmt::format("cannot read a path containing a line break: {:?}", path));
-    request += fmt::format("{}:{}\n", revision, path);
+  for (const auto& name : names) {
+    if (name.find_first_of("\n\r") != std::string::npos)
+      return fail(ExitCode::could_not_run, fmt::format("cannot read a path containing a line break: {:?}", name));
+    request += name + "\n";
   }
-  auto result = run_git(m_root, {"cat-file", "--batch"}, std::move(request));
+  auto result = run_git(m_root, {"cat-file", "--batch", "--buffer"}, std::move(request));
   if (!result) return std::unexpected(result.error());
   std::string_view out = result->out;
-  for (const auto& path : paths) {
+  for (const auto& name : names) {
     const auto header_end = out.find('\n');
     if (header_end == std::string_view::npos) return fail(ExitCode::could_not_run, "git cat-file --batch ended early");
     const std::string_view header = out.substr(0, header_end);
     out.remove_prefix(header_end + 1);
     if (header.ends_with(" missing") || header.ends_with(" ambiguous")) {
-      files.emplace(path, std::nullopt);
+      files.emplace(name, std::nullopt);
       continue;
     }
     const auto last_space = header.rfind(' ');
@@ -123,9 +168,20 @@ Result<std::map<std::string, std::optional<std::string>, std::less<>>> CliReposi
         size + 1 > out.size())
       return fail(ExitCode::could_not_run, fmt::format("unexpected answer from git cat-file: {}", header));
     const bool blob = header.substr(type_space + 1, last_space - type_space - 1) == "blob";
-    files.emplace(path, blob ? std::optional<std::string>(out.substr(0, size)) : std::nullopt);
+    files.emplace(name, blob ? std::optional<std::string>(out.substr(0, size)) : std::nullopt);
     out.remove_prefix(size + 1);
   }
+  return files;
+}
+
+Result<std::map<std::string, std::optional<std::string>, std::less<>>> CliRepository::read_files(
+    std::string_view revision, const std::vector<std::string>& paths) const {
+  std::vector<std::string> names;
+  for (const auto& path : paths) names.push_back(fmt::format("{}:{}", revision, path));
+  auto batch = read_batch(names);
+  if (!batch) return std::unexpected(batch.error());
+  std::map<std::string, std::optional<std::string>, std::less<>> files;
+  for (std::size_t i = 0; i < paths.size(); ++i) files.emplace(paths[i], std::move(batch->at(names[i])));
   return files;
 }
 

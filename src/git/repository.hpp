@@ -23,6 +23,12 @@ struct Commit {
   std::string sha;
 };
 
+// A file at a revision: its path and the hash of its contents (equal hashes, equal contents).
+struct TreeEntry {
+  std::string path;
+  std::string blob;
+};
+
 class Repository {
  public:
   virtual ~Repository() = default;
@@ -48,6 +54,13 @@ class Repository {
 
   // Every file path at `revision` (a commit, or "" for the index), in git's order.
   virtual Result<std::vector<std::string>> list_files(std::string_view revision) const = 0;
+
+  // The same with each file's blob hash (submodules and other non-files left out).
+  virtual Result<std::vector<TreeEntry>> list_tree(std::string_view revision) const = 0;
+
+  // The contents of blobs by hash, read in one batch; a hash git does not have is an Error.
+  virtual Result<std::map<std::string, std::string, std::less<>>> read_blobs(
+      const std::vector<std::string>& blobs) const = 0;
 
   // Contents of `paths` at `revision` (a commit, or "" for the index), read in one batch. A path
   // absent there maps to nullopt.

@@ -131,3 +131,32 @@ TEST_CASE("git: listing the files at a revision and in the index") {
   CHECK(*repository->list_files(first) == std::vector<std::string>{"a.cu", "dir/with space.cuh"});
   CHECK(*repository->list_files("") == std::vector<std::string>{"a.cu", "dir/with space.cuh", "new.cu"});
 }
+
+TEST_CASE("git: trees with blob hashes, and blobs read once each") {
+  FixtureRepo fixture;
+  fixture.write("a.cu", "same\n");
+  fixture.write("dir/b c.cuh", "b\n");
+  fixture.git({"update-index", "--add", "--cacheinfo", "160000,1111111111111111111111111111111111111111,sub"});
+  const std::string first = fixture.commit("first");
+  fixture.write("staged.cu", "same\n");
+  fixture.git({"add", "staged.cu"});
+  auto repository = open(fixture);
+  auto tree = repository->list_tree(first);
+  REQUIRE(tree.has_value());
+  std::vector<std::string> paths;
+  for (const auto& entry : *tree) paths.push_back(entry.path);
+  CHECK(paths == std::vector<std::string>{"a.cu", "dir/b c.cuh"});  // not the submodule
+  auto index = repository->list_tree("");
+  REQUIRE(index.has_value());
+  REQUIRE(index->size() == 3);
+  CHECK(index->at(2).path == "staged.cu");
+  CHECK(index->at(2).blob == tree->at(0).blob);  // same contents, same hash
+  auto blobs = repository->read_blobs({tree->at(0).blob, index->at(2).blob, tree->at(1).blob});
+  REQUIRE(blobs.has_value());
+  CHECK(blobs->size() == 2);
+  CHECK(blobs->at(tree->at(0).blob) == "same\n");
+  CHECK(blobs->at(tree->at(1).blob) == "b\n");
+  auto missing = repository->read_blobs({"0123456789012345678901234567890123456789"});
+  REQUIRE_FALSE(missing.has_value());
+  CHECK_THAT(missing.error().message, Contains("git has no object"));
+}
