@@ -12,6 +12,7 @@
 #include "cli/identical_code_step.hpp"
 #include "cli/pr_sources.hpp"
 #include "config/config.hpp"
+#include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
 #include "git/revision_range.hpp"
 #include "kforecast_version.hpp"
@@ -29,6 +30,20 @@ Result<config::Config> config_at_base(const Invocation& invocation, const Contex
   auto parsed = config::parse_config(*base_text, fmt::format("{}:.kforecast.toml", base.substr(0, 12)));
   if (!parsed) return std::unexpected(parsed.error());
   return config::apply_environment(std::move(*parsed), context.env);
+}
+
+// cuda.arch, with "auto" meaning the first local GPU's architecture, else sm_90 (the H100, the
+// GPU the forecasters are trained for). The note says which was taken and why.
+std::pair<std::string, std::string> target_arch(const config::Config& config) {
+  const std::string arch = config.string_value("cuda.arch");
+  if (arch != "auto") return {arch, fmt::format("target {} (cuda.arch)", arch)};
+  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
+  if (driver) {
+    if (auto devices = (*driver)->devices(); devices && !devices->empty())
+      return {devices->front().arch(),
+              fmt::format("target {} (the local {})", devices->front().arch(), devices->front().name)};
+  }
+  return {"sm_90", "target sm_90 (cuda.arch is auto and no GPU is visible)"};
 }
 
 std::string cuda_include_dir(const EnvLookup& env) {
@@ -143,7 +158,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   const kernels::RevisionSources base_sources(sources->base_files), head_sources(sources->head_files);
   const auto analysis = kernels::find_changed_kernels(base_sources, head_sources, sources->renames, sources->touched);
 
-  const std::string arch = config->string_value("cuda.arch");
+  const auto [arch, arch_note] = target_arch(*config);
   auto compiler = cuda::load_nvrtc({config->string_value("cuda.nvrtc_library"), ""}, context.env);
   std::vector<KernelCodeVerdict> code;
   std::optional<policy::PtxCache> cache;
@@ -155,6 +170,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
 
   report::Report report{kforecast::version, base, head.empty() ? "index" : head, report::GateVerdict::pass, {}, {}};
   report.notes.push_back(fmt::format("revisions: {}", origin));
+  if (compiler) report.notes.push_back(arch_note);
   for (const auto& note : sources->diff.notes) report.notes.push_back(note);
   for (const auto& name : analysis.comment_only)
     report.notes.push_back(fmt::format("{}: comments or whitespace only", name));

@@ -170,8 +170,9 @@ const std::array keys{
     KeySpec{"cuda.nvrtc_library", string, "\"\"", "KFORECAST_NVRTC_LIBRARY",
             "Path of libnvrtc to load instead of searching CUDA_HOME, CUDA_PATH, /usr/local/cuda/lib64 and the loader "
             "path."},
-    KeySpec{"cuda.arch", string, "\"sm_90\"", "KFORECAST_ARCH",
-            "GPU architecture kernels are compiled for when comparing machine code (sm_80, sm_90, ...)."},
+    KeySpec{"cuda.arch", string, "\"auto\"", "KFORECAST_ARCH",
+            "GPU architecture kernels are compiled for when comparing machine code: sm_80, sm_90, ..., or auto "
+            "(the local GPU's, else sm_90)."},
     KeySpec{"cuda.driver_library", string, "\"\"", "KFORECAST_CUDA_DRIVER_LIBRARY",
             "Path of the CUDA driver library (libcuda.so.1) to load instead of the loader's default."},
 };
