@@ -87,63 +87,101 @@ bool failed_only_at_naming(const std::string& detail) {
   return true;
 }
 
+// A kernel's base and head name expressions, paired: its one plain or typed name, or its explicit
+// instantiations matched by their template arguments (tiled<64> with tiled<64>).
+struct NamedKernel {
+  std::vector<policy::KernelToCompare> pairs;
+  std::vector<std::string> display;  // what the report calls each pair
+};
+
+NamedKernel pair_names(const kernels::Function& base_function, const kernels::Function& head_function, Naming naming) {
+  NamedKernel named;
+  const auto base_names = name_expressions(base_function, naming);
+  for (const auto& head_name : name_expressions(head_function, naming)) {
+    const bool is_template = !head_function.template_parameters.empty();
+    const std::string arguments = is_template ? head_name.substr(head_name.find('<')) : "";
+    const auto base_match = std::ranges::find_if(base_names, [&](const std::string& name) {
+      return is_template ? name.ends_with(arguments) : base_names.size() == 1;
+    });
+    if (base_match == base_names.end()) continue;
+    named.pairs.push_back({*base_match, head_name});
+    named.display.push_back(is_template ? head_name : head_function.qualified_name);
+  }
+  return named;
+}
+
+// The kernels of one (base file, head file) pair, compiled together: one unit per side.
+struct UnitGroup {
+  std::string base_file, head_file;
+  std::vector<std::size_t> kernels;  // indices into the changed kernels
+};
+
 }  // namespace
 
 std::vector<KernelCodeVerdict> compare_changed_kernels(const RevisionSources& base, const RevisionSources& head,
                                                        const std::vector<kernels::ChangedKernel>& changed,
                                                        const IdenticalCodeContext& context) {
   std::vector<KernelCodeVerdict> verdicts(changed.size());
+  auto base_function = [&](std::size_t i) -> const kernels::Function& {
+    return base.scanned(changed[i].base->file).functions[changed[i].base->function_index];
+  };
+  auto head_function = [&](std::size_t i) -> const kernels::Function& {
+    return head.scanned(changed[i].head->file).functions[changed[i].head->function_index];
+  };
+  std::vector<UnitGroup> groups;
   for (std::size_t i = 0; i < changed.size(); ++i) {
-    const auto& kernel = changed[i];
-    if (!kernel.base || !kernel.head) continue;
-    const auto& base_function = base.scanned(kernel.base->file).functions[kernel.base->function_index];
-    const auto& head_function = head.scanned(kernel.head->file).functions[kernel.head->function_index];
-    if (!head_function.template_parameters.empty() && name_expressions(head_function, Naming::plain).empty()) {
-      verdicts[i].note = "a template without an explicit instantiation: its code was not compared";
+    if (!changed[i].base || !changed[i].head) continue;
+    if (pair_names(base_function(i), head_function(i), Naming::plain).pairs.empty()) {
+      verdicts[i].note =
+          head_function(i).template_parameters.empty()
+              ? "its name could not be given to NVRTC: code not compared"
+              : "a template without the same explicit instantiations at both revisions: code not compared";
       continue;
     }
-    const auto base_unit = compile_unit(base, kernel.base->file, context);
-    const auto head_unit = compile_unit(head, kernel.head->file, context);
-    std::vector<policy::KernelCodeResult> results;
+    auto group = std::ranges::find_if(groups, [&](const UnitGroup& g) {
+      return g.base_file == changed[i].base->file && g.head_file == changed[i].head->file;
+    });
+    if (group == groups.end()) group = groups.insert(groups.end(), {changed[i].base->file, changed[i].head->file, {}});
+    group->kernels.push_back(i);
+  }
+
+  for (const UnitGroup& group : groups) {
+    const auto base_unit = compile_unit(base, group.base_file, context);
+    const auto head_unit = compile_unit(head, group.head_file, context);
     for (Naming naming : {Naming::plain, Naming::by_type}) {
-      const auto head_names = name_expressions(head_function, naming);
-      const auto base_names = name_expressions(base_function, naming);
-      // Instantiations are matched by their arguments: tiled<64> with tiled<64>.
+      // Every kernel of the unit in one compile per side; results come back in pair order.
       std::vector<policy::KernelToCompare> pairs;
-      verdicts[i].names.clear();
-      for (std::size_t h = 0; h < head_names.size(); ++h) {
-        const std::string display =
-            head_function.template_parameters.empty() ? head_function.qualified_name : head_names[h];
-        const std::string arguments = head_names[h].substr(
-            head_names[h].find('<') == std::string::npos ? head_names[h].size() : head_names[h].find('<'));
-        const auto base_match = std::ranges::find_if(base_names, [&](const std::string& name) {
-          return arguments.empty() ? base_names.size() == 1 : name.ends_with(arguments);
-        });
-        if (base_match == base_names.end()) continue;
-        pairs.push_back({*base_match, head_names[h]});
-        verdicts[i].names.push_back(display);
+      std::vector<std::pair<std::size_t, std::size_t>> owner;  // (kernel, first pair) per kernel
+      for (std::size_t i : group.kernels) {
+        NamedKernel named = pair_names(base_function(i), head_function(i), naming);
+        owner.push_back({i, pairs.size()});
+        verdicts[i].names = std::move(named.display);
+        pairs.insert(pairs.end(), named.pairs.begin(), named.pairs.end());
       }
-      if (pairs.empty()) break;
-      results = policy::compare_kernel_code(context.compiler, base_unit, head_unit, pairs,
-                                            {.arch = context.arch, .cache = context.cache});
-      // NVRTC could not resolve the name (overloaded by CUDA's headers): try the typed spelling.
+      const auto results = policy::compare_kernel_code(context.compiler, base_unit, head_unit, pairs,
+                                                       {.arch = context.arch, .cache = context.cache});
+      // NVRTC could not resolve a name (CUDA's headers overload it): try the typed spelling.
       const bool unnamed =
           std::ranges::any_of(results, [](const auto& result) { return failed_only_at_naming(result.detail); });
-      if (!unnamed) break;
-      results.clear();
+      if (unnamed && naming == Naming::plain) continue;
+      for (std::size_t k = 0; k < owner.size(); ++k) {
+        const auto [i, first] = owner[k];
+        const std::size_t last = k + 1 < owner.size() ? owner[k + 1].second : results.size();
+        if (unnamed) {
+          verdicts[i].note = "its name could not be given to NVRTC: code not compared";
+          continue;
+        }
+        policy::CodeComparison outcome = policy::CodeComparison::identical;
+        for (std::size_t r = first; r < last; ++r) {
+          if (results[r].comparison == policy::CodeComparison::identical) continue;
+          outcome = results[r].comparison;
+          if (!results[r].detail.empty()) verdicts[i].note = first_lines(results[r].detail, 6);
+          if (outcome != policy::CodeComparison::different) break;
+        }
+        verdicts[i].outcome = outcome;
+      }
+      break;
     }
-    if (results.empty()) {
-      verdicts[i].note = "its name or instantiations could not be given to NVRTC: code not compared";
-      continue;
-    }
-    policy::CodeComparison outcome = policy::CodeComparison::identical;
-    for (const auto& result : results) {
-      if (result.comparison == policy::CodeComparison::identical) continue;
-      outcome = result.comparison;
-      if (!result.detail.empty()) verdicts[i].note = first_lines(result.detail, 6);
-      if (outcome != policy::CodeComparison::different) break;
-    }
-    verdicts[i].outcome = outcome;
   }
   return verdicts;
 }
