@@ -145,7 +145,9 @@ std::vector<KernelCodeVerdict> compare_changed_kernels(const RevisionSources& ba
     group->kernels.push_back(i);
   }
 
-  for (const UnitGroup& group : groups) {
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const UnitGroup& group = groups[g];
+    if (context.progress) context.progress(g, groups.size());
     const auto base_unit = compile_unit(base, group.base_file, context);
     const auto head_unit = compile_unit(head, group.head_file, context);
     for (Naming naming : {Naming::plain, Naming::by_type}) {
@@ -183,6 +185,7 @@ std::vector<KernelCodeVerdict> compare_changed_kernels(const RevisionSources& ba
       break;
     }
   }
+  if (context.progress && !groups.empty()) context.progress(groups.size(), groups.size());
   return verdicts;
 }
 

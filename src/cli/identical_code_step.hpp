@@ -4,6 +4,7 @@
 // The identical-code tier for `kforecast pr`: each changed kernel present at both revisions is
 // compiled (device-only units, headers from the same revision) and its code compared.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct IdenticalCodeContext {
   std::string arch;
   const policy::PtxCache* cache = nullptr;
   std::string cuda_include_dir;  // where CUDA's own headers are, or ""
+  // Called before each unit pair is compiled and once at the end (done == total).
+  std::function<void(std::size_t done, std::size_t total)> progress = {};
 };
 
 // One verdict per entry of `changed`, in order.

@@ -3,6 +3,8 @@
 // those whose machine code did not change; forecasts and benchmarks come with later stages, so
 // every other changed kernel is reported as not verified.
 
+#include <unistd.h>
+
 #include <fstream>
 #include <iostream>
 
@@ -163,9 +165,18 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   std::vector<KernelCodeVerdict> code;
   std::optional<policy::PtxCache> cache;
   if (auto directory = policy::default_ptx_cache_directory(context.env)) cache.emplace(*directory);
-  if (compiler)
-    code = compare_changed_kernels(base_sources, head_sources, analysis.kernels,
-                                   {**compiler, arch, cache ? &*cache : nullptr, cuda_include_dir(context.env)});
+  if (compiler) {
+    IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include_dir(context.env)};
+    // A progress line on a terminal only: CI logs and pipes get none.
+    if (::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr)
+      compare.progress = [&](std::size_t done, std::size_t total) {
+        context.err << (done < total
+                            ? fmt::format("\rkforecast: comparing machine code for {}: {}/{} files", arch, done, total)
+                            : std::string("\r\x1b[K"))
+                    << std::flush;
+      };
+    code = compare_changed_kernels(base_sources, head_sources, analysis.kernels, compare);
+  }
   const std::string no_compiler = compiler ? "" : "machine code not compared: " + compiler.error().message();
 
   report::Report report{kforecast::version, base, head.empty() ? "index" : head, report::GateVerdict::pass, {}, {}};
