@@ -17,6 +17,7 @@ constexpr std::array pr_options{
     OptionSpec{"--base", "REV", "the revision to compare against (default: merge-base with upstream)"},
     OptionSpec{"--head", "REV", "the revision under review (default: HEAD)"},
     OptionSpec{"--staged", "", "review the changes staged for commit (the index against HEAD)"},
+    OptionSpec{"--diff", "FILE|-", "review a patch made by git: the work tree is the head (- reads standard input)"},
     repo_option,
     config_option,
     OptionSpec{"--format", "md|json", "report format (default md; sarif comes with the gate's reports)"},

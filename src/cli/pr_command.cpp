@@ -136,7 +136,15 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   const git::Repository& repo = **repository;
 
   std::string base, head, origin, diff_text;
-  if (invocation.has("--staged")) {
+  if (invocation.has("--diff")) {
+    const std::string path = invocation.value("--diff");
+    std::ifstream file;
+    if (path != "-") file.open(path, std::ios::binary);
+    if (path != "-" && !file) return usage_error(fmt::format("--diff: cannot read '{}'", path));
+    std::istream& in = path == "-" ? std::cin : file;
+    diff_text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    base = "patch base", head = "working tree", origin = "the patch given with --diff";
+  } else if (invocation.has("--staged")) {
     auto commit = repo.resolve("HEAD");
     if (!commit) return std::unexpected(commit.error());
     auto staged = repo.staged_diff();
@@ -152,9 +160,12 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     if (!diff) return std::unexpected(diff.error());
     base = range->base.sha, head = range->head.sha, origin = range->origin, diff_text = std::move(*diff);
   }
-  auto sources = read_pr_sources(repo, base, head, origin, diff_text);
+  auto sources = invocation.has("--diff") ? read_patch_sources(repo, diff_text)
+                                          : read_pr_sources(repo, base, head, origin, diff_text);
   if (!sources) return std::unexpected(sources.error());
-  auto config = config_at_base(invocation, context, sources->base_config, base);
+  // A patch has no base revision to read the config from: the work tree's config applies.
+  auto config = invocation.has("--diff") ? load_command_config(invocation, context)
+                                         : config_at_base(invocation, context, sources->base_config, base);
   if (!config) return std::unexpected(config.error());
 
   const kernels::RevisionSources base_sources(sources->base_files), head_sources(sources->head_files);

@@ -2,6 +2,11 @@
 #include "cli/pr_sources.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace kforecast::cli {
 namespace {
@@ -19,11 +24,8 @@ std::vector<git::TreeEntry> needed(const std::vector<git::TreeEntry>& tree,
   return entries;
 }
 
-}  // namespace
-
-Result<PrSources> read_pr_sources(const git::Repository& repository, std::string base, std::string head,
-                                  std::string range_origin, std::string_view diff_text) {
-  PrSources sources{std::move(base), std::move(head), std::move(range_origin), {}, {}, {}, {}, {}, {}};
+// Parses the diff into `sources`: touched CUDA paths and renames.
+Result<void> take_diff(PrSources& sources, std::string_view diff_text) {
   auto parsed = diff::parse_unified_diff(diff_text);
   if (!parsed) return std::unexpected(parsed.error());
   sources.diff = std::move(*parsed);
@@ -32,6 +34,65 @@ Result<PrSources> read_pr_sources(const git::Repository& repository, std::string
       if (!path->empty() && kernels::is_cuda_source_path(*path)) sources.touched.insert(*path);
     if (file.kind == diff::ChangeKind::renamed) sources.renames.push_back({file.old_path, file.new_path});
   }
+  return {};
+}
+
+bool absent_blob(std::string_view blob) { return blob.find_first_not_of('0') == std::string_view::npos; }
+
+std::optional<std::string> read_working_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+Result<PrSources> read_patch_sources(const git::Repository& repository, std::string_view diff_text) {
+  PrSources sources{"", "", "the patch given with --diff", {}, {}, {}, {}, {}, {}};
+  if (auto taken = take_diff(sources, diff_text); !taken) return std::unexpected(taken.error());
+  if (sources.touched.empty()) return sources;
+  auto index = repository.list_files("");
+  if (!index) return std::unexpected(index.error());
+  const bool header_touched = std::ranges::any_of(sources.touched, is_header);
+  std::set<std::string, std::less<>> paths(sources.touched.begin(), sources.touched.end());
+  for (const auto& path : *index)
+    if (kernels::is_cuda_source_path(path) && (header_touched || is_header(path))) paths.insert(path);
+  for (const auto& path : paths)
+    if (auto text = read_working_file(repository.root() / path)) sources.head_files.emplace(path, std::move(*text));
+  sources.base_files = sources.head_files;
+
+  std::vector<std::string> blobs;
+  for (const auto& file : sources.diff.files) {
+    if (!kernels::is_cuda_source_path(file.path())) continue;
+    if (file.old_blob.empty() && file.kind != diff::ChangeKind::renamed)
+      return usage_error(
+          fmt::format("--diff: diff line {}: '{}' has no 'index' line, so its base cannot be read; "
+                      "give a diff made by git, or use --base/--head",
+                      file.diff_line, file.path()));
+    if (!file.old_blob.empty() && !absent_blob(file.old_blob)) blobs.push_back(file.old_blob);
+  }
+  auto contents = repository.read_blobs(blobs);
+  if (!contents)
+    return usage_error(
+        fmt::format("--diff: the base of the patch is not in this repository ({}); run it where the "
+                    "diff was made",
+                    contents.error().message));
+  for (const auto& file : sources.diff.files) {
+    if (!kernels::is_cuda_source_path(file.path())) continue;
+    if (!file.new_path.empty() && file.new_path != file.old_path) sources.base_files.erase(file.new_path);
+    if (file.old_path.empty()) continue;
+    if (!file.old_blob.empty() && !absent_blob(file.old_blob))
+      sources.base_files[file.old_path] = contents->at(file.old_blob);
+    else if (file.kind == diff::ChangeKind::renamed)  // a pure rename: the same contents under the old name
+      if (auto text = read_working_file(repository.root() / file.new_path)) sources.base_files[file.old_path] = *text;
+  }
+  return sources;
+}
+
+Result<PrSources> read_pr_sources(const git::Repository& repository, std::string base, std::string head,
+                                  std::string range_origin, std::string_view diff_text) {
+  PrSources sources{std::move(base), std::move(head), std::move(range_origin), {}, {}, {}, {}, {}, {}};
+  if (auto taken = take_diff(sources, diff_text); !taken) return std::unexpected(taken.error());
   auto base_tree = repository.list_tree(sources.base_sha);
   if (!base_tree) return std::unexpected(base_tree.error());
   std::vector<std::string> blobs;

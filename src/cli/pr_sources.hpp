@@ -34,4 +34,8 @@ struct PrSources {
 Result<PrSources> read_pr_sources(const git::Repository& repository, std::string base, std::string head,
                                   std::string range_origin, std::string_view diff_text);
 
+// For --diff: the head is the working tree; the base is what the diff's "index" lines name (so
+// the diff must come from git, and its blobs be in this repository). `diff_text` is the patch.
+Result<PrSources> read_patch_sources(const git::Repository& repository, std::string_view diff_text);
+
 }  // namespace kforecast::cli

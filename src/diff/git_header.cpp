@@ -49,6 +49,12 @@ Result<void> read_percent(std::string_view text, std::uint32_t number, int& perc
 
 // "index 1a2b3c4..5d6e7f8 100644": the mode is there only when it did not change.
 void read_index(std::string_view text, FileDiff& file) {
+  const auto dots = text.find("..");
+  const auto hashes_end = std::min(text.find(' '), text.size());
+  if (dots != std::string_view::npos && dots < hashes_end) {
+    file.old_blob = text.substr(0, dots);
+    file.new_blob = text.substr(dots + 2, hashes_end - dots - 2);
+  }
   const auto space = text.rfind(' ');
   if (space == std::string_view::npos || !is_mode(text.substr(space + 1))) return;
   const std::string_view mode = text.substr(space + 1);

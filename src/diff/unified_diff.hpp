@@ -38,6 +38,11 @@ struct FileDiff {
   // mode did not change, empty where the diff does not say (GNU diff never does).
   std::string old_mode;
   std::string new_mode;
+  // Blob hashes from git's "index OLD..NEW" line, as written (abbreviated unless the diff was made
+  // with --full-index); all zeros for the missing side of an added or deleted file; empty where
+  // the diff has no index line.
+  std::string old_blob;
+  std::string new_blob;
   bool binary = false;                     // git said "Binary files ... differ" or sent a "GIT binary patch": no hunks
   bool crlf = false;                       // some content line of a hunk ends in "\r\n"
   bool old_missing_final_newline = false;  // "\ No newline at end of file" after an old line

@@ -57,6 +57,19 @@ TEST_CASE("diff: the index line gives the mode of an unchanged-mode file") {
   CHECK(file.new_mode == "120000");
   CHECK(file.kind == ChangeKind::modified);
   CHECK(file.path() == "x");
+  CHECK(file.old_blob == "1234567");
+  CHECK(file.new_blob == "89abcde");
+}
+
+TEST_CASE("diff: the index line gives both blob hashes, full or abbreviated") {
+  Reader full;
+  full.read("index 0000000000000000000000000000000000000000..0123456789abcdef0123456789abcdef01234567");
+  CHECK(full.file.old_blob == "0000000000000000000000000000000000000000");
+  CHECK(full.file.new_blob == "0123456789abcdef0123456789abcdef01234567");
+  Reader odd;
+  odd.read("index garbage");
+  CHECK(odd.file.old_blob.empty());
+  CHECK(odd.file.new_blob.empty());
 }
 
 TEST_CASE("diff: new and deleted file modes make added and deleted files") {

@@ -23,12 +23,13 @@ struct Run {
 // `env` entries ("NAME=value") are added to a clean environment holding PATH and HOME only,
 // so the developer's own KFORECAST_* variables cannot change a test's outcome.
 inline Run run_kforecast(std::vector<std::string> args, const std::filesystem::path& cwd = {},
-                         std::vector<std::string> env = {}) {
+                         std::vector<std::string> env = {}, std::string input = {}) {
   std::vector<std::string> argv{"env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp"};
   argv.insert(argv.end(), env.begin(), env.end());
   argv.push_back(KF_BINARY);
   argv.insert(argv.end(), args.begin(), args.end());
-  auto result = run_process(argv, {.working_directory = cwd.string(), .timeout = std::chrono::seconds(60)});
+  auto result = run_process(
+      argv, {.working_directory = cwd.string(), .input = std::move(input), .timeout = std::chrono::seconds(60)});
   REQUIRE(result.has_value());
   return {result->exit_status, result->out, result->err};
 }

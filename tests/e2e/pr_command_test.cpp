@@ -90,3 +90,39 @@ TEST_CASE("e2e: pr --staged reviews the index, and --output writes a file") {
   CHECK_THAT(text, Contains("| `extra` | `k.cu:2` | added |"));
   CHECK_THAT(text, Contains("| `k` | `k.cu:1` | modified |"));
 }
+
+TEST_CASE("e2e: pr --diff reviews a git patch against the work tree, from a file or standard input") {
+  FixtureRepo repo;
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 1.0f; }\n");
+  repo.commit("base");
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 3.0f; }\n__global__ void extra(int* p) { *p = 0; }\n");
+  const std::string patch = repo.git({"diff"});
+  repo.write("change.diff", patch);
+  for (const bool from_stdin : {false, true}) {
+    INFO(from_stdin);
+    auto run = from_stdin ? run_kforecast({"pr", "--diff", "-"}, repo.path(), {}, patch)
+                          : run_kforecast({"pr", "--diff", "change.diff"}, repo.path());
+    CHECK(run.status == 0);
+    CHECK_THAT(run.out, Contains("| `extra` | `k.cu:2` | added |"));
+    CHECK_THAT(run.out, Contains("| `k` | `k.cu:1` | modified |"));
+    CHECK_THAT(run.out, Contains("revisions: the patch given with --diff"));
+  }
+  SECTION("a diff without index lines cannot name its base") {
+    auto run = run_kforecast({"pr", "--diff", "-"}, repo.path(), {},
+                             "--- k.cu\t2026-01-01\n+++ k.cu\t2026-01-02\n@@ -1 +1 @@\n-a\n+b\n");
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains("has no 'index' line"));
+  }
+  SECTION("a patch whose base is not in this repository") {
+    auto run = run_kforecast({"pr", "--diff", "-"}, repo.path(), {},
+                             "diff --git a/k.cu b/k.cu\nindex 1111111..2222222 100644\n--- a/k.cu\n+++ b/k.cu\n"
+                             "@@ -1 +1 @@\n-a\n+b\n");
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains("not in this repository"));
+  }
+  SECTION("a missing patch file") {
+    auto run = run_kforecast({"pr", "--diff", "nope.diff"}, repo.path());
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains("--diff: cannot read 'nope.diff'"));
+  }
+}
