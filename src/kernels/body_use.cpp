@@ -60,12 +60,13 @@ void NameSet::insert(std::string_view name) {
 }
 
 std::vector<std::string> NameSet::sorted_without_keywords() const {
-  std::vector<std::string> names;
-  names.reserve(m_names.size());
+  // Sorting views moves 16 bytes per swap where strings move 32 and may touch the heap.
+  thread_local std::vector<std::string_view> views;
+  views.clear();
   for (const std::string_view name : m_names)
-    if (!is_keyword(name)) names.emplace_back(name);
-  std::sort(names.begin(), names.end());
-  return names;
+    if (!is_keyword(name)) views.push_back(name);
+  std::sort(views.begin(), views.end());
+  return {views.begin(), views.end()};
 }
 
 BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<const Token>> also_used,

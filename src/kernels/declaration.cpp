@@ -83,7 +83,8 @@ Parameter make_parameter(std::span<const Token> declaration, std::span<const Tok
     return parameter;
   }
   parameter.name = std::string(declaration[*name_at].text);
-  parameter.type = spaced_text(declaration.first(*name_at)) + spaced_text(declaration.subspan(*name_at + 1));
+  parameter.type = spaced_text(declaration.first(*name_at));
+  append_spaced_text(parameter.type, declaration.subspan(*name_at + 1));
   return parameter;
 }
 

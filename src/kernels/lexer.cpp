@@ -76,7 +76,8 @@ void Lexer::skip_block_comment() {
   m_pos = end;
 }
 
-void Lexer::skip_space_and_comments() {
+// Inlined into read(): most tokens follow a space or a newline.
+[[gnu::always_inline]] inline void Lexer::skip_space_and_comments() {
   while (m_pos < m_source.size()) {
     const char c = m_source[m_pos];
     if (class_of(c) & space) {
@@ -101,8 +102,9 @@ void Lexer::skip_space_and_comments() {
   }
 }
 
-Token Lexer::finish(std::size_t begin, std::uint32_t line, TokenKind kind) {
-  return Token{m_source.substr(begin, m_pos - begin), line, kind};
+// m_pos never passes the end, so the view needs no bounds check.
+[[gnu::always_inline]] inline Token Lexer::finish(std::size_t begin, std::uint32_t line, TokenKind kind) {
+  return Token{std::string_view(m_source.data() + begin, m_pos - begin), line, kind};
 }
 
 Token Lexer::quoted(std::size_t begin, std::uint32_t line, char quote, TokenKind kind) {
@@ -189,7 +191,7 @@ Token Lexer::number(std::size_t begin, std::uint32_t line) {
 
 // The longest operator at `begin` (maximal munch), decided on bytes: this runs for a third of
 // all tokens.
-Token Lexer::punctuation(std::size_t begin, std::uint32_t line) {
+[[gnu::always_inline]] inline Token Lexer::punctuation(std::size_t begin, std::uint32_t line) {
   const char c = m_source[begin];
   const char c1 = begin + 1 < m_source.size() ? m_source[begin + 1] : '\0';
   const char c2 = begin + 2 < m_source.size() ? m_source[begin + 2] : '\0';
@@ -255,7 +257,7 @@ Token Lexer::header_name(std::size_t begin, std::uint32_t line) {
   if (m_pos >= m_source.size()) {
     const TokenKind kind = m_in_directive ? TokenKind::directive_end : TokenKind::end;
     m_in_directive = false;
-    return Token{m_source.substr(begin, 0), line, kind};
+    return Token{std::string_view(m_source.data() + begin, 0), line, kind};
   }
   const char c = m_source[m_pos];
   if (c == '\n') {  // reached only inside a directive
@@ -264,7 +266,7 @@ Token Lexer::header_name(std::size_t begin, std::uint32_t line) {
     ++m_pos;
     ++m_line;
     m_at_line_start = true;
-    return Token{m_source.substr(begin, 0), line, TokenKind::directive_end};
+    return Token{std::string_view(m_source.data() + begin, 0), line, TokenKind::directive_end};
   }
   const bool at_line_start = m_at_line_start;
   m_at_line_start = false;
@@ -282,7 +284,16 @@ Token Lexer::header_name(std::size_t begin, std::uint32_t line) {
   }
   if (is_digit(c) || (c == '.' && m_pos + 1 < m_source.size() && is_digit(m_source[m_pos + 1])))
     return number(begin, line);
-  if (is_word(c)) return identifier_or_literal(begin, line);
+  if (is_word(c)) {
+    // A plain name is most of all tokens: only a quote after it, or a directive, needs more.
+    std::size_t end = m_pos + 1;
+    while (end < m_source.size() && is_word(m_source[end])) ++end;
+    if (!m_in_directive && (end == m_source.size() || (m_source[end] != '"' && m_source[end] != '\''))) {
+      m_pos = end;
+      return finish(begin, line, TokenKind::identifier);
+    }
+    return identifier_or_literal(begin, line);
+  }
   if (c == '"') return quoted(begin, line, '"', TokenKind::string_literal);
   if (c == '\'') return quoted(begin, line, '\'', TokenKind::char_literal);
   if (class_of(c) & punct) return punctuation(begin, line);
@@ -291,6 +302,30 @@ Token Lexer::header_name(std::size_t begin, std::uint32_t line) {
 }
 
 Token Lexer::next() { return read(); }
+
+void lex_code(std::string_view source, std::vector<Token>& code, DirectiveHandler& handler) {
+  code.clear();
+  code.reserve(source.size() / 3 + 16);  // dense CUDA code has a token every 3.5 bytes
+  Lexer lexer(source);
+  std::vector<Token> words;
+  bool live = true;
+  for (Token token = lexer.read(); token.kind != TokenKind::end; token = lexer.read()) {
+    if (token.kind == TokenKind::directive_begin) {
+      const Token hash = token;
+      words.clear();
+      // Every directive ends with a directive_end, also at the end of input.
+      for (token = lexer.read(); token.kind != TokenKind::directive_end; token = lexer.read()) words.push_back(token);
+      live = handler.directive(hash, words);
+    } else if (live) {
+      // Field by field: copying the whole Token made GCC assemble it on the stack first, a
+      // store-forwarding stall on every token.
+      Token& slot = code.emplace_back();
+      slot.text = token.text;
+      slot.line = token.line;
+      slot.kind = token.kind;
+    }
+  }
+}
 
 void lex(std::string_view source, std::vector<Token>& tokens) {
   tokens.clear();

@@ -7,6 +7,7 @@
 // counts lines across LF and CRLF, and knows no keywords: the scanner decides what a name means.
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,8 @@ namespace kforecast::kernels {
 // Text lexed from inside a line (a macro body) says no.
 enum class StartOfLine { yes, no };
 
+class DirectiveHandler;
+
 class Lexer {
  public:
   explicit Lexer(std::string_view source, std::uint32_t first_line = 1, StartOfLine start = StartOfLine::yes)
@@ -28,7 +31,8 @@ class Lexer {
 
  private:
   friend void lex(std::string_view source, std::vector<Token>& tokens);
-  Token read();  // next(), inlined into lex(): the token then goes straight into the vector
+  friend void lex_code(std::string_view source, std::vector<Token>& code, DirectiveHandler& handler);
+  Token read();  // next(), inlined into the lex functions: the token then goes straight into the vector
   void skip_space_and_comments();
   void skip_line_comment();
   void skip_block_comment();
@@ -49,6 +53,22 @@ class Lexer {
   int m_directive_tokens = 0;  // tokens since the directive's '#'
   bool m_expect_header_name = false;
 };
+
+// Takes each directive whole while the code around it is lexed, so that the code tokens need no
+// second pass to take the directives out.
+class DirectiveHandler {
+ public:
+  // `hash` is the directive's '#', `words` what follows it up to the end of its line; returns
+  // whether the code after the directive is live (not in a dead #if branch).
+  virtual bool directive(const Token& hash, std::span<const Token> words) = 0;
+
+ protected:
+  ~DirectiveHandler() = default;
+};
+
+// The code tokens of the source into `code` (cleared first, memory reused): those outside
+// directives and outside what `handler` calls dead, in order, without the final `end` token.
+void lex_code(std::string_view source, std::vector<Token>& code, DirectiveHandler& handler);
 
 // Every token of the source in order, without the final `end` token.
 std::vector<Token> lex(std::string_view source);

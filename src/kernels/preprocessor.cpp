@@ -26,13 +26,18 @@ Truth known_value(std::span<const Token> condition) {
   return Truth::unknown;
 }
 
-class DirectiveReader {
+class DirectiveReader final : public DirectiveHandler {
  public:
   DirectiveReader(std::string_view source, Preprocessed& out) : m_source(source), m_out(out) {}
 
   bool live() const { return m_conditionals.empty() || m_conditionals.back().live; }
 
-  // `hash` is the directive's '#', `words` what follows it up to the end of its line.
+  bool directive(const Token& hash, std::span<const Token> words) override {
+    read(hash, words);
+    return live();
+  }
+
+ private:
   void read(const Token& hash, std::span<const Token> words) {
     if (words.empty() || !words[0].is_identifier()) return;
     const std::string_view directive = words[0].text;
@@ -67,7 +72,6 @@ class DirectiveReader {
     }
   }
 
- private:
   void note_condition(std::span<const Token> condition) {
     for (const Token& t : condition)
       if (t.is_identifier() && t.text != "defined") m_out.condition_identifiers.push_back(t);
@@ -119,25 +123,9 @@ class DirectiveReader {
 
 Preprocessed preprocess(std::string_view source, std::vector<Token> storage) {
   Preprocessed out;
-  std::vector<Token> tokens = std::move(storage);
-  lex(source, tokens);
   DirectiveReader reader(source, out);
-  // Compacts the code tokens to the front in place: a directive is read before anything is
-  // written over it, because writes never overtake reads.
-  std::size_t write = 0;
-  for (std::size_t read = 0; read < tokens.size();) {
-    if (tokens[read].kind == TokenKind::directive_begin) {
-      std::size_t end = read + 1;
-      while (end < tokens.size() && tokens[end].kind != TokenKind::directive_end) ++end;
-      reader.read(tokens[read], std::span<const Token>(tokens).subspan(read + 1, end - read - 1));
-      read = end + 1;
-      continue;
-    }
-    if (reader.live()) tokens[write++] = tokens[read];
-    ++read;
-  }
-  tokens.resize(write);
-  out.code = std::move(tokens);
+  lex_code(source, storage, reader);
+  out.code = std::move(storage);
   return out;
 }
 

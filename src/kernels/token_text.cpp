@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <functional>
 
 namespace kforecast::kernels {
@@ -152,12 +153,25 @@ bool is_keyword(std::string_view word) {
 
 std::string spaced_text(std::span<const Token> tokens) {
   std::string text;
+  append_spaced_text(text, tokens);
+  return text;
+}
+
+void append_spaced_text(std::string& text, std::span<const Token> tokens) {
+  if (tokens.empty()) return;
+  // One allocation: the text is at most the bytes the tokens cover. Addresses as integers,
+  // since tokens of a copy may lie anywhere.
+  const auto first = reinterpret_cast<std::uintptr_t>(tokens.front().text.data());
+  const auto last = reinterpret_cast<std::uintptr_t>(tokens.back().text.data() + tokens.back().text.size());
+  if (last >= first && last - first < (std::uintptr_t{1} << 20)) text.reserve(text.size() + (last - first));
+  const std::size_t start = text.size();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind == TokenKind::directive_begin || tokens[i].kind == TokenKind::directive_end) continue;
-    if (!text.empty() && tokens[i].text.data() != tokens[i - 1].text.data() + tokens[i - 1].text.size()) text += ' ';
+    if (text.size() > start &&
+        tokens[i].text.data() != tokens[i - 1].text.data() + tokens[i - 1].text.size())
+      text += ' ';
     text += tokens[i].text;
   }
-  return text;
 }
 
 Span span_of(std::string_view source, const Token& first, const Token& last) {

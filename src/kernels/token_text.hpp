@@ -16,6 +16,8 @@ namespace kforecast::kernels {
 // The tokens' texts, with one space wherever the source had whitespace or a comment between
 // two of them: "template <int BM, typename T>" stays as written, a newline becomes a space.
 std::string spaced_text(std::span<const Token> tokens);
+// The same, appended to `text` as it is (no space before the first token).
+void append_spaced_text(std::string& text, std::span<const Token> tokens);
 
 // Words that never name a function, a parameter or a macro use: C++ keywords, fundamental
 // types, and CUDA's specifiers and qualifiers.
