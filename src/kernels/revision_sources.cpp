@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "kernels/call_graph.hpp"
 #include "kernels/fingerprint.hpp"
 
 namespace kforecast::kernels {
@@ -55,11 +54,21 @@ std::vector<std::string> RevisionSources::closure(const std::string& path) const
   return order;
 }
 
+const RevisionSources::ClosureGraph& RevisionSources::closure_graph(const std::string& path) const {
+  auto& slot = m_graphs[path];
+  if (!slot) {
+    slot = std::make_unique<ClosureGraph>();
+    slot->files = closure(path);
+    for (const auto& file : slot->files) slot->sources.push_back(m_scanned.at(file));
+    slot->graph = std::make_unique<CallGraph>(slot->sources);
+  }
+  return *slot;
+}
+
 Dependencies RevisionSources::dependencies(const std::string& path, std::size_t function_index) const {
-  const std::vector<std::string> files = closure(path);
-  std::vector<ScannedSource> sources;
-  for (const auto& file : files) sources.push_back(m_scanned.at(file));
-  const CallGraph graph(sources);
+  const ClosureGraph& cached = closure_graph(path);
+  const std::vector<std::string>& files = cached.files;
+  const CallGraph& graph = *cached.graph;
   const FunctionRef kernel{0, function_index};
 
   Dependencies found;

@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "kernels/call_graph.hpp"
 #include "kernels/file_scope.hpp"
 #include "kernels/scanner.hpp"
 
@@ -38,10 +40,20 @@ class RevisionSources {
   Dependencies dependencies(const std::string& path, std::size_t function_index) const;
 
  private:
+  // A file's closure and the call graph over it, built once per file however many of its
+  // kernels are asked about. The graph refers to `sources`, so the struct never moves.
+  struct ClosureGraph {
+    std::vector<std::string> files;
+    std::vector<ScannedSource> sources;
+    std::unique_ptr<CallGraph> graph;
+  };
+  const ClosureGraph& closure_graph(const std::string& path) const;
+
   const SourceFiles& m_files;
   std::map<std::string, ScannedSource, std::less<>> m_scanned;
   std::map<std::string, std::vector<std::string>, std::less<>> m_includes;
   std::map<std::string, std::vector<FileScopeDeclaration>, std::less<>> m_declarations;
+  mutable std::map<std::string, std::unique_ptr<ClosureGraph>, std::less<>> m_graphs;
 };
 
 // Whether a path is CUDA C++ kforecast reads: .cu, .cuh, and C++ headers (.h, .hpp, .hh, .hxx,
