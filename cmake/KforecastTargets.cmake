@@ -22,6 +22,15 @@ target_compile_definitions(kf_toml INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=
 get_target_property(_toml_inc tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
 target_include_directories(kf_toml SYSTEM INTERFACE ${_toml_inc})
 
+# simdjson and libcurl are shared libraries from Debian (no static build of simdjson is shipped),
+# so the binary links them, and with them the shared C++ runtime. Their headers are SYSTEM too.
+add_library(kf_simdjson INTERFACE)
+target_link_libraries(kf_simdjson INTERFACE simdjson::simdjson)
+get_target_property(_simdjson_inc simdjson::simdjson INTERFACE_INCLUDE_DIRECTORIES)
+target_include_directories(kf_simdjson SYSTEM INTERFACE ${_simdjson_inc})
+add_library(kf_curl INTERFACE)
+target_link_libraries(kf_curl INTERFACE CURL::libcurl)
+
 # kf_library(NAME SOURCES... [DEPS ...]): one static library per pipeline stage or shared piece.
 # A stage lists only the libraries it may use, so CMake enforces the one-way dependencies.
 function(kf_library name)
