@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <simdjson.h>
+#include <algorithm>
 
 namespace kforecast::git {
 namespace {
@@ -73,10 +73,10 @@ Result<GithubEventCommits> parse_github_event(std::string_view json, std::string
     commits->description = "push";
     return commits;
   }
-  return usage_error(fmt::format(
-      "GitHub event `{}` names no base commit: run kforecast on pull_request, merge_group or push events, "
-      "or pass --base REV",
-      event_name));
+  return usage_error(
+      fmt::format("GitHub event `{}` names no base commit: run kforecast on pull_request, merge_group or push events, "
+                  "or pass --base REV",
+                  event_name));
 }
 
 }  // namespace kforecast::git

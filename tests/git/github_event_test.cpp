@@ -44,13 +44,15 @@ TEST_CASE("github event: bad files are errors naming the file and the field") {
   CHECK_THAT(failure("{\"pull_request\": "), Contains("event.json: not a GitHub event file"));
   CHECK_THAT(failure("[1, 2]"), Contains("not a JSON object"));
   CHECK_THAT(failure("{}"), Contains("event.json: the event has no `pull_request.base.sha`"));
-  CHECK_THAT(failure(R"({"pull_request": {"base": {"sha": 12}}})"), Contains("`pull_request.base.sha` is not a string"));
+  CHECK_THAT(failure(R"({"pull_request": {"base": {"sha": 12}}})"),
+             Contains("`pull_request.base.sha` is not a string"));
   CHECK_THAT(failure(R"({"pull_request": {"base": {"sha": "main"}, "head": {"sha": "x"}}})"),
              Contains("`pull_request.base.sha` is not a commit id"));
   CHECK_THAT(failure(R"({"pull_request": {"base": {"sha": ")" + base_sha + R"("}}})"),
              Contains("no `pull_request.head.sha`"));
   // An option-looking value must never reach git's command line.
-  CHECK_THAT(failure(R"({"pull_request": {"base": {"sha": "--output=/tmp/x"}, "head": {"sha": ")" + head_sha + R"("}}})"),
-             Contains("is not a commit id"));
+  CHECK_THAT(
+      failure(R"({"pull_request": {"base": {"sha": "--output=/tmp/x"}, "head": {"sha": ")" + head_sha + R"("}}})"),
+      Contains("is not a commit id"));
   CHECK_THAT(failure("{}", "schedule"), Contains("GitHub event `schedule` names no base commit"));
 }

@@ -98,25 +98,25 @@ std::string pull_request_event(const std::string& base, const std::string& head)
 TEST_CASE("git: in a GitHub pull request the event file gives head and the fork point") {
   History history;
   // The event's base is the base branch's tip; the PR's changes start where it forked.
-  auto range = resolve_range(*history.repository, {},
-                             github_environment(history, "pull_request",
-                                                pull_request_event(history.main_tip, history.feature_tip)));
+  auto range = resolve_range(
+      *history.repository, {},
+      github_environment(history, "pull_request", pull_request_event(history.main_tip, history.feature_tip)));
   REQUIRE(range.has_value());
   CHECK(range->base.sha == history.fork_point);
   CHECK(range->head.sha == history.feature_tip);
   CHECK(range->origin == "GitHub pull request #12");
 
   SECTION("pull_request_target reads the same fields") {
-    auto target = resolve_range(*history.repository, {},
-                                github_environment(history, "pull_request_target",
-                                                   pull_request_event(history.main_tip, history.feature_tip)));
+    auto target = resolve_range(
+        *history.repository, {},
+        github_environment(history, "pull_request_target", pull_request_event(history.main_tip, history.feature_tip)));
     REQUIRE(target.has_value());
     CHECK(target->base.sha == history.fork_point);
   }
   SECTION("--head overrides the event's head") {
-    auto flagged = resolve_range(*history.repository, {.head = history.fork_point},
-                                 github_environment(history, "pull_request",
-                                                    pull_request_event(history.main_tip, history.feature_tip)));
+    auto flagged = resolve_range(
+        *history.repository, {.head = history.fork_point},
+        github_environment(history, "pull_request", pull_request_event(history.main_tip, history.feature_tip)));
     REQUIRE(flagged.has_value());
     CHECK(flagged->head.sha == history.fork_point);
   }
@@ -124,21 +124,19 @@ TEST_CASE("git: in a GitHub pull request the event file gives head and the fork 
 
 TEST_CASE("git: a GitHub push compares before with after, a merge queue like a pull request") {
   History history;
-  auto push = resolve_range(
-      *history.repository, {},
-      github_environment(history, "push",
-                         R"({"ref": "refs/heads/feature", "before": ")" + history.fork_point + R"(", "after": ")" +
-                             history.feature_tip + R"("})"));
+  auto push = resolve_range(*history.repository, {},
+                            github_environment(history, "push",
+                                               R"({"ref": "refs/heads/feature", "before": ")" + history.fork_point +
+                                                   R"(", "after": ")" + history.feature_tip + R"("})"));
   REQUIRE(push.has_value());
   CHECK(push->base.sha == history.fork_point);
   CHECK(push->head.sha == history.feature_tip);
   CHECK(push->origin == "GitHub push");
 
-  auto queue = resolve_range(
-      *history.repository, {},
-      github_environment(history, "merge_group",
-                         R"({"merge_group": {"base_sha": ")" + history.main_tip + R"(", "head_sha": ")" +
-                             history.feature_tip + R"("}})"));
+  auto queue = resolve_range(*history.repository, {},
+                             github_environment(history, "merge_group",
+                                                R"({"merge_group": {"base_sha": ")" + history.main_tip +
+                                                    R"(", "head_sha": ")" + history.feature_tip + R"("}})"));
   REQUIRE(queue.has_value());
   CHECK(queue->base.sha == history.fork_point);
   CHECK(queue->origin == "GitHub merge queue");
@@ -148,8 +146,9 @@ TEST_CASE("git: a GitHub event that cannot give a range is an error that says wh
   History history;
   const std::string absent = std::string(40, 'a');
   SECTION("a base commit the shallow clone lacks") {
-    auto range = resolve_range(*history.repository, {},
-                               github_environment(history, "pull_request", pull_request_event(absent, history.feature_tip)));
+    auto range =
+        resolve_range(*history.repository, {},
+                      github_environment(history, "pull_request", pull_request_event(absent, history.feature_tip)));
     REQUIRE_FALSE(range.has_value());
     CHECK_THAT(range.error().message, Contains("fetch-depth: 0"));
   }
