@@ -22,7 +22,7 @@ constexpr std::array pr_options{
     OptionSpec{"--diff", "FILE|-", "review a patch made by git: the work tree is the head (- reads standard input)"},
     repo_option,
     config_option,
-    OptionSpec{"--format", "md|json", "report format (default md; sarif comes with the gate's reports)"},
+    OptionSpec{"--format", "md|json|sarif", "report format (default md; sarif for code-scanning annotations)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
     OptionSpec{"--forecaster", "embedded|llm", "which forecaster to use (not built yet)"},
     OptionSpec{"--no-bench", "", "never run benchmarks; forecast only"},

@@ -149,3 +149,15 @@ TEST_CASE("e2e: pr in GitHub Actions takes base and head from the pull-request e
   CHECK_THAT(run.out, Contains("\"head\": \"" + head + "\""));
   CHECK_THAT(run.out, Contains("\"change\": \"modified\""));
 }
+
+TEST_CASE("e2e: pr --format sarif annotates the changed kernel's line") {
+  FixtureRepo repo;
+  two_commits(repo);
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "sarif"}, repo.path(),
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("\"version\": \"2.1.0\""));
+  CHECK_THAT(run.out, Contains("\"ruleId\": \"kforecast/unverified\""));
+  CHECK_THAT(run.out, Contains("\"uri\": \"k.cu\""));
+  CHECK_THAT(run.out, Contains("\"startLine\": 1"));
+}
