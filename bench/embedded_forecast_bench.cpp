@@ -89,7 +89,8 @@ int main() {
   const double median = compile_ms[compile_ms.size() / 2];
   std::printf("NVRTC facts per kernel text (compile for sm_90 + ptxas report + PTX mix): median %.1f ms, max %.1f ms\n",
               median, compile_ms.back());
-  std::printf("a pair with both texts uncached: about %.1f ms (target < 50 ms); cached: the figure above without NVRTC\n",
-              2 * median + per_pair);
+  std::printf(
+      "a pair with both texts uncached: about %.1f ms (target < 50 ms); cached: the figure above without NVRTC\n",
+      2 * median + per_pair);
   return checksum > 0 ? 0 : 1;
 }

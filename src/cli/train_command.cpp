@@ -5,12 +5,12 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <ostream>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "base/text_file.hpp"
 #include "cli/handlers.hpp"
 #include "cuda/nvrtc.hpp"
 #include "embedded/pair_features.hpp"
@@ -19,12 +19,6 @@
 
 namespace kforecast::cli {
 namespace {
-
-Result<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return usage_error(fmt::format("cannot read the dataset '{}': check the path", path));
-  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 Result<std::size_t> parse_folds(const Invocation& invocation) {
   if (!invocation.has("--folds")) return std::size_t{5};
@@ -52,7 +46,7 @@ Result<ExitCode> train_command(const Invocation& invocation, Context& context) {
       invocation.has("--arch") ? invocation.value("--arch") : fmt::format("sm_{}", gpu->compute_capability);
 
   const std::string path = invocation.positional[0];
-  auto text = read_file(path);
+  auto text = read_text_file(path, "the dataset");
   if (!text) return std::unexpected(text.error());
   auto pairs = embedded::parse_labelled_pairs(*text, path);
   if (!pairs) return std::unexpected(pairs.error());

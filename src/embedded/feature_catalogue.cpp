@@ -24,6 +24,7 @@ constexpr std::array<FeatureInfo, feature_count> catalogue{{
     {tensor_core_code, "tensor_core_code", source, log_count, "tensor-core code (mma, wmma)"},
     {thread_linear_accesses, "thread_linear_accesses", source, log_count, "accesses indexed by threadIdx.x"},
     {thread_strided_accesses, "thread_strided_accesses", source, log_count, "accesses strided between threads"},
+    {thread_strided_stores, "thread_strided_stores", source, log_count, "stores strided between threads"},
     {local_arrays, "local_arrays", source, log_count, "per-thread arrays"},
     {fp64_code, "fp64_code", source, log_count, "double-precision code"},
     {math_calls, "math_calls", source, log_count, "math-library calls"},

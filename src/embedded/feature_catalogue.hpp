@@ -30,6 +30,7 @@ enum class Feature : std::size_t {
   tensor_core_code,
   thread_linear_accesses,   // subscripts indexed by threadIdx.x (or a value linear in it)
   thread_strided_accesses,  // subscripts where a thread index is multiplied: a stride between threads
+  thread_strided_stores,    // of those, the ones written to (a strided store costs more than a strided load)
   local_arrays,             // arrays declared in the body (may live in local memory)
   fp64_code,                // double, and floating literals without an f suffix
   math_calls,               // expf, tanhf, rsqrtf, __expf, ... (special-function unit work)

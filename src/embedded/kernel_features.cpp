@@ -43,6 +43,7 @@ FeatureVector kernel_features(const SourceFeatures& s, const std::optional<Compi
   set(v, tensor_core_code, s.tensor_core_code);
   set(v, thread_linear_accesses, s.thread_linear_accesses);
   set(v, thread_strided_accesses, s.thread_strided_accesses);
+  set(v, thread_strided_stores, s.thread_strided_stores);
   set(v, local_arrays, s.local_arrays);
   set(v, fp64_code, s.fp64_code);
   set(v, math_calls, s.math_calls);

@@ -199,7 +199,14 @@ void count_tokens(const std::vector<Token>& t, SourceFeatures& f) {
       const std::size_t close = kernels::matching_close(t, i);
       const ThreadUse use = threads.classify(t, i + 1, std::min(close, t.size()));
       if (use == ThreadUse::linear) f.thread_linear_accesses += 1;
-      if (use == ThreadUse::strided) f.thread_strided_accesses += 1;
+      if (use == ThreadUse::strided) {
+        f.thread_strided_accesses += 1;
+        // Written to when an assignment follows the subscript: out[c * rows + r] = ...
+        if (close + 1 < t.size() && t[close + 1].kind == TokenKind::punctuation && t[close + 1].text.ends_with("=") &&
+            t[close + 1].text != "==" && t[close + 1].text != "!=" && t[close + 1].text != "<=" &&
+            t[close + 1].text != ">=")
+          f.thread_strided_stores += 1;
+      }
       continue;
     }
     if (!tok.is_identifier()) continue;
@@ -259,6 +266,7 @@ void add(SourceFeatures& total, const SourceFeatures& part) {
   total.tensor_core_code += part.tensor_core_code;
   total.thread_linear_accesses += part.thread_linear_accesses;
   total.thread_strided_accesses += part.thread_strided_accesses;
+  total.thread_strided_stores += part.thread_strided_stores;
   total.local_arrays += part.local_arrays;
   total.fp64_code += part.fp64_code;
   total.math_calls += part.math_calls;

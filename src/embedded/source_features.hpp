@@ -25,6 +25,7 @@ struct SourceFeatures {
   double tensor_core_code = 0;
   double thread_linear_accesses = 0;
   double thread_strided_accesses = 0;
+  double thread_strided_stores = 0;
   double local_arrays = 0;
   double fp64_code = 0;
   double math_calls = 0;

@@ -112,7 +112,7 @@ TEST_CASE("cli: train refuses bad input with the place and the fix") {
   CHECK(bad.code == ExitCode::usage);
   CHECK_THAT(bad.err, Contains("bad.jsonl:1: \"reference\" is missing or not an object"));
   auto missing = run_cli({"train", (dir / "missing.jsonl").string()});
-  CHECK(missing.code == ExitCode::usage);
+  CHECK(missing.code == ExitCode::could_not_run);
   CHECK_THAT(missing.err, Contains("cannot read the dataset"));
   CHECK(run_cli({"train"}).code == ExitCode::usage);
   CHECK_THAT(run_cli({"train", "x.jsonl", "--folds", "1"}).err,

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "corpus/corpus.hpp"
+#include "embedded/kernel_features.hpp"
 #include "kernels/scanner.hpp"
 
 using namespace kforecast;
@@ -80,4 +81,22 @@ TEST_CASE("corpus: every variant of a family has the same signature, arguments a
     const auto [args, first_args] = args_by_family.emplace(k.family, k.args_text);
     if (!first_args) CHECK(args->second == k.args_text);
   }
+}
+
+TEST_CASE("corpus: the embedded forecaster finds every kernel and tells every two variants of a family apart") {
+  const auto corpus = testing::load_corpus();
+  const auto gpu = *embedded::find_gpu("H100");
+  std::vector<embedded::FeatureVector> features;
+  for (const auto& k : corpus) {
+    INFO(k.family << ": " << k.name);
+    const auto source = embedded::extract_source_features(k.source, k.name);
+    CHECK(source.kernel_found);
+    features.push_back(embedded::kernel_features(source, std::nullopt, std::nullopt, gpu));
+  }
+  for (std::size_t a = 0; a < corpus.size(); ++a)
+    for (std::size_t b = a + 1; b < corpus.size(); ++b) {
+      if (corpus[a].family != corpus[b].family) continue;
+      INFO(corpus[a].name << " vs " << corpus[b].name);
+      CHECK(features[a].values != features[b].values);
+    }
 }

@@ -28,6 +28,14 @@ TEST_CASE("embedded: coalesced and strided thread indexing are told apart") {
   CHECK(per_row.kernel_found);
   CHECK(per_row.thread_strided_accesses == 1);  // A[(size_t)r * cols + c]
   CHECK(per_row.thread_linear_accesses == 1);   // y[r]
+  CHECK(per_row.thread_strided_stores == 0);
+  // Transposes that differ only in which side is strided.
+  const auto row = of("transpose", "naive_row", "transpose_naive_row");
+  const auto col = of("transpose", "naive_col", "transpose_naive_col");
+  CHECK(row.thread_strided_accesses == 1);
+  CHECK(row.thread_strided_stores == 1);  // out[(size_t)c * rows + r] = ...
+  CHECK(col.thread_strided_accesses == 1);
+  CHECK(col.thread_strided_stores == 0);  // in[(size_t)r * cols + c] is read
   const auto warp = of("gemv", "warp_per_row", "gemv_warp_per_row");
   CHECK(warp.thread_strided_accesses == 0);
   CHECK(warp.thread_linear_accesses == 3);  // row[c], x[c] with c = lane + 32k, y[r]
