@@ -56,8 +56,9 @@ std::array<double, forecast::bin_count> bin_probabilities(const std::array<doubl
 }
 
 forecast::BinDistribution predict(const OrdinalModel& model, const FeatureDelta& delta) {
-  const double t = model.temperature * std::pow(model.missing_group_widening, missing_groups(delta));
-  const auto p = bin_probabilities(model.thresholds, score(model, delta), t);
+  auto p = bin_probabilities(model.thresholds, score(model, delta), model.temperature);
+  const double uniform = 1.0 - std::pow(1.0 - model.missing_group_mix, missing_groups(delta));
+  for (double& v : p) v = (1.0 - uniform) * v + uniform / static_cast<double>(forecast::bin_count);
   auto distribution = forecast::BinDistribution::from_raw(p);
   if (!distribution) throw Fatal(distribution.error());
   return *distribution;
@@ -94,7 +95,11 @@ Result<OrdinalModel> parse_model(std::string_view text, std::string_view origin)
         return error("status must be 'prior' or 'trained', not '" + std::string(rest) + "'");
     } else if (key == "note") {
       model.note = std::string(rest);
-    } else if (key == "training_pairs" || key == "temperature" || key == "missing_group_widening") {
+    } else if (key == "missing_group_mix") {
+      const auto value = parse_number(rest);
+      if (!value || *value < 0 || *value >= 1) return error("missing_group_mix needs a number in [0, 1)");
+      model.missing_group_mix = *value;
+    } else if (key == "training_pairs" || key == "temperature") {
       const auto value = parse_number(rest);
       if (!value) return error(std::string(key) + " needs a number, got '" + std::string(rest) + "'");
       if (key == "training_pairs") {
@@ -103,7 +108,7 @@ Result<OrdinalModel> parse_model(std::string_view text, std::string_view origin)
       } else if (*value <= 0 || *value > 1000) {
         return error(std::string(key) + " must be in (0, 1000]");
       } else {
-        (key == "temperature" ? model.temperature : model.missing_group_widening) = *value;
+        model.temperature = *value;
       }
     } else if (key == "threshold" || key == "weight") {
       const auto split = rest.find_first_of(" \t");
@@ -144,7 +149,7 @@ std::string render_model(const OrdinalModel& model) {
   if (!model.note.empty()) out += "note " + model.note + "\n";
   out += fmt::format("training_pairs {}\n", model.training_pairs);
   out += fmt::format("temperature {:.6g}\n", model.temperature);
-  out += fmt::format("missing_group_widening {:.6g}\n", model.missing_group_widening);
+  out += fmt::format("missing_group_mix {:.6g}\n", model.missing_group_mix);
   for (std::size_t k = 0; k < model.thresholds.size(); ++k)
     out += fmt::format("threshold {} {:.9g}\n", k + 1, model.thresholds[k]);
   for (const FeatureInfo& f : all_features())

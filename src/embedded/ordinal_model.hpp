@@ -7,8 +7,10 @@
 //   P(bin <= k) = sigmoid((theta_k - z) / T),  k = 1..7,
 // and T (temperature, fitted out of fold) widens or sharpens it. Every feature's pull on the
 // forecast is w_i * delta_i, which is what the rationale names. Where a feature group is missing
-// for a pair (no NVRTC facts, no launch), T grows by `missing_group_widening` per group: knowing
-// less gives a wider distribution.
+// for a pair (no NVRTC facts, no launch, kernel not found), the distribution is mixed with the
+// uniform one, by `missing_group_mix` per group: knowing less gives a flatter distribution and a
+// lower confidence. (Not a larger T: a large T moves an ordinal model's mass to the two open-ended
+// bins, which would read as a confident extreme forecast.)
 
 #include <array>
 #include <cstddef>
@@ -33,8 +35,8 @@ struct OrdinalModel {
   std::array<double, forecast::bin_count - 1> thresholds{};  // strictly increasing
   std::array<double, feature_count> weights{};
   double temperature = 1.0;
-  double missing_group_widening = 1.5;
-  std::string note;  // one line saying what the parameters are, printed by the rationale
+  double missing_group_mix = 0.25;  // in [0, 1): weight of the uniform distribution per missing group
+  std::string note;                 // one line saying what the parameters are, printed by the rationale
 };
 
 // The score z of a pair: positive means faster (towards the upper bins).
@@ -52,7 +54,7 @@ std::array<double, forecast::bin_count> bin_probabilities(const std::array<doubl
 //   status prior|trained
 //   training_pairs N
 //   temperature T
-//   missing_group_widening W
+//   missing_group_mix M      (0 <= M < 1)
 //   note TEXT
 //   threshold K VALUE        (K = 1..7, all seven, increasing)
 //   weight FEATURE VALUE     (features of the catalogue; unnamed ones are 0)

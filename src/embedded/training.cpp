@@ -144,7 +144,7 @@ OrdinalModel fit_ordinal(std::span<const TrainingExample> examples, const Traini
   model.training_pairs = examples.size();
   model.weights = fitted.weights;
   model.thresholds = fitted.thresholds();
-  model.missing_group_widening = options.missing_group_widening;
+  model.missing_group_mix = options.missing_group_mix;
   return model;
 }
 

@@ -27,8 +27,8 @@ struct TrainingOptions {
   double l2 = 0.01;  // penalty on the squared weights, per example
   int iterations = 3000;
   double learning_rate = 0.05;
-  std::size_t folds = 5;  // when the examples name fewer than two families
-  double missing_group_widening = 1.0;
+  std::size_t folds = 5;            // when the examples name fewer than two families
+  double missing_group_mix = 0.25;  // not fitted: copied into the model
 };
 
 struct TrainingReport {

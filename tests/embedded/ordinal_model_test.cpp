@@ -41,7 +41,7 @@ TEST_CASE("embedded: the compiled-in model is the documented untrained prior") {
 
 TEST_CASE("embedded: the score moves the distribution; missing groups widen it") {
   OrdinalModel model =
-      *parse_model(std::string("format 1\nmissing_group_widening 2\nweight registers -1\n") + thresholds, "m");
+      *parse_model(std::string("format 1\nmissing_group_mix 0.5\nweight registers -1\n") + thresholds, "m");
   FeatureDelta delta = all_groups();
   delta.values[index(Feature::registers)] = 3;  // 8x the registers: pulls towards slower
   CHECK(score(model, delta) == -3);
@@ -52,6 +52,12 @@ TEST_CASE("embedded: the score moves the distribution; missing groups widen it")
   FeatureDelta partial = all_groups();
   partial.compiler = false;
   CHECK(predict(model, partial).max_probability() < unchanged.max_probability());
+  // Knowing nothing at all flattens towards uniform; it never moves mass to the extreme bins.
+  FeatureDelta none;
+  const auto blind = predict(model, none);
+  CHECK(blind.max_probability() < predict(model, partial).max_probability());
+  CHECK(blind.probability(forecast::SpeedupBin::severe_slowdown) <
+        blind.probability(forecast::SpeedupBin::minor_slowdown));
 }
 
 TEST_CASE("embedded: model files round-trip through render and parse") {
@@ -82,5 +88,6 @@ TEST_CASE("embedded: bad model files are errors that name the file, line and fix
   CHECK(error_of("format 1\nthreshold 1 -3\nthreshold 2 -4\nthreshold 3 -1\nthreshold 4 0\nthreshold 5 1\n"
                  "threshold 6 2\nthreshold 7 3\n") ==
         "model.txt:0: thresholds must increase: threshold 2 <= threshold 1");
+  CHECK(error_of("format 1\nmissing_group_mix 1\n") == "model.txt:2: missing_group_mix needs a number in [0, 1)");
   CHECK(error_of("format 1\nstatus maybe\n") == "model.txt:2: status must be 'prior' or 'trained', not 'maybe'");
 }
