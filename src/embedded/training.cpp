@@ -193,8 +193,9 @@ Result<TrainingReport> train_model(std::span<const TrainingExample> examples, co
     }
     return total / static_cast<double>(examples.size());
   };
-  // Golden-section search of log T over [log 0.05, log 20]: the NLL is unimodal enough in T.
-  double lo = std::log(0.05), hi = std::log(20.0);
+  // Golden-section search of log T over [log 0.05, log 5]: the NLL is unimodal enough in T. Beyond
+  // 5 an ordinal model piles its mass into the two open-ended bins rather than flattening.
+  double lo = std::log(0.05), hi = std::log(5.0);
   const double ratio = (std::sqrt(5.0) - 1) / 2;
   for (int step = 0; step < 80; ++step) {
     const double a = hi - ratio * (hi - lo), b = lo + ratio * (hi - lo);
