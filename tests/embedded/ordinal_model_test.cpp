@@ -39,7 +39,7 @@ TEST_CASE("embedded: the compiled-in model is the documented untrained prior") {
   CHECK(d.p_regression(0.0) == Approx(0.5).margin(1e-4));
 }
 
-TEST_CASE("embedded: the score moves the distribution; missing groups widen it") {
+TEST_CASE("embedded: the score moves the distribution, and missing groups flatten it") {
   OrdinalModel model =
       *parse_model(std::string("format 1\nmissing_group_mix 0.5\nweight registers -1\n") + thresholds, "m");
   FeatureDelta delta = all_groups();
