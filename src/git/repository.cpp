@@ -2,6 +2,8 @@
 #include "git/repository.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -62,9 +64,14 @@ class CliRepository final : public Repository {
     std::vector<std::string> args{"diff"};
     args.insert(args.end(), diff_options.begin(), diff_options.end());
     args.insert(args.end(), {std::string(base), std::string(head), "--"});
-    auto result = run_git(m_root, std::move(args));
-    if (!result) return std::unexpected(result.error());
-    return std::move(result->out);
+    // Both trees are listed next (kforecast pr reads the sources at both revisions): the
+    // cat-file walks them on this thread while git diff runs beside it.
+    std::optional<Result<ProcessOutput>> result;
+    std::thread diff([&] { result = run_git(m_root, std::move(args)); });
+    for (const std::string_view revision : {base, head}) prefetch_tree(revision);
+    diff.join();
+    if (!*result) return std::unexpected(result->error());
+    return std::move((*result)->out);
   }
 
   Result<std::string> staged_diff() const override {
@@ -93,17 +100,9 @@ class CliRepository final : public Repository {
 
   Result<std::vector<TreeEntry>> list_tree(std::string_view revision) const override {
     if (!revision.empty()) {
-      // Walked through the cat-file already running: the same list as `git ls-tree -r`, without
-      // starting git again.
-      auto files = m_objects.list_tree(std::string(revision));
-      if (!files) return std::unexpected(files.error());
-      if (!*files)
-        return fail(ExitCode::could_not_run,
-                    fmt::format("revision '{}' names no tree in {}", revision, m_root.string()));
-      std::vector<TreeEntry> entries;
-      entries.reserve((*files)->size());
-      for (auto& file : **files) entries.push_back({std::move(file.path), std::move(file.blob)});
-      return entries;
+      if (const auto prefetched = m_trees.find(revision); prefetched != m_trees.end())
+        return std::move(m_trees.extract(prefetched).mapped());  // taken once: no copy kept
+      return walk_tree(revision);
     }
     // ls-files -s: "MODE HASH STAGE\tPATH". -z: paths as stored.
     auto result = run_git(m_root, {"ls-files", "-s", "-z"});
@@ -145,6 +144,25 @@ class CliRepository final : public Repository {
       std::string_view revision, const std::vector<std::string>& paths) const override;
 
  private:
+  // Walked through the cat-file already running: the same list as `git ls-tree -r`, without
+  // starting git again.
+  Result<std::vector<TreeEntry>> walk_tree(std::string_view revision) const {
+    auto files = m_objects.list_tree(std::string(revision));
+    if (!files) return std::unexpected(files.error());
+    if (!*files)
+      return fail(ExitCode::could_not_run, fmt::format("revision '{}' names no tree in {}", revision, m_root.string()));
+    std::vector<TreeEntry> entries;
+    entries.reserve((*files)->size());
+    for (auto& file : **files) entries.push_back({std::move(file.path), std::move(file.blob)});
+    return entries;
+  }
+
+  // A listing kept for list_tree(); a failure is not kept, so list_tree reports it itself.
+  void prefetch_tree(std::string_view revision) const {
+    if (revision.empty() || m_trees.contains(revision)) return;
+    if (auto entries = walk_tree(revision)) m_trees.emplace(std::string(revision), std::move(*entries));
+  }
+
   // Object names ("HASH" or "REV:PATH") read in one batch; nullopt for what is not a blob.
   Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_batch(
       const std::vector<std::string>& names) const;
@@ -152,6 +170,7 @@ class CliRepository final : public Repository {
   std::filesystem::path m_root;
   // Reading objects does not change the repository: the reader's state is the process's.
   mutable ObjectReader m_objects;
+  mutable std::map<std::string, std::vector<TreeEntry>, std::less<>> m_trees;  // prefetched listings
 };
 
 // Every name in one exchange with the cat-file already running.

@@ -52,6 +52,7 @@ class MacroTable {
   std::optional<Function> expand(const MacroMeaning& meaning, std::span<const std::span<const Token>> arguments) const;
 
  private:
+  bool may_mean_something(const Macro& macro) const;
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
