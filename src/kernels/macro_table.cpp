@@ -113,10 +113,12 @@ void MacroTable::define(const Macro& macro) {
       }
     }
   }
-  if (meaning.kernel_name_parameter || (!macro.function_like && meaning.specifiers.any()))
+  if (meaning.kernel_name_parameter || (!macro.function_like && meaning.specifiers.any())) {
+    m_name_lengths |= length_bit(macro.name.size());
     m_meanings.insert_or_assign(macro.name, std::move(meaning));
-  else
+  } else {
     m_meanings.erase(macro.name);  // a redefinition takes the old meaning away
+  }
 }
 
 std::optional<Function> MacroTable::expand(const MacroMeaning& meaning,
