@@ -109,7 +109,7 @@ Result<std::string> ProcessSession::exchange(std::string_view request, const Ans
                                              std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::size_t written = 0;
-  std::array<char, 65536> buffer{};
+  char buffer[65536];  // not zeroed: only what read() fills is used, and exchanges are many
   for (;;) {
     if (written == request.size() || m_input < 0)
       if (const std::size_t length = answer_length(m_pending); length > 0) {
@@ -135,12 +135,12 @@ Result<std::string> ProcessSession::exchange(std::string_view request, const Ans
       return fail(ExitCode::could_not_run, fmt::format("poll: {}", std::strerror(errno)));
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      const ssize_t n = ::read(fds[i].fd, buffer.data(), buffer.size());
+      const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
       if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
       if (n <= 0)
         close_fd(i == 0 ? m_output : m_errors);
       else
-        (i == 0 ? m_pending : m_error_text).append(buffer.data(), static_cast<std::size_t>(n));
+        (i == 0 ? m_pending : m_error_text).append(buffer, static_cast<std::size_t>(n));
     }
     if (fds[2].fd >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
       const ssize_t n = ::write(m_input, request.data() + written, request.size() - written);

@@ -67,7 +67,13 @@ class CliRepository final : public Repository {
     // Both trees are listed next (kforecast pr reads the sources at both revisions): the
     // cat-file walks them on this thread while git diff runs beside it.
     std::optional<Result<ProcessOutput>> result;
-    std::thread diff([&] { result = run_git(m_root, std::move(args)); });
+    std::jthread diff([&] {  // joined even when the walk throws
+      try {
+        result = run_git(m_root, std::move(args));
+      } catch (const Fatal& fatal) {  // an exception must not leave a thread: it would end the process
+        result = fail(fatal.exit_code(), fatal.what());
+      }
+    });
     for (const std::string_view revision : {base, head}) prefetch_tree(revision);
     diff.join();
     if (!*result) return std::unexpected(result->error());
