@@ -46,7 +46,9 @@ constexpr std::array train_options{
     OptionSpec{"--no-nvrtc", "", "train on source and launch features only"},
     config_option};
 constexpr std::array calibration_options{
-    OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts"}, config_option};
+    OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts (default 0.02)"},
+    OptionSpec{"--ledger", "FILE", "read this ledger instead of policy.ledger"},
+    OptionSpec{"--format", "text|json", "output format (default text)"}, config_option, repo_option};
 constexpr std::array doctor_options{config_option, repo_option};
 constexpr std::array config_options{
     config_option, repo_option,
@@ -93,9 +95,13 @@ const std::array commands{
             "  kforecast train fixtures/corpus/pairs.jsonl --output src/embedded/default_model.txt",
             train_options, train_command},
     Command{"calibration", "forecast quality in this repository's ledger, and suggested thresholds",
-            "kforecast calibration [--target-risk RATE]",
-            "Reads the ledger of measured kernels and prints the forecast metrics and policy thresholds.",
-            calibration_options, not_built, "the ledger is not built yet"},
+            "kforecast calibration [--target-risk RATE] [--ledger FILE] [--format text|json]",
+            "Reads the ledger (policy.ledger: one line per kernel kforecast measured, with its forecast) and prints\n"
+            "how good the forecasts were, what the configured policy did with them (kernels trusted, regressions\n"
+            "sent to the GPU, regressions trusted), and the thresholds that would have trusted the most kernels\n"
+            "while holding --target-risk among them, with a 95% upper bound on that risk. Paste the suggested\n"
+            "policy.max_p_regression and policy.min_confidence into .kforecast.toml once the bound holds.",
+            calibration_options, calibration_command},
     Command{"doctor", "show what is available: config, git, NVRTC, GPU and driver, endpoint",
             "kforecast doctor [--config FILE] [--repo DIR]",
             "Checks everything kforecast can use on this machine and says what is missing and how to fix it.\n"

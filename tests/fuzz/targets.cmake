@@ -8,3 +8,4 @@ kf_fuzz_target(cuda_scanner cuda_scanner_fuzz.cpp CORPUS fixtures/cuda DEPS kf_k
 kf_fuzz_target(ptx_mix ptx_mix_fuzz.cpp DEPS kf_embedded)
 kf_fuzz_target(labelled_pairs labelled_pairs_fuzz.cpp DEPS kf_embedded)
 kf_fuzz_target(github_event github_event_fuzz.cpp DEPS kf_git)
+kf_fuzz_target(ledger ledger_fuzz.cpp DEPS kf_policy)
