@@ -45,7 +45,7 @@ struct Measurement {
   std::string reason;  // why failed or inconclusive; empty otherwise
   double tolerance = 0.02;
   double confidence = 0.99;
-  std::string flush = "L2: 2x its size written between samples";
+  std::string flush = "L2: twice its size read before each sample";
   unsigned sm_clock_median_mhz = 0;
   unsigned sm_clock_min_mhz = 0;
   std::uint64_t throttle_reasons = 0;  // OR over all blocks

@@ -27,6 +27,17 @@ extern "C" __global__ void kforecast_spin(unsigned long long nanoseconds) {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
   } while (now - start < nanoseconds);
 }
+
+// Reads `count` 16-byte words, so the L2 holds them instead of the kernels' data. Reading leaves
+// clean lines: the measured kernel pays no write-back for them, as it would after a memset.
+extern "C" __global__ void kforecast_flush(const int4* data, unsigned long long count, int* sink) {
+  int folded = 0;
+  for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+    const int4 v = data[i];
+    folded ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (folded == 0x7fffffff) *sink = folded;
+}
 )cuda";
 
 struct DeviceBuffer {
@@ -48,7 +59,8 @@ struct Side {
 
 class PairRun {
  public:
-  PairRun(Gpu& gpu, CUfunction spin, const RunnerOptions& options) : m_gpu(gpu), m_spin(spin), m_options(options) {}
+  PairRun(Gpu& gpu, const SupportKernels& support, const RunnerOptions& options)
+      : m_gpu(gpu), m_support(support), m_options(options) {}
 
   // Measures one size; a failure is a Verdict::failed with the reason in `reason`.
   SizeMeasurement measure_size(Side& reference, Side& candidate, std::string& reason, double time_budget_s);
@@ -63,10 +75,11 @@ class PairRun {
   Result<double> steady_clock_warmup(Side& a, Side& b, int batch);
 
   Gpu& m_gpu;
-  CUfunction m_spin;
+  SupportKernels m_support;
   const RunnerOptions& m_options;
   std::map<std::string, DeviceBuffer, std::less<>> m_buffers;
   CUdeviceptr m_flush = 0;
+  CUdeviceptr m_flush_sink = 0;
   std::size_t m_flush_bytes = 0;
   bool m_has_inplace = false;
 };
@@ -139,10 +152,13 @@ Result<std::vector<std::vector<std::byte>>> PairRun::run_once(Side& side) {
 Result<void> PairRun::enqueue_sample(Side& side, int batch, std::size_t event_index) {
   if (m_has_inplace)
     if (auto ok = restore(false); !ok) return ok;
-  if (auto ok = m_gpu.fill_async(m_flush, std::byte{0x5A}, m_flush_bytes); !ok) return ok;
+  unsigned long long words = m_flush_bytes / 16;
+  void* flush_parameters[] = {&m_flush, &words, &m_flush_sink};
+  const LaunchShape flush_shape{{static_cast<std::uint32_t>(std::max(m_gpu.device().sm_count, 1) * 4), 1, 1}, {256, 1, 1}, 0};
+  if (auto ok = m_gpu.launch(m_support.flush, flush_shape, flush_parameters); !ok) return ok;
   unsigned long long spin_ns = std::min<unsigned long long>(20'000ull + 4'000ull * static_cast<unsigned>(batch), 2'000'000ull);
   void* spin_parameters[] = {&spin_ns};
-  if (auto ok = m_gpu.launch(m_spin, LaunchShape{}, spin_parameters); !ok) return ok;
+  if (auto ok = m_gpu.launch(m_support.spin, LaunchShape{}, spin_parameters); !ok) return ok;
   if (auto ok = m_gpu.record(m_gpu.event(event_index)); !ok) return ok;
   for (int i = 0; i < batch; ++i)
     if (auto ok = m_gpu.launch(side.function, side.shape(), side.parameters.data()); !ok) return ok;
@@ -211,6 +227,11 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
     auto flush = m_gpu.allocate(m_flush_bytes);
     if (!flush) return failed(describe_failure("allocating the L2 flush buffer", flush.error()));
     m_flush = *flush;
+    auto sink = m_gpu.allocate(16);
+    if (!sink) return failed(describe_failure("allocating the L2 flush buffer", sink.error()));
+    m_flush_sink = *sink;
+    if (auto ok = m_gpu.fill_async(m_flush, std::byte{0}, m_flush_bytes); !ok)
+      return failed(describe_failure("clearing the L2 flush buffer", ok.error()));
   }
 
   // Correctness on poisoned outputs, over seeds; the first launch of each is the untimed one.
@@ -218,10 +239,10 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
     if (m_options.progress) m_options.progress(fmt::format("{}: checking outputs (seed {})", result.size, seed));
     if (auto ok = upload_inputs(static_cast<std::uint64_t>(seed)); !ok) return failed(describe_failure("uploading inputs", ok.error()));
     auto expected = run_once(reference);
-    if (!expected) return failed(describe_failure(fmt::format("the reference {} failed", reference.kernel->label), expected.error()));
+    if (!expected) return failed(describe_failure(fmt::format("the {} failed", reference.kernel->label), expected.error()));
     if (auto ok = restore(true); !ok) return failed(describe_failure("restoring inputs", ok.error()));
     auto actual = run_once(candidate);
-    if (!actual) return failed(describe_failure(fmt::format("the candidate {} failed", candidate.kernel->label), actual.error()));
+    if (!actual) return failed(describe_failure(fmt::format("the {} failed", candidate.kernel->label), actual.error()));
     std::size_t output = 0;
     for (const auto& argument : reference.launch.arguments) {
       if (!argument.buffer || argument.role == Role::in) continue;
@@ -304,8 +325,8 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
 
 std::string_view runner_support_source() { return support_source; }
 
-Measurement measure_pair(Gpu& gpu, CUfunction spin, const CompiledKernel& reference, const CompiledKernel& candidate,
-                         const LaunchSpec& spec, const RunnerOptions& options) {
+Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const CompiledKernel& reference,
+                         const CompiledKernel& candidate, const LaunchSpec& spec, const RunnerOptions& options) {
   const auto start = Clock::now();
   Measurement measurement;
   measurement.gpu = gpu.device().name;
@@ -323,7 +344,7 @@ Measurement measure_pair(Gpu& gpu, CUfunction spin, const CompiledKernel& refere
   Side sides[2];
   sides[0].kernel = &reference;
   sides[1].kernel = &candidate;
-  PairRun run(gpu, spin, options);
+  PairRun run(gpu, support, options);
   std::vector<SpeedupInterval> intervals;
   std::vector<Verdict> verdicts;
   double log_base = 0, log_head = 0;

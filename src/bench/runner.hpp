@@ -44,12 +44,19 @@ struct RunnerOptions {
   std::function<void(std::string_view)> progress;  // one line of state, for a terminal
 };
 
-// The device code the runner needs beside the kernels (the spin kernel), to compile with NVRTC
-// for the GPU at hand; its function is `kforecast_spin`.
+// The device code the runner needs beside the kernels, to compile with NVRTC for the GPU at
+// hand: a spin kernel that holds the stream while a sample's launches are queued, and the L2
+// flush (a read of twice the L2's size, which leaves no dirty lines behind).
 std::string_view runner_support_source();
 inline constexpr std::string_view spin_kernel_name = "kforecast_spin";
+inline constexpr std::string_view flush_kernel_name = "kforecast_flush";
 
-Measurement measure_pair(Gpu& gpu, cuda::CUfunction spin, const CompiledKernel& reference,
+struct SupportKernels {
+  cuda::CUfunction spin = nullptr;
+  cuda::CUfunction flush = nullptr;
+};
+
+Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const CompiledKernel& reference,
                          const CompiledKernel& candidate, const LaunchSpec& spec, const RunnerOptions& options);
 
 }  // namespace kforecast::bench

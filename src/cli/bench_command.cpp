@@ -58,8 +58,8 @@ Result<Measurement> measure_in_child(const Invocation& invocation, const BenchPa
   if (!child) {
     auto failed = bench::failed_measurement(
         fmt::format("the measurement did not finish within bench.timeout_seconds ({:g} s) and was killed: a kernel that "
-                    "hangs, or a limit too low for this spec ({})",
-                    timeout_seconds, child.error().message));
+                    "hangs, or a limit too low for this spec",
+                    timeout_seconds));
     failed.gpu_seconds = seconds;
     return failed;
   }

@@ -161,8 +161,10 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   if (!spin_code) return std::unexpected(spin_code.error());
   auto spin = (*gpu)->load_function(spin_code->cubin, std::string(bench::spin_kernel_name));
   if (!spin) return std::unexpected(spin.error());
+  auto flush = (*gpu)->load_function(spin_code->cubin, std::string(bench::flush_kernel_name));
+  if (!flush) return std::unexpected(flush.error());
 
-  auto measurement = bench::measure_pair(**gpu, *spin, *base, *head, *spec, options);
+  auto measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, *head, *spec, options);
   measurement.driver = driver_text();
   return measurement;
 }
