@@ -63,9 +63,15 @@ struct VectorBase {
   std::string_view scalar;
 };
 constexpr std::array vector_bases{
-    VectorBase{"float", "float"},         VectorBase{"double", "double"},     VectorBase{"char", "signed char"},
-    VectorBase{"uchar", "unsigned char"}, VectorBase{"short", "short"},       VectorBase{"ushort", "unsigned short"},
-    VectorBase{"int", "int"},             VectorBase{"uint", "unsigned int"}, VectorBase{"longlong", "long long"},
+    VectorBase{"float", "float"},
+    VectorBase{"double", "double"},
+    VectorBase{"char", "signed char"},
+    VectorBase{"uchar", "unsigned char"},
+    VectorBase{"short", "short"},
+    VectorBase{"ushort", "unsigned short"},
+    VectorBase{"int", "int"},
+    VectorBase{"uint", "unsigned int"},
+    VectorBase{"longlong", "long long"},
     VectorBase{"ulonglong", "unsigned long long"},
 };
 
@@ -105,7 +111,8 @@ std::optional<ElementType> element_type(std::string_view spelling) {
   std::string joined;
   for (const auto& word : words_of(spelling)) joined += (joined.empty() ? "" : " ") + word;
   for (const auto& known : known_types)
-    if (known.spelling == joined) return ElementType{std::string(known.name), known.kind, known.lane_bytes, known.lanes};
+    if (known.spelling == joined)
+      return ElementType{std::string(known.name), known.kind, known.lane_bytes, known.lanes};
   for (const auto& base : vector_bases) {
     if (!joined.starts_with(base.prefix) || joined.size() != base.prefix.size() + 1) continue;
     const char lanes = joined.back();

@@ -20,7 +20,9 @@ struct ElementType {
   int lanes = 1;       // 4 for float4
 
   int bytes() const { return lane_bytes * lanes; }
-  bool is_floating() const { return kind == ScalarKind::floating || kind == ScalarKind::half || kind == ScalarKind::bfloat16; }
+  bool is_floating() const {
+    return kind == ScalarKind::floating || kind == ScalarKind::half || kind == ScalarKind::bfloat16;
+  }
   bool operator==(const ElementType&) const = default;
 };
 

@@ -53,8 +53,8 @@ class Evaluator {
       auto right = term(depth);
       if (!right) return right;
       std::int64_t result = 0;
-      const bool overflow = op == '+' ? __builtin_add_overflow(*left, *right, &result)
-                                      : __builtin_sub_overflow(*left, *right, &result);
+      const bool overflow =
+          op == '+' ? __builtin_add_overflow(*left, *right, &result) : __builtin_sub_overflow(*left, *right, &result);
       if (overflow) return failure(fmt::format("{} {} {} overflows 64 bits", *left, op, *right));
       left = result;
     }

@@ -15,14 +15,16 @@ Result<std::unique_ptr<Gpu>> Gpu::open(const CudaDriver& driver, int ordinal) {
   auto devices = driver.devices();
   if (!devices) return std::unexpected(devices.error());
   if (ordinal >= static_cast<int>(devices->size()))
-    return fail(ExitCode::could_not_run, fmt::format("no CUDA device {} (the driver lists {})", ordinal, devices->size()));
+    return fail(ExitCode::could_not_run,
+                fmt::format("no CUDA device {} (the driver lists {})", ordinal, devices->size()));
   const DriverApi& api = driver.api();
   CUdevice device = 0;
   if (auto ok = KF_CU_CALL(api, api.cuDeviceGet(&device, ordinal)); !ok) return std::unexpected(ok.error());
   auto gpu = std::unique_ptr<Gpu>(new Gpu(driver, device));
   gpu->m_device = (*devices)[static_cast<std::size_t>(ordinal)];
   CUcontext context = nullptr;
-  if (auto ok = KF_CU_CALL(api, api.cuDevicePrimaryCtxRetain(&context, device)); !ok) return std::unexpected(ok.error());
+  if (auto ok = KF_CU_CALL(api, api.cuDevicePrimaryCtxRetain(&context, device)); !ok)
+    return std::unexpected(ok.error());
   gpu->m_retained = true;
   if (auto ok = KF_CU_CALL(api, api.cuCtxSetCurrent(context)); !ok) return std::unexpected(ok.error());
   if (auto ok = KF_CU_CALL(api, api.cuStreamCreate(&gpu->m_stream, CU_STREAM_NON_BLOCKING)); !ok)
@@ -46,14 +48,15 @@ Gpu::~Gpu() {
 Result<CUfunction> Gpu::load_function(std::span<const std::byte> cubin, const std::string& lowered_name,
                                       std::uint32_t shared_bytes) {
   CUmodule module = nullptr;
-  if (auto ok = KF_CU_CALL(m_api, m_api.cuModuleLoadData(&module, cubin.data())); !ok) return std::unexpected(ok.error());
+  if (auto ok = KF_CU_CALL(m_api, m_api.cuModuleLoadData(&module, cubin.data())); !ok)
+    return std::unexpected(ok.error());
   m_modules.push_back(module);
   CUfunction function = nullptr;
   if (auto ok = KF_CU_CALL(m_api, m_api.cuModuleGetFunction(&function, module, lowered_name.c_str())); !ok)
     return std::unexpected(ok.error());
   if (shared_bytes > 48 * 1024) {
     if (auto ok = KF_CU_CALL(m_api, m_api.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                               static_cast<int>(shared_bytes)));
+                                                             static_cast<int>(shared_bytes)));
         !ok)
       return std::unexpected(ok.error());
   }
@@ -86,9 +89,9 @@ Result<void> Gpu::fill_async(CUdeviceptr destination, std::byte value, std::size
 }
 
 Result<void> Gpu::launch(CUfunction function, const LaunchShape& shape, void** parameters) {
-  return KF_CU_CALL(m_api, m_api.cuLaunchKernel(function, shape.grid[0], shape.grid[1], shape.grid[2], shape.block[0],
-                                                shape.block[1], shape.block[2], shape.shared_bytes, m_stream,
-                                                parameters, nullptr));
+  return KF_CU_CALL(
+      m_api, m_api.cuLaunchKernel(function, shape.grid[0], shape.grid[1], shape.grid[2], shape.block[0], shape.block[1],
+                                  shape.block[2], shape.shared_bytes, m_stream, parameters, nullptr));
 }
 
 Result<void> Gpu::synchronize() { return KF_CU_CALL(m_api, m_api.cuStreamSynchronize(m_stream)); }

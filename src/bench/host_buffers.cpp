@@ -118,10 +118,11 @@ std::string Comparison::describe() const {
   if (agrees())
     return fmt::format("{}: {} elements agree (max abs error {:.3g}, max rel error {:.3g})", argument, elements,
                        max_abs_error, max_rel_error);
-  return fmt::format("{}: {} of {} elements differ; first at {}: reference {:.7g}, candidate {:.7g} (rtol {:g}, atol {:g}; "
-                     "max abs error {:.3g}, max rel error {:.3g})",
-                     argument, mismatches, elements, first_mismatch, reference_value, candidate_value, rtol, atol,
-                     max_abs_error, max_rel_error);
+  return fmt::format(
+      "{}: {} of {} elements differ; first at {}: reference {:.7g}, candidate {:.7g} (rtol {:g}, atol {:g}; "
+      "max abs error {:.3g}, max rel error {:.3g})",
+      argument, mismatches, elements, first_mismatch, reference_value, candidate_value, rtol, atol, max_abs_error,
+      max_rel_error);
 }
 
 Comparison compare_outputs(const ResolvedArgument& argument, std::span<const std::byte> reference,

@@ -32,12 +32,12 @@ struct InitSpec {
 };
 
 struct BufferSpec {
-  std::string count;               // element count expression
-  std::optional<InitSpec> init;    // nullopt: the default for the element type
+  std::string count;             // element count expression
+  std::optional<InitSpec> init;  // nullopt: the default for the element type
   Role role = Role::in;
-  std::optional<double> rtol;      // nullopt: the spec's, else the element type's default
+  std::optional<double> rtol;  // nullopt: the spec's, else the element type's default
   std::optional<double> atol;
-  std::string type;                // element type override, for template parameters ("float"); else the signature's
+  std::string type;  // element type override, for template parameters ("float"); else the signature's
 };
 
 struct ScalarSpec {

@@ -68,7 +68,8 @@ std::vector<std::string> expression_list(const toml::node& node, std::string_vie
   std::vector<std::string> items;
   const toml::array* array = node.as_array();
   if (array == nullptr || array->empty() || array->size() > 3) {
-    problems.add(node.source(), fmt::format("key '{}' must be a list of 1 to 3 expressions, e.g. [\"ceil_div(n, 256)\"]", key));
+    problems.add(node.source(),
+                 fmt::format("key '{}' must be a list of 1 to 3 expressions, e.g. [\"ceil_div(n, 256)\"]", key));
     return items;
   }
   for (const toml::node& item : *array) {
@@ -123,8 +124,10 @@ BufferSpec read_buffer(const toml::table& table, const std::string& arg, Problem
     const std::string full = fmt::format("args.{}.{}", arg, name);
     if (name == "count") {
       auto text = text_or_integer(node);
-      if (!text) problems.add(node.source(), fmt::format("key '{}' must be an integer or an expression string", full));
-      else buffer.count = *text, has_count = true;
+      if (!text)
+        problems.add(node.source(), fmt::format("key '{}' must be an integer or an expression string", full));
+      else
+        buffer.count = *text, has_count = true;
     } else if (name == "init") {
       auto text = node.value_exact<std::string>();
       if (!text) {
@@ -137,16 +140,20 @@ BufferSpec read_buffer(const toml::table& table, const std::string& arg, Problem
     } else if (name == "role") {
       auto text = node.value_exact<std::string>();
       auto role = text ? parse_role(*text) : std::nullopt;
-      if (!role) problems.add(node.source(), fmt::format("key '{}' must be \"in\", \"out\" or \"inout\"", full));
-      else buffer.role = *role;
+      if (!role)
+        problems.add(node.source(), fmt::format("key '{}' must be \"in\", \"out\" or \"inout\"", full));
+      else
+        buffer.role = *role;
     } else if (name == "rtol") {
       read_tolerance(node, full, buffer.rtol, problems);
     } else if (name == "atol") {
       read_tolerance(node, full, buffer.atol, problems);
     } else if (name == "type") {
       auto text = node.value_exact<std::string>();
-      if (!text) problems.add(node.source(), fmt::format("key '{}' must be a type name such as \"float\"", full));
-      else buffer.type = *text;
+      if (!text)
+        problems.add(node.source(), fmt::format("key '{}' must be a type name such as \"float\"", full));
+      else
+        buffer.type = *text;
     } else {
       problems.add(key.source(), fmt::format("unknown key '{}'{}", full, did_you_mean(name, buffer_keys)));
     }
@@ -199,8 +206,10 @@ LaunchSpec read_spec(const toml::table& table, Problems& problems, std::optional
     if (name == "name") continue;
     if (name == "file") {
       auto text = node.value_exact<std::string>();
-      if (!text) problems.add(node.source(), "key 'file' must be a path string");
-      else spec.file = *text;
+      if (!text)
+        problems.add(node.source(), "key 'file' must be a path string");
+      else
+        spec.file = *text;
     } else if (name == "sizes") {
       spec.sizes = read_sizes(node, problems);
       has_sizes = true;
@@ -212,24 +221,32 @@ LaunchSpec read_spec(const toml::table& table, Problems& problems, std::optional
       has_block = true;
     } else if (name == "shared_bytes") {
       auto text = text_or_integer(node);
-      if (!text) problems.add(node.source(), "key 'shared_bytes' must be an integer or an expression string");
-      else spec.shared_bytes = *text;
+      if (!text)
+        problems.add(node.source(), "key 'shared_bytes' must be an integer or an expression string");
+      else
+        spec.shared_bytes = *text;
     } else if (name == "include_dirs") {
       const toml::array* array = node.as_array();
-      if (array == nullptr) problems.add(node.source(), "key 'include_dirs' must be a list of paths");
+      if (array == nullptr)
+        problems.add(node.source(), "key 'include_dirs' must be a list of paths");
       else
         for (const toml::node& item : *array) {
-          if (auto text = item.value_exact<std::string>()) spec.include_dirs.push_back(*text);
-          else problems.add(item.source(), "key 'include_dirs': each entry must be a path string");
+          if (auto text = item.value_exact<std::string>())
+            spec.include_dirs.push_back(*text);
+          else
+            problems.add(item.source(), "key 'include_dirs': each entry must be a path string");
         }
     } else if (name == "defines") {
       const toml::table* defines = node.as_table();
-      if (defines == nullptr) problems.add(node.source(), "key 'defines' must be a table, e.g. { TILE = \"64\" }");
+      if (defines == nullptr)
+        problems.add(node.source(), "key 'defines' must be a table, e.g. { TILE = \"64\" }");
       else
         for (auto&& [macro, value] : *defines) {
           auto text = text_or_integer(value);
-          if (!text) problems.add(value.source(), fmt::format("key 'defines.{}' must be a string", macro.str()));
-          else spec.defines.emplace_back(std::string(macro.str()), *text);
+          if (!text)
+            problems.add(value.source(), fmt::format("key 'defines.{}' must be a string", macro.str()));
+          else
+            spec.defines.emplace_back(std::string(macro.str()), *text);
         }
     } else if (name == "args") {
       spec.args = read_args(node, problems);
@@ -293,7 +310,8 @@ Result<InitSpec> parse_init(std::string_view text) {
     std::size_t start = 0;
     while (start <= inner.size() && !trim(inner).empty()) {
       const auto comma = inner.find(',', start);
-      const std::string item(trim(std::string_view(inner).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+      const std::string item(
+          trim(std::string_view(inner).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
       char* end = nullptr;
       const double value = std::strtod(item.c_str(), &end);
       if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(value))
@@ -315,7 +333,8 @@ Result<InitSpec> parse_init(std::string_view text) {
   if (name == "uniform") {
     init.distribution = Distribution::uniform;
     if (ok = arity(2, 2); ok) init.a = numbers[0], init.b = numbers[1];
-    if (ok && init.a >= init.b) return usage_error(fmt::format("init '{}': the low bound must be below the high", whole));
+    if (ok && init.a >= init.b)
+      return usage_error(fmt::format("init '{}': the low bound must be below the high", whole));
   } else if (name == "normal") {
     init.distribution = Distribution::normal;
     if (ok = arity(2, 2); ok) init.a = numbers[0], init.b = numbers[1];
@@ -335,10 +354,10 @@ Result<InitSpec> parse_init(std::string_view text) {
     if (ok && (init.a > init.b || init.a != std::floor(init.a) || init.b != std::floor(init.b)))
       return usage_error(fmt::format("init '{}': randint takes two whole numbers, low <= high", whole));
   } else {
-    return usage_error(fmt::format(
-        "init '{}': unknown distribution (known: uniform(lo, hi), normal(mean, sd), constant(v), iota, "
-        "iota(start, step), randint(lo, hi))",
-        whole));
+    return usage_error(
+        fmt::format("init '{}': unknown distribution (known: uniform(lo, hi), normal(mean, sd), constant(v), iota, "
+                    "iota(start, step), randint(lo, hi))",
+                    whole));
   }
   if (!ok) return std::unexpected(ok.error());
   return init;
@@ -358,8 +377,10 @@ Result<std::vector<LaunchSpec>> read_config_specs(std::string_view toml_text, st
   }
   for (const toml::node& node : *array) {
     problems.set_kernel("");
-    if (const toml::table* table = node.as_table()) specs.push_back(read_spec(*table, problems, std::nullopt));
-    else problems.add(node.source(), "each [[kernel]] entry must be a table");
+    if (const toml::table* table = node.as_table())
+      specs.push_back(read_spec(*table, problems, std::nullopt));
+    else
+      problems.add(node.source(), "each [[kernel]] entry must be a table");
   }
   if (!problems.empty()) return usage_error(problems.joined());
   return specs;
@@ -402,7 +423,8 @@ const LaunchSpec* find_spec(const std::vector<LaunchSpec>& specs, std::string_vi
   const std::string_view base = kernel.substr(0, kernel.find('<'));
   const LaunchSpec* found = nullptr;
   for (const auto& spec : specs) {
-    if (!spec.file.empty() && !file.empty() && !file.ends_with(spec.file) && !std::string_view(spec.file).ends_with(file))
+    if (!spec.file.empty() && !file.empty() && !file.ends_with(spec.file) &&
+        !std::string_view(spec.file).ends_with(file))
       continue;
     if (spec.name == kernel) return &spec;
     if (found == nullptr && spec.base_name() == base) found = &spec;

@@ -19,8 +19,7 @@ std::string number(double value, int digits = 6) {
 }
 
 std::optional<Verdict> verdict_from(std::string_view name) {
-  for (Verdict verdict :
-       {Verdict::faster, Verdict::same, Verdict::regression, Verdict::inconclusive, Verdict::failed})
+  for (Verdict verdict : {Verdict::faster, Verdict::same, Verdict::regression, Verdict::inconclusive, Verdict::failed})
     if (verdict_name(verdict) == name) return verdict;
   return std::nullopt;
 }
@@ -64,13 +63,14 @@ std::string measurement_json(const Measurement& m, Detail detail) {
     json += fmt::format(
         "{}{{\"size\": {}, \"verdict\": \"{}\", \"speedup\": {}, \"ci_low\": {}, \"ci_high\": {}, \"t_base_us\": {}, "
         "\"t_head_us\": {}, \"batch\": {}, \"samples_per_block\": {}, \"redone_blocks\": {}, \"round_log_speedups\": [",
-        i ? ", " : "", json_string(s.size), verdict_name(s.verdict), number(s.interval.speedup),
-        number(s.interval.low), number(s.interval.high), number(s.t_reference_us), number(s.t_candidate_us), s.batch,
-        s.samples_per_block, s.redone_blocks);
+        i ? ", " : "", json_string(s.size), verdict_name(s.verdict), number(s.interval.speedup), number(s.interval.low),
+        number(s.interval.high), number(s.t_reference_us), number(s.t_candidate_us), s.batch, s.samples_per_block,
+        s.redone_blocks);
     for (std::size_t r = 0; r < s.round_log_speedups.size(); ++r)
       json += (r ? ", " : "") + number(s.round_log_speedups[r], 8);
     json += "], \"block_sm_mhz\": [";
-    for (std::size_t b = 0; b < s.block_clocks.size(); ++b) json += (b ? ", " : "") + std::to_string(s.block_clocks[b].sm_mhz);
+    for (std::size_t b = 0; b < s.block_clocks.size(); ++b)
+      json += (b ? ", " : "") + std::to_string(s.block_clocks[b].sm_mhz);
     json += "], \"checks\": [";
     for (std::size_t c = 0; c < s.checks.size(); ++c) json += (c ? ", " : "") + json_string(s.checks[c]);
     json += "]}";
@@ -126,7 +126,8 @@ Result<Measurement> parse_measurement_json(std::string_view text) {
       SizeMeasurement s;
       std::string_view value;
       if (size["size"].get_string().get(value) == simdjson::SUCCESS) s.size = value;
-      if (size["verdict"].get_string().get(value) == simdjson::SUCCESS) s.verdict = verdict_from(value).value_or(Verdict::failed);
+      if (size["verdict"].get_string().get(value) == simdjson::SUCCESS)
+        s.verdict = verdict_from(value).value_or(Verdict::failed);
       double d = 0;
       if (size["speedup"].get_double().get(d) == simdjson::SUCCESS) s.interval.speedup = d;
       if (size["ci_low"].get_double().get(d) == simdjson::SUCCESS) s.interval.low = d;

@@ -26,9 +26,9 @@ struct SizeMeasurement {
   SpeedupInterval interval;
   double t_reference_us = 0;  // median time of one launch
   double t_candidate_us = 0;
-  int batch = 0;              // launches per timed sample
+  int batch = 0;  // launches per timed sample
   int samples_per_block = 0;
-  int redone_blocks = 0;      // blocks whose SM clock dropped
+  int redone_blocks = 0;  // blocks whose SM clock dropped
   std::vector<double> round_log_speedups;
   std::vector<BlockClock> block_clocks;
   std::vector<std::string> checks;  // one line per compared output and seed

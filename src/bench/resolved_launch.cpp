@@ -45,7 +45,6 @@ std::vector<std::byte> bytes_of(T value) {
   return bytes;
 }
 
-
 Result<std::vector<std::byte>> scalar_bytes(const ElementType& type, const std::string& text, const SizeVariables& size,
                                             std::string_view key, const Place& place) {
   if (type.lanes != 1) return place.error(key, fmt::format("vector type {} cannot be passed as a scalar", type.name));
@@ -71,9 +70,11 @@ Result<std::vector<std::byte>> scalar_bytes(const ElementType& type, const std::
   if (!value) return place.error(key, value.error().message);
   const int bits = type.lane_bytes * 8;
   const bool is_signed = type.kind == ScalarKind::signed_integer;
-  const std::int64_t low = is_signed ? (bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t{1} << (bits - 1))) : 0;
-  const std::int64_t high = bits == 64 ? std::numeric_limits<std::int64_t>::max()
-                                       : (is_signed ? (std::int64_t{1} << (bits - 1)) - 1 : (std::int64_t{1} << bits) - 1);
+  const std::int64_t low =
+      is_signed ? (bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t{1} << (bits - 1))) : 0;
+  const std::int64_t high = bits == 64
+                                ? std::numeric_limits<std::int64_t>::max()
+                                : (is_signed ? (std::int64_t{1} << (bits - 1)) - 1 : (std::int64_t{1} << bits) - 1);
   if (*value < low || *value > high)
     return place.error(key, fmt::format("'{}' is {}, which does not fit {}", text, *value, type.name));
   std::vector<std::byte> bytes(static_cast<std::size_t>(type.lane_bytes));
@@ -137,7 +138,8 @@ Result<ResolvedLaunch> resolve_launch(const LaunchSpec& spec, const SizeVariable
   auto shared = evaluate(spec.shared_bytes, size);
   if (!shared) return place.error("shared_bytes", shared.error().message);
   if (*shared < 0 || *shared > (std::int64_t{1} << 20))
-    return place.error("shared_bytes", fmt::format("'{}' is {}; it must be from 0 to 1 MiB", spec.shared_bytes, *shared));
+    return place.error("shared_bytes",
+                       fmt::format("'{}' is {}; it must be from 0 to 1 MiB", spec.shared_bytes, *shared));
   launch.shared_bytes = static_cast<std::uint32_t>(*shared);
 
   const auto names = parameter_names(parameters);

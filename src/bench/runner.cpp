@@ -52,8 +52,8 @@ struct Side {
   const CompiledKernel* kernel = nullptr;
   CUfunction function = nullptr;
   ResolvedLaunch launch;
-  std::vector<CUdeviceptr> pointers;            // one per argument, buffers only
-  std::vector<void*> parameters;                // what cuLaunchKernel reads
+  std::vector<CUdeviceptr> pointers;  // one per argument, buffers only
+  std::vector<void*> parameters;      // what cuLaunchKernel reads
   LaunchShape shape() const { return {launch.grid, launch.block, launch.shared_bytes}; }
 };
 
@@ -136,7 +136,8 @@ Result<void> PairRun::restore(bool poison_outputs) {
 }
 
 Result<std::vector<std::vector<std::byte>>> PairRun::run_once(Side& side) {
-  if (auto ok = m_gpu.launch(side.function, side.shape(), side.parameters.data()); !ok) return std::unexpected(ok.error());
+  if (auto ok = m_gpu.launch(side.function, side.shape(), side.parameters.data()); !ok)
+    return std::unexpected(ok.error());
   if (auto ok = m_gpu.synchronize(); !ok) return std::unexpected(ok.error());
   std::vector<std::vector<std::byte>> outputs;
   for (std::size_t i = 0; i < side.launch.arguments.size(); ++i) {
@@ -154,9 +155,11 @@ Result<void> PairRun::enqueue_sample(Side& side, int batch, std::size_t event_in
     if (auto ok = restore(false); !ok) return ok;
   unsigned long long words = m_flush_bytes / 16;
   void* flush_parameters[] = {&m_flush, &words, &m_flush_sink};
-  const LaunchShape flush_shape{{static_cast<std::uint32_t>(std::max(m_gpu.device().sm_count, 1) * 4), 1, 1}, {256, 1, 1}, 0};
+  const LaunchShape flush_shape{
+      {static_cast<std::uint32_t>(std::max(m_gpu.device().sm_count, 1) * 4), 1, 1}, {256, 1, 1}, 0};
   if (auto ok = m_gpu.launch(m_support.flush, flush_shape, flush_parameters); !ok) return ok;
-  unsigned long long spin_ns = std::min<unsigned long long>(20'000ull + 4'000ull * static_cast<unsigned>(batch), 2'000'000ull);
+  unsigned long long spin_ns =
+      std::min<unsigned long long>(20'000ull + 4'000ull * static_cast<unsigned>(batch), 2'000'000ull);
   void* spin_parameters[] = {&spin_ns};
   if (auto ok = m_gpu.launch(m_support.spin, LaunchShape{}, spin_parameters); !ok) return ok;
   if (auto ok = m_gpu.record(m_gpu.event(event_index)); !ok) return ok;
@@ -173,7 +176,8 @@ Result<std::vector<double>> PairRun::block(Side& side, int batch, int samples) {
   if (auto ok = m_gpu.synchronize(); !ok) return std::unexpected(ok.error());
   std::vector<double> times;
   for (int s = 0; s < samples; ++s) {
-    auto ms = m_gpu.elapsed_ms(m_gpu.event(2 * static_cast<std::size_t>(s)), m_gpu.event(2 * static_cast<std::size_t>(s) + 1));
+    auto ms = m_gpu.elapsed_ms(m_gpu.event(2 * static_cast<std::size_t>(s)),
+                               m_gpu.event(2 * static_cast<std::size_t>(s) + 1));
     if (!ms) return std::unexpected(ms.error());
     times.push_back(static_cast<double>(*ms) * 1000.0 / batch);
   }
@@ -237,9 +241,11 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   // Correctness on poisoned outputs, over seeds; the first launch of each is the untimed one.
   for (int seed = 1; seed <= m_options.seeds; ++seed) {
     if (m_options.progress) m_options.progress(fmt::format("{}: checking outputs (seed {})", result.size, seed));
-    if (auto ok = upload_inputs(static_cast<std::uint64_t>(seed)); !ok) return failed(describe_failure("uploading inputs", ok.error()));
+    if (auto ok = upload_inputs(static_cast<std::uint64_t>(seed)); !ok)
+      return failed(describe_failure("uploading inputs", ok.error()));
     auto expected = run_once(reference);
-    if (!expected) return failed(describe_failure(fmt::format("the {} failed", reference.kernel->label), expected.error()));
+    if (!expected)
+      return failed(describe_failure(fmt::format("the {} failed", reference.kernel->label), expected.error()));
     if (auto ok = restore(true); !ok) return failed(describe_failure("restoring inputs", ok.error()));
     auto actual = run_once(candidate);
     if (!actual) return failed(describe_failure(fmt::format("the {} failed", candidate.kernel->label), actual.error()));
@@ -267,7 +273,8 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   const int batch = batch_size(one_launch_us, m_options.target_sample_us);
   result.batch = batch;
   result.samples_per_block = m_options.samples_per_block;
-  if (m_options.progress) m_options.progress(fmt::format("{}: warming up ({} launches per sample)", result.size, batch));
+  if (m_options.progress)
+    m_options.progress(fmt::format("{}: warming up ({} launches per sample)", result.size, batch));
   if (auto warm = steady_clock_warmup(reference, candidate, batch); !warm)
     return failed(describe_failure("warm-up", warm.error()));
 
@@ -291,8 +298,9 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   SpeedupInterval interval;
   for (int round = 1; round <= m_options.max_rounds && !verdict; ++round) {
     Round medians;
-    for (auto [side, into] : {std::pair{&reference, &medians.reference_first}, std::pair{&candidate, &medians.candidate_first},
-                              std::pair{&candidate, &medians.candidate_second}, std::pair{&reference, &medians.reference_second}}) {
+    for (auto [side, into] :
+         {std::pair{&reference, &medians.reference_first}, std::pair{&candidate, &medians.candidate_first},
+          std::pair{&candidate, &medians.candidate_second}, std::pair{&reference, &medians.reference_second}}) {
       auto value = timed_block(*side);
       if (!value) return failed(describe_failure(fmt::format("timing {}", side->kernel->label), value.error()));
       *into = *value;
@@ -348,7 +356,8 @@ Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const Compiled
   std::vector<SpeedupInterval> intervals;
   std::vector<Verdict> verdicts;
   double log_base = 0, log_head = 0;
-  const double budget_per_size = options.max_gpu_seconds / static_cast<double>(std::max<std::size_t>(spec.sizes.size(), 1));
+  const double budget_per_size =
+      options.max_gpu_seconds / static_cast<double>(std::max<std::size_t>(spec.sizes.size(), 1));
   for (const auto& size : spec.sizes) {
     for (Side& side : sides) {
       auto launch = resolve_launch(spec, size, side.kernel->parameters);
@@ -385,7 +394,8 @@ Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const Compiled
     measurement.sm_clock_median_mhz = static_cast<unsigned>(median(clocks));
     measurement.sm_clock_min_mhz = static_cast<unsigned>(*std::ranges::min_element(clocks));
   }
-  if (measurement.verdict == Verdict::inconclusive && !measurement.notes.empty()) measurement.reason = measurement.notes.front();
+  if (measurement.verdict == Verdict::inconclusive && !measurement.notes.empty())
+    measurement.reason = measurement.notes.front();
   measurement.gpu_seconds = seconds();
   return measurement;
 }

@@ -56,10 +56,10 @@ Result<Measurement> measure_in_child(const Invocation& invocation, const BenchPa
   auto child = run_process(argv, {.timeout = timeout});
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!child) {
-    auto failed = bench::failed_measurement(
-        fmt::format("the measurement did not finish within bench.timeout_seconds ({:g} s) and was killed: a kernel that "
-                    "hangs, or a limit too low for this spec",
-                    timeout_seconds));
+    auto failed = bench::failed_measurement(fmt::format(
+        "the measurement did not finish within bench.timeout_seconds ({:g} s) and was killed: a kernel that "
+        "hangs, or a limit too low for this spec",
+        timeout_seconds));
     failed.gpu_seconds = seconds;
     return failed;
   }
@@ -67,10 +67,11 @@ Result<Measurement> measure_in_child(const Invocation& invocation, const BenchPa
     return fail(static_cast<ExitCode>(child->exit_status), trimmed(child->err));
   if (child->exit_status > 128 || (child->exit_status != 0 && child->exit_status != 1) || child->out.empty()) {
     const int status = child->exit_status;
-    auto failed = bench::failed_measurement(fmt::format(
-        "the measurement process {}: {}", status > 128 ? fmt::format("was killed by signal {}", status - 128)
-                                                       : fmt::format("exited with status {}", status),
-        trimmed(last_lines(child->err, 5))));
+    auto failed =
+        bench::failed_measurement(fmt::format("the measurement process {}: {}",
+                                              status > 128 ? fmt::format("was killed by signal {}", status - 128)
+                                                           : fmt::format("exited with status {}", status),
+                                              trimmed(last_lines(child->err, 5))));
     failed.gpu_seconds = seconds;
     return failed;
   }
@@ -84,7 +85,8 @@ std::string interval_text(const Measurement& m) {
 }
 
 void print_text(std::ostream& out, const BenchPair& pair, const Measurement& m) {
-  const std::string reference = pair.versus.empty() ? fmt::format("{} at {}", pair.candidate, pair.against) : pair.versus;
+  const std::string reference =
+      pair.versus.empty() ? fmt::format("{} at {}", pair.candidate, pair.against) : pair.versus;
   out << fmt::format("kforecast bench: {} (candidate) vs {} (reference)\n", pair.candidate, reference);
   out << fmt::format("  {:<10} {}\n", "verdict", bench::verdict_name(m.verdict));
   if (!m.reason.empty()) out << fmt::format("  {:<10} {}\n", "reason", m.reason);
@@ -113,10 +115,12 @@ ExitCode exit_code_for(const Measurement& m) {
 
 Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   if (invocation.positional.size() != 1)
-    return usage_error("'kforecast bench' takes one FILE:KERNEL (the candidate), e.g. kforecast bench src/gemm.cu:sgemm "
-                       "--against HEAD~1");
+    return usage_error(
+        "'kforecast bench' takes one FILE:KERNEL (the candidate), e.g. kforecast bench src/gemm.cu:sgemm "
+        "--against HEAD~1");
   const std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
-  if (format != "text" && format != "json") return usage_error(fmt::format("--format: '{}' is not text or json", format));
+  if (format != "text" && format != "json")
+    return usage_error(fmt::format("--format: '{}' is not text or json", format));
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
   const BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against")};
@@ -125,8 +129,7 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
 
   Result<Measurement> measurement;
   if (invocation.has("--in-process")) {
-    if (terminal)
-      options.progress = [&](std::string_view line) { context.err << "\r\033[K" << line << std::flush; };
+    if (terminal) options.progress = [&](std::string_view line) { context.err << "\r\033[K" << line << std::flush; };
     measurement = measure_here(pair, *config, context, options);
     if (terminal) context.err << "\r\033[K" << std::flush;
   } else {
@@ -141,8 +144,8 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
       if (!second) return std::unexpected(second.error());
       const double first_seconds = measurement->gpu_seconds;
       if (second->verdict != Verdict::regression) {
-        measurement->notes.push_back(fmt::format("a second process measured {} ({:.4f}x)", bench::verdict_name(second->verdict),
-                                                 second->interval.speedup));
+        measurement->notes.push_back(fmt::format("a second process measured {} ({:.4f}x)",
+                                                 bench::verdict_name(second->verdict), second->interval.speedup));
         measurement->reason = "the regression was not confirmed in a fresh process";
         measurement->verdict = Verdict::inconclusive;
       }

@@ -43,10 +43,12 @@ struct Sides {
 
 Result<Sides> read_sides(const BenchPair& pair) {
   auto head = bench::split_file_kernel(pair.candidate);
-  if (!head) return usage_error(fmt::format("'{}': name the kernel as FILE:KERNEL, e.g. src/gemm.cu:sgemm", pair.candidate));
+  if (!head)
+    return usage_error(fmt::format("'{}': name the kernel as FILE:KERNEL, e.g. src/gemm.cu:sgemm", pair.candidate));
   if (pair.versus.empty() == pair.against.empty())
-    return usage_error("name what to compare with: --vs FILE[:KERNEL] (another file) or --against REV (this file at a "
-                       "git revision)");
+    return usage_error(
+        "name what to compare with: --vs FILE[:KERNEL] (another file) or --against REV (this file at a "
+        "git revision)");
   Sides sides;
   auto text = read_text_file(head->first);
   if (!text) return std::unexpected(text.error());
@@ -66,14 +68,16 @@ Result<Sides> read_sides(const BenchPair& pair) {
                                              : std::filesystem::path(head->first).parent_path());
   if (!repository) return std::unexpected(repository.error());
   std::error_code ec;
-  const auto relative = std::filesystem::relative(std::filesystem::absolute(head->first, ec), (*repository)->root(), ec);
+  const auto relative =
+      std::filesystem::relative(std::filesystem::absolute(head->first, ec), (*repository)->root(), ec);
   auto commit = (*repository)->resolve(pair.against);
   if (!commit) return std::unexpected(commit.error());
   auto files = (*repository)->read_files(commit->sha, {relative.generic_string()});
   if (!files) return std::unexpected(files.error());
   const auto& found = files->at(relative.generic_string());
   if (!found)
-    return usage_error(fmt::format("{} does not exist at {} ({})", relative.generic_string(), pair.against, commit->sha.substr(0, 12)));
+    return usage_error(fmt::format("{} does not exist at {} ({})", relative.generic_string(), pair.against,
+                                   commit->sha.substr(0, 12)));
   sides.reference = {fmt::format("{}@{}:{}", head->first, pair.against, head->second), head->first, *found};
   sides.reference_kernel = head->second;
   return sides;
@@ -135,7 +139,9 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
     if (!include_dir.empty()) request.include_dirs.push_back(include_dir);
     request.defines = spec->defines;
     auto output = (*compiler)->compile(request);
-    if (!output) return fail(ExitCode::gate_failed, fmt::format("the {} {} does not compile for {}: {}", role, kernel.label, arch, output.error().message));
+    if (!output)
+      return fail(ExitCode::gate_failed, fmt::format("the {} {} does not compile for {}: {}", role, kernel.label, arch,
+                                                     output.error().message));
     if (output->cubin.empty() || output->lowered_names.empty())
       return fail(ExitCode::could_not_run, fmt::format("NVRTC gave no machine code for the {} {}", role, kernel.label));
     return bench::CompiledKernel{fmt::format("{} {}", role, kernel.label), std::move(output->cubin),

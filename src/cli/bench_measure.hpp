@@ -13,9 +13,9 @@
 namespace kforecast::cli {
 
 struct BenchPair {
-  std::string candidate;                // "FILE:KERNEL" as given
-  std::string versus;                   // --vs FILE[:KERNEL], or empty
-  std::string against;                  // --against REV, or empty
+  std::string candidate;  // "FILE:KERNEL" as given
+  std::string versus;     // --vs FILE[:KERNEL], or empty
+  std::string against;    // --against REV, or empty
 };
 
 bench::RunnerOptions runner_options(const config::Config& config);

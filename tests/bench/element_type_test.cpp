@@ -13,19 +13,17 @@ TEST_CASE("bench: element types from parameter spellings") {
     int bytes;
     int lanes;
   };
-  for (const Case& c : {Case{"float", "float", ScalarKind::floating, 4, 1},
-                        Case{"const double", "double", ScalarKind::floating, 8, 1},
-                        Case{"__half", "__half", ScalarKind::half, 2, 1},
-                        Case{"half2", "__half2", ScalarKind::half, 4, 2},
-                        Case{"__nv_bfloat16", "__nv_bfloat16", ScalarKind::bfloat16, 2, 1},
-                        Case{"unsigned  int", "unsigned int", ScalarKind::unsigned_integer, 4, 1},
-                        Case{"std::int64_t", "int64_t", ScalarKind::signed_integer, 8, 1},
-                        Case{"long long", "long long", ScalarKind::signed_integer, 8, 1},
-                        Case{"uint8_t", "uint8_t", ScalarKind::unsigned_integer, 1, 1},
-                        Case{"float4", "float4", ScalarKind::floating, 16, 4},
-                        Case{"int2", "int2", ScalarKind::signed_integer, 8, 2},
-                        Case{"uchar4", "uchar4", ScalarKind::unsigned_integer, 4, 4},
-                        Case{"double2", "double2", ScalarKind::floating, 16, 2}}) {
+  for (const Case& c :
+       {Case{"float", "float", ScalarKind::floating, 4, 1}, Case{"const double", "double", ScalarKind::floating, 8, 1},
+        Case{"__half", "__half", ScalarKind::half, 2, 1}, Case{"half2", "__half2", ScalarKind::half, 4, 2},
+        Case{"__nv_bfloat16", "__nv_bfloat16", ScalarKind::bfloat16, 2, 1},
+        Case{"unsigned  int", "unsigned int", ScalarKind::unsigned_integer, 4, 1},
+        Case{"std::int64_t", "int64_t", ScalarKind::signed_integer, 8, 1},
+        Case{"long long", "long long", ScalarKind::signed_integer, 8, 1},
+        Case{"uint8_t", "uint8_t", ScalarKind::unsigned_integer, 1, 1},
+        Case{"float4", "float4", ScalarKind::floating, 16, 4}, Case{"int2", "int2", ScalarKind::signed_integer, 8, 2},
+        Case{"uchar4", "uchar4", ScalarKind::unsigned_integer, 4, 4},
+        Case{"double2", "double2", ScalarKind::floating, 16, 2}}) {
     INFO(c.spelling);
     auto type = element_type(c.spelling);
     REQUIRE(type.has_value());

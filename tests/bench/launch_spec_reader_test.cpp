@@ -58,7 +58,9 @@ TEST_CASE("bench: DESIGN.md's launch spec reads as written") {
   REQUIRE(spec.defines.size() == 1);
   CHECK(spec.defines[0] == std::pair<std::string, std::string>{"USE_FAST_MATH", "1"});
   REQUIRE(spec.args.size() == 8);
-  const auto arg = [&](std::string_view name) -> const ArgumentSpec& { return *std::ranges::find(spec.args, name, &ArgumentSpec::name); };
+  const auto arg = [&](std::string_view name) -> const ArgumentSpec& {
+    return *std::ranges::find(spec.args, name, &ArgumentSpec::name);
+  };
   CHECK(std::get<ScalarSpec>(arg("alpha").value).value == "1.0");
   const auto& c = std::get<BufferSpec>(arg("C").value);
   CHECK(c.count == "M * N");
@@ -86,16 +88,17 @@ TEST_CASE("bench: launch spec mistakes name the file, line, kernel and key") {
         std::string::npos);
   CHECK(error_of("[[kernel]]\nname = \"k\"\ngrid = [1, 2, 3, 4]\nblock = [1]\n").find("1 to 3") != std::string::npos);
   CHECK(error_of("[[kernel]]\ngrid = [1]\nblock = [1]\n").find("needs a 'name'") != std::string::npos);
-  CHECK(error_of("[[kernel]]\nname = \"k\"\ngrid = [1]\nblock = [1]\nsizes = [{ n = \"big\" }]\n")
-            .find(":5:") != std::string::npos);
+  CHECK(error_of("[[kernel]]\nname = \"k\"\ngrid = [1]\nblock = [1]\nsizes = [{ n = \"big\" }]\n").find(":5:") !=
+        std::string::npos);
   const std::string buffer_error = error_of(
       "[[kernel]]\nname = \"k\"\ngrid = [1]\nblock = [1]\n[kernel.args]\nx = { cont = \"n\", role = \"output\" }\n");
   CHECK(buffer_error.find(".kforecast.toml:6:7: [[kernel]] 'k': unknown key 'args.x.cont' (did you mean 'count'?)") !=
         std::string::npos);
   CHECK(buffer_error.find("key 'args.x.role' must be \"in\", \"out\" or \"inout\"") != std::string::npos);
   CHECK(buffer_error.find("buffer 'args.x' needs a 'count'") != std::string::npos);
-  CHECK(error_of("[[kernel]]\nname = \"k\"\ngrid = [1]\nblock = [1]\nargs = { x = { count = 4, init = \"gauss(0)\" } }\n")
-            .find("init 'gauss(0)': unknown distribution") != std::string::npos);
+  CHECK(
+      error_of("[[kernel]]\nname = \"k\"\ngrid = [1]\nblock = [1]\nargs = { x = { count = 4, init = \"gauss(0)\" } }\n")
+          .find("init 'gauss(0)': unknown distribution") != std::string::npos);
   CHECK(error_of("[[kernel]]\nname = \"k\"\ngrid = [1]\nblock = [1]\nargs = { x = { count = 4, rtol = -1 } }\n")
             .find("key 'args.x.rtol' must be a number") != std::string::npos);
   CHECK(error_of("[kernel]\nname = \"k\"\n").find("write [[kernel]], not [kernel]") != std::string::npos);

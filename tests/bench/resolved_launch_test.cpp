@@ -19,10 +19,10 @@ LaunchSpec spec_of(std::string_view toml) {
   return specs->front();
 }
 
-const std::vector<Parameter> sgemm_parameters{
-    {"int", "M", ""},          {"int", "N", ""},         {"int", "K", ""},
-    {"float", "alpha", ""},    {"const float*", "A", ""}, {"const float* __restrict__", "B", ""},
-    {"float", "beta", ""},     {"float*", "C", ""}};
+const std::vector<Parameter> sgemm_parameters{{"int", "M", ""},          {"int", "N", ""},
+                                              {"int", "K", ""},          {"float", "alpha", ""},
+                                              {"const float*", "A", ""}, {"const float* __restrict__", "B", ""},
+                                              {"float", "beta", ""},     {"float*", "C", ""}};
 
 constexpr std::string_view sgemm_spec = R"spec([[kernel]]
 name = "sgemm"
@@ -82,7 +82,8 @@ TEST_CASE("bench: binding mistakes name the key") {
   };
   auto missing = sgemm_parameters;
   missing.push_back({"float*", "D", ""});
-  CHECK(error_of(spec, missing) == "k.toml:1: [[kernel]] 'sgemm': key 'args.D': missing: parameter 'float* D' needs a value");
+  CHECK(error_of(spec, missing) ==
+        "k.toml:1: [[kernel]] 'sgemm': key 'args.D': missing: parameter 'float* D' needs a value");
   auto renamed = sgemm_parameters;
   renamed[7].name = "Cout";
   CHECK(error_of(spec, renamed).find("key 'args.C': the kernel has no parameter 'C'") != std::string::npos);
