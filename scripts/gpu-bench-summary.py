@@ -5,6 +5,18 @@ kernel size and planted slowdown, the verdict counts, the spread of the speedup,
 and the GPU seconds per decision."""
 import collections, json, re, statistics as st, sys
 
+if sys.argv[1] == "--sizes":
+    # Each size of the measurements whose label contains sys.argv[3].
+    for line in open(sys.argv[2]):
+        label, status, text = line.rstrip("\n").split("\t", 2)
+        if sys.argv[3] not in label:
+            continue
+        for s in json.loads(text).get("sizes", []):
+            print(f"  {label[:34]:34s} {s['size']:12s} {s['verdict']:12s} S={s['speedup']:.4f} "
+                  f"[{s['ci_low']:.4f}, {s['ci_high']:.4f}] base={s['t_base_us']:.2f}us head={s['t_head_us']:.2f}us "
+                  f"rounds={len(s['round_log_speedups'])} batch={s['batch']}")
+    sys.exit()
+
 groups = collections.OrderedDict()
 for line in open(sys.argv[1]):
     label, status, text = line.rstrip("\n").split("\t", 2)

@@ -55,12 +55,17 @@ if [[ $mode == checks ]]; then
     measure "copy after the hang" "$fx/copy.cu:copy" --vs "$fx/copy.cu:copy"
     measure "wrong-result candidate (failed)" "$fx/copy.cu:copy_wrong" --vs "$fx/copy.cu:copy"
     measure "copy after the wrong result" "$fx/copy.cu:copy" --vs "$fx/copy.cu:copy"
+    measure "90 GiB of buffers (failed, memory)" "$fx/huge.cu:huge" --vs "$fx/huge.cu:huge"
+    measure "axpy vs itself (in place, 2 sizes)" "$fx/axpy.cu:axpy" --vs "$fx/axpy.cu:axpy"
+    measure "axpy, 1/4 of the threads, vs axpy" "$fx/axpy.cu:axpy_fewer_threads" --vs "$fx/axpy.cu:axpy"
     for size in 5us 50us 500us; do
       measure "chain $size A/A" "$fx/chain.cu:chain<0>" --vs "$fx/chain.cu:chain<0>" --config "$fx/chain-$size.toml"
       measure "chain $size +3%" "$fx/chain.cu:chain<30>" --vs "$fx/chain.cu:chain<0>" --config "$fx/chain-$size.toml"
       measure "chain $size +10%" "$fx/chain.cu:chain<100>" --vs "$fx/chain.cu:chain<0>" --config "$fx/chain-$size.toml"
     done
   } 2>&1 | tee -a "$out/$mode-summary.txt"
+  # Each size of the two-size pairs.
+  python3 "$(dirname "$0")/gpu-bench-summary.py" --sizes "$out/$mode.tsv" axpy | tee -a "$out/$mode-summary.txt"
 elif [[ $mode == noise ]]; then
   # Single in-process measurements (no fresh-process confirmation): the raw rates of the method.
   for size in ${SIZES:-5us 50us 500us}; do

@@ -215,10 +215,14 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
     return result;
   };
   // Memory first, so a spec too large for this GPU is a clear failure, not an allocator error.
-  std::size_t needed = 0;
+  // Buffers are shared by name; each has a pristine copy.
+  std::map<std::string, std::size_t, std::less<>> buffer_bytes;
   for (Side* side : {&reference, &candidate})
     for (const auto& argument : side->launch.arguments)
-      if (argument.buffer) needed += 2 * static_cast<std::size_t>(argument.bytes());
+      if (argument.buffer)
+        buffer_bytes[argument.name] = std::max(buffer_bytes[argument.name], static_cast<std::size_t>(argument.bytes()));
+  std::size_t needed = 0;
+  for (const auto& [name, bytes] : buffer_bytes) needed += 2 * bytes;
   if (const auto free = m_gpu.free_memory(); free > 0 && needed > free)
     return failed(fmt::format("size {}: the buffers need {:.2f} GiB and the GPU has {:.2f} GiB free (out of memory)",
                               result.size, needed / 1073741824.0, free / 1073741824.0));

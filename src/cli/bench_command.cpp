@@ -133,6 +133,7 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     measurement = measure_here(pair, *config, context, options);
     if (terminal) context.err << "\r\033[K" << std::flush;
   } else {
+    if (auto checked = prepare_pair(pair, *config, context); !checked) return std::unexpected(checked.error());
     const double timeout = config->number_value("bench.timeout_seconds");
     if (terminal)
       context.err << fmt::format("measuring {} in a child process (limit {:g} s)...", pair.candidate, timeout)

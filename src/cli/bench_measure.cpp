@@ -8,6 +8,7 @@
 
 #include "bench/kernel_source.hpp"
 #include "bench/launch_spec_reader.hpp"
+#include "bench/resolved_launch.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvml.hpp"
 #include "cuda/nvrtc.hpp"
@@ -93,14 +94,15 @@ bench::RunnerOptions runner_options(const config::Config& config) {
   return options;
 }
 
-Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const Context& context,
-                                        const bench::RunnerOptions& options) {
+Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& config, const Context& context) {
   auto sides = read_sides(pair);
   if (!sides) return std::unexpected(sides.error());
-  const std::string include_dir = cuda_include_directory(context.env);
+  PreparedPair prepared;
+  prepared.include_dir = cuda_include_directory(context.env);
   const auto available = [&](std::string_view header) {
     std::error_code ec;
-    return !include_dir.empty() && std::filesystem::exists(std::filesystem::path(include_dir) / header, ec);
+    return !prepared.include_dir.empty() &&
+           std::filesystem::exists(std::filesystem::path(prepared.include_dir) / header, ec);
   };
   auto reference = bench::prepare_kernel(sides->reference, sides->reference_kernel, available);
   if (!reference) return std::unexpected(reference.error());
@@ -119,6 +121,25 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
         "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
         ".kforecast.toml (sizes, grid, block, args; see DESIGN.md, 'Kernel launch specs')",
         candidate->name_expression));
+  // Every size binds to both signatures, or the spec is wrong: a usage error, found before any GPU work.
+  for (const auto& size : spec->sizes)
+    for (const bench::PreparedKernel* kernel : {&*reference, &*candidate})
+      if (auto launch = bench::resolve_launch(*spec, size, kernel->function.parameters); !launch)
+        return usage_error(fmt::format("{}: {}", kernel->label, launch.error().message));
+  prepared.reference = std::move(*reference);
+  prepared.candidate = std::move(*candidate);
+  prepared.spec = std::move(*spec);
+  return prepared;
+}
+
+Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const Context& context,
+                                        const bench::RunnerOptions& options) {
+  auto prepared = prepare_pair(pair, config, context);
+  if (!prepared) return std::unexpected(prepared.error());
+  const std::string& include_dir = prepared->include_dir;
+  const auto* reference = &prepared->reference;
+  const auto* candidate = &prepared->candidate;
+  const std::optional<bench::LaunchSpec> spec = prepared->spec;
 
   auto driver = cuda::CudaDriver::load(cuda::driver_candidates({"", config.string_value("cuda.driver_library")}));
   if (!driver) return std::unexpected(driver.error().to_error());
