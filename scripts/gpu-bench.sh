@@ -55,6 +55,12 @@ if [[ $mode == checks ]]; then
     measure "copy after the hang" "$fx/copy.cu:copy" --vs "$fx/copy.cu:copy"
     measure "wrong-result candidate (failed)" "$fx/copy.cu:copy_wrong" --vs "$fx/copy.cu:copy"
     measure "copy after the wrong result" "$fx/copy.cu:copy" --vs "$fx/copy.cu:copy"
+    # --against: the head renames the strided copy to `copy` in a fresh git repository.
+    repo=$(mktemp -d)
+    git init -q "$repo" && cp "$fx/copy.cu" "$repo/k.cu" && git -C "$repo" add -A &&
+      git -C "$repo" -c user.name=kf -c user.email=kf@kforecast.invalid commit -qm base
+    sed -i 's/__global__ void copy(/__global__ void copy_old(/; s/__global__ void copy_strided(/__global__ void copy(/' "$repo/k.cu"
+    measure "copy now strided --against HEAD" "$repo/k.cu:copy" --against HEAD
     measure "90 GiB of buffers (failed, memory)" "$fx/huge.cu:huge" --vs "$fx/huge.cu:huge"
     measure "axpy vs itself (in place, 2 sizes)" "$fx/axpy.cu:axpy" --vs "$fx/axpy.cu:axpy"
     measure "axpy, 1/4 of the threads, vs axpy" "$fx/axpy.cu:axpy_fewer_threads" --vs "$fx/axpy.cu:axpy"
