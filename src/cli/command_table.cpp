@@ -14,13 +14,15 @@ constexpr OptionSpec config_option{"--config", "FILE", "read this config instead
 constexpr OptionSpec repo_option{"--repo", "DIR", "the repository to work in (default: the current directory)"};
 
 constexpr std::array pr_options{
-    OptionSpec{"--base", "REV", "the revision to compare against (default: merge-base with upstream)"},
+    OptionSpec{"--base", "REV",
+               "the revision to compare against (default: from the GitHub event or GitLab merge request in CI, "
+               "else the merge-base with upstream)"},
     OptionSpec{"--head", "REV", "the revision under review (default: HEAD)"},
     OptionSpec{"--staged", "", "review the changes staged for commit (the index against HEAD)"},
     OptionSpec{"--diff", "FILE|-", "review a patch made by git: the work tree is the head (- reads standard input)"},
     repo_option,
     config_option,
-    OptionSpec{"--format", "md|json", "report format (default md; sarif comes with the gate's reports)"},
+    OptionSpec{"--format", "md|json|sarif", "report format (default md; sarif for code-scanning annotations)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
     OptionSpec{"--forecaster", "embedded|llm", "which forecaster to use (not built yet)"},
     OptionSpec{"--no-bench", "", "never run benchmarks; forecast only"},
@@ -39,7 +41,9 @@ constexpr std::array bench_options{
 constexpr std::array eval_options{OptionSpec{"--forecaster", "embedded|llm", "which forecaster to score"},
                                   OptionSpec{"--format", "text|json", "output format"}, config_option};
 constexpr std::array calibration_options{
-    OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts"}, config_option};
+    OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts (default 0.02)"},
+    OptionSpec{"--ledger", "FILE", "read this ledger instead of policy.ledger"},
+    OptionSpec{"--format", "text|json", "output format (default text)"}, config_option, repo_option};
 constexpr std::array doctor_options{config_option, repo_option};
 constexpr std::array config_options{
     config_option, repo_option,
@@ -56,7 +60,9 @@ const std::array commands{
             "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
             "headers), and the identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
             "passes for free. Other changed kernels are reported as not verified until the forecasters land.\n"
-            "Exit 1 when a changed kernel no longer compiles.",
+            "Exit 1 when a changed kernel no longer compiles.\n"
+            "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the\n"
+            "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
             pr_options, pr_command},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
             "kforecast lint [--staged | FILE...]",
@@ -90,9 +96,13 @@ const std::array commands{
             "Reads one labelled pair per line and prints accuracy, calibration and selective-prediction metrics.",
             eval_options, not_built, "the forecasters are not built yet"},
     Command{"calibration", "forecast quality in this repository's ledger, and suggested thresholds",
-            "kforecast calibration [--target-risk RATE]",
-            "Reads the ledger of measured kernels and prints the forecast metrics and policy thresholds.",
-            calibration_options, not_built, "the ledger is not built yet"},
+            "kforecast calibration [--target-risk RATE] [--ledger FILE] [--format text|json]",
+            "Reads the ledger (policy.ledger: one line per kernel kforecast measured, with its forecast) and prints\n"
+            "how good the forecasts were, what the configured policy did with them (kernels trusted, regressions\n"
+            "sent to the GPU, regressions trusted), and the thresholds that would have trusted the most kernels\n"
+            "while holding --target-risk among them, with a 95% upper bound on that risk. Paste the suggested\n"
+            "policy.max_p_regression and policy.min_confidence into .kforecast.toml once the bound holds.",
+            calibration_options, calibration_command},
     Command{"doctor", "show what is available: config, git, NVRTC, GPU and driver, endpoint",
             "kforecast doctor [--config FILE] [--repo DIR]",
             "Checks everything kforecast can use on this machine and says what is missing and how to fix it.\n"
