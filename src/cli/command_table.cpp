@@ -33,9 +33,11 @@ constexpr std::array lint_options{OptionSpec{"--staged", "", "lint the changes s
 constexpr std::array check_options{OptionSpec{"--against", "REV", "compare with the kernel at this revision"},
                                    OptionSpec{"--vs", "FILE[:KERNEL]", "compare with another file's kernel"},
                                    OptionSpec{"--bench", "", "measure the pair on the GPU"}, config_option};
-constexpr std::array bench_options{OptionSpec{"--against", "REV", "compare with the kernel at this revision"},
-                                   OptionSpec{"--vs", "FILE[:KERNEL]", "compare with another file's kernel"},
-                                   OptionSpec{"--format", "text|json", "output format"}, config_option};
+constexpr std::array bench_options{
+    OptionSpec{"--against", "REV", "the reference is this file's kernel at a git revision"},
+    OptionSpec{"--vs", "FILE[:KERNEL]", "the reference is another file's kernel (same name unless given)"},
+    OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"}, config_option,
+    OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"}};
 constexpr std::array eval_options{OptionSpec{"--forecaster", "embedded|llm", "which forecaster to score"},
                                   OptionSpec{"--format", "text|json", "output format"}, config_option};
 constexpr std::array train_options{
@@ -79,8 +81,23 @@ const std::array commands{
             "the kernel scanner and forecasters are not built yet"},
     Command{"bench", "measure a kernel pair on the GPU",
             "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
-            "Measures the speedup of one kernel over another on the local GPU, with a confidence interval.",
-            bench_options, not_built, "the GPU benchmark runner is not built yet"},
+            "Measures the speedup of FILE's KERNEL (the candidate) over a reference on the local GPU: both are compiled\n"
+            "with NVRTC for it, their outputs compared on poisoned buffers over two seeds, then timed in A B B A blocks\n"
+            "(L2 flushed between samples) until the speedup's 99% interval decides: faster, same, regression (beyond\n"
+            "bench.tolerance, default 2%; re-measured in a fresh process), inconclusive (GPU time cap reached) or\n"
+            "failed (a fault, a hang past bench.timeout_seconds, wrong results, no compile).\n"
+            "The launch spec comes from a '// kforecast:' comment block above the kernel or a [[kernel]] table in\n"
+            ".kforecast.toml, e.g.\n"
+            "  // kforecast:\n"
+            "  // sizes = [{ n = 16777216 }]\n"
+            "  // grid = [\"ceil_div(n, 256)\"]\n"
+            "  // block = [256]\n"
+            "  // [kernel.args]\n"
+            "  // x = { count = \"n\", init = \"uniform(-1, 1)\" }\n"
+            "  // y = { count = \"n\", role = \"out\" }\n"
+            "  // n = \"n\"\n"
+            "Exit 1 for a regression or a failed candidate, 0 otherwise; 3 without a GPU.",
+            bench_options, bench_command},
     Command{"eval", "score a forecaster on labelled kernel pairs",
             "kforecast eval DATASET.jsonl [--forecaster embedded|llm]",
             "Reads one labelled pair per line and prints accuracy, calibration and selective-prediction metrics.",

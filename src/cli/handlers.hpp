@@ -13,6 +13,7 @@ Result<ExitCode> config_command(const Invocation& invocation, Context& context);
 Result<ExitCode> help_command(const Invocation& invocation, Context& context);
 Result<ExitCode> pr_command(const Invocation& invocation, Context& context);
 Result<ExitCode> train_command(const Invocation& invocation, Context& context);
+Result<ExitCode> bench_command(const Invocation& invocation, Context& context);
 Result<ExitCode> calibration_command(const Invocation& invocation, Context& context);
 
 // The configuration a command runs with: --config FILE if given, else .kforecast.toml at the

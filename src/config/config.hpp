@@ -48,9 +48,20 @@ class Config {
   void set(std::string_view key, Value value, Source source, std::string origin);
   void set_file(std::filesystem::path path) { m_file = std::move(path); }
 
+  // The config's TOML text and the name messages give it, for readers of sections the key table
+  // does not hold ([[kernel]] launch specs, read by src/bench/launch_spec_reader.hpp).
+  const std::string& source_text() const { return m_source_text; }
+  const std::string& source_name() const { return m_source_name; }
+  void set_source(std::string text, std::string name) {
+    m_source_text = std::move(text);
+    m_source_name = std::move(name);
+  }
+
  private:
   std::map<std::string, Setting, std::less<>> m_settings;
   std::optional<std::filesystem::path> m_file;
+  std::string m_source_text;
+  std::string m_source_name;
 };
 
 // Parses TOML text as a kforecast config. `display_name` is used in messages (a path as the

@@ -17,7 +17,6 @@ constexpr std::array<std::string_view, 3> report_formats{"md", "json", "sarif"};
 constexpr std::string_view llm_planned = "the LLM forecaster is not built yet";
 constexpr std::string_view embedded_planned = "the embedded forecaster is not built yet";
 constexpr std::string_view policy_planned = "the gate policy is not built yet";
-constexpr std::string_view bench_planned = "the GPU benchmark runner is not built yet";
 constexpr std::string_view report_planned = "the report writers are not built yet";
 
 using enum ValueType;
@@ -135,8 +134,7 @@ const std::array keys{
             "Relative slowdown the gate tolerates: a regression must lie beyond it.",
             0,
             1,
-            {},
-            bench_planned},
+            {}},
     KeySpec{"bench.confidence",
             number,
             "0.99",
@@ -144,9 +142,8 @@ const std::array keys{
             "Confidence level of the speedup interval.",
             0.5,
             0.9999,
-            {},
-            bench_planned},
-    KeySpec{"bench.max_gpu_seconds", number, "30", "", "GPU time cap per kernel pair.", 0.1, 3600, {}, bench_planned},
+            {}},
+    KeySpec{"bench.max_gpu_seconds", number, "30", "", "GPU time cap per kernel pair.", 0.1, 3600},
     KeySpec{"bench.timeout_seconds",
             number,
             "300",
@@ -154,8 +151,7 @@ const std::array keys{
             "Wall-clock limit of one measurement's child process.",
             1,
             86400,
-            {},
-            bench_planned},
+            {}},
 
     KeySpec{"report.format",
             choice,
@@ -179,8 +175,9 @@ const std::array keys{
 
 const std::array table_arrays{
     TableArraySpec{"kernel",
-                   "Launch specs: how to run a kernel for benchmarking (see DESIGN.md, 'Kernel launch specs').",
-                   bench_planned},
+                   "Launch specs: how to run a kernel for benchmarking (see DESIGN.md, 'Kernel launch specs'); read by "
+                   "`kforecast bench`.",
+                   {}},
 };
 
 const std::array<std::string_view, 6> sections{"forecast", "endpoint", "policy", "bench", "report", "cuda"};

@@ -189,6 +189,7 @@ Result<Config> parse_config(std::string_view text, std::string_view display_name
     }
   }
   if (!problems.empty()) return usage_error(problems.joined());
+  config.set_source(std::string(text), std::string(display_name));
   return config;
 }
 

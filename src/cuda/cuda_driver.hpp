@@ -26,6 +26,10 @@ class CudaDriver final : public Driver {
   Result<std::vector<DeviceInfo>> devices() const override;
   Result<void> check_context(int ordinal) const override;
 
+  // The entry points, for code that runs kernels (src/bench/gpu.hpp); every call goes through
+  // KF_CU_CALL.
+  const DriverApi& api() const { return m_api; }
+
  private:
   CudaDriver(DynamicLibrary library, DriverApi api, std::string path, DriverVersion version);
   Result<DeviceInfo> device(int ordinal) const;

@@ -14,10 +14,20 @@ namespace kforecast::cuda {
 using CUresult = int;
 using CUdevice = int;
 using CUcontext = struct CUctx_st*;
+using CUmodule = struct CUmod_st*;
+using CUfunction = struct CUfunc_st*;
+using CUstream = struct CUstream_st*;
+using CUevent = struct CUevent_st*;
+using CUdeviceptr = unsigned long long;  // CUdeviceptr_v2
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
+inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+inline constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+inline constexpr unsigned CU_EVENT_DEFAULT = 0;
 
 // CUdevice_attribute values (cuda.h); only those DeviceInfo reports.
 enum class DeviceAttribute : int {
@@ -47,6 +57,34 @@ struct DriverApi {
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext* context, CUdevice device) = nullptr;
   CUresult (*cuDevicePrimaryCtxRelease_v2)(CUdevice device) = nullptr;
   CUresult (*cuCtxSetCurrent)(CUcontext context) = nullptr;
+  CUresult (*cuDeviceGetPCIBusId)(char* bus_id, int length, CUdevice device) = nullptr;
+
+  // Running kernels (the benchmark).
+  CUresult (*cuCtxSynchronize)() = nullptr;
+  CUresult (*cuMemGetInfo_v2)(std::size_t* free, std::size_t* total) = nullptr;
+  CUresult (*cuModuleLoadData)(CUmodule* module, const void* image) = nullptr;
+  CUresult (*cuModuleUnload)(CUmodule module) = nullptr;
+  CUresult (*cuModuleGetFunction)(CUfunction* function, CUmodule module, const char* name) = nullptr;
+  CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value) = nullptr;
+  CUresult (*cuMemAlloc_v2)(CUdeviceptr* pointer, std::size_t bytes) = nullptr;
+  CUresult (*cuMemFree_v2)(CUdeviceptr pointer) = nullptr;
+  CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr destination, const void* source, std::size_t bytes) = nullptr;
+  CUresult (*cuMemcpyDtoH_v2)(void* destination, CUdeviceptr source, std::size_t bytes) = nullptr;
+  CUresult (*cuMemcpyDtoDAsync_v2)(CUdeviceptr destination, CUdeviceptr source, std::size_t bytes,
+                                   CUstream stream) = nullptr;
+  CUresult (*cuMemsetD8Async)(CUdeviceptr destination, unsigned char value, std::size_t count,
+                              CUstream stream) = nullptr;
+  CUresult (*cuLaunchKernel)(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
+                             unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,
+                             void** parameters, void** extra) = nullptr;
+  CUresult (*cuStreamCreate)(CUstream* stream, unsigned flags) = nullptr;
+  CUresult (*cuStreamDestroy_v2)(CUstream stream) = nullptr;
+  CUresult (*cuStreamSynchronize)(CUstream stream) = nullptr;
+  CUresult (*cuEventCreate)(CUevent* event, unsigned flags) = nullptr;
+  CUresult (*cuEventDestroy_v2)(CUevent event) = nullptr;
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent event) = nullptr;
+  CUresult (*cuEventElapsedTime)(float* milliseconds, CUevent start, CUevent end) = nullptr;
 };
 
 }  // namespace kforecast::cuda

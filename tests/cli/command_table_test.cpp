@@ -48,5 +48,5 @@ TEST_CASE("cli: help texts") {
   const std::string doctor = command_help(*find_command("doctor"));
   CHECK_THAT(doctor, Contains("usage: kforecast doctor"));
   CHECK_THAT(doctor, Contains("--config FILE"));
-  CHECK_THAT(command_help(*find_command("bench")), Contains("Not built yet"));
+  CHECK_THAT(command_help(*find_command("check")), Contains("Not built yet"));
 }

@@ -60,10 +60,10 @@ TEST_CASE("cli: mistakes exit 2 with 'kforecast: error:'") {
 }
 
 TEST_CASE("cli: commands not built yet exit 3 and say so") {
-  auto bench = run_cli({"bench", "k.cu:k"});
-  CHECK(bench.code == ExitCode::could_not_run);
-  CHECK_THAT(bench.err, Contains("'kforecast bench' is not available"));
-  SECTION("but their help works") { CHECK(run_cli({"bench", "--help"}).code == ExitCode::pass); }
+  auto check = run_cli({"check", "k.cu:k"});
+  CHECK(check.code == ExitCode::could_not_run);
+  CHECK_THAT(check.err, Contains("'kforecast check' is not available"));
+  SECTION("but their help works") { CHECK(run_cli({"check", "--help"}).code == ExitCode::pass); }
 }
 
 TEST_CASE("cli: config prints the effective configuration") {

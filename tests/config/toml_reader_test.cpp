@@ -76,11 +76,15 @@ TEST_CASE("config: keys of features not built yet are rejected, not ignored") {
   CHECK_THAT(message, Contains(":2:1:"));
   CHECK_THAT(message, Contains("key 'endpoint.url' is not supported yet"));
   CHECK_THAT(message, Contains("LLM forecaster"));
-  SECTION("launch specs too") {
-    const auto spec_message = error_of("[[kernel]]\nname = \"sgemm\"\n");
-    CHECK_THAT(spec_message, Contains("'[[kernel]]' is not supported yet"));
-    CHECK_THAT(spec_message, Contains("benchmark runner"));
-  }
+}
+
+TEST_CASE("config: [[kernel]] launch specs are accepted and kept for the benchmark to read") {
+  constexpr std::string_view text = "[bench]\ntolerance = 0.03\n[[kernel]]\nname = \"sgemm\"\n";
+  auto config = kforecast::config::parse_config(text, "c.toml");
+  REQUIRE(config.has_value());
+  CHECK(config->number_value("bench.tolerance") == 0.03);
+  CHECK(config->source_text() == text);
+  CHECK(config->source_name() == "c.toml");
 }
 
 TEST_CASE("config: wrong types say what the key accepts") {

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// An independent timer for the kernels kforecast bench measures in scripts/gpu-bench.sh: the
+// CUDA runtime and nvcc (not NVRTC and the driver API), CUDA events around a CUDA graph of
+// launches, the median over replays. Warm: 20 launches back to back. Cold (kforecast's
+// semantics): 20 x (read 2x the L2, launch) minus 20 x (read 2x the L2). Build and run there:
+//   nvcc -O3 -arch=native -o timer scripts/gpu-bench-timer.cu -I fixtures/bench && ./timer
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "chain.cu"
+#include "copy.cu"
+
+#define CHECK(call)                                                                          \
+  do {                                                                                       \
+    cudaError_t e = (call);                                                                  \
+    if (e != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, cudaGetErrorString(e), __FILE__, __LINE__); \
+      std::exit(1);                                                                          \
+    }                                                                                        \
+  } while (0)
+
+// The same L2 flush as kforecast's: a read of twice the L2, leaving clean lines.
+__global__ void flush_l2(const int4* data, unsigned long long count, int* sink) {
+  int folded = 0;
+  for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+    const int4 v = data[i];
+    folded ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (folded == 0x7fffffff) *sink = folded;
+}
+
+template <class Launch>
+double median_us_per_launch(Launch launch, int launches_per_graph, int replays) {
+  cudaStream_t stream;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (int i = 0; i < 10; ++i) launch(stream);
+  CHECK(cudaStreamSynchronize(stream));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  for (int i = 0; i < launches_per_graph; ++i) launch(stream);
+  CHECK(cudaStreamEndCapture(stream, &graph));
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  cudaEvent_t start, end;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&end));
+  std::vector<double> times;
+  for (int r = 0; r < replays + 3; ++r) {
+    CHECK(cudaEventRecord(start, stream));
+    CHECK(cudaGraphLaunch(exec, stream));
+    CHECK(cudaEventRecord(end, stream));
+    CHECK(cudaEventSynchronize(end));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, end));
+    if (r >= 3) times.push_back(ms * 1000.0 / launches_per_graph);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+int main() {
+  const int n_max = 16777216;
+  std::vector<float> host(n_max);
+  std::mt19937 generator(1);
+  std::uniform_real_distribution<float> uniform(-1, 1);
+  for (auto& v : host) v = uniform(generator);
+  float *x, *y;
+  CHECK(cudaMalloc(&x, n_max * sizeof(float)));
+  CHECK(cudaMalloc(&y, n_max * sizeof(float)));
+  CHECK(cudaMemcpy(x, host.data(), n_max * sizeof(float), cudaMemcpyHostToDevice));
+  int device = 0, l2 = 0, sms = 0;
+  CHECK(cudaGetDevice(&device));
+  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const unsigned long long flush_words = 2ull * l2 / 16;
+  int4* flush_buffer;
+  int* sink;
+  CHECK(cudaMalloc(&flush_buffer, flush_words * 16));
+  CHECK(cudaMalloc(&sink, 16));
+  CHECK(cudaMemset(flush_buffer, 0, flush_words * 16));
+  const auto flush = [&](cudaStream_t s) { flush_l2<<<sms * 4, 256, 0, s>>>(flush_buffer, flush_words, sink); };
+  const double flush_us = median_us_per_launch(flush, 20, 21);
+  // Warm and cold times of one kernel launch.
+  const auto report = [&](const char* what, auto launch) {
+    const double warm = median_us_per_launch(launch, 20, 21);
+    const double both = median_us_per_launch(
+        [&](cudaStream_t s) {
+          flush(s);
+          launch(s);
+        },
+        20, 21);
+    std::printf("%-44s warm %9.3f us   cold %9.3f us per launch\n", what, warm, both - flush_us);
+  };
+  struct Chain {
+    const char* name;
+    int n, iters;
+  };
+  for (Chain c : {Chain{"chain-5us", 131072, 2000}, Chain{"chain-50us", 1048576, 1150}, Chain{"chain-500us", 1048576, 12500}}) {
+    char what[96];
+    std::snprintf(what, sizeof what, "%s (chain<0>, n=%d, iters=%d)", c.name, c.n, c.iters);
+    report(what, [&](cudaStream_t s) { chain<0><<<(c.n + 255) / 256, 256, 0, s>>>(x, y, c.n, c.iters); });
+  }
+  report("copy (n=16777216)", [&](cudaStream_t s) { copy<<<(n_max + 255) / 256, 256, 0, s>>>(x, y, n_max); });
+  report("copy_strided (n=16777216)",
+         [&](cudaStream_t s) { copy_strided<<<(n_max + 255) / 256, 256, 0, s>>>(x, y, n_max); });
+  std::printf("(medians of 21 replays of a graph of 20; the flush alone: %.3f us)\n", flush_us);
+  return 0;
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "bench/measurement.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "base/json_string.hpp"
+#include "forecast/speedup_bin.hpp"
+
+namespace kforecast::bench {
+namespace {
+
+// JSON has no infinity: an unbounded interval edge is null.
+std::string number(double value, int digits = 6) {
+  if (!std::isfinite(value)) return "null";
+  return fmt::format("{:.{}g}", value, digits);
+}
+
+std::optional<Verdict> verdict_from(std::string_view name) {
+  for (Verdict verdict : {Verdict::faster, Verdict::same, Verdict::regression, Verdict::inconclusive, Verdict::failed})
+    if (verdict_name(verdict) == name) return verdict;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int measurement_bin(double speedup) {
+  auto bin = forecast::bin_from_speedup(speedup > 0 && std::isfinite(speedup) ? speedup : 1.0);
+  return bin ? forecast::bin_number(*bin) : 0;
+}
+
+Measurement failed_measurement(std::string reason, std::string gpu) {
+  Measurement measurement;
+  measurement.verdict = Verdict::failed;
+  measurement.reason = std::move(reason);
+  measurement.gpu = std::move(gpu);
+  measurement.interval = {0, 0, 0, 0};
+  return measurement;
+}
+
+std::string measurement_json(const Measurement& m, Detail detail) {
+  const bool timed = m.interval.speedup > 0;
+  std::string json = fmt::format(
+      "{{\"speedup\": {}, \"ci_low\": {}, \"ci_high\": {}, \"bin\": {}, \"verdict\": \"{}\", \"t_base_us\": {}, "
+      "\"t_head_us\": {}, \"gpu\": {}, \"gpu_seconds\": {}",
+      timed ? number(m.interval.speedup) : "null", timed ? number(m.interval.low) : "null",
+      timed ? number(m.interval.high) : "null", timed ? std::to_string(measurement_bin(m.interval.speedup)) : "null",
+      verdict_name(m.verdict), timed ? number(m.t_base_us) : "null", timed ? number(m.t_head_us) : "null",
+      json_string(m.gpu), number(m.gpu_seconds, 4));
+  if (detail == Detail::design) return json + "}";
+  json += fmt::format(
+      ", \"reason\": {}, \"tolerance\": {}, \"confidence\": {}, \"rounds\": {}, \"driver\": {}, \"flush\": {}, "
+      "\"sm_clock_median_mhz\": {}, \"sm_clock_min_mhz\": {}, \"throttle_reasons\": {}, \"regression_checks\": {}",
+      json_string(m.reason), number(m.tolerance), number(m.confidence), m.interval.rounds, json_string(m.driver),
+      json_string(m.flush), m.sm_clock_median_mhz, m.sm_clock_min_mhz, m.throttle_reasons, m.regression_checks);
+  json += ", \"notes\": [";
+  for (std::size_t i = 0; i < m.notes.size(); ++i) json += (i ? ", " : "") + json_string(m.notes[i]);
+  json += "], \"sizes\": [";
+  for (std::size_t i = 0; i < m.sizes.size(); ++i) {
+    const auto& s = m.sizes[i];
+    json += fmt::format(
+        "{}{{\"size\": {}, \"verdict\": \"{}\", \"speedup\": {}, \"ci_low\": {}, \"ci_high\": {}, \"t_base_us\": {}, "
+        "\"t_head_us\": {}, \"batch\": {}, \"samples_per_block\": {}, \"redone_blocks\": {}, \"round_log_speedups\": [",
+        i ? ", " : "", json_string(s.size), verdict_name(s.verdict), number(s.interval.speedup), number(s.interval.low),
+        number(s.interval.high), number(s.t_reference_us), number(s.t_candidate_us), s.batch, s.samples_per_block,
+        s.redone_blocks);
+    for (std::size_t r = 0; r < s.round_log_speedups.size(); ++r)
+      json += (r ? ", " : "") + number(s.round_log_speedups[r], 8);
+    json += "], \"block_sm_mhz\": [";
+    for (std::size_t b = 0; b < s.block_clocks.size(); ++b)
+      json += (b ? ", " : "") + std::to_string(s.block_clocks[b].sm_mhz);
+    json += "], \"checks\": [";
+    for (std::size_t c = 0; c < s.checks.size(); ++c) json += (c ? ", " : "") + json_string(s.checks[c]);
+    json += "]}";
+  }
+  return json + "]}";
+}
+
+Result<Measurement> parse_measurement_json(std::string_view text) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS)
+    return fail(ExitCode::could_not_run, "the measurement process wrote no JSON result");
+  Measurement m;
+  const auto real = [&](const char* key, double fallback) {
+    double value = fallback;
+    if (root[key].get_double().get(value) == simdjson::SUCCESS) return value;
+    std::int64_t integer = 0;
+    if (root[key].get_int64().get(integer) == simdjson::SUCCESS) return static_cast<double>(integer);
+    return fallback;
+  };
+  const auto text_of = [&](const char* key) {
+    std::string_view value;
+    return root[key].get_string().get(value) == simdjson::SUCCESS ? std::string(value) : std::string();
+  };
+  auto verdict = verdict_from(text_of("verdict"));
+  if (!verdict) return fail(ExitCode::could_not_run, "the measurement process's result has no valid verdict");
+  m.verdict = *verdict;
+  m.interval.speedup = real("speedup", 0);
+  m.interval.low = real("ci_low", 0);
+  m.interval.high = real("ci_high", 0);
+  m.interval.rounds = static_cast<int>(real("rounds", 0));
+  m.t_base_us = real("t_base_us", 0);
+  m.t_head_us = real("t_head_us", 0);
+  m.gpu = text_of("gpu");
+  m.gpu_seconds = real("gpu_seconds", 0);
+  m.reason = text_of("reason");
+  m.tolerance = real("tolerance", 0.02);
+  m.confidence = real("confidence", 0.99);
+  m.driver = text_of("driver");
+  m.flush = text_of("flush");
+  m.sm_clock_median_mhz = static_cast<unsigned>(real("sm_clock_median_mhz", 0));
+  m.sm_clock_min_mhz = static_cast<unsigned>(real("sm_clock_min_mhz", 0));
+  m.throttle_reasons = static_cast<std::uint64_t>(real("throttle_reasons", 0));
+  simdjson::dom::array notes;
+  if (root["notes"].get_array().get(notes) == simdjson::SUCCESS)
+    for (auto note : notes) {
+      std::string_view value;
+      if (note.get_string().get(value) == simdjson::SUCCESS) m.notes.emplace_back(value);
+    }
+  simdjson::dom::array sizes;
+  if (root["sizes"].get_array().get(sizes) == simdjson::SUCCESS)
+    for (auto size : sizes) {
+      SizeMeasurement s;
+      std::string_view value;
+      if (size["size"].get_string().get(value) == simdjson::SUCCESS) s.size = value;
+      if (size["verdict"].get_string().get(value) == simdjson::SUCCESS)
+        s.verdict = verdict_from(value).value_or(Verdict::failed);
+      double d = 0;
+      if (size["speedup"].get_double().get(d) == simdjson::SUCCESS) s.interval.speedup = d;
+      if (size["ci_low"].get_double().get(d) == simdjson::SUCCESS) s.interval.low = d;
+      if (size["ci_high"].get_double().get(d) == simdjson::SUCCESS) s.interval.high = d;
+      if (size["t_base_us"].get_double().get(d) == simdjson::SUCCESS) s.t_reference_us = d;
+      if (size["t_head_us"].get_double().get(d) == simdjson::SUCCESS) s.t_candidate_us = d;
+      std::int64_t n = 0;
+      if (size["batch"].get_int64().get(n) == simdjson::SUCCESS) s.batch = static_cast<int>(n);
+      simdjson::dom::array rounds;
+      if (size["round_log_speedups"].get_array().get(rounds) == simdjson::SUCCESS)
+        for (auto r : rounds)
+          if (r.get_double().get(d) == simdjson::SUCCESS) s.round_log_speedups.push_back(d);
+      s.interval.rounds = static_cast<int>(s.round_log_speedups.size());
+      m.sizes.push_back(std::move(s));
+    }
+  return m;
+}
+
+}  // namespace kforecast::bench

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The result of measuring one kernel pair: DESIGN.md's `measurement` object (speedup, interval,
+// bin, verdict, times, GPU, GPU seconds) and, for audit (BENCHMARKING.md step 10), everything
+// behind it: per size the rounds, batch size and correctness checks, and the clocks per block.
+// The isolated child writes it as JSON; the parent reads it back.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "bench/statistics.hpp"
+
+namespace kforecast::bench {
+
+struct BlockClock {
+  unsigned sm_mhz = 0;
+  std::uint64_t throttle_reasons = 0;
+};
+
+struct SizeMeasurement {
+  std::string size;  // "n=1048576"
+  Verdict verdict = Verdict::failed;
+  SpeedupInterval interval;
+  double t_reference_us = 0;  // median time of one launch
+  double t_candidate_us = 0;
+  int batch = 0;  // launches per timed sample
+  int samples_per_block = 0;
+  int redone_blocks = 0;  // blocks whose SM clock dropped
+  std::vector<double> round_log_speedups;
+  std::vector<BlockClock> block_clocks;
+  std::vector<std::string> checks;  // one line per compared output and seed
+};
+
+struct Measurement {
+  Verdict verdict = Verdict::failed;
+  SpeedupInterval interval;
+  double t_base_us = 0;  // geometric mean over sizes
+  double t_head_us = 0;
+  std::string gpu;
+  std::string driver;
+  double gpu_seconds = 0;
+  std::string reason;  // why failed or inconclusive; empty otherwise
+  double tolerance = 0.02;
+  double confidence = 0.99;
+  std::string flush = "L2: twice its size read before each sample";
+  unsigned sm_clock_median_mhz = 0;
+  unsigned sm_clock_min_mhz = 0;
+  std::uint64_t throttle_reasons = 0;  // OR over all blocks
+  int regression_checks = 1;           // processes that measured it (2: a regression was re-measured)
+  std::vector<SizeMeasurement> sizes;
+  std::vector<std::string> notes;
+};
+
+// A failed measurement with its reason.
+Measurement failed_measurement(std::string reason, std::string gpu = "");
+
+// The JSON object. `detail` adds the audit fields beyond DESIGN.md's.
+enum class Detail { design, audit };
+std::string measurement_json(const Measurement& measurement, Detail detail = Detail::audit);
+
+// Reads measurement_json's output (the child's); the fields the parent needs, sizes summarised.
+Result<Measurement> parse_measurement_json(std::string_view text);
+
+// The bin number (1-8) of a speedup, as the report's `bin`.
+int measurement_bin(double speedup);
+
+}  // namespace kforecast::bench

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Measuring a kernel pair on one GPU, per BENCHMARKING.md: an untimed first launch; outputs
+// poisoned and compared over 2-3 seeds (a disagreeing candidate is `failed`, never timed); the
+// same buffers for both kernels; warm-up alternating both until the SM clock is steady; samples
+// of `batch` launches queued behind a spin kernel so launch gaps stay out of the events, each
+// lasting >= ~20 us; L2 flushed (and in-place inputs restored) before each sample, outside the
+// events; A B B A blocks with per-block medians; clocks per block, a block redone when its SM
+// clock fell >3% below the run's median; the sequential rule at 4, 8, 16, 32 rounds within a GPU
+// time cap. Every size of the spec is measured and the sizes combine by geometric mean.
+// Faults end the measurement as `failed` with the call and result that failed; the process is
+// then unusable for CUDA (a sticky error), which is why the CLI runs this in a child process.
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/gpu.hpp"
+#include "bench/launch_spec.hpp"
+#include "bench/measurement.hpp"
+#include "kernels/scanner.hpp"
+
+namespace kforecast::bench {
+
+struct CompiledKernel {
+  std::string label;  // for messages: "reference (src/a.cu:k)"
+  std::vector<std::byte> cubin;
+  std::string lowered_name;
+  std::vector<kernels::Parameter> parameters;
+};
+
+struct RunnerOptions {
+  double tolerance = 0.02;
+  double confidence = 0.99;
+  double max_gpu_seconds = 30;  // for the whole pair, all sizes
+  int seeds = 2;
+  int samples_per_block = 10;
+  int max_rounds = 32;
+  double warmup_ms = 150;
+  double target_sample_us = 20;
+  std::function<void(std::string_view)> progress;  // one line of state, for a terminal
+};
+
+// The device code the runner needs beside the kernels, to compile with NVRTC for the GPU at
+// hand: a spin kernel that holds the stream while a sample's launches are queued, and the L2
+// flush (a read of twice the L2's size, which leaves no dirty lines behind).
+std::string_view runner_support_source();
+inline constexpr std::string_view spin_kernel_name = "kforecast_spin";
+inline constexpr std::string_view flush_kernel_name = "kforecast_flush";
+
+struct SupportKernels {
+  cuda::CUfunction spin = nullptr;
+  cuda::CUfunction flush = nullptr;
+};
+
+Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const CompiledKernel& reference,
+                         const CompiledKernel& candidate, const LaunchSpec& spec, const RunnerOptions& options);
+
+}  // namespace kforecast::bench

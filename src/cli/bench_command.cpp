@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kforecast bench FILE:KERNEL --vs FILE[:KERNEL] | --against REV`: measures one kernel pair.
+// The measurement runs in a child process (this binary with --in-process) under
+// bench.timeout_seconds, so a kernel that faults, hangs or exhausts memory becomes a `failed`
+// result with its reason and this process goes on. A regression is measured again in a second
+// fresh process before it is reported (BENCHMARKING.md, step 9).
+
+#include <unistd.h>
+
+#include <array>
+#include <cmath>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "base/subprocess.hpp"
+#include "cli/bench_measure.hpp"
+#include "cli/handlers.hpp"
+
+namespace kforecast::cli {
+namespace {
+
+using bench::Measurement;
+using bench::Verdict;
+
+std::string self_executable() {
+  std::array<char, 4096> path{};
+  const auto length = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
+  return length > 0 ? std::string(path.data(), static_cast<std::size_t>(length)) : std::string("kforecast");
+}
+
+std::string last_lines(const std::string& text, std::size_t count) {
+  std::size_t start = text.size();
+  for (std::size_t i = 0; i < count && start > 0; ++i) {
+    start = text.rfind('\n', start - 1);
+    if (start == std::string::npos) return text;
+  }
+  return text.substr(start + 1);
+}
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  const std::string_view prefix = "kforecast: error: ";
+  if (text.starts_with(prefix)) text.erase(0, prefix.size());
+  return text;
+}
+
+// One measurement in a fresh child process; a crash or a timeout is a failed measurement.
+Result<Measurement> measure_in_child(const Invocation& invocation, const BenchPair& pair, double timeout_seconds) {
+  std::vector<std::string> argv{self_executable(), "bench", pair.candidate, "--in-process", "--format", "json"};
+  if (!pair.versus.empty()) argv.insert(argv.end(), {"--vs", pair.versus});
+  if (!pair.against.empty()) argv.insert(argv.end(), {"--against", pair.against});
+  if (invocation.has("--config")) argv.insert(argv.end(), {"--config", invocation.value("--config")});
+  const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeout_seconds * 1000));
+  const auto start = std::chrono::steady_clock::now();
+  auto child = run_process(argv, {.timeout = timeout});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!child) {
+    auto failed = bench::failed_measurement(fmt::format(
+        "the measurement did not finish within bench.timeout_seconds ({:g} s) and was killed: a kernel that "
+        "hangs, or a limit too low for this spec",
+        timeout_seconds));
+    failed.gpu_seconds = seconds;
+    return failed;
+  }
+  if (child->exit_status == 2 || child->exit_status == 3)
+    return fail(static_cast<ExitCode>(child->exit_status), trimmed(child->err));
+  if (child->exit_status > 128 || (child->exit_status != 0 && child->exit_status != 1) || child->out.empty()) {
+    const int status = child->exit_status;
+    auto failed =
+        bench::failed_measurement(fmt::format("the measurement process {}: {}",
+                                              status > 128 ? fmt::format("was killed by signal {}", status - 128)
+                                                           : fmt::format("exited with status {}", status),
+                                              trimmed(last_lines(child->err, 5))));
+    failed.gpu_seconds = seconds;
+    return failed;
+  }
+  return bench::parse_measurement_json(child->out);
+}
+
+std::string interval_text(const Measurement& m) {
+  if (!(m.interval.speedup > 0)) return "not measured";
+  return fmt::format("{:.4f}x  [{:.4f}, {:.4f}] at {:g}% confidence, {} rounds (tolerance {:g}%)", m.interval.speedup,
+                     m.interval.low, m.interval.high, m.confidence * 100, m.interval.rounds, m.tolerance * 100);
+}
+
+void print_text(std::ostream& out, const BenchPair& pair, const Measurement& m) {
+  const std::string reference =
+      pair.versus.empty() ? fmt::format("{} at {}", pair.candidate, pair.against) : pair.versus;
+  out << fmt::format("kforecast bench: {} (candidate) vs {} (reference)\n", pair.candidate, reference);
+  out << fmt::format("  {:<10} {}\n", "verdict", bench::verdict_name(m.verdict));
+  if (!m.reason.empty()) out << fmt::format("  {:<10} {}\n", "reason", m.reason);
+  out << fmt::format("  {:<10} {}\n", "speedup", interval_text(m));
+  if (m.t_base_us > 0)
+    out << fmt::format("  {:<10} reference {:.3f} us, candidate {:.3f} us per launch (median; L2 flushed)\n", "time",
+                       m.t_base_us, m.t_head_us);
+  for (const auto& size : m.sizes)
+    out << fmt::format("  {:<10} {}: {} {:.4f}x [{:.4f}, {:.4f}], {} rounds, {} launches per sample\n", "size",
+                       size.size, bench::verdict_name(size.verdict), size.interval.speedup, size.interval.low,
+                       size.interval.high, size.round_log_speedups.size(), size.batch);
+  if (!m.gpu.empty()) out << fmt::format("  {:<10} {}, driver {}\n", "gpu", m.gpu, m.driver);
+  if (m.sm_clock_median_mhz > 0)
+    out << fmt::format("  {:<10} SM {} MHz median, {} MHz lowest block; throttle reasons 0x{:x}\n", "clocks",
+                       m.sm_clock_median_mhz, m.sm_clock_min_mhz, m.throttle_reasons);
+  out << fmt::format("  {:<10} {:.2f} s{}\n", "gpu time", m.gpu_seconds,
+                     m.regression_checks > 1 ? " (regression re-measured in a fresh process)" : "");
+  for (const auto& note : m.notes) out << fmt::format("  {:<10} {}\n", "note", note);
+}
+
+ExitCode exit_code_for(const Measurement& m) {
+  return m.verdict == Verdict::regression || m.verdict == Verdict::failed ? ExitCode::gate_failed : ExitCode::pass;
+}
+
+}  // namespace
+
+Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
+  if (invocation.positional.size() != 1)
+    return usage_error(
+        "'kforecast bench' takes one FILE:KERNEL (the candidate), e.g. kforecast bench src/gemm.cu:sgemm "
+        "--against HEAD~1");
+  const std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
+  if (format != "text" && format != "json")
+    return usage_error(fmt::format("--format: '{}' is not text or json", format));
+  auto config = load_command_config(invocation, context);
+  if (!config) return std::unexpected(config.error());
+  const BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against")};
+  auto options = runner_options(*config);
+  const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
+
+  Result<Measurement> measurement;
+  if (invocation.has("--in-process")) {
+    if (terminal) options.progress = [&](std::string_view line) { context.err << "\r\033[K" << line << std::flush; };
+    measurement = measure_here(pair, *config, context, options);
+    if (terminal) context.err << "\r\033[K" << std::flush;
+  } else {
+    if (auto checked = prepare_pair(pair, *config, context); !checked) return std::unexpected(checked.error());
+    const double timeout = config->number_value("bench.timeout_seconds");
+    if (terminal)
+      context.err << fmt::format("measuring {} in a child process (limit {:g} s)...", pair.candidate, timeout)
+                  << std::flush;
+    measurement = measure_in_child(invocation, pair, timeout);
+    if (measurement && measurement->verdict == Verdict::regression) {
+      if (terminal) context.err << "\r\033[Kconfirming the regression in a fresh process..." << std::flush;
+      auto second = measure_in_child(invocation, pair, timeout);
+      if (!second) return std::unexpected(second.error());
+      const double first_seconds = measurement->gpu_seconds;
+      if (second->verdict != Verdict::regression) {
+        measurement->notes.push_back(fmt::format("a second process measured {} ({:.4f}x)",
+                                                 bench::verdict_name(second->verdict), second->interval.speedup));
+        measurement->reason = "the regression was not confirmed in a fresh process";
+        measurement->verdict = Verdict::inconclusive;
+      }
+      measurement->gpu_seconds = first_seconds + second->gpu_seconds;
+      measurement->regression_checks = 2;
+    }
+    if (terminal) context.err << "\r\033[K" << std::flush;
+  }
+  if (!measurement) return std::unexpected(measurement.error());
+  if (format == "json")
+    context.out << bench::measurement_json(*measurement) << "\n";
+  else
+    print_text(context.out, pair, *measurement);
+  return exit_code_for(*measurement);
+}
+
+}  // namespace kforecast::cli

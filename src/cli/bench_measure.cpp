@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/bench_measure.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "bench/kernel_source.hpp"
+#include "bench/launch_spec_reader.hpp"
+#include "bench/resolved_launch.hpp"
+#include "cuda/cuda_driver.hpp"
+#include "cuda/nvml.hpp"
+#include "cuda/nvrtc.hpp"
+#include "git/repository.hpp"
+
+namespace kforecast::cli {
+namespace {
+
+constexpr std::size_t max_source_bytes = 16 << 20;
+
+std::string cuda_include_directory(const EnvLookup& env) {
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (auto root = env(variable); root && !root->empty() && std::filesystem::exists(*root + "/include/cuda.h"))
+      return *root + "/include";
+  return std::filesystem::exists("/usr/local/cuda/include/cuda.h") ? "/usr/local/cuda/include" : "";
+}
+
+Result<std::string> read_text_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return usage_error(fmt::format("{}: no such file", path));
+  if (std::filesystem::file_size(path, ec) > max_source_bytes)
+    return usage_error(fmt::format("{}: larger than {} bytes", path, max_source_bytes));
+  std::ifstream in(path, std::ios::binary);
+  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Sides {
+  bench::KernelSource reference;
+  std::string reference_kernel;
+  bench::KernelSource candidate;
+  std::string candidate_kernel;
+};
+
+Result<Sides> read_sides(const BenchPair& pair) {
+  auto head = bench::split_file_kernel(pair.candidate);
+  if (!head)
+    return usage_error(fmt::format("'{}': name the kernel as FILE:KERNEL, e.g. src/gemm.cu:sgemm", pair.candidate));
+  if (pair.versus.empty() == pair.against.empty())
+    return usage_error(
+        "name what to compare with: --vs FILE[:KERNEL] (another file) or --against REV (this file at a "
+        "git revision)");
+  Sides sides;
+  auto text = read_text_file(head->first);
+  if (!text) return std::unexpected(text.error());
+  sides.candidate = {fmt::format("{}:{}", head->first, head->second), head->first, std::move(*text)};
+  sides.candidate_kernel = head->second;
+  if (!pair.versus.empty()) {
+    auto base = bench::split_file_kernel(pair.versus);
+    const std::string file = base ? base->first : pair.versus;
+    sides.reference_kernel = base ? base->second : head->second;
+    auto base_text = read_text_file(file);
+    if (!base_text) return std::unexpected(base_text.error());
+    sides.reference = {fmt::format("{}:{}", file, sides.reference_kernel), file, std::move(*base_text)};
+    return sides;
+  }
+  auto repository = git::open_repository(std::filesystem::path(head->first).parent_path().empty()
+                                             ? std::filesystem::current_path()
+                                             : std::filesystem::path(head->first).parent_path());
+  if (!repository) return std::unexpected(repository.error());
+  std::error_code ec;
+  const auto relative =
+      std::filesystem::relative(std::filesystem::absolute(head->first, ec), (*repository)->root(), ec);
+  auto commit = (*repository)->resolve(pair.against);
+  if (!commit) return std::unexpected(commit.error());
+  auto files = (*repository)->read_files(commit->sha, {relative.generic_string()});
+  if (!files) return std::unexpected(files.error());
+  const auto& found = files->at(relative.generic_string());
+  if (!found)
+    return usage_error(fmt::format("{} does not exist at {} ({})", relative.generic_string(), pair.against,
+                                   commit->sha.substr(0, 12)));
+  sides.reference = {fmt::format("{}@{}:{}", head->first, pair.against, head->second), head->first, *found};
+  sides.reference_kernel = head->second;
+  return sides;
+}
+
+}  // namespace
+
+bench::RunnerOptions runner_options(const config::Config& config) {
+  bench::RunnerOptions options;
+  options.tolerance = config.number_value("bench.tolerance");
+  options.confidence = config.number_value("bench.confidence");
+  options.max_gpu_seconds = config.number_value("bench.max_gpu_seconds");
+  return options;
+}
+
+Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& config, const Context& context) {
+  auto sides = read_sides(pair);
+  if (!sides) return std::unexpected(sides.error());
+  PreparedPair prepared;
+  prepared.include_dir = cuda_include_directory(context.env);
+  const auto available = [&](std::string_view header) {
+    std::error_code ec;
+    return !prepared.include_dir.empty() &&
+           std::filesystem::exists(std::filesystem::path(prepared.include_dir) / header, ec);
+  };
+  auto reference = bench::prepare_kernel(sides->reference, sides->reference_kernel, available);
+  if (!reference) return std::unexpected(reference.error());
+  auto candidate = bench::prepare_kernel(sides->candidate, sides->candidate_kernel, available);
+  if (!candidate) return std::unexpected(candidate.error());
+
+  // The spec: the candidate's comment block, else the reference's, else the config's [[kernel]].
+  std::optional<bench::LaunchSpec> spec = candidate->comment_spec ? candidate->comment_spec : reference->comment_spec;
+  if (!spec && !config.source_text().empty()) {
+    auto specs = bench::read_config_specs(config.source_text(), config.source_name());
+    if (!specs) return std::unexpected(specs.error());
+    if (const auto* found = bench::find_spec(*specs, candidate->name_expression, sides->candidate.path)) spec = *found;
+  }
+  if (!spec)
+    return usage_error(fmt::format(
+        "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
+        ".kforecast.toml (sizes, grid, block, args; see DESIGN.md, 'Kernel launch specs')",
+        candidate->name_expression));
+  // Every size binds to both signatures, or the spec is wrong: a usage error, found before any GPU work.
+  for (const auto& size : spec->sizes)
+    for (const bench::PreparedKernel* kernel : {&*reference, &*candidate})
+      if (auto launch = bench::resolve_launch(*spec, size, kernel->function.parameters); !launch)
+        return usage_error(fmt::format("{}: {}", kernel->label, launch.error().message));
+  prepared.reference = std::move(*reference);
+  prepared.candidate = std::move(*candidate);
+  prepared.spec = std::move(*spec);
+  return prepared;
+}
+
+Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const Context& context,
+                                        const bench::RunnerOptions& options) {
+  auto prepared = prepare_pair(pair, config, context);
+  if (!prepared) return std::unexpected(prepared.error());
+  const std::string& include_dir = prepared->include_dir;
+  const auto* reference = &prepared->reference;
+  const auto* candidate = &prepared->candidate;
+  const std::optional<bench::LaunchSpec> spec = prepared->spec;
+
+  auto driver = cuda::CudaDriver::load(cuda::driver_candidates({"", config.string_value("cuda.driver_library")}));
+  if (!driver) return std::unexpected(driver.error().to_error());
+  auto gpu = bench::Gpu::open(**driver, 0);
+  if (!gpu) return std::unexpected(gpu.error());
+  auto compiler = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, context.env);
+  if (!compiler) return std::unexpected(compiler.error().to_error());
+  const std::string arch = (*gpu)->device().arch();
+  const auto driver_text = [&] {
+    auto version = cuda::nvidia_driver_version();
+    return fmt::format("{} (CUDA {})", version.value_or("unknown"), (*driver)->version().text());
+  };
+
+  const auto compile = [&](const bench::PreparedKernel& kernel, std::string role) -> Result<bench::CompiledKernel> {
+    cuda::CompileRequest request = kernel.request;
+    request.arch = arch;
+    for (const auto& directory : spec->include_dirs) request.include_dirs.push_back(directory);
+    if (!include_dir.empty()) request.include_dirs.push_back(include_dir);
+    request.defines = spec->defines;
+    auto output = (*compiler)->compile(request);
+    if (!output)
+      return fail(ExitCode::gate_failed, fmt::format("the {} {} does not compile for {}: {}", role, kernel.label, arch,
+                                                     output.error().message));
+    if (output->cubin.empty() || output->lowered_names.empty())
+      return fail(ExitCode::could_not_run, fmt::format("NVRTC gave no machine code for the {} {}", role, kernel.label));
+    return bench::CompiledKernel{fmt::format("{} {}", role, kernel.label), std::move(output->cubin),
+                                 output->lowered_names.front().lowered, kernel.function.parameters};
+  };
+  auto base = compile(*reference, "reference");
+  if (!base) {
+    auto failed = bench::failed_measurement(base.error().message, (*gpu)->device().name);
+    failed.driver = driver_text();
+    return failed;
+  }
+  auto head = compile(*candidate, "candidate");
+  if (!head) {
+    auto failed = bench::failed_measurement(head.error().message, (*gpu)->device().name);
+    failed.driver = driver_text();
+    return failed;
+  }
+  cuda::CompileRequest support;
+  support.source = std::string(bench::runner_support_source());
+  support.file_name = "kforecast_support.cu";
+  support.arch = arch;
+  auto spin_code = (*compiler)->compile(support);
+  if (!spin_code) return std::unexpected(spin_code.error());
+  auto spin = (*gpu)->load_function(spin_code->cubin, std::string(bench::spin_kernel_name));
+  if (!spin) return std::unexpected(spin.error());
+  auto flush = (*gpu)->load_function(spin_code->cubin, std::string(bench::flush_kernel_name));
+  if (!flush) return std::unexpected(flush.error());
+
+  auto measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, *head, *spec, options);
+  measurement.driver = driver_text();
+  return measurement;
+}
+
+}  // namespace kforecast::cli

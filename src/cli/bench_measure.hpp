@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The work behind `kforecast bench`, in this process: read both kernels (a file, another file,
+// or the same file at a git revision), find the launch spec, compile both with NVRTC for the
+// local GPU, and measure (src/bench/runner.hpp). The command runs this in a child process.
+
+#include "bench/kernel_source.hpp"
+#include "bench/measurement.hpp"
+#include "bench/runner.hpp"
+#include "cli/command.hpp"
+#include "config/config.hpp"
+
+namespace kforecast::cli {
+
+struct BenchPair {
+  std::string candidate;  // "FILE:KERNEL" as given
+  std::string versus;     // --vs FILE[:KERNEL], or empty
+  std::string against;    // --against REV, or empty
+};
+
+bench::RunnerOptions runner_options(const config::Config& config);
+
+// Both kernels found and the spec bound to both signatures at every size: what can be checked
+// without a GPU, so mistakes are usage errors (exit 2) before any child process starts.
+struct PreparedPair {
+  bench::PreparedKernel reference;
+  bench::PreparedKernel candidate;
+  bench::LaunchSpec spec;
+  std::string include_dir;  // CUDA's headers, or empty
+};
+Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& config, const Context& context);
+
+// A measurement, or an Error where the work could not start (no GPU: exit 3; a bad spec or
+// kernel name: exit 2). A kernel that faults, disagrees or does not compile is a measurement
+// with verdict `failed`.
+Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const Context& context,
+                                        const bench::RunnerOptions& options);
+
+}  // namespace kforecast::cli

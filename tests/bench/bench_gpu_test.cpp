@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kforecast bench` on a real GPU, through the binary (a fault must not take the test down).
+// Skipped (exit 77) without a GPU. On a GPU machine with a binary built elsewhere, set
+// KF_TEST_BINARY and KF_TEST_SOURCE_DIR to where the binary and the fixtures are.
+#include <cstdlib>
+
+#include <catch2/catch.hpp>
+
+#include "base/subprocess.hpp"
+#include "cuda/cuda_driver.hpp"
+#include "support/requirement.hpp"
+
+namespace {
+
+std::string setting(const char* variable, const char* fallback) {
+  const char* value = std::getenv(variable);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+const std::string binary = setting("KF_TEST_BINARY", KF_BINARY);
+const std::string fixtures = setting("KF_TEST_SOURCE_DIR", KF_SOURCE_DIR) + "/fixtures/bench/";
+
+kforecast::ProcessOutput bench(std::vector<std::string> arguments) {
+  arguments.insert(arguments.begin(), {binary, "bench"});
+  arguments.insert(arguments.end(), {"--format", "json"});
+  auto output = kforecast::run_process(arguments, {.timeout = std::chrono::seconds(120)});
+  if (!output) FAIL(output.error().message);
+  INFO(output->out << output->err);
+  return *output;
+}
+
+bool has(const kforecast::ProcessOutput& output, std::string_view text) {
+  return output.out.find(text) != std::string::npos;
+}
+
+}  // namespace
+
+std::optional<std::string> kforecast::testing::missing_requirement() {
+  auto driver = kforecast::cuda::load_driver({});
+  if (!driver) return driver.error().message();
+  auto devices = (*driver)->devices();
+  if (!devices || devices->empty()) return std::string("no CUDA device");
+  return std::nullopt;
+}
+
+TEST_CASE("bench gpu: a kernel against itself is the same") {
+  auto result = bench({fixtures + "copy.cu:copy", "--vs", fixtures + "copy.cu:copy"});
+  CHECK(result.exit_status == 0);
+  CHECK(has(result, "\"verdict\": \"same\""));
+}
+
+TEST_CASE("bench gpu: a coalesced copy is faster than a strided one, and the reverse a regression") {
+  auto faster = bench({fixtures + "copy.cu:copy", "--vs", fixtures + "copy.cu:copy_strided"});
+  CHECK(faster.exit_status == 0);
+  CHECK(has(faster, "\"verdict\": \"faster\""));
+  auto slower = bench({fixtures + "copy.cu:copy_strided", "--vs", fixtures + "copy.cu:copy"});
+  CHECK(slower.exit_status == 1);
+  CHECK(has(slower, "\"verdict\": \"regression\""));
+  CHECK(has(slower, "\"regression_checks\": 2"));
+}
+
+TEST_CASE("bench gpu: a faulting or wrong candidate fails, and the next pair still measures") {
+  auto fault = bench({fixtures + "copy.cu:copy_out_of_bounds", "--vs", fixtures + "copy.cu:copy"});
+  CHECK(fault.exit_status == 1);
+  CHECK(has(fault, "\"verdict\": \"failed\""));
+  CHECK(has(fault, "CUDA_ERROR_"));
+  auto wrong = bench({fixtures + "copy.cu:copy_wrong", "--vs", fixtures + "copy.cu:copy"});
+  CHECK(wrong.exit_status == 1);
+  CHECK(has(wrong, "disagrees with the reference"));
+  auto after = bench({fixtures + "copy.cu:copy", "--vs", fixtures + "copy.cu:copy"});
+  CHECK(after.exit_status == 0);
+  CHECK(has(after, "\"verdict\": \"same\""));
+}
+
+TEST_CASE("bench gpu: a hanging candidate fails at the time limit") {
+  auto hang = bench({fixtures + "copy.cu:copy_hangs", "--vs", fixtures + "copy.cu:copy", "--config",
+                     fixtures + "short-timeout.toml"});
+  CHECK(hang.exit_status == 1);
+  CHECK(has(hang, "did not finish within bench.timeout_seconds (15 s)"));
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kforecast bench` up to the GPU: the pair, the sources (files and git revisions), the spec and
+// every usage mistake, with the driver pointed at a library that does not exist so the result
+// is the same with or without a GPU. Measurements on a GPU: tests/bench/bench_gpu_test.cpp.
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "cli/run.hpp"
+#include "support/fixture_repo.hpp"
+
+using namespace kforecast;
+using namespace kforecast::cli;
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct Outcome {
+  ExitCode code;
+  std::string out, err;
+};
+
+Outcome bench(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  Context context{out, err, fixed_environment({{"KFORECAST_CUDA_DRIVER_LIBRARY", "/nonexistent/libcuda.so.1"}})};
+  args.insert(args.begin(), "bench");
+  const ExitCode code = run(args, context);
+  return {code, out.str(), err.str()};
+}
+
+constexpr std::string_view kernel_v1 = R"cuda(// kforecast:
+// sizes = [{ n = 4096 }]
+// grid = ["ceil_div(n, 256)"]
+// block = [256]
+// [kernel.args]
+// x = { count = "n" }
+// y = { count = "n", role = "out" }
+// n = "n"
+__global__ void scale(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 2 * x[i];
+}
+__global__ void nospec(const float* x, float* y, int n) {}
+)cuda";
+
+}  // namespace
+
+TEST_CASE("cli bench: usage mistakes exit 2 and say what to write") {
+  CHECK_THAT(bench({}).err, Contains("takes one FILE:KERNEL"));
+  CHECK(bench({}).code == ExitCode::usage);
+  const std::string file = std::string(KF_SOURCE_DIR) + "/fixtures/bench/copy.cu";
+  auto no_reference = bench({file + ":copy"});
+  CHECK(no_reference.code == ExitCode::usage);
+  CHECK_THAT(no_reference.err, Contains("--vs FILE[:KERNEL]"));
+  CHECK_THAT(bench({file, "--vs", file}).err, Contains("name the kernel as FILE:KERNEL"));
+  CHECK_THAT(bench({file + ":copy", "--vs", file, "--format", "xml"}).err, Contains("not text or json"));
+  CHECK_THAT(bench({"/nonexistent.cu:k", "--vs", file}).err, Contains("/nonexistent.cu: no such file"));
+  auto typo = bench({file + ":cpy", "--vs", file + ":copy"});
+  CHECK(typo.code == ExitCode::usage);
+  CHECK_THAT(typo.err, Contains("no __global__ kernel 'cpy' (did you mean 'copy'?)"));
+}
+
+TEST_CASE("cli bench: a pair with a spec gets as far as the GPU, and without one says how to add it") {
+  testing::FixtureRepo repo;
+  repo.write("k.cu", kernel_v1);
+  repo.git({"add", "-A"});
+  repo.git({"commit", "-q", "-m", "v1"});
+  std::string v2(kernel_v1);
+  v2.replace(v2.find("2 * x[i]"), 8, "x[i] + x[i]");
+  repo.write("k.cu", v2);
+  const std::string file = (repo.path() / "k.cu").string();
+
+  auto against = bench({file + ":scale", "--against", "HEAD", "--in-process"});
+  INFO(against.err);
+  CHECK(against.code == ExitCode::could_not_run);
+  CHECK_THAT(against.err, Contains("libcuda.so.1"));
+
+  auto missing_revision = bench({file + ":scale", "--against", "no-such-rev", "--in-process"});
+  CHECK(missing_revision.code != ExitCode::pass);
+  CHECK_THAT(missing_revision.err, Contains("no-such-rev"));
+
+  auto no_spec = bench({file + ":nospec", "--vs", file + ":nospec", "--in-process"});
+  CHECK(no_spec.code == ExitCode::usage);
+  CHECK_THAT(no_spec.err, Contains("no launch spec for kernel 'nospec': add a '// kforecast:' comment block"));
+}
+// The child process path re-executes the kforecast binary itself; tests/bench/bench_gpu_test.cpp
+// drives it through the binary.
