@@ -73,7 +73,8 @@ EndpointError parse_endpoint_error(std::string_view body) {
 }
 
 bool rejects_structured_output(const EndpointError& error) {
-  return names_any(error, {"response_format", "json_schema", "tool_choice", "tools", "json_object"});
+  return names_any(error, {"response_format", "response format", "json_schema", "json_object", "tool_choice",
+                           "tool choice", "tool-choice", "tools", "structured output", "guided_"});
 }
 
 bool rejects_max_tokens(const EndpointError& error) {
