@@ -42,42 +42,53 @@ Result<PromptSet> load_prompts(const std::filesystem::path& directory) {
         fmt::format("forecast.prompts: '{}' is not a directory (it should hold any of system.txt, "
                     "user.txt, repair.txt, answer_schema.json)",
                     directory.string()));
+  std::map<std::string, std::string, std::less<>> files;
+  for (const char* name : {"system.txt", "user.txt", "repair.txt", "answer_schema.json"}) {
+    const auto path = directory / name;
+    if (!std::filesystem::exists(path, ec)) continue;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return usage_error(fmt::format("forecast.prompts: cannot read '{}'", path.string()));
+    files.emplace(name, std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  }
+  return prompts_with_overrides(files, directory.string());
+}
+
+Result<PromptSet> prompts_with_overrides(const std::map<std::string, std::string, std::less<>>& files,
+                                         std::string_view where) {
   PromptSet set = builtin_prompts();
   CacheKeyHasher hasher;
   bool overridden = false;
   for (auto [name, field] :
        {std::pair{"system.txt", &PromptSet::system}, std::pair{"user.txt", &PromptSet::user},
         std::pair{"repair.txt", &PromptSet::repair}, std::pair{"answer_schema.json", &PromptSet::answer_schema}}) {
-    const auto path = directory / name;
-    if (!std::filesystem::exists(path, ec)) continue;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return usage_error(fmt::format("forecast.prompts: cannot read '{}'", path.string()));
-    set.*field = std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    auto file = files.find(name);
+    if (file == files.end()) continue;
+    set.*field = file->second;
     hasher.add(name);
-    hasher.add(set.*field);
+    hasher.add(file->second);
     overridden = true;
   }
   if (!overridden)
     return usage_error(
         fmt::format("forecast.prompts: '{}' holds none of system.txt, user.txt, repair.txt, "
                     "answer_schema.json",
-                    directory.string()));
+                    where));
   set.version += "+override-" + hasher.hex().substr(0, 12);
 
   // Check every template against the names the code fills, so a typo fails before any request.
   TemplateValues user_values;
   for (auto name : user_placeholders()) user_values.emplace(name, "");
+  const std::string base(where);
   for (auto [name, text, values] :
        {std::tuple{"system.txt", &set.system, TemplateValues{}}, std::tuple{"user.txt", &set.user, user_values},
         std::tuple{"repair.txt", &set.repair, TemplateValues{{"validation_error", ""}}}}) {
-    auto rendered = render_template(*text, values, (directory / name).string());
+    auto rendered = render_template(*text, values, base + "/" + name);
     if (!rendered) return std::unexpected(rendered.error());
   }
   simdjson::dom::parser parser;
   simdjson::dom::element schema;
   if (parser.parse(set.answer_schema).get(schema) != simdjson::SUCCESS || !schema.is_object())
-    return usage_error(
-        fmt::format("forecast.prompts: '{}' is not a JSON object", (directory / "answer_schema.json").string()));
+    return usage_error(fmt::format("forecast.prompts: '{}/answer_schema.json' is not a JSON object", base));
   return set;
 }
 

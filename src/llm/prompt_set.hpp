@@ -6,6 +6,7 @@
 // a repository may override any file by placing it in a directory named by `forecast.prompts`.
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "base/error.hpp"
@@ -27,5 +28,10 @@ const PromptSet& builtin_prompts();
 // now (a placeholder the code does not fill is an error naming file and line), and the schema
 // must be a JSON object.
 Result<PromptSet> load_prompts(const std::filesystem::path& directory);
+
+// The same from file texts by name ("system.txt" -> text), e.g. read from a git revision;
+// `where` names their place in messages.
+Result<PromptSet> prompts_with_overrides(const std::map<std::string, std::string, std::less<>>& files,
+                                         std::string_view where);
 
 }  // namespace kforecast::llm
