@@ -161,3 +161,26 @@ TEST_CASE("e2e: prompt overrides are read from the base revision") {
   CHECK_THAT(server.requests().at(0).body, Contains("BASE SYSTEM PROMPT") && !Contains("HEAD SYSTEM PROMPT"));
   CHECK_THAT(run.out, Contains("+override-"));
 }
+
+TEST_CASE("e2e: doctor checks the endpoint: reachable, key, model listed, structured output") {
+  FixtureRepo repo;
+  FakeHttpServer server;
+  server.set_handler([](const kforecast::testing::RecordedRequest& request, std::size_t) {
+    if (request.method == "GET") return ScriptedResponse::json(200, R"({"data":[{"id":"fake-model"}]})");
+    return ScriptedResponse::json(200, answer_completion("ok"));
+  });
+  auto run = run_kforecast({"doctor"}, repo.path(), llm_env(server, repo.path() / ".test-cache"));
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("reachable, key accepted; model 'fake-model' listed") &&
+                          Contains("structured output works: json_schema (content) (1 request)"));
+  CHECK_THAT(run.out + run.err, !Contains(secret));
+
+  FakeHttpServer refusing;
+  refusing.set_handler([](const kforecast::testing::RecordedRequest&, std::size_t) {
+    return ScriptedResponse::json(401, std::string(R"({"error":{"message":"bad key )") + secret + "\"}}");
+  });
+  auto refused = run_kforecast({"doctor"}, repo.path(), llm_env(refusing, repo.path() / ".test-cache"));
+  CHECK(refused.status == 0);
+  CHECK_THAT(refused.out, Contains("HTTP 401") && Contains("KFORECAST_API_KEY"));
+  CHECK_THAT(refused.out + refused.err, !Contains(secret));
+}
