@@ -4,7 +4,10 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <mutex>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -53,17 +56,87 @@ std::string_view proxy_for(const ProxySettings& proxies, std::string_view url) {
   return own.empty() ? proxies.all_proxy : own;
 }
 
+// DNS answers and TLS sessions shared by every request of one transport (libcurl does not
+// support sharing the connection cache between concurrent threads; the handle pool below reuses
+// connections instead). libcurl calls the lock functions around each use of a shared part.
+class SharedState {
+ public:
+  SharedState() : m_share(curl_share_init()) {
+    if (m_share == nullptr) return;
+    curl_share_setopt(m_share, CURLSHOPT_LOCKFUNC, lock);
+    curl_share_setopt(m_share, CURLSHOPT_UNLOCKFUNC, unlock);
+    curl_share_setopt(m_share, CURLSHOPT_USERDATA, this);
+    for (auto data : {CURL_LOCK_DATA_DNS, CURL_LOCK_DATA_SSL_SESSION})
+      curl_share_setopt(m_share, CURLSHOPT_SHARE, data);
+  }
+  ~SharedState() {
+    if (m_share != nullptr) curl_share_cleanup(m_share);
+  }
+  SharedState(const SharedState&) = delete;
+  SharedState& operator=(const SharedState&) = delete;
+  CURLSH* get() const { return m_share; }
+
+ private:
+  static void lock(CURL*, curl_lock_data data, curl_lock_access, void* user) {
+    static_cast<SharedState*>(user)->m_mutexes[static_cast<std::size_t>(data) % mutex_count].lock();
+  }
+  static void unlock(CURL*, curl_lock_data data, void* user) {
+    static_cast<SharedState*>(user)->m_mutexes[static_cast<std::size_t>(data) % mutex_count].unlock();
+  }
+  static constexpr std::size_t mutex_count = 8;
+  CURLSH* m_share;
+  std::array<std::mutex, mutex_count> m_mutexes;
+};
+
+// Easy handles kept between requests: a handle that is reset keeps its live connections, so a
+// run's requests to one endpoint reuse them instead of connecting (and handshaking) each time.
+// Each handle serves one request at a time.
+class HandlePool {
+ public:
+  HandlePool() = default;
+  HandlePool(const HandlePool&) = delete;
+  HandlePool& operator=(const HandlePool&) = delete;
+  ~HandlePool() {
+    for (CURL* handle : m_idle) curl_easy_cleanup(handle);
+  }
+  CURL* take() {
+    {
+      std::lock_guard lock(m_mutex);
+      if (!m_idle.empty()) {
+        CURL* handle = m_idle.back();
+        m_idle.pop_back();
+        return handle;
+      }
+    }
+    return curl_easy_init();
+  }
+  // Reset first: the options point at the finished request's buffers (headers, error text).
+  void give_back(CURL* handle) {
+    curl_easy_reset(handle);
+    std::lock_guard lock(m_mutex);
+    m_idle.push_back(handle);
+  }
+
+ private:
+  std::mutex m_mutex;
+  std::vector<CURL*> m_idle;
+};
+
 class CurlTransport final : public HttpTransport {
  public:
   explicit CurlTransport(CurlSettings settings) : m_settings(std::move(settings)) {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+    m_shared = std::make_unique<SharedState>();
+    m_pool = std::make_unique<HandlePool>();
   }
 
   HttpResult send(const HttpRequest& request) const override {
-    std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
-    if (!curl) return std::unexpected(TransportError{TransportFailure::other, "libcurl could not start a request"});
-    CURL* handle = curl.get();
+    CURL* handle = m_pool->take();
+    if (handle == nullptr)
+      return std::unexpected(TransportError{TransportFailure::other, "libcurl could not start a request"});
+    // Back to the pool on every path; a failed transfer's connection is closed by libcurl itself.
+    const std::unique_ptr<CURL, std::function<void(CURL*)>> returned(handle, [this](CURL* h) { m_pool->give_back(h); });
     Exchange exchange;
     exchange.limit = m_settings.max_response_bytes;
 
@@ -77,6 +150,7 @@ class CurlTransport final : public HttpTransport {
     curl_easy_setopt(handle, CURLOPT_URL, request.url.c_str());
     curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+    if (m_shared->get() != nullptr) curl_easy_setopt(handle, CURLOPT_SHARE, m_shared->get());
     curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
     if (request.method == "POST") {
       curl_easy_setopt(handle, CURLOPT_POST, 1L);
@@ -145,6 +219,9 @@ class CurlTransport final : public HttpTransport {
 
  private:
   CurlSettings m_settings;
+  // The pool's handles use the shared state, so the pool is destroyed first (declared last).
+  std::unique_ptr<SharedState> m_shared;
+  std::unique_ptr<HandlePool> m_pool;
 };
 
 std::string first_set(const EnvLookup& env, std::initializer_list<std::string_view> names) {
