@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/compiler_facts.hpp"
 #include "cli/handlers.hpp"
 #include "cli/identical_code_step.hpp"
 #include "cli/llm_forecast_step.hpp"
@@ -134,9 +135,12 @@ std::string kernel_text(const kernels::RevisionSources& sources, const kernels::
 
 // The changed kernels the LLM should forecast: present at both revisions and not settled (or
 // failed) by the identical-code tier.
+// With a compiler, each side's facts come from compiling its unit for `arch` (machine code, so
+// ptxas reports resources); templates and kernels NVRTC cannot name simply go without.
 std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kernels::ChangeAnalysis& analysis,
                                        const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                       const std::string& cuda_include) {
+                                       const std::string& cuda_include, const cuda::Compiler* compiler,
+                                       const std::string& arch) {
   std::vector<LlmKernelInput> inputs;
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
     const auto& kernel = analysis.kernels[i];
@@ -150,6 +154,13 @@ std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kerne
     input.pair.reference_source = kernel_text(base, *kernel.base, cuda_include);
     input.pair.candidate_source = kernel_text(head, *kernel.head, cuda_include);
     input.candidate_raw = head.files().at(kernel.head->file);
+    if (compiler != nullptr) {
+      const IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
+      input.pair.reference_compiler_facts = compiler_facts(
+          *compiler, compile_unit(base, kernel.base->file, unit_context), kernel.base->qualified_name, arch);
+      input.pair.candidate_compiler_facts = compiler_facts(
+          *compiler, compile_unit(head, kernel.head->file, unit_context), kernel.head->qualified_name, arch);
+    }
     inputs.push_back(std::move(input));
   }
   return inputs;
@@ -264,9 +275,11 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   }
   if (prompts) {
     const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
-    auto forecast = add_llm_forecasts(
-        report, llm_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env)),
-        {*config, context.env, std::move(*prompts), terminal ? &context.err : nullptr});
+    auto forecast =
+        add_llm_forecasts(report,
+                          llm_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env),
+                                     compiler ? compiler->get() : nullptr, arch),
+                          {*config, context.env, std::move(*prompts), terminal ? &context.err : nullptr});
     if (!forecast) return std::unexpected(forecast.error());
   }
   return write_report(report, invocation, context);
