@@ -253,6 +253,12 @@ void FakeHttpServer::serve(int connection) {
   }
   const ScriptedResponse response = next_response(*request, index);
   const bool alive = response.delay.count() == 0 || wait_or_stop(response.delay);
+  {
+    // Served once its response starts: counting until the close instead would let a client that
+    // already has its whole answer start the next request before this one is uncounted.
+    std::lock_guard lock(m_mutex);
+    --m_active;
+  }
   if (alive && response.action != ScriptedResponse::Action::drop) {
     std::string head = fmt::format("HTTP/1.1 {} {}\r\n", response.status, reason(response.status));
     for (const auto& [name, value] : response.headers) head += fmt::format("{}: {}\r\n", name, value);
@@ -264,10 +270,6 @@ void FakeHttpServer::serve(int connection) {
     if (send_all(connection, head) && send_all(connection, std::string_view(response.body).substr(0, sent_body)) &&
         response.action == Action::stall)
       wait_or_stop(response.stall_for);
-  }
-  {
-    std::lock_guard lock(m_mutex);
-    --m_active;
   }
   ::shutdown(connection, SHUT_RDWR);
   ::close(connection);

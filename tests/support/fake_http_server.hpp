@@ -72,7 +72,8 @@ class FakeHttpServer {
 
   std::vector<RecordedRequest> requests() const;
   std::size_t request_count() const;
-  // The most requests that were being served at the same moment.
+  // The most requests waiting for their response at the same moment (from receipt until the
+  // response starts).
   std::size_t peak_concurrency() const;
 
  private:
