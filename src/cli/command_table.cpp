@@ -14,13 +14,15 @@ constexpr OptionSpec config_option{"--config", "FILE", "read this config instead
 constexpr OptionSpec repo_option{"--repo", "DIR", "the repository to work in (default: the current directory)"};
 
 constexpr std::array pr_options{
-    OptionSpec{"--base", "REV", "the revision to compare against (default: merge-base with upstream)"},
+    OptionSpec{"--base", "REV",
+               "the revision to compare against (default: from the GitHub event or GitLab merge request in CI, "
+               "else the merge-base with upstream)"},
     OptionSpec{"--head", "REV", "the revision under review (default: HEAD)"},
     OptionSpec{"--staged", "", "review the changes staged for commit (the index against HEAD)"},
     OptionSpec{"--diff", "FILE|-", "review a patch made by git: the work tree is the head (- reads standard input)"},
     repo_option,
     config_option,
-    OptionSpec{"--format", "md|json", "report format (default md; sarif comes with the gate's reports)"},
+    OptionSpec{"--format", "md|json|sarif", "report format (default md; sarif for code-scanning annotations)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
     OptionSpec{"--forecaster", "embedded|llm",
                "which forecaster to use (default forecast.forecaster; llm needs endpoint.url and endpoint.model; "
@@ -39,7 +41,9 @@ constexpr std::array bench_options{OptionSpec{"--against", "REV", "compare with 
 constexpr std::array eval_options{OptionSpec{"--forecaster", "embedded|llm", "which forecaster to score"},
                                   OptionSpec{"--format", "text|json", "output format"}, config_option};
 constexpr std::array calibration_options{
-    OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts"}, config_option};
+    OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts (default 0.02)"},
+    OptionSpec{"--ledger", "FILE", "read this ledger instead of policy.ledger"},
+    OptionSpec{"--format", "text|json", "output format (default text)"}, config_option, repo_option};
 constexpr std::array doctor_options{config_option, repo_option};
 constexpr std::array config_options{
     config_option, repo_option,
@@ -56,12 +60,19 @@ const std::array commands{
             "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
             "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
             "headers), and the identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
-            "passes for free. With --forecaster llm (or KFORECAST_FORECASTER=llm) every other changed kernel gets\n"
-            "an LLM forecast from an OpenAI-compatible endpoint (KFORECAST_ENDPOINT, KFORECAST_MODEL, the key in\n"
-            "$KFORECAST_API_KEY): bin, distribution, confidence, rationale; a failed forecast is reported as\n"
-            "unsure, never as a pass. Forecasts are cached in $XDG_CACHE_HOME/kforecast/llm. Until the gate policy\n"
-            "and the benchmark land, forecast kernels are reported as not verified.\n"
-            "Exit 1 when a changed kernel no longer compiles.",
+            "passes for free. With --forecaster llm (or KFORECAST_FORECASTER=llm) every other changed kernel gets
+"
+            "an LLM forecast from an OpenAI-compatible endpoint (KFORECAST_ENDPOINT, KFORECAST_MODEL, the key in
+"
+            "$KFORECAST_API_KEY): bin, distribution, confidence, rationale; a failed forecast is reported as
+"
+            "unsure, never as a pass. Forecasts are cached in $XDG_CACHE_HOME/kforecast/llm.
+"
+            "Exit 1 when a changed kernel no longer compiles.
+"
+            "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the
+"
+            "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
             pr_options, pr_command},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
             "kforecast lint [--staged | FILE...]",
@@ -80,9 +91,13 @@ const std::array commands{
             "Reads one labelled pair per line and prints accuracy, calibration and selective-prediction metrics.",
             eval_options, not_built, "the forecasters are not built yet"},
     Command{"calibration", "forecast quality in this repository's ledger, and suggested thresholds",
-            "kforecast calibration [--target-risk RATE]",
-            "Reads the ledger of measured kernels and prints the forecast metrics and policy thresholds.",
-            calibration_options, not_built, "the ledger is not built yet"},
+            "kforecast calibration [--target-risk RATE] [--ledger FILE] [--format text|json]",
+            "Reads the ledger (policy.ledger: one line per kernel kforecast measured, with its forecast) and prints\n"
+            "how good the forecasts were, what the configured policy did with them (kernels trusted, regressions\n"
+            "sent to the GPU, regressions trusted), and the thresholds that would have trusted the most kernels\n"
+            "while holding --target-risk among them, with a 95% upper bound on that risk. Paste the suggested\n"
+            "policy.max_p_regression and policy.min_confidence into .kforecast.toml once the bound holds.",
+            calibration_options, calibration_command},
     Command{"doctor", "show what is available: config, git, NVRTC, GPU and driver, endpoint",
             "kforecast doctor [--config FILE] [--repo DIR]",
             "Checks everything kforecast can use on this machine and says what is missing and how to fix it.\n"
