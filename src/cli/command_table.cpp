@@ -60,18 +60,12 @@ const std::array commands{
             "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
             "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
             "headers), and the identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
-            "passes for free. With --forecaster llm (or KFORECAST_FORECASTER=llm) every other changed kernel gets
-"
-            "an LLM forecast from an OpenAI-compatible endpoint (KFORECAST_ENDPOINT, KFORECAST_MODEL, the key in
-"
-            "$KFORECAST_API_KEY): bin, distribution, confidence, rationale; a failed forecast is reported as
-"
-            "unsure, never as a pass. Forecasts are cached in $XDG_CACHE_HOME/kforecast/llm.
-"
-            "Exit 1 when a changed kernel no longer compiles.
-"
-            "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the
-"
+            "passes for free. With --forecaster llm (or KFORECAST_FORECASTER=llm) every other changed kernel gets\n"
+            "an LLM forecast from an OpenAI-compatible endpoint (KFORECAST_ENDPOINT, KFORECAST_MODEL, the key in\n"
+            "$KFORECAST_API_KEY): bin, distribution, confidence, rationale; a failed forecast is reported as\n"
+            "unsure, never as a pass. Forecasts are cached in $XDG_CACHE_HOME/kforecast/llm.\n"
+            "Exit 1 when a changed kernel no longer compiles.\n"
+            "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the\n"
             "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
             pr_options, pr_command},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
