@@ -227,9 +227,6 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   auto sources = invocation.has("--diff") ? read_patch_sources(repo, diff_text)
                                           : read_pr_sources(repo, base, head, origin, diff_text);
   if (!sources) return std::unexpected(sources.error());
-  // Git is not needed past this point (`repo` is not used again): its long-lived cat-file is
-  // ended, and waited for, beside the scan rather than at the end.
-  auto close_repository = std::async(std::launch::async, [owned = std::move(*repository)]() mutable { owned.reset(); });
   // A patch has no base revision to read the config from: the work tree's config applies.
   auto config = invocation.has("--diff") ? load_command_config(invocation, context)
                                          : config_at_base(invocation, context, sources->base_config, base);
@@ -247,6 +244,10 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);
   }
+  // Git is not needed past this point (`repo` is not used again; the prompt overrides above were
+  // its last reader): its long-lived cat-file is ended, and waited for, beside the scan rather
+  // than at the end.
+  auto close_repository = std::async(std::launch::async, [owned = std::move(*repository)]() mutable { owned.reset(); });
 
   // The two revisions are scanned side by side: the machine has a second core, and nothing
   // else is left to overlap with.

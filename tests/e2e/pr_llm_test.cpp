@@ -51,7 +51,7 @@ std::string files_under(const fs::path& directory) {
 
 }  // namespace
 
-TEST_CASE("e2e: pr --forecaster llm forecasts a changed kernel; a re-run is served from the cache") {
+TEST_CASE("e2e: pr --forecaster llm forecasts a changed kernel and a re-run is served from the cache") {
   FixtureRepo repo;
   two_commits(repo);
   FakeHttpServer server;

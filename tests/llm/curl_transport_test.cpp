@@ -57,7 +57,7 @@ TEST_CASE("llm transport: without a proxy variable, none is used") {
   CHECK(got.error().kind == TransportFailure::connect);
 }
 
-TEST_CASE("llm transport: TLS is verified; a bad CA bundle is a connection failure that says what to do") {
+TEST_CASE("llm transport: TLS is verified: a bad CA bundle is a connection failure that says what to do") {
   FakeHttpServer plain;  // speaks no TLS at all
   auto transport = make_curl_transport({.ca_bundle = "/nonexistent/ca.pem"});
   auto got = transport->send({"POST", "https://127.0.0.1:" + std::to_string(plain.port()) + "/v1", {}, "{}", 3000ms});

@@ -49,7 +49,7 @@ TEST_CASE("llm batch: concurrent up to the limit, results in order, progress to 
   CHECK(users.size() == 12);
 }
 
-TEST_CASE("llm batch: a cached re-run makes zero requests; failures are not cached") {
+TEST_CASE("llm batch: a cached re-run makes zero requests and failures are not cached") {
   ClientHarness harness;
   harness.server.set_handler([](const RecordedRequest& request, std::size_t) {
     // Kernel 3 always fails; the others answer.
