@@ -26,7 +26,7 @@ constexpr std::array pr_options{
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
     OptionSpec{"--forecaster", "embedded|llm",
                "which forecaster to use (default forecast.forecaster; llm needs endpoint.url and endpoint.model; "
-               "embedded is not built yet)"},
+               "embedded is not used by pr yet)"},
     OptionSpec{"--no-bench", "", "never run benchmarks; forecast only"},
     OptionSpec{"--plan", "", "print which kernels need a GPU (a CI job matrix) and stop (not built yet)"},
     OptionSpec{"--post", "", "publish the report on the pull request (not built yet)"},

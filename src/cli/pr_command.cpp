@@ -111,14 +111,14 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
 }
 
 // Which forecaster runs: --forecaster, else forecast.forecaster (KFORECAST_FORECASTER). Only the
-// LLM forecaster is built; the embedded one, the default, leaves kernels unforecast as before.
+// LLM forecaster is wired into pr; the embedded one, the default, leaves kernels unforecast as before.
 Result<bool> use_llm_forecaster(const Invocation& invocation, const config::Config& config) {
   if (!invocation.has("--forecaster")) return config.string_value("forecast.forecaster") == "llm";
   const std::string name = invocation.value("--forecaster");
   if (name == "llm") return true;
   if (name == "embedded")
     return fail(ExitCode::could_not_run,
-                "--forecaster embedded: the embedded forecaster is not built yet; use --forecaster llm with an "
+                "--forecaster embedded: the embedded forecaster is not used by pr yet; use --forecaster llm with an "
                 "endpoint (endpoint.url, endpoint.model)");
   return usage_error(fmt::format("--forecaster {}: expected embedded or llm", name));
 }
