@@ -24,7 +24,9 @@ constexpr std::array pr_options{
     config_option,
     OptionSpec{"--format", "md|json|sarif", "report format (default md; sarif for code-scanning annotations)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
-    OptionSpec{"--forecaster", "embedded|llm", "which forecaster to use (not built yet)"},
+    OptionSpec{"--forecaster", "embedded|llm",
+               "which forecaster to use (default forecast.forecaster; llm needs endpoint.url and endpoint.model; "
+               "embedded is not built yet)"},
     OptionSpec{"--no-bench", "", "never run benchmarks; forecast only"},
     OptionSpec{"--plan", "", "print which kernels need a GPU (a CI job matrix) and stop (not built yet)"},
     OptionSpec{"--post", "", "publish the report on the pull request (not built yet)"},
@@ -52,12 +54,17 @@ Result<ExitCode> not_built(const Invocation&, Context&) { return ExitCode::could
 
 const std::array commands{
     Command{"pr", "gate a revision range: find changed kernels, forecast them, measure where unsure",
-            "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format md|json|sarif] [--output FILE] [--post]",
+            "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format md|json|sarif] [--output FILE] "
+            "[--forecaster embedded|llm] [--post]",
             "The CI gate. Finds the CUDA kernels that changed between two revisions, forecasts each one's speedup,\n"
             "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
             "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
             "headers), and the identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
-            "passes for free. Other changed kernels are reported as not verified until the forecasters land.\n"
+            "passes for free. With --forecaster llm (or KFORECAST_FORECASTER=llm) every other changed kernel gets\n"
+            "an LLM forecast from an OpenAI-compatible endpoint (KFORECAST_ENDPOINT, KFORECAST_MODEL, the key in\n"
+            "$KFORECAST_API_KEY): bin, distribution, confidence, rationale; a failed forecast is reported as\n"
+            "unsure, never as a pass. Forecasts are cached in $XDG_CACHE_HOME/kforecast/llm. Until the gate policy\n"
+            "and the benchmark land, forecast kernels are reported as not verified.\n"
             "Exit 1 when a changed kernel no longer compiles.\n"
             "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the\n"
             "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",

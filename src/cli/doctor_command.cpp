@@ -8,8 +8,11 @@
 
 #include "base/subprocess.hpp"
 #include "cli/handlers.hpp"
+#include "cli/llm_forecast_step.hpp"
 #include "cuda/probe.hpp"
 #include "kforecast_version.hpp"
+#include "llm/curl_transport.hpp"
+#include "llm/endpoint_check.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -33,12 +36,43 @@ std::string config_status(const Result<config::Config>& config) {
   return fmt::format("ok: {}", config->file()->string());
 }
 
-// The endpoint line: configured or not. Reachability arrives with the LLM forecaster.
-std::string endpoint_status(const Result<config::Config>& config) {
-  const auto& spec = *config::find_key("endpoint.url");
-  if (!spec.planned.empty()) return fmt::format("not configured ({})", spec.planned);
-  if (!config || config->string_value("endpoint.url").empty()) return "not configured";
-  return fmt::format("{} ({})", config->string_value("endpoint.url"), config->setting("endpoint.url").origin);
+// The endpoint lines: reachable, key accepted, model listed, and which structured-output method
+// works (one small forecast request). Problems are reported, never fatal: doctor diagnoses.
+void print_endpoint(Context& context, const Result<config::Config>& config) {
+  if (!config || config->string_value("endpoint.url").empty()) {
+    print_line(context, "endpoint", "not configured (set endpoint.url or KFORECAST_ENDPOINT for the LLM forecaster)");
+    return;
+  }
+  const std::string where =
+      fmt::format("{} ({})", config->string_value("endpoint.url"), config->setting("endpoint.url").origin);
+  auto settings = endpoint_settings(*config, context.env);
+  if (!settings) {
+    print_line(context, "endpoint", fmt::format("{}: {}", where, settings.error().message));
+    return;
+  }
+  const auto transport = llm::make_curl_transport(
+      {llm::proxy_settings_from(context.env), config->string_value("endpoint.ca_bundle"),
+       std::chrono::seconds(static_cast<std::int64_t>(config->number_value("endpoint.stall_seconds")))});
+  settings->max_retries = std::min(settings->max_retries, 1);
+  llm::ForecastClient client(*settings, *transport, llm::builtin_prompts(),
+                             std::chrono::steady_clock::now() + std::chrono::minutes(3));
+  const auto models = llm::check_models(client, *transport);
+  if (!models.reachable || !models.authenticated) {
+    print_line(context, "endpoint", fmt::format("{}: {}", where, models.problem));
+    return;
+  }
+  std::string listed = models.problem.empty() ? "" : fmt::format("; model list unavailable ({})", models.problem);
+  if (models.problem.empty())
+    listed = std::ranges::find(models.models, settings->model) != models.models.end()
+                 ? fmt::format("; model '{}' listed", settings->model)
+                 : fmt::format("; model '{}' NOT among the {} listed (check endpoint.model)", settings->model,
+                               models.models.size());
+  print_line(context, "endpoint", fmt::format("{}: reachable, key accepted{}", where, listed));
+  const auto output = llm::check_structured_output(client);
+  print_line(context, "output",
+             output.works ? fmt::format("structured output works: {} ({} request{})", output.method, output.requests,
+                                        output.requests == 1 ? "" : "s")
+                          : fmt::format("no forecast from the endpoint: {}", output.problem));
 }
 
 }  // namespace
@@ -57,7 +91,7 @@ Result<ExitCode> doctor_command(const Invocation& invocation, Context& context) 
                                    settings.string_value("cuda.driver_library")};
   for (const auto& line : cuda::describe_cuda_status(cuda::probe_cuda(loader, context.env)))
     print_line(context, line.label, line.text);
-  print_line(context, "endpoint", endpoint_status(config));
+  print_endpoint(context, config);
 
   if (!config) return std::unexpected(config.error());
   return ExitCode::pass;

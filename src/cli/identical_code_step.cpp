@@ -19,6 +19,8 @@ std::string first_lines(const std::string& text, std::size_t count) {
   return end == std::string::npos ? text : text.substr(0, end);
 }
 
+}  // namespace
+
 // The unit for `path` at one revision: its device-only text, and every local header it reaches
 // under each spelling its includers use.
 policy::CompileUnit compile_unit(const RevisionSources& sources, const std::string& path,
@@ -50,6 +52,8 @@ policy::CompileUnit compile_unit(const RevisionSources& sources, const std::stri
   }
   return unit;
 }
+
+namespace {
 
 // The NVRTC name expressions for a kernel: its qualified name, or each explicit instantiation of
 // a template ("tiled<64>"), qualified the same way. `Naming::by_type` spells a plain kernel as a

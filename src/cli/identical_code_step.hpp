@@ -29,6 +29,11 @@ struct IdenticalCodeContext {
   std::function<void(std::size_t done, std::size_t total)> progress = {};
 };
 
+// The unit compare_changed_kernels compiles for `path` at one revision: its device-only text and
+// the local headers it reaches (only context.cuda_include_dir is read).
+policy::CompileUnit compile_unit(const kernels::RevisionSources& sources, const std::string& path,
+                                 const IdenticalCodeContext& context);
+
 // One verdict per entry of `changed`, in order.
 std::vector<KernelCodeVerdict> compare_changed_kernels(const kernels::RevisionSources& base,
                                                        const kernels::RevisionSources& head,

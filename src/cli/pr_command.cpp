@@ -10,13 +10,16 @@
 
 #include <fmt/format.h>
 
+#include "cli/compiler_facts.hpp"
 #include "cli/handlers.hpp"
 #include "cli/identical_code_step.hpp"
+#include "cli/llm_forecast_step.hpp"
 #include "cli/pr_sources.hpp"
 #include "config/config.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
 #include "git/revision_range.hpp"
+#include "kernels/device_source.hpp"
 #include "kforecast_version.hpp"
 #include "report/writer.hpp"
 
@@ -106,6 +109,63 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
   return entry;
 }
 
+// Which forecaster runs: --forecaster, else forecast.forecaster (KFORECAST_FORECASTER). Only the
+// LLM forecaster is built; the embedded one, the default, leaves kernels unforecast as before.
+Result<bool> use_llm_forecaster(const Invocation& invocation, const config::Config& config) {
+  if (!invocation.has("--forecaster")) return config.string_value("forecast.forecaster") == "llm";
+  const std::string name = invocation.value("--forecaster");
+  if (name == "llm") return true;
+  if (name == "embedded")
+    return fail(ExitCode::could_not_run,
+                "--forecaster embedded: the embedded forecaster is not built yet; use --forecaster llm with an "
+                "endpoint (endpoint.url, endpoint.model)");
+  return usage_error(fmt::format("--forecaster {}: expected embedded or llm", name));
+}
+
+// The text the LLM reads for a kernel at one revision: its file's device-only unit (host code
+// that device code does not use is blanked). A focused per-kernel excerpt can replace this.
+std::string kernel_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
+                        const std::string& cuda_include) {
+  const auto available = [&](std::string_view header) {
+    std::error_code ec;
+    return !cuda_include.empty() && std::filesystem::exists(std::filesystem::path(cuda_include) / header, ec);
+  };
+  return kernels::device_source(sources.files().at(site.file), sources.scanned(site.file), available).text;
+}
+
+// The changed kernels the LLM should forecast: present at both revisions and not settled (or
+// failed) by the identical-code tier.
+// With a compiler, each side's facts come from compiling its unit for `arch` (machine code, so
+// ptxas reports resources); templates and kernels NVRTC cannot name simply go without.
+std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kernels::ChangeAnalysis& analysis,
+                                       const kernels::RevisionSources& base, const kernels::RevisionSources& head,
+                                       const std::string& cuda_include, const cuda::Compiler* compiler,
+                                       const std::string& arch) {
+  std::vector<LlmKernelInput> inputs;
+  for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
+    const auto& kernel = analysis.kernels[i];
+    const auto& entry = report.kernels[i];
+    if (!kernel.base || !kernel.head || entry.decision != report::Decision::forecast_only ||
+        entry.verdict == report::KernelVerdict::fail)
+      continue;
+    LlmKernelInput input;
+    input.entry = i;
+    input.pair.kernel_name = kernel.head->qualified_name;
+    input.pair.reference_source = kernel_text(base, *kernel.base, cuda_include);
+    input.pair.candidate_source = kernel_text(head, *kernel.head, cuda_include);
+    input.candidate_raw = head.files().at(kernel.head->file);
+    if (compiler != nullptr) {
+      const IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
+      input.pair.reference_compiler_facts = compiler_facts(
+          *compiler, compile_unit(base, kernel.base->file, unit_context), kernel.base->qualified_name, arch);
+      input.pair.candidate_compiler_facts = compiler_facts(
+          *compiler, compile_unit(head, kernel.head->file, unit_context), kernel.head->qualified_name, arch);
+    }
+    inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
 Result<ExitCode> write_report(const report::Report& report, const Invocation& invocation, Context& context) {
   const std::string format = invocation.has("--format") ? invocation.value("--format") : "md";
   if (format != "md" && format != "json" && format != "sarif")
@@ -126,7 +186,7 @@ Result<ExitCode> write_report(const report::Report& report, const Invocation& in
 }  // namespace
 
 Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
-  for (std::string_view unbuilt : {"--plan", "--post", "--forecaster"})
+  for (std::string_view unbuilt : {"--plan", "--post"})
     if (invocation.has(unbuilt))
       return fail(ExitCode::could_not_run,
                   fmt::format("{} is not built yet in kforecast {}", unbuilt, kforecast::version));
@@ -170,6 +230,19 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   auto config = invocation.has("--diff") ? load_command_config(invocation, context)
                                          : config_at_base(invocation, context, sources->base_config, base);
   if (!config) return std::unexpected(config.error());
+  auto llm = use_llm_forecaster(invocation, *config);
+  if (!llm) return std::unexpected(llm.error());
+  std::optional<llm::PromptSet> prompts;
+  if (*llm) {
+    // Checked before any compile or request, so a misconfigured endpoint fails fast.
+    auto settings = endpoint_settings(*config, context.env);
+    if (!settings) return std::unexpected(settings.error());
+    auto gpu = target_gpu(*config);
+    if (!gpu) return std::unexpected(gpu.error());
+    auto loaded = configured_prompts(*config, repo, invocation.has("--diff") ? "" : base);
+    if (!loaded) return std::unexpected(loaded.error());
+    prompts = std::move(*loaded);
+  }
 
   const kernels::RevisionSources base_sources(sources->base_files), head_sources(sources->head_files);
   const auto analysis = kernels::find_changed_kernels(base_sources, head_sources, sources->renames, sources->touched);
@@ -202,6 +275,15 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
     report.kernels.push_back(entry_for(analysis.kernels[i], code.empty() ? nullptr : &code[i], arch, no_compiler));
     if (report.kernels.back().verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
+  }
+  if (prompts) {
+    const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
+    auto forecast =
+        add_llm_forecasts(report,
+                          llm_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env),
+                                     compiler ? compiler->get() : nullptr, arch),
+                          {*config, context.env, std::move(*prompts), terminal ? &context.err : nullptr});
+    if (!forecast) return std::unexpected(forecast.error());
   }
   return write_report(report, invocation, context);
 }

@@ -17,6 +17,21 @@ std::string string_array(const std::vector<std::string>& items, std::string_view
   return text + std::string(indent) + "]";
 }
 
+std::string forecast_object(const std::optional<ForecastEntry>& forecast) {
+  if (!forecast) return "null";
+  std::string probabilities;
+  for (double p : forecast->probabilities)
+    probabilities += fmt::format("{}{:.6g}", probabilities.empty() ? "" : ", ", p);
+  return fmt::format(
+      "{{\n        \"forecaster\": {},\n        \"model\": {},\n        \"bin\": {},\n"
+      "        \"probabilities\": [{}],\n        \"confidence\": {:.6g},\n        \"p_regression\": {:.6g},\n"
+      "        \"rationale\": {},\n        \"raw_sum\": {:.6g},\n        \"prompt_version\": {},\n"
+      "        \"cached\": {}\n      }}",
+      json_string(forecast->forecaster), json_string(forecast->model), forecast->bin, probabilities,
+      forecast->confidence, forecast->p_regression, json_string(forecast->rationale), forecast->raw_sum,
+      json_string(forecast->prompt_version), forecast->cached ? "true" : "false");
+}
+
 class JsonWriter final : public Writer {
  public:
   using Writer::Writer;
@@ -34,10 +49,10 @@ class JsonWriter final : public Writer {
         "{}    {{\n"
         "      \"name\": {},\n      \"file\": {},\n      \"line\": {},\n"
         "      \"change\": {},\n      \"decision\": {},\n"
-        "      \"forecast\": null,\n      \"measurement\": null,\n"
+        "      \"forecast\": {},\n      \"measurement\": null,\n"
         "      \"verdict\": {},\n      \"notes\": {}\n    }}",
         index == 0 ? "" : ",\n", json_string(entry.name), json_string(entry.file), entry.line,
-        json_string(to_string(entry.change)), json_string(to_string(entry.decision)),
+        json_string(to_string(entry.change)), json_string(to_string(entry.decision)), forecast_object(entry.forecast),
         json_string(to_string(entry.verdict)), string_array(entry.notes, "      "));
   }
 

@@ -91,6 +91,21 @@ class MarkdownWriter final : public Writer {
   }
 
   void end(const Report& report) override {
+    std::string forecasts;
+    for (const KernelEntry& entry : report.kernels) {
+      if (!entry.forecast) continue;
+      const ForecastEntry& f = *entry.forecast;
+      forecasts += fmt::format("| `{}` | {}: {} | {:.2f} | {:.2f} | {} `{}` |\n", code_cell(entry.name), f.bin,
+                               text_cell(f.bin_label), f.confidence, f.p_regression, text_cell(f.forecaster),
+                               code_cell(f.model));
+    }
+    if (!forecasts.empty()) {
+      out() << "\n| kernel | forecast bin | confidence | P(regression) | forecaster |\n|---|---|---|---|---|\n"
+            << forecasts;
+      for (const KernelEntry& entry : report.kernels)
+        if (entry.forecast && !entry.forecast->rationale.empty())
+          out() << fmt::format("\n> `{}`: {}\n", code_cell(entry.name), text_cell(entry.forecast->rationale));
+    }
     std::string notes;
     for (const KernelEntry& entry : report.kernels)
       for (const std::string& note : entry.notes)

@@ -4,6 +4,8 @@
 // What a `kforecast pr` run concluded, independent of how it is written. Field names and values
 // follow the JSON contract in DESIGN.md ("Interfaces that other tools rely on").
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +17,22 @@ enum class Decision { identical_code, trusted_forecast, measured, forecast_only,
 enum class KernelVerdict { pass, fail, warn };
 enum class GateVerdict { pass, fail, inconclusive };
 
+// A forecast as the report shows it: DESIGN.md's "forecast" object, plus a few additive keys
+// about the answer's health and provenance.
+struct ForecastEntry {
+  std::string forecaster;  // "embedded" | "llm"
+  std::string model;
+  int bin = 0;            // 1..8, the distribution's most probable bin
+  std::string bin_label;  // "minor speedup"
+  std::array<double, 8> probabilities{};
+  double confidence = 0;
+  double p_regression = 0;
+  std::string rationale;
+  double raw_sum = 1;  // the forecaster's probabilities summed to this before renormalising
+  std::string prompt_version;
+  bool cached = false;
+};
+
 struct KernelEntry {
   std::string name;
   std::string file;
@@ -22,8 +40,9 @@ struct KernelEntry {
   Change change = Change::modified;
   Decision decision = Decision::forecast_only;
   KernelVerdict verdict = KernelVerdict::pass;
-  std::vector<std::string> notes;  // why a step did not run, what was compared, ...
-  // forecast and measurement are written as null until those stages land.
+  std::vector<std::string> notes;         // why a step did not run, what was compared, ...
+  std::optional<ForecastEntry> forecast;  // null where no forecast was made or it failed (notes say why)
+  // measurement is written as null until the benchmark lands.
 };
 
 struct Report {

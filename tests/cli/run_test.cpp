@@ -70,7 +70,7 @@ TEST_CASE("cli: config prints the effective configuration") {
   auto config = run_cli({"config", "--repo", "/"}, {{"KFORECAST_NVRTC_LIBRARY", "/x/libnvrtc.so"}});
   CHECK(config.code == ExitCode::pass);
   CHECK_THAT(config.out, Contains("nvrtc_library = \"/x/libnvrtc.so\"  # from $KFORECAST_NVRTC_LIBRARY"));
-  auto bad_env = run_cli({"config", "--repo", "/"}, {{"KFORECAST_ENDPOINT", "http://127.0.0.1:9/v1"}});
+  auto bad_env = run_cli({"config", "--repo", "/"}, {{"KFORECAST_FORECASTER", "gpt"}});
   CHECK(bad_env.code == ExitCode::usage);
-  CHECK_THAT(bad_env.err, Contains("KFORECAST_ENDPOINT"));
+  CHECK_THAT(bad_env.err, Contains("KFORECAST_FORECASTER"));
 }

@@ -25,14 +25,18 @@ TEST_CASE("config: an empty variable counts as unset") {
   CHECK(config->setting("cuda.nvrtc_library").source == Source::default_value);
 }
 
-TEST_CASE("config: a variable for a feature not built yet is an error naming it") {
-  auto config = apply_environment(
-      Config{}, fixed_environment({{"KFORECAST_ENDPOINT", "http://127.0.0.1:1/v1"}, {"KFORECAST_FORECASTER", "llm"}}));
-  REQUIRE_FALSE(config.has_value());
-  CHECK(config.error().exit_code == ExitCode::usage);
-  CHECK_THAT(config.error().message, Contains("environment variable KFORECAST_ENDPOINT sets 'endpoint.url'"));
-  CHECK_THAT(config.error().message, Contains("KFORECAST_FORECASTER"));
-  CHECK_THAT(config.error().message, Contains("unset it"));
+TEST_CASE("config: the LLM endpoint variables override their keys") {
+  auto config = apply_environment(Config{}, fixed_environment({{"KFORECAST_ENDPOINT", "http://127.0.0.1:1/v1"},
+                                                               {"KFORECAST_MODEL", "qwen"},
+                                                               {"KFORECAST_FORECASTER", "llm"}}));
+  REQUIRE(config.has_value());
+  CHECK(config->string_value("endpoint.url") == "http://127.0.0.1:1/v1");
+  CHECK(config->string_value("endpoint.model") == "qwen");
+  CHECK(config->setting("forecast.forecaster").origin == "KFORECAST_FORECASTER");
+  auto bad = apply_environment(Config{}, fixed_environment({{"KFORECAST_FORECASTER", "gpt"}}));
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().exit_code == ExitCode::usage);
+  CHECK_THAT(bad.error().message, Contains("KFORECAST_FORECASTER"));
 }
 
 TEST_CASE("config: unrelated variables are ignored") {

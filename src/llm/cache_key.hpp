@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// A 128-bit key over length-prefixed fields: two FNV-1a streams, stable across runs and machines
+// (unlike std::hash), so ("ab","c") and ("a","bc") differ. Not cryptographic: it names cache
+// entries and prompt overrides, nothing an attacker gains by colliding.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace kforecast::llm {
+
+class CacheKeyHasher {
+ public:
+  void add(std::string_view field) {
+    mix(fmt::format("{}:", field.size()));
+    mix(field);
+  }
+  std::string hex() const { return fmt::format("{:016x}{:016x}", m_state[0], m_state[1]); }
+
+ private:
+  void mix(std::string_view bytes) {
+    for (unsigned char byte : bytes) {
+      m_state[0] = (m_state[0] ^ byte) * 0x100000001b3ULL;
+      m_state[1] = (m_state[1] ^ byte) * 0x100000001b3ULL;
+      m_state[1] ^= m_state[1] >> 29;
+    }
+  }
+  std::array<std::uint64_t, 2> m_state{0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
+};
+
+}  // namespace kforecast::llm

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// One kernel pair as the prompt presents it. Inputs are plain strings so any source of kernel
+// text plugs in (a whole device-only unit, a focused per-kernel excerpt, an eval dataset's
+// `source`); facts and launch text are optional and say "not available" when empty.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "base/error.hpp"
+#include "llm/gpu_properties.hpp"
+#include "llm/prompt_set.hpp"
+
+namespace kforecast::llm {
+
+struct KernelPair {
+  std::string kernel_name;
+  std::string reference_source;
+  std::string candidate_source;
+  std::string reference_compiler_facts;  // registers, spills, shared/local memory, ... or ""
+  std::string candidate_compiler_facts;
+  std::string launch_configuration;  // grid, block, problem sizes from a launch spec, or ""
+};
+
+enum class Comments { strip, keep };
+
+struct PromptMessages {
+  std::string system;
+  std::string user;
+};
+
+// The names user.txt may use.
+std::span<const std::string_view> user_placeholders();
+
+// Each source longer than this is cut (with a marker saying so): a prompt must fit the model.
+inline constexpr std::size_t max_source_chars = 48 * 1024;
+
+Result<PromptMessages> build_prompt(const PromptSet& prompts, const KernelPair& pair, const GpuProperties& gpu,
+                                    Comments comments);
+
+}  // namespace kforecast::llm
