@@ -29,7 +29,9 @@ constexpr std::array pr_options{
                "embedded is not used by pr yet)"},
     OptionSpec{"--no-bench", "", "never run benchmarks; forecast only"},
     OptionSpec{"--plan", "", "print which kernels need a GPU (a CI job matrix) and stop (not built yet)"},
-    OptionSpec{"--post", "", "publish the report on the pull request (not built yet)"},
+    OptionSpec{"--post", "",
+               "publish the report: one comment on the pull request (GitHub, GITHUB_TOKEN) or merge request "
+               "(GitLab, GITLAB_TOKEN), updated in place; in GitHub Actions also the step summary and outputs"},
 };
 constexpr std::array lint_options{OptionSpec{"--staged", "", "lint the changes staged for commit"}, config_option};
 constexpr std::array check_options{OptionSpec{"--against", "REV", "compare with the kernel at this revision"},

@@ -15,6 +15,7 @@
 #include "cli/handlers.hpp"
 #include "cli/identical_code_step.hpp"
 #include "cli/llm_forecast_step.hpp"
+#include "cli/post_step.hpp"
 #include "cli/pr_sources.hpp"
 #include "config/config.hpp"
 #include "cuda/cuda_driver.hpp"
@@ -187,10 +188,8 @@ Result<ExitCode> write_report(const report::Report& report, const Invocation& in
 }  // namespace
 
 Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
-  for (std::string_view unbuilt : {"--plan", "--post"})
-    if (invocation.has(unbuilt))
-      return fail(ExitCode::could_not_run,
-                  fmt::format("{} is not built yet in kforecast {}", unbuilt, kforecast::version));
+  if (invocation.has("--plan"))
+    return fail(ExitCode::could_not_run, fmt::format("--plan is not built yet in kforecast {}", kforecast::version));
   if (!invocation.positional.empty()) return usage_error("'kforecast pr' takes no arguments; see 'kforecast help pr'");
 
   std::error_code ec;
@@ -294,7 +293,10 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
                           {*config, context.env, std::move(*prompts), terminal ? &context.err : nullptr});
     if (!forecast) return std::unexpected(forecast.error());
   }
-  return write_report(report, invocation, context);
+  auto written = write_report(report, invocation, context);
+  if (!written || !invocation.has("--post")) return written;
+  if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());
+  return written;
 }
 
 }  // namespace kforecast::cli

@@ -53,9 +53,10 @@ Result<GithubEventCommits> parse_github_event(std::string_view json, std::string
     auto commits = commits_at(root, "pull_request.base.sha", "pull_request.head.sha", source);
     if (!commits) return commits;
     int64_t number = 0;
-    commits->description = root.at_pointer("/pull_request/number").get_int64().get(number) == simdjson::SUCCESS
-                               ? fmt::format("pull request #{}", number)
-                               : "pull request";
+    const bool numbered =
+        root.at_pointer("/pull_request/number").get_int64().get(number) == simdjson::SUCCESS && number > 0;
+    commits->description = numbered ? fmt::format("pull request #{}", number) : "pull request";
+    if (numbered) commits->pull_request_number = std::to_string(number);
     return commits;
   }
   if (event_name == "merge_group") {

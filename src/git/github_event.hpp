@@ -17,7 +17,8 @@ struct GithubEventCommits {
   // Whether `base` is a branch tip the head forked from (pull requests, merge queues), so the
   // changes are head against their merge-base; a push's `before` is the head's own parent chain.
   bool compare_with_merge_base = true;
-  std::string description;  // "pull request #12", "merge queue", "push"
+  std::string description;          // "pull request #12", "merge queue", "push"
+  std::string pull_request_number;  // "12" for pull request events; empty otherwise
 };
 
 // `event_name` is $GITHUB_EVENT_NAME; `source` names the file in errors.

@@ -152,10 +152,12 @@ class CurlTransport final : public HttpTransport {
     curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
     if (m_shared->get() != nullptr) curl_easy_setopt(handle, CURLOPT_SHARE, m_shared->get());
     curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
-    if (request.method == "POST") {
+    if (request.method == "POST" || request.method == "PATCH" || request.method == "PUT") {
       curl_easy_setopt(handle, CURLOPT_POST, 1L);
       curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
       curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+      // A body-carrying method other than POST (the forges' comment updates) keeps POST's body handling.
+      if (request.method != "POST") curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
     } else {
       curl_easy_setopt(handle, CURLOPT_HTTPGET, 1L);
     }

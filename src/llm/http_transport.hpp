@@ -16,7 +16,7 @@
 namespace kforecast::llm {
 
 struct HttpRequest {
-  std::string method = "POST";  // or "GET"
+  std::string method = "POST";  // or "GET", "PATCH", "PUT"
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;

@@ -50,7 +50,7 @@ TEST_CASE("e2e: pr mistakes are usage errors") {
   CHECK(not_a_repo.status == 2);
   auto format = run_kforecast({"pr", "--base", "HEAD~1", "--format", "xml"}, repo.path());
   CHECK(format.status == 2);
-  auto unbuilt = run_kforecast({"pr", "--base", "HEAD~1", "--post"}, repo.path());
+  auto unbuilt = run_kforecast({"pr", "--base", "HEAD~1", "--plan"}, repo.path());
   CHECK(unbuilt.status == 3);
 }
 

@@ -28,6 +28,7 @@ TEST_CASE("github event: a pull request gives base and head shas and its number"
   CHECK(parsed->head == head_sha);
   CHECK(parsed->compare_with_merge_base);
   CHECK(parsed->description == "pull request #7");
+  CHECK(parsed->pull_request_number == "7");
 }
 
 TEST_CASE("github event: SHA-256 repositories have 64-digit ids") {
