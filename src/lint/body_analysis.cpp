@@ -132,9 +132,14 @@ void BodyAnalysis::find_regions() {
       const std::size_t end = statement_end(close + 1, 0);
       ControlRegion region{is_loop ? ControlRegion::Kind::loop : ControlRegion::Kind::branch,
                            i + 2, close, close + 1, end, thread_dependent(i + 2, close)};
+      region.elects = is_if && region.thread_dependent &&
+                      std::any_of(m_tokens.begin() + static_cast<std::ptrdiff_t>(i + 2),
+                                  m_tokens.begin() + static_cast<std::ptrdiff_t>(std::min(close, n)),
+                                  [](const Token& t) { return t.is_punct("==") || t.is_punct("!"); });
       m_regions.push_back(region);
       if (is_if && end < n && m_tokens[end].is_identifier("else")) {
         region.begin = end + 1;
+        region.elects = false;  // the else branch holds all the other threads
         region.end = statement_end(end + 1, 0);
         m_regions.push_back(region);
       }
@@ -148,6 +153,12 @@ void BodyAnalysis::find_regions() {
 bool BodyAnalysis::in_divergent_branch(std::size_t at) const {
   return std::ranges::any_of(m_regions, [&](const ControlRegion& region) {
     return region.thread_dependent && at >= region.begin && at < region.end;
+  });
+}
+
+bool BodyAnalysis::in_elected_branch(std::size_t at) const {
+  return std::ranges::any_of(m_regions, [&](const ControlRegion& region) {
+    return region.elects && at >= region.begin && at < region.end;
   });
 }
 

@@ -24,6 +24,7 @@ struct ControlRegion {
   std::size_t header_begin = 0, header_end = 0;  // the condition's tokens (for a loop, the whole header)
   std::size_t begin = 0, end = 0;                // the controlled statement's tokens
   bool thread_dependent = false;                 // the condition differs between threads of a block
+  bool elects = false;                           // ... and tests equality or negation: few threads pass
 };
 
 class BodyAnalysis {
@@ -42,6 +43,9 @@ class BodyAnalysis {
   bool lane_dependent_name(std::string_view name) const;
   // Whether token `at` lies in a branch whose condition is thread-dependent.
   bool in_divergent_branch(std::size_t at) const;
+  // Whether token `at` lies in a branch that elects one thread or lane by a thread-dependent
+  // equality or negation (if (threadIdx.x == 0), if (lane == 0), if (!tid)).
+  bool in_elected_branch(std::size_t at) const;
   // Whether token `at` lies in the body of a loop.
   bool in_loop(std::size_t at) const;
 

@@ -58,7 +58,7 @@ void match_atomic_uniform_address(const Rule& rule, const FunctionUnderLint& uni
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!calls_at(tokens, i) || !named(rule, default_atomics, tokens[i].text)) continue;
     const std::size_t end = expression_end(tokens, i + 2);
-    if (unit.analysis.thread_dependent(i + 2, end) || unit.analysis.in_divergent_branch(i)) continue;
+    if (unit.analysis.thread_dependent(i + 2, end) || unit.analysis.in_elected_branch(i)) continue;
     out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text)});
   }
 }
