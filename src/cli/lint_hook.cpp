@@ -27,7 +27,8 @@ std::string hook_script(std::string_view binary) {
       "{}: installed by 'kforecast lint --install-hook'; reinstalling replaces it.\n"
       "# Lints the staged CUDA changes; a rule of severity error blocks the commit\n"
       "# (git commit --no-verify skips it). KFORECAST overrides the binary.\n"
-      "exec \"${{KFORECAST:-{}}}\" lint --staged\n",
+      "binary={}\n"
+      "exec \"${{KFORECAST:-$binary}}\" lint --staged\n",
       hook_marker, shell_quoted(binary));
 }
 
