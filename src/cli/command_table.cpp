@@ -14,13 +14,15 @@ constexpr OptionSpec config_option{"--config", "FILE", "read this config instead
 constexpr OptionSpec repo_option{"--repo", "DIR", "the repository to work in (default: the current directory)"};
 
 constexpr std::array pr_options{
-    OptionSpec{"--base", "REV", "the revision to compare against (default: merge-base with upstream)"},
+    OptionSpec{"--base", "REV",
+               "the revision to compare against (default: from the GitHub event or GitLab merge request in CI, "
+               "else the merge-base with upstream)"},
     OptionSpec{"--head", "REV", "the revision under review (default: HEAD)"},
     OptionSpec{"--staged", "", "review the changes staged for commit (the index against HEAD)"},
     OptionSpec{"--diff", "FILE|-", "review a patch made by git: the work tree is the head (- reads standard input)"},
     repo_option,
     config_option,
-    OptionSpec{"--format", "md|json", "report format (default md; sarif comes with the gate's reports)"},
+    OptionSpec{"--format", "md|json|sarif", "report format (default md; sarif for code-scanning annotations)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
     OptionSpec{"--forecaster", "embedded|llm", "which forecaster to use (not built yet)"},
     OptionSpec{"--no-bench", "", "never run benchmarks; forecast only"},
@@ -63,7 +65,9 @@ const std::array commands{
             "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
             "headers), and the identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
             "passes for free. Other changed kernels are reported as not verified until the forecasters land.\n"
-            "Exit 1 when a changed kernel no longer compiles.",
+            "Exit 1 when a changed kernel no longer compiles.\n"
+            "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the\n"
+            "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
             pr_options, pr_command},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
             "kforecast lint [--staged | FILE...] [--format text|json|sarif] [--install-hook [--force]]",

@@ -2,7 +2,8 @@
 #pragma once
 
 // Which two revisions a `kforecast pr` compares: the flags when given; in GitLab CI the merge
-// request's variables; otherwise the merge-base with the upstream branch, and HEAD.
+// request's variables; in GitHub Actions the event file (pull request, merge queue, push);
+// otherwise the merge-base with the upstream branch, and HEAD.
 
 #include <optional>
 #include <string>

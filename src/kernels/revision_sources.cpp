@@ -65,26 +65,26 @@ const RevisionSources::ClosureGraph& RevisionSources::closure_graph(const std::s
   return *slot;
 }
 
-Dependencies RevisionSources::dependencies(const std::string& path, std::size_t function_index) const {
+std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::size_t function_index) const {
+  using Kind = ReachedPiece::Kind;
   const ClosureGraph& cached = closure_graph(path);
   const std::vector<std::string>& files = cached.files;
   const CallGraph& graph = *cached.graph;
   const FunctionRef kernel{0, function_index};
 
-  Dependencies found;
+  std::vector<ReachedPiece> pieces;
   std::set<std::string> names;  // identifiers the kernel's code names, for declarations
-  auto add_function = [&](FunctionRef ref, const std::string& label) {
+  auto add_function = [&](FunctionRef ref, Kind kind) {
     const Function& function = graph.function(ref);
-    found[label] = token_fingerprint(m_files.at(files[ref.source]), function.whole);
+    pieces.push_back({kind, function.qualified_name, files[ref.source], function.whole});
     names.insert(function.referenced_identifiers.begin(), function.referenced_identifiers.end());
   };
-  add_function(kernel, "kernel");
+  add_function(kernel, Kind::kernel);
   for (FunctionRef callee : graph.reachable_from(kernel))
-    if (!(callee == kernel))
-      add_function(callee, fmt::format("device function {}", graph.function(callee).qualified_name));
+    if (!(callee == kernel)) add_function(callee, Kind::device_function);
   for (MacroRef ref : graph.macros_used(kernel, MacroReach::with_callees)) {
     const Macro& macro = graph.macro(ref);
-    found[fmt::format("macro {}", macro.name)] = token_fingerprint(m_files.at(files[ref.source]), macro.span);
+    pieces.push_back({Kind::macro, macro.name, files[ref.source], macro.span});
     for (auto& name : identifiers_in(macro.body)) names.insert(std::move(name));
   }
   // Declarations the code names, and those their own text names in turn.
@@ -97,10 +97,8 @@ Dependencies RevisionSources::dependencies(const std::string& path, std::size_t 
         const auto& declaration = declarations[d];
         const bool named = std::ranges::any_of(declaration.names, [&](const auto& n) { return names.contains(n); });
         if (!named || !taken.insert({f, d}).second) continue;
+        pieces.push_back({Kind::declaration, declaration.names.front(), files[f], declaration.span});
         const std::string_view text = m_files.at(files[f]);
-        // Several declarations may share a first name (a forward declaration and the definition).
-        std::uint64_t& slot = found[fmt::format("declaration {}", declaration.names.front())];
-        slot = slot * 0x9E3779B97F4A7C15ULL + token_fingerprint(text, declaration.span);
         for (auto& name :
              identifiers_in(text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin)))
           names.insert(std::move(name));
@@ -108,6 +106,32 @@ Dependencies RevisionSources::dependencies(const std::string& path, std::size_t 
       }
     }
     if (!added) break;
+  }
+  return pieces;
+}
+
+Dependencies RevisionSources::dependencies(const std::string& path, std::size_t function_index) const {
+  using Kind = ReachedPiece::Kind;
+  Dependencies found;
+  for (const ReachedPiece& piece : reach(path, function_index)) {
+    const std::uint64_t fingerprint = token_fingerprint(m_files.at(piece.file), piece.span);
+    switch (piece.kind) {
+      case Kind::kernel:
+        found["kernel"] = fingerprint;
+        break;
+      case Kind::device_function:
+        found[fmt::format("device function {}", piece.name)] = fingerprint;
+        break;
+      case Kind::macro:
+        found[fmt::format("macro {}", piece.name)] = fingerprint;
+        break;
+      case Kind::declaration: {
+        // Several declarations may share a first name (a forward declaration and the definition).
+        std::uint64_t& slot = found[fmt::format("declaration {}", piece.name)];
+        slot = slot * 0x9E3779B97F4A7C15ULL + fingerprint;
+        break;
+      }
+    }
   }
   return found;
 }

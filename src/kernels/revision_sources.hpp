@@ -19,6 +19,16 @@ namespace kforecast::kernels {
 
 using SourceFiles = std::map<std::string, std::string, std::less<>>;  // path -> contents
 
+// One piece of source a kernel's code reaches: the kernel itself, a device function it calls
+// (directly or not), a macro or a file-scope declaration its code names.
+struct ReachedPiece {
+  enum class Kind { kernel, device_function, macro, declaration };
+  Kind kind = Kind::kernel;
+  std::string name;  // qualified for functions: "ns::f"; the first declared name for declarations
+  std::string file;  // the path it is in
+  Span span;         // its text in that file
+};
+
 // One thing a kernel's code depends on, by name ("kernel", "device function ns::f", "macro
 // TILE", "declaration table"), and a fingerprint of its tokens.
 using Dependencies = std::map<std::string, std::uint64_t>;
@@ -36,7 +46,11 @@ class RevisionSources {
   // `path` and every local header it reaches, `path` first.
   std::vector<std::string> closure(const std::string& path) const;
 
-  // The kernel's dependencies, for the kernel `function_index` of `path`.
+  // What the kernel `function_index` of `path` reaches, the kernel first, then device functions
+  // (nearest first), macros, and declarations (those the code names, then those they name).
+  std::vector<ReachedPiece> reach(const std::string& path, std::size_t function_index) const;
+
+  // The kernel's dependencies: each reached piece by label, with a fingerprint of its tokens.
   Dependencies dependencies(const std::string& path, std::size_t function_index) const;
 
  private:

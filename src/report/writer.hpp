@@ -54,5 +54,7 @@ class MultiWriter final : public Writer {
 
 std::unique_ptr<Writer> make_json_writer(std::ostream& out);
 std::unique_ptr<Writer> make_markdown_writer(std::ostream& out);
+// SARIF 2.1.0: a result per kernel that fails or warns, for code-scanning annotations.
+std::unique_ptr<Writer> make_sarif_writer(std::ostream& out);
 
 }  // namespace kforecast::report

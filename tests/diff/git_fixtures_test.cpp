@@ -86,7 +86,7 @@ TEST_CASE("diff: binary files, summarised and as a GIT binary patch") {
   }
 }
 
-TEST_CASE("diff: '\\ No newline at end of file' on either side") {
+TEST_CASE("diff: the no-newline-at-end-of-file marker on either side") {
   const auto diff = parse_fixture("no_newline.diff");
   REQUIRE(diff.files.size() == 1);
   const FileDiff& file = diff.files[0];
@@ -151,7 +151,7 @@ TEST_CASE("diff: added, empty added and deleted files") {
   CHECK(fresh.hunks.at(0).added == Lines{1, 2, 3});
 }
 
-TEST_CASE("diff: a merge's combined diff is noted and skipped; the two-way diff after it is read") {
+TEST_CASE("diff: a merge's combined diff is noted and skipped, and the two-way diff after it is read") {
   const auto diff = parse_fixture("combined.diff");
   REQUIRE(diff.notes.size() == 1);
   CHECK(diff.notes[0].starts_with("diff line 1: skipped the combined diff 'diff --cc attention.cu'"));

@@ -77,7 +77,7 @@ TEST_CASE("diff: a hunk body gives removed lines in old numbering and added line
   }
 }
 
-TEST_CASE("diff: '\\ No newline at end of file' marks the side of the line before it") {
+TEST_CASE("diff: the no-newline-at-end-of-file marker marks the side of the line before it") {
   const FileDiff both = read("@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n");
   CHECK(both.old_missing_final_newline);
   CHECK(both.new_missing_final_newline);

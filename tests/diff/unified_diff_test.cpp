@@ -90,7 +90,7 @@ TEST_CASE("diff: a git diff of two modified files gives paths, hunks and changed
   }
 }
 
-TEST_CASE("diff: empty and blank input is an empty diff; text without a diff is an error") {
+TEST_CASE("diff: empty and blank input is an empty diff, and text without a diff is an error") {
   CHECK(parse("").files.empty());
   CHECK(parse("\n\n  \n").files.empty());
   CHECK(parse_error("hello\nworld\n") ==

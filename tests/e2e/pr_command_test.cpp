@@ -126,3 +126,38 @@ TEST_CASE("e2e: pr --diff reviews a git patch against the work tree, from a file
     CHECK_THAT(run.err, Contains("--diff: cannot read 'nope.diff'"));
   }
 }
+
+TEST_CASE("e2e: pr in GitHub Actions takes base and head from the pull-request event") {
+  FixtureRepo repo;
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 1.0f; }\n");
+  const std::string base = repo.commit("base");
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 2.0f; }\n");
+  const std::string head = repo.commit("head");
+  // The checkout is the base (as a merge commit checkout would not be the head either), so HEAD
+  // is not what is reviewed: the event's head is.
+  repo.git({"checkout", "-q", "HEAD~1"});
+  const auto event = repo.path().parent_path() / (repo.path().filename().string() + "-event.json");
+  std::ofstream(event) << R"({"number": 5, "pull_request": {"number": 5, "base": {"sha": ")" << base
+                       << R"("}, "head": {"sha": ")" << head << R"("}}})";
+  auto run = run_kforecast({"pr", "--format", "json"}, repo.path(),
+                           {"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request",
+                            "GITHUB_EVENT_PATH=" + event.string(), "KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  std::filesystem::remove(event);
+  INFO(run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("\"base\": \"" + base + "\""));
+  CHECK_THAT(run.out, Contains("\"head\": \"" + head + "\""));
+  CHECK_THAT(run.out, Contains("\"change\": \"modified\""));
+}
+
+TEST_CASE("e2e: pr --format sarif annotates the changed kernel's line") {
+  FixtureRepo repo;
+  two_commits(repo);
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "sarif"}, repo.path(),
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("\"version\": \"2.1.0\""));
+  CHECK_THAT(run.out, Contains("\"ruleId\": \"kforecast/unverified\""));
+  CHECK_THAT(run.out, Contains("\"uri\": \"k.cu\""));
+  CHECK_THAT(run.out, Contains("\"startLine\": 1"));
+}

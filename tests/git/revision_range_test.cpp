@@ -82,10 +82,96 @@ TEST_CASE("git: revision range from the upstream branch's merge-base") {
   }
 }
 
-TEST_CASE("git: in a GitHub pull request without flags, the missing event reader is said, not guessed") {
+namespace {
+EnvLookup github_environment(const History& history, std::string event_name, std::string event_json) {
+  const_cast<FixtureRepo&>(history.fixture).write("event.json", event_json);
+  return fixed_environment({{"GITHUB_ACTIONS", "true"},
+                            {"GITHUB_EVENT_NAME", std::move(event_name)},
+                            {"GITHUB_EVENT_PATH", (history.fixture.path() / "event.json").string()}});
+}
+std::string pull_request_event(const std::string& base, const std::string& head) {
+  return R"({"action": "synchronize", "number": 12, "pull_request": {"number": 12, "base": {"ref": "main", "sha": ")" +
+         base + R"("}, "head": {"ref": "feature", "sha": ")" + head + R"("}}})";
+}
+}  // namespace
+
+TEST_CASE("git: in a GitHub pull request the event file gives head and the fork point") {
   History history;
-  auto range = resolve_range(*history.repository, {},
-                             fixed_environment({{"GITHUB_ACTIONS", "true"}, {"GITHUB_BASE_REF", "main"}}));
-  REQUIRE_FALSE(range.has_value());
-  CHECK_THAT(range.error().message, Contains("github.event.pull_request.base.sha"));
+  // The event's base is the base branch's tip; the PR's changes start where it forked.
+  auto range = resolve_range(
+      *history.repository, {},
+      github_environment(history, "pull_request", pull_request_event(history.main_tip, history.feature_tip)));
+  REQUIRE(range.has_value());
+  CHECK(range->base.sha == history.fork_point);
+  CHECK(range->head.sha == history.feature_tip);
+  CHECK(range->origin == "GitHub pull request #12");
+
+  SECTION("pull_request_target reads the same fields") {
+    auto target = resolve_range(
+        *history.repository, {},
+        github_environment(history, "pull_request_target", pull_request_event(history.main_tip, history.feature_tip)));
+    REQUIRE(target.has_value());
+    CHECK(target->base.sha == history.fork_point);
+  }
+  SECTION("--head overrides the event's head") {
+    auto flagged = resolve_range(
+        *history.repository, {.head = history.fork_point},
+        github_environment(history, "pull_request", pull_request_event(history.main_tip, history.feature_tip)));
+    REQUIRE(flagged.has_value());
+    CHECK(flagged->head.sha == history.fork_point);
+  }
+}
+
+TEST_CASE("git: a GitHub push compares before with after, a merge queue like a pull request") {
+  History history;
+  auto push = resolve_range(*history.repository, {},
+                            github_environment(history, "push",
+                                               R"({"ref": "refs/heads/feature", "before": ")" + history.fork_point +
+                                                   R"(", "after": ")" + history.feature_tip + R"("})"));
+  REQUIRE(push.has_value());
+  CHECK(push->base.sha == history.fork_point);
+  CHECK(push->head.sha == history.feature_tip);
+  CHECK(push->origin == "GitHub push");
+
+  auto queue = resolve_range(*history.repository, {},
+                             github_environment(history, "merge_group",
+                                                R"({"merge_group": {"base_sha": ")" + history.main_tip +
+                                                    R"(", "head_sha": ")" + history.feature_tip + R"("}})"));
+  REQUIRE(queue.has_value());
+  CHECK(queue->base.sha == history.fork_point);
+  CHECK(queue->origin == "GitHub merge queue");
+}
+
+TEST_CASE("git: a GitHub event that cannot give a range is an error that says what to do") {
+  History history;
+  const std::string absent = std::string(40, 'a');
+  SECTION("a base commit the shallow clone lacks") {
+    auto range =
+        resolve_range(*history.repository, {},
+                      github_environment(history, "pull_request", pull_request_event(absent, history.feature_tip)));
+    REQUIRE_FALSE(range.has_value());
+    CHECK_THAT(range.error().message, Contains("fetch-depth: 0"));
+  }
+  SECTION("an event without a base") {
+    auto range = resolve_range(*history.repository, {}, github_environment(history, "workflow_dispatch", "{}"));
+    REQUIRE_FALSE(range.has_value());
+    CHECK(range.error().exit_code == ExitCode::usage);
+    CHECK_THAT(range.error().message, Contains("--base"));
+  }
+  SECTION("a push that created the branch") {
+    auto range = resolve_range(*history.repository, {},
+                               github_environment(history, "push",
+                                                  R"({"before": ")" + std::string(40, '0') + R"(", "after": ")" +
+                                                      history.feature_tip + R"("})"));
+    REQUIRE_FALSE(range.has_value());
+    CHECK_THAT(range.error().message, Contains("created the branch"));
+  }
+  SECTION("an event file that is missing") {
+    auto range = resolve_range(*history.repository, {},
+                               fixed_environment({{"GITHUB_ACTIONS", "true"},
+                                                  {"GITHUB_EVENT_NAME", "pull_request"},
+                                                  {"GITHUB_EVENT_PATH", "/nonexistent/event.json"}}));
+    REQUIRE_FALSE(range.has_value());
+    CHECK_THAT(range.error().message, Contains("GitHub event file /nonexistent/event.json"));
+  }
 }

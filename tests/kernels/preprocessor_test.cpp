@@ -52,7 +52,7 @@ TEST_CASE("kernels: #define records name, parameters, body and lines") {
   CHECK(p.code.empty());
 }
 
-TEST_CASE("kernels: #include records quoted and angled paths; macros in #if 0 are not recorded") {
+TEST_CASE("kernels: #include records quoted and angled paths, and macros in #if 0 are not recorded") {
   const auto p = preprocess(
       "#include <cuda_fp16.h>\n#include \"local/x.cuh\"\n#include MACRO\n#if 0\n#define DEAD 1\n#include "
       "\"dead.h\"\n#endif\n");
