@@ -98,7 +98,7 @@ void match_compiler_fact(const Rule& rule, const FunctionUnderLint& unit, std::v
   const std::int64_t value = fact_value(*unit.facts->compiler, rule.match.fact);
   if (static_cast<double>(value) <= rule.match.above) return;
   out.push_back({unit.function.signature.begin,
-                 fmt::format("{} {} on {}", value, rule.match.fact == "registers" ? "registers" : "bytes",
+                 fmt::format("{} {} ({})", value, rule.match.fact == "registers" ? "registers" : "bytes",
                              unit.facts->compiler->arch),
                  true});
 }

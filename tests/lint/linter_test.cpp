@@ -64,7 +64,7 @@ TEST_CASE("lint: compiler-fact rules fire on supplied facts only") {
   CHECK(fired(diagnostics) ==
         std::vector<std::string>{"1:high-register-count", "1:local-memory-stack", "1:register-spills"});
   for (const auto& d : diagnostics)
-    if (d.rule->id == "register-spills") CHECK(d.message.find("64 bytes on sm_90") != std::string::npos);
+    if (d.rule->id == "register-spills") CHECK(d.message.find("64 bytes (sm_90)") != std::string::npos);
   facts["k"].compiler = CompilerFacts{"sm_90", 40, 0, 0, 0, 0};
   CHECK(lint_source("k.cu", source, rules().rules(), {&facts, nullptr}).empty());
 }
