@@ -38,8 +38,8 @@ void must(const std::vector<std::string>& argv, const fs::path& cwd) {
 // The staged version changes a line in each kernel; some of the new lines fire rules.
 std::string kernel_file(int index, bool staged) {
   const std::string gemm_line = staged ? "acc += As[ty][k] * Bs[k][tx] * 1.0;" : "acc += As[ty][k] * Bs[k][tx];";
-  const std::string reduce_line = staged ? "if (tid < s) {{ s_data[tid] += s_data[tid + s]; }}"
-                                         : "if (tid < s) s_data[tid] += s_data[tid + s];";
+  const std::string reduce_line =
+      staged ? "if (tid < s) {{ s_data[tid] += s_data[tid + s]; }}" : "if (tid < s) s_data[tid] += s_data[tid + s];";
   return fmt::format(fmt::runtime(R"(#include <cstdio>
 #include "common.cuh"
 #define TILE_{0} 16
@@ -105,7 +105,8 @@ fs::path make_repository() {
   return root;
 }
 
-double median_ms(const std::vector<std::string>& argv, const fs::path& cwd, int runs, const std::string& cold_cache = "") {
+double median_ms(const std::vector<std::string>& argv, const fs::path& cwd, int runs,
+                 const std::string& cold_cache = "") {
   std::vector<double> times;
   for (int r = 0; r < runs; ++r) {
     if (!cold_cache.empty()) fs::remove_all(cold_cache);
@@ -141,8 +142,8 @@ int main(int argc, char** argv) {
   const double source_only = median_ms(lint({"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"}), repo, runs);
   const double cold_ms = median_ms(lint({"XDG_CACHE_HOME=" + cold}), repo, runs, cold);
   const double warm_ms = median_ms(lint({"XDG_CACHE_HOME=" + warm}), repo, runs);
-  auto text = run_process({"env", "XDG_CACHE_HOME=" + warm, binary, "lint", "--staged"},
-                          {.working_directory = repo.string()});
+  auto text =
+      run_process({"env", "XDG_CACHE_HOME=" + warm, binary, "lint", "--staged"}, {.working_directory = repo.string()});
   fs::remove_all(repo);
 
   const auto lines = text ? std::count(text->out.begin(), text->out.end(), '\n') : 0;

@@ -82,8 +82,7 @@ const std::array commands{
             "As a hook: 'kforecast lint --install-hook', or the 'kforecast-lint' hook of the pre-commit framework\n"
             "(.pre-commit-hooks.yaml).",
             lint_options, lint_command},
-    Command{"rules", "list the lint rules, or explain one with an example",
-            "kforecast rules [RULE]",
+    Command{"rules", "list the lint rules, or explain one with an example", "kforecast rules [RULE]",
             "Lists every lint rule in force (built-in, and the repository's lint.rules_path) with its severity and\n"
             "summary. With a rule id, prints what it costs, how to fix it, the CUDA guide section, and an example\n"
             "that fires with its corrected form.",

@@ -60,7 +60,8 @@ std::vector<cuda::SourceHeader> local_headers(const LintInput& input, const Read
     pending.clear();
     for (std::size_t i = 0; i < wanted.size(); ++i) {
       auto it = found.find(wanted[i]);
-      if (it == found.end() || std::ranges::find(headers, spelled[i], &cuda::SourceHeader::include_name) != headers.end())
+      if (it == found.end() ||
+          std::ranges::find(headers, spelled[i], &cuda::SourceHeader::include_name) != headers.end())
         continue;
       headers.push_back({spelled[i], it->second});
       pending.emplace_back(wanted[i], it->second);
@@ -107,8 +108,8 @@ Result<std::vector<LintInput>> file_inputs(const std::vector<std::string>& paths
     std::ostringstream text;
     text << file.rdbuf();
     std::error_code ec;
-    const auto relative = std::filesystem::weakly_canonical(path, ec).lexically_relative(
-        std::filesystem::weakly_canonical(root, ec));
+    const auto relative =
+        std::filesystem::weakly_canonical(path, ec).lexically_relative(std::filesystem::weakly_canonical(root, ec));
     inputs.push_back({path, relative.empty() ? path : relative.generic_string(), text.str(), std::nullopt});
   }
   read = [root](const std::vector<std::string>& wanted) {
@@ -138,7 +139,8 @@ FactsResult compiler_facts(const config::Config& config, const std::vector<LintI
   if (!config.boolean_value("lint.compiler_facts")) return {};
   std::vector<FactsRequest> requests;
   for (const auto& input : inputs)
-    if (input.relative.ends_with(".cu")) requests.push_back({input.relative, input.text, local_headers(input, read), {}});
+    if (input.relative.ends_with(".cu"))
+      requests.push_back({input.relative, input.text, local_headers(input, read), {}});
   if (requests.empty()) return {};
   auto compiler = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, context.env);
   if (!compiler) {
@@ -173,7 +175,7 @@ Result<ExitCode> write_report(const lint::LintReport& report, const Invocation& 
   std::ostream& out = file.is_open() ? file : context.out;
   const bool terminal = !file.is_open() && &context.out == &std::cout && ::isatty(STDOUT_FILENO) == 1;
   const auto no_color = context.env("NO_COLOR");
-  const lint::Colour colour = when == "always" ? lint::Colour::on
+  const lint::Colour colour = when == "always"  ? lint::Colour::on
                               : when == "never" ? lint::Colour::off
                                                 : lint::colour_for(terminal, no_color && !no_color->empty());
   if (format == "json")
@@ -217,7 +219,8 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
   if (!inputs) return std::unexpected(inputs.error());
   auto rules = configured_rules(*config);
   if (!rules) return std::unexpected(rules.error());
-  auto ignored = lint::PathSuppressions::parse(std::get<std::vector<std::string>>(config->setting("lint.ignore_paths").value));
+  auto ignored =
+      lint::PathSuppressions::parse(std::get<std::vector<std::string>>(config->setting("lint.ignore_paths").value));
   if (!ignored) return std::unexpected(ignored.error());
 
   lint::LintReport report{std::string(kforecast::version), {}, {}, rules->rules()};
@@ -227,7 +230,8 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
     const lint::LintOptions options{found == facts.by_path.end() ? nullptr : &found->second,
                                     input.added ? &*input.added : nullptr};
     for (auto& diagnostic : lint::lint_source(input.shown, input.text, rules->rules(), options))
-      if (!ignored->suppressed(input.relative, diagnostic.rule->id)) report.diagnostics.push_back(std::move(diagnostic));
+      if (!ignored->suppressed(input.relative, diagnostic.rule->id))
+        report.diagnostics.push_back(std::move(diagnostic));
   }
   // The seam for the offline forecast of each changed kernel (DESIGN.md, "kforecast lint"): when
   // the embedded forecaster lands, forecast the kernels touched by the added lines here and fail

@@ -19,9 +19,9 @@ std::string serialise(const lint::FactsByKernel& facts) {
   std::string text;
   for (const auto& [name, kernel] : facts)
     if (kernel.compiler)
-      text += fmt::format("{} {} {} {} {} {}\n", name, kernel.compiler->registers, kernel.compiler->spill_bytes,
-                          kernel.compiler->stack_frame_bytes, kernel.compiler->shared_bytes,
-                          kernel.compiler->local_bytes);
+      text +=
+          fmt::format("{} {} {} {} {} {}\n", name, kernel.compiler->registers, kernel.compiler->spill_bytes,
+                      kernel.compiler->stack_frame_bytes, kernel.compiler->shared_bytes, kernel.compiler->local_bytes);
   return text;
 }
 
@@ -62,7 +62,9 @@ Compiled compile_one(const cuda::Compiler& compiler, const FactsRequest& file, c
   if (cache)
     if (auto hit = cache->find(key)) return {deserialise(*hit, arch), {}};
   auto output = compiler.compile(request);
-  if (!output) return {{}, fmt::format("{}: not compiled, so no compiler facts: {}", file.path, first_line(output.error().message))};
+  if (!output)
+    return {{},
+            fmt::format("{}: not compiled, so no compiler facts: {}", file.path, first_line(output.error().message))};
   lint::FactsByKernel facts;
   for (const auto& function : output->functions) {
     if (function.kind != cuda::FunctionKind::kernel) continue;

@@ -66,9 +66,10 @@ Result<ExitCode> install_hook_command(const Invocation& invocation, Context& con
     out << hook_script(link_error ? "kforecast" : binary.string());
     if (!out) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", temporary.string()));
   }
-  std::filesystem::permissions(temporary, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
-                                              std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
-                                              std::filesystem::perms::others_exec,
+  std::filesystem::permissions(temporary,
+                               std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                   std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                   std::filesystem::perms::others_exec,
                                ec);
   std::filesystem::rename(temporary, hook, ec);
   if (ec) return fail(ExitCode::could_not_run, fmt::format("cannot install '{}': {}", hook.string(), ec.message()));

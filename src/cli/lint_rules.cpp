@@ -26,7 +26,8 @@ Result<std::string> read_text(const std::filesystem::path& path) {
 
 std::filesystem::path config_root(const config::Config& config) {
   std::error_code ec;
-  if (config.file()) return config.file()->parent_path().empty() ? std::filesystem::current_path(ec) : config.file()->parent_path();
+  if (config.file())
+    return config.file()->parent_path().empty() ? std::filesystem::current_path(ec) : config.file()->parent_path();
   return std::filesystem::current_path(ec);
 }
 

@@ -18,8 +18,8 @@ bool contains(const std::vector<std::string_view>& names, std::string_view name)
 bool is_assignment(const Token& token) {
   if (token.kind != kernels::TokenKind::punctuation) return false;
   const std::string_view text = token.text;
-  return text == "=" || text == "+=" || text == "-=" || text == "*=" || text == "/=" || text == "%=" ||
-         text == "&=" || text == "|=" || text == "^=" || text == "<<=" || text == ">>=";
+  return text == "=" || text == "+=" || text == "-=" || text == "*=" || text == "/=" || text == "%=" || text == "&=" ||
+         text == "|=" || text == "^=" || text == "<<=" || text == ">>=";
 }
 
 // Nesting beyond this is not real code; the walk then treats the rest as one statement, so
@@ -131,7 +131,11 @@ void BodyAnalysis::find_regions() {
       const std::size_t close = std::min(n, closing(m_tokens, i + 1));
       const std::size_t end = statement_end(close + 1, 0);
       ControlRegion region{is_loop ? ControlRegion::Kind::loop : ControlRegion::Kind::branch,
-                           i + 2, close, close + 1, end, thread_dependent(i + 2, close)};
+                           i + 2,
+                           close,
+                           close + 1,
+                           end,
+                           thread_dependent(i + 2, close)};
       region.elects = is_if && region.thread_dependent &&
                       std::any_of(m_tokens.begin() + static_cast<std::ptrdiff_t>(i + 2),
                                   m_tokens.begin() + static_cast<std::ptrdiff_t>(std::min(close, n)),
@@ -157,9 +161,8 @@ bool BodyAnalysis::in_divergent_branch(std::size_t at) const {
 }
 
 bool BodyAnalysis::in_elected_branch(std::size_t at) const {
-  return std::ranges::any_of(m_regions, [&](const ControlRegion& region) {
-    return region.elects && at >= region.begin && at < region.end;
-  });
+  return std::ranges::any_of(
+      m_regions, [&](const ControlRegion& region) { return region.elects && at >= region.begin && at < region.end; });
 }
 
 bool BodyAnalysis::in_loop(std::size_t at) const {

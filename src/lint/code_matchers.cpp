@@ -14,13 +14,11 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::string_view, 13> integer_words{"int",     "unsigned", "long",     "short",    "size_t",
-                                                         "int32_t", "uint32_t", "int64_t",  "uint64_t", "uint",
-                                                         "ptrdiff_t", "int16_t", "uint16_t"};
+constexpr std::array<std::string_view, 13> integer_words{"int",       "unsigned", "long",    "short",    "size_t",
+                                                         "int32_t",   "uint32_t", "int64_t", "uint64_t", "uint",
+                                                         "ptrdiff_t", "int16_t",  "uint16_t"};
 
-bool is_integer_word(std::string_view word) {
-  return std::ranges::find(integer_words, word) != integer_words.end();
-}
+bool is_integer_word(std::string_view word) { return std::ranges::find(integer_words, word) != integer_words.end(); }
 
 // Macro-style constants (TILE, BLOCK_SIZE, N_2) are compile-time values by convention.
 bool looks_constant(std::string_view name) {
@@ -39,7 +37,7 @@ bool contains_word(std::string_view text, std::string_view word) {
 }
 
 struct IntegerNames {
-  std::vector<std::string_view> runtime;  // integer variables and parameters
+  std::vector<std::string_view> runtime;   // integer variables and parameters
   std::vector<std::string_view> constant;  // constexpr ones
 };
 
@@ -106,7 +104,8 @@ void match_local_array_dynamic_index(const Rule&, const FunctionUnderLint& unit,
   std::size_t statement = 0;
   for (std::size_t j = 0; j + 3 < tokens.size(); ++j) {
     if (tokens[j].is_punct(";") || tokens[j].is_punct("{") || tokens[j].is_punct("}")) statement = j + 1;
-    if (j == 0 || !tokens[j].is_identifier() || !tokens[j - 1].is_identifier() || !tokens[j + 1].is_punct("[")) continue;
+    if (j == 0 || !tokens[j].is_identifier() || !tokens[j - 1].is_identifier() || !tokens[j + 1].is_punct("["))
+      continue;
     if (tokens[j - 1].is_identifier("return") || tokens[j - 1].is_identifier("case")) continue;
     bool qualified = false;
     for (std::size_t k = statement; k < j; ++k)
@@ -144,7 +143,8 @@ void match_local_array_dynamic_index(const Rule&, const FunctionUnderLint& unit,
   const auto static_index_word = [&](std::string_view word, std::size_t at) {
     if (looks_constant(word) || unit.view.macro_number(word) || contains_word(unit.function.template_parameters, word))
       return true;
-    return std::ranges::any_of(counters, [&](const Counter& c) { return c.name == word && at >= c.begin && at < c.end; });
+    return std::ranges::any_of(counters,
+                               [&](const Counter& c) { return c.name == word && at >= c.begin && at < c.end; });
   };
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
     const auto found = std::ranges::find(arrays, tokens[i].text);
@@ -198,7 +198,8 @@ void match_launch_block_size(const Rule& rule, const SourceView& view, std::vect
       if (!tokens[begin].is_identifier()) return std::nullopt;
       for (std::size_t k = begin; k-- > 1;) {
         if (!tokens[k].is_identifier(tokens[begin].text)) continue;
-        if (tokens[k - 1].is_identifier("dim3") && k + 1 < begin && (tokens[k + 1].is_punct("(") || tokens[k + 1].is_punct("{"))) {
+        if (tokens[k - 1].is_identifier("dim3") && k + 1 < begin &&
+            (tokens[k + 1].is_punct("(") || tokens[k + 1].is_punct("{"))) {
           begin = k + 1, end = closing(tokens, k + 1) + 1;
           break;
         }

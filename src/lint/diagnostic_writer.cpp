@@ -75,10 +75,11 @@ void write_json(std::ostream& out, const LintReport& report) {
   for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
     const auto& d = report.diagnostics[i];
     out << (i ? ",\n" : "\n")
-        << fmt::format("    {{\"file\": {}, \"line\": {}, \"column\": {}, \"rule\": {}, \"severity\": \"{}\", "
-                       "\"message\": {}, \"function\": {}, \"guide\": {}}}",
-                       json_string(d.path), d.line, d.column, json_string(d.rule->id), to_string(d.severity),
-                       json_string(d.message), json_string(d.function), json_string(d.rule->guide));
+        << fmt::format(
+               "    {{\"file\": {}, \"line\": {}, \"column\": {}, \"rule\": {}, \"severity\": \"{}\", "
+               "\"message\": {}, \"function\": {}, \"guide\": {}}}",
+               json_string(d.path), d.line, d.column, json_string(d.rule->id), to_string(d.severity),
+               json_string(d.message), json_string(d.function), json_string(d.rule->guide));
   }
   out << (report.diagnostics.empty() ? "],\n" : "\n  ],\n") << "  \"notes\": [";
   for (std::size_t i = 0; i < report.notes.size(); ++i) out << (i ? ", " : "") << json_string(report.notes[i]);
@@ -93,21 +94,23 @@ void write_sarif(std::ostream& out, const LintReport& report) {
   for (std::size_t i = 0; i < report.rules.size(); ++i) {
     const Rule& rule = report.rules[i];
     out << (i ? ",\n" : "\n")
-        << fmt::format("        {{\"id\": {}, \"shortDescription\": {{\"text\": {}}}, \"fullDescription\": "
-                       "{{\"text\": {}}}, \"helpUri\": {}, \"defaultConfiguration\": {{\"level\": \"{}\"}}}}",
-                       json_string(rule.id), json_string(rule.summary), json_string(render_message(rule.message, "")),
-                       json_string(rule.guide), sarif_level(rule.severity));
+        << fmt::format(
+               "        {{\"id\": {}, \"shortDescription\": {{\"text\": {}}}, \"fullDescription\": "
+               "{{\"text\": {}}}, \"helpUri\": {}, \"defaultConfiguration\": {{\"level\": \"{}\"}}}}",
+               json_string(rule.id), json_string(rule.summary), json_string(render_message(rule.message, "")),
+               json_string(rule.guide), sarif_level(rule.severity));
   }
   out << (report.rules.empty() ? "]\n" : "\n      ]\n") << "    }},\n    \"results\": [";
   for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
     const auto& d = report.diagnostics[i];
     const auto index = std::ranges::find(report.rules, d.rule->id, &Rule::id) - report.rules.begin();
     out << (i ? ",\n" : "\n")
-        << fmt::format("      {{\"ruleId\": {}, \"ruleIndex\": {}, \"level\": \"{}\", \"message\": {{\"text\": {}}}, "
-                       "\"locations\": [{{\"physicalLocation\": {{\"artifactLocation\": {{\"uri\": {}}}, "
-                       "\"region\": {{\"startLine\": {}, \"startColumn\": {}}}}}}}]}}",
-                       json_string(d.rule->id), index, sarif_level(d.severity), json_string(d.message),
-                       json_string(path_uri(d.path)), d.line, d.column);
+        << fmt::format(
+               "      {{\"ruleId\": {}, \"ruleIndex\": {}, \"level\": \"{}\", \"message\": {{\"text\": {}}}, "
+               "\"locations\": [{{\"physicalLocation\": {{\"artifactLocation\": {{\"uri\": {}}}, "
+               "\"region\": {{\"startLine\": {}, \"startColumn\": {}}}}}}}]}}",
+               json_string(d.rule->id), index, sarif_level(d.severity), json_string(d.message),
+               json_string(path_uri(d.path)), d.line, d.column);
   }
   out << (report.diagnostics.empty() ? "]\n" : "\n    ]\n") << "  }]\n}\n";
 }

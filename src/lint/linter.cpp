@@ -97,8 +97,12 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
     const KernelFacts* facts = nullptr;
     if (options.facts != nullptr)
       if (auto it = options.facts->find(function.qualified_name); it != options.facts->end()) facts = &it->second;
-    const FunctionUnderLint unit{view,     function, view.tokens_in(function.signature),
-                                 body,     analysis, facts,
+    const FunctionUnderLint unit{view,
+                                 function,
+                                 view.tokens_in(function.signature),
+                                 body,
+                                 analysis,
+                                 facts,
                                  view.tokens_in({function.signature.begin, function.body.end})};
     for (const auto& rule : rules) {
       if (rule.match.scope == Scope::file || !in_scope(function, rule.match.scope)) continue;

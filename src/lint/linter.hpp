@@ -23,7 +23,7 @@ struct Diagnostic {
   std::uint32_t column = 0;
   const Rule* rule = nullptr;  // points into the rule set, which outlives the diagnostics
   Severity severity = Severity::warning;
-  std::string message;  // the rule's message with "{match}" filled in
+  std::string message;   // the rule's message with "{match}" filled in
   std::string function;  // the qualified name of the function it is in; empty at file scope
 };
 

@@ -36,8 +36,8 @@ struct FunctionUnderLint {
   std::span<const Token> whole;        // signature and body
 };
 
-void match_tokens(const Rule& rule, const SourceView& view, std::span<const Token> tokens,
-                  std::span<const Token> uses, std::vector<Finding>& out);
+void match_tokens(const Rule& rule, const SourceView& view, std::span<const Token> tokens, std::span<const Token> uses,
+                  std::vector<Finding>& out);
 void match_compiler_fact(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 

@@ -21,17 +21,17 @@ std::string_view to_string(Severity severity);
 std::optional<Severity> severity_from(std::string_view text);
 
 enum class MatcherKind {
-  tokens,                             // a token pattern in code (never comments, strings, directives)
-  barrier_in_divergent_branch,        // __syncthreads() under a thread-dependent condition
-  shared_array_stride,                // 2-D shared array of 4-byte words, row stride a multiple of 32, read by column
-  strided_thread_index,               // pointer parameter indexed by threadIdx.x-derived * stride
-  atomic_uniform_address,             // atomic whose address is the same for every thread of a block
-  division_in_loop,                   // integer / or % by a runtime value inside a loop body
-  local_array_dynamic_index,          // per-thread array indexed by a value not known at compile time
+  tokens,                       // a token pattern in code (never comments, strings, directives)
+  barrier_in_divergent_branch,  // __syncthreads() under a thread-dependent condition
+  shared_array_stride,          // 2-D shared array of 4-byte words, row stride a multiple of 32, read by column
+  strided_thread_index,         // pointer parameter indexed by threadIdx.x-derived * stride
+  atomic_uniform_address,       // atomic whose address is the same for every thread of a block
+  division_in_loop,             // integer / or % by a runtime value inside a loop body
+  local_array_dynamic_index,    // per-thread array indexed by a value not known at compile time
   pointer_parameters_without_restrict,
-  block_size,                         // __launch_bounds__ or <<<grid, block>>> not a multiple of 32
-  compiler_fact,                      // NVRTC's ptxas report: registers, spills, stack, shared memory
-  launch_fact,                        // needs a launch spec (block size, dynamic shared memory)
+  block_size,     // __launch_bounds__ or <<<grid, block>>> not a multiple of 32
+  compiler_fact,  // NVRTC's ptxas report: registers, spills, stack, shared memory
+  launch_fact,    // needs a launch spec (block size, dynamic shared memory)
 };
 
 std::string_view to_string(MatcherKind kind);
@@ -55,7 +55,7 @@ struct Matcher {
   // compiler_fact: registers, spill_bytes, stack_frame_bytes, shared_bytes, local_bytes.
   // launch_fact: occupancy, launch_bounds.
   std::string fact;
-  double above = 0;       // compiler_fact fires when the fact exceeds this; launch_fact: below
+  double above = 0;            // compiler_fact fires when the fact exceeds this; launch_fact: below
   std::int64_t multiple = 32;  // block_size, shared_array_stride
   std::int64_t min_pointers = 2;
 };

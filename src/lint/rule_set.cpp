@@ -17,16 +17,15 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::string_view, 9> rule_fields{"id",   "severity", "summary", "message", "guide",
-                                                      "bad",  "good",     "enabled", "match"};
-constexpr std::array<std::string_view, 11> match_fields{"kind",  "scope", "pattern",  "not_after",   "only_if_uses",
-                                                        "unless_uses", "names", "fact", "above", "multiple",
-                                                        "min_pointers"};
+constexpr std::array<std::string_view, 9> rule_fields{"id",  "severity", "summary", "message", "guide",
+                                                      "bad", "good",     "enabled", "match"};
+constexpr std::array<std::string_view, 11> match_fields{"kind",         "scope",       "pattern",     "not_after",
+                                                        "only_if_uses", "unless_uses", "names",       "fact",
+                                                        "above",        "multiple",    "min_pointers"};
 constexpr std::array<std::string_view, 5> compiler_facts{"registers", "spill_bytes", "stack_frame_bytes",
                                                          "shared_bytes", "local_bytes"};
 constexpr std::array<std::string_view, 2> launch_facts{"occupancy", "launch_bounds"};
-constexpr std::array<std::string_view, 5> token_classes{"@double-literal", "@number", "@identifier", "@string",
-                                                        "@any"};
+constexpr std::array<std::string_view, 5> token_classes{"@double-literal", "@number", "@identifier", "@string", "@any"};
 
 class Reader {
  public:
@@ -123,13 +122,14 @@ class Reader {
       if (match.pattern.empty()) problem(table, "a tokens matcher needs a non-empty 'pattern'");
       for (const auto& element : match.pattern) {
         if (element.starts_with('@') && std::ranges::find(token_classes, element) == token_classes.end())
-          problem(*table.get("pattern"), fmt::format("unknown token class '{}'{}", element,
-                                                     did_you_mean(element, token_classes)));
+          problem(*table.get("pattern"),
+                  fmt::format("unknown token class '{}'{}", element, did_you_mean(element, token_classes)));
         if (element.find("||") != std::string::npos || element.starts_with('|') || element.ends_with('|'))
           problem(*table.get("pattern"), fmt::format("pattern element '{}' has an empty alternative", element));
       }
     }
-    if (match.kind == MatcherKind::compiler_fact && std::ranges::find(compiler_facts, match.fact) == compiler_facts.end())
+    if (match.kind == MatcherKind::compiler_fact &&
+        std::ranges::find(compiler_facts, match.fact) == compiler_facts.end())
       problem(table, fmt::format("compiler_fact needs 'fact', one of: {}", fmt::join(compiler_facts, ", ")));
     if (match.kind == MatcherKind::launch_fact && std::ranges::find(launch_facts, match.fact) == launch_facts.end())
       problem(table, fmt::format("launch_fact needs 'fact', one of: {}", fmt::join(launch_facts, ", ")));
@@ -163,8 +163,7 @@ class Reader {
     }
     if (!known) {
       for (std::string_view required : {"severity", "summary", "message", "guide", "match"})
-        if (!table.contains(required))
-          problem(table, fmt::format("new rule '{}' needs '{}'", rule.id, required));
+        if (!table.contains(required)) problem(table, fmt::format("new rule '{}' needs '{}'", rule.id, required));
     }
     rule.origin = where(table);
   }
@@ -184,8 +183,8 @@ bool valid_id(std::string_view id) {
 Result<void> RuleSet::read(std::string_view text, std::string_view name) {
   const auto ascii = config::to_ascii_toml(text);
   if (!ascii)
-    return usage_error(fmt::format("{}:{}:{}: {}: rule files must be ASCII outside comments and one-line strings",
-                                   name, ascii.error().where.line, ascii.error().where.column, ascii.error().what));
+    return usage_error(fmt::format("{}:{}:{}: {}: rule files must be ASCII outside comments and one-line strings", name,
+                                   ascii.error().where.line, ascii.error().where.column, ascii.error().what));
   toml::table root;
   try {
     root = toml::parse(*ascii, name);
@@ -237,7 +236,9 @@ Result<void> RuleSet::read(std::string_view text, std::string_view name) {
   return {};
 }
 
-void RuleSet::remove(std::string_view id) { std::erase_if(m_rules, [&](const Rule& rule) { return rule.id == id; }); }
+void RuleSet::remove(std::string_view id) {
+  std::erase_if(m_rules, [&](const Rule& rule) { return rule.id == id; });
+}
 
 const Rule* RuleSet::find(std::string_view id) const {
   auto it = std::ranges::find(m_rules, id, &Rule::id);
@@ -247,7 +248,8 @@ const Rule* RuleSet::find(std::string_view id) const {
 RuleSet builtin_rules() {
   RuleSet set;
   for (const auto& source : builtin_rule_sources())
-    if (auto read = set.read(source.text, source.name); !read) throw Fatal(ExitCode::could_not_run, read.error().message);
+    if (auto read = set.read(source.text, source.name); !read)
+      throw Fatal(ExitCode::could_not_run, read.error().message);
   return set;
 }
 

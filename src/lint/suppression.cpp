@@ -48,7 +48,8 @@ Result<PathSuppressions> PathSuppressions::parse(const std::vector<std::string>&
     if (colon != std::string::npos) {
       parsed.ids = split_ids(std::string_view(entry).substr(colon + 1));
       if (parsed.ids.empty())
-        return usage_error(fmt::format("lint.ignore_paths: '{}' names no rule after ':' (write GLOB or GLOB:rule-id)", entry));
+        return usage_error(
+            fmt::format("lint.ignore_paths: '{}' names no rule after ':' (write GLOB or GLOB:rule-id)", entry));
     }
     if (parsed.glob.empty())
       return usage_error(fmt::format("lint.ignore_paths: '{}' has an empty path pattern", entry));

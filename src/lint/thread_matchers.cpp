@@ -11,13 +11,12 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::string_view, 4> default_barriers{"__syncthreads", "__syncthreads_count",
-                                                           "__syncthreads_and", "__syncthreads_or"};
+constexpr std::array<std::string_view, 4> default_barriers{"__syncthreads", "__syncthreads_count", "__syncthreads_and",
+                                                           "__syncthreads_or"};
 constexpr std::array<std::string_view, 11> default_atomics{"atomicAdd", "atomicSub", "atomicExch", "atomicMin",
-                                                           "atomicMax", "atomicInc", "atomicDec", "atomicCAS",
+                                                           "atomicMax", "atomicInc", "atomicDec",  "atomicCAS",
                                                            "atomicAnd", "atomicOr",  "atomicXor"};
-constexpr std::array<std::string_view, 6> default_word_types{"float", "int", "unsigned", "uint32_t", "int32_t",
-                                                             "uint"};
+constexpr std::array<std::string_view, 6> default_word_types{"float", "int", "unsigned", "uint32_t", "int32_t", "uint"};
 
 bool named(const Rule& rule, std::span<const std::string_view> defaults, std::string_view text) {
   if (rule.match.names.empty()) return std::ranges::find(defaults, text) != defaults.end();
@@ -90,7 +89,8 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
       if (!tokens[j].is_punct("*")) continue;
       const bool left = lane_left(j), right = lane_right(j);
       if ((left && !right && stride(tokens[j + 1])) || (right && !left && stride(tokens[j - 1]))) {
-        out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text) + "[" + text_of(unit.view, tokens, i + 2, close) + "]"});
+        out.push_back({unit.view.offset(tokens[i]),
+                       std::string(tokens[i].text) + "[" + text_of(unit.view, tokens, i + 2, close) + "]"});
         break;
       }
     }
@@ -113,8 +113,7 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
       if (!tokens[j].is_identifier() || !tokens[j + 1].is_punct("[")) continue;
       // NAME [ A ] [ B ] with B a known multiple
       const std::size_t first_close = closing(tokens, j + 1);
-      if (first_close + 3 < end && tokens[first_close + 1].is_punct("[") &&
-          tokens[first_close + 3].is_punct("]")) {
+      if (first_close + 3 < end && tokens[first_close + 1].is_punct("[") && tokens[first_close + 3].is_punct("]")) {
         const auto columns = value_of(tokens[first_close + 2]);
         if (word && columns && *columns > 0 && *columns % rule.match.multiple == 0) tiles.push_back(tokens[j].text);
       }
@@ -126,14 +125,15 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
     if (!tokens[i].is_identifier() || !tokens[i + 1].is_punct("[") ||
         std::ranges::find(tiles, tokens[i].text) == tiles.end())
       continue;
-    if (i > 0 && (tokens[i - 1].is_identifier() || tokens[i - 1].is_identifier("__shared__"))) continue;  // a declaration
+    if (i > 0 && (tokens[i - 1].is_identifier() || tokens[i - 1].is_identifier("__shared__")))
+      continue;  // a declaration
     const std::size_t row_close = closing(tokens, i + 1);
     if (row_close + 1 >= tokens.size() || !tokens[row_close + 1].is_punct("[")) continue;
     const std::size_t column_close = closing(tokens, row_close + 1);
     if (unit.analysis.lane_dependent(i + 2, row_close) && !unit.analysis.lane_dependent(row_close + 2, column_close))
-      out.push_back({unit.view.offset(tokens[i]),
-                     std::string(tokens[i].text) + "[" + text_of(unit.view, tokens, i + 2, row_close) + "][" +
-                         text_of(unit.view, tokens, row_close + 2, column_close) + "]"});
+      out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text) + "[" +
+                                                      text_of(unit.view, tokens, i + 2, row_close) + "][" +
+                                                      text_of(unit.view, tokens, row_close + 2, column_close) + "]"});
   }
 }
 

@@ -78,8 +78,8 @@ std::optional<std::int64_t> first_launch_bound(const kernels::Function& function
 
 }  // namespace
 
-void match_tokens(const Rule& rule, const SourceView& view, std::span<const Token> tokens,
-                  std::span<const Token> uses, std::vector<Finding>& out) {
+void match_tokens(const Rule& rule, const SourceView& view, std::span<const Token> tokens, std::span<const Token> uses,
+                  std::vector<Finding>& out) {
   const Matcher& match = rule.match;
   if (!match.only_if_uses.empty() && !uses_any(uses, match.only_if_uses)) return;
   if (!match.unless_uses.empty() && uses_any(uses, match.unless_uses)) return;
@@ -110,10 +110,10 @@ void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vec
   if (rule.match.fact == "launch_bounds") {
     const auto bound = first_launch_bound(unit.function);
     if (bound && threads > *bound)
-      out.push_back({unit.function.signature.begin,
-                     fmt::format("{} threads per block ({}) against __launch_bounds__({})", threads, launch.origin,
-                                 *bound),
-                     true});
+      out.push_back(
+          {unit.function.signature.begin,
+           fmt::format("{} threads per block ({}) against __launch_bounds__({})", threads, launch.origin, *bound),
+           true});
     return;
   }
   if (!unit.facts->compiler) return;  // occupancy needs the registers

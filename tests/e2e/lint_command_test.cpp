@@ -83,9 +83,10 @@ TEST_CASE("e2e: lint --staged reports on the added lines only") {
   repo.git({"add", "k.cu", "notes.txt"});
   auto run = run_kforecast({"lint", "--staged"}, repo.path(), {no_nvrtc});
   CHECK(run.status == 0);
-  CHECK(run.out == "k.cu:3:10: warning: '0.25' is a double: it promotes the float expression around it to FP64 (up "
-                   "to 64x slower on GPUs with little FP64) and adds conversions; write it with an f suffix "
-                   "[double-literal]\n");
+  CHECK(run.out ==
+        "k.cu:3:10: warning: '0.25' is a double: it promotes the float expression around it to FP64 (up "
+        "to 64x slower on GPUs with little FP64) and adds conversions; write it with an f suffix "
+        "[double-literal]\n");
   // What is only in the work tree is not what the commit records.
   repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] = 0.5;\n  x[1] = 0.25;\n  x[2] = 0.125;\n}\n");
   CHECK(run_kforecast({"lint", "--staged"}, repo.path(), {no_nvrtc}).out == run.out);
@@ -93,8 +94,9 @@ TEST_CASE("e2e: lint --staged reports on the added lines only") {
 
 TEST_CASE("e2e: lint config: disabled rules, ignored paths, repository rules") {
   FixtureRepo repo;
-  repo.write("k.cu", "__global__ void k(float* x, float* y) {\n  x[0] = y[0] * 0.5;  // kforecast: ignore double-literal\n"
-                     "  printf(\"%f\", x[0]);\n}\n");
+  repo.write("k.cu",
+             "__global__ void k(float* x, float* y) {\n  x[0] = y[0] * 0.5;  // kforecast: ignore double-literal\n"
+             "  printf(\"%f\", x[0]);\n}\n");
   repo.write("third_party/t.cu", "__global__ void t(float* x) {\n  x[0] = 0.5;\n}\n");
   auto before = run_kforecast({"lint", "k.cu", "third_party/t.cu"}, repo.path(), {no_nvrtc});
   CHECK_THAT(before.out, Contains("[missing-restrict]"));
@@ -103,8 +105,9 @@ TEST_CASE("e2e: lint config: disabled rules, ignored paths, repository rules") {
   CHECK_THAT(before.out, !Contains("k.cu:2:"));  // the comment silences it
   CHECK(before.status == 0);
 
-  repo.write(".kforecast.toml", "[lint]\ndisable = [\"missing-restrict\"]\nignore_paths = [\"third_party/*\"]\n"
-                                "rules_path = \"lint-rules\"\n");
+  repo.write(".kforecast.toml",
+             "[lint]\ndisable = [\"missing-restrict\"]\nignore_paths = [\"third_party/*\"]\n"
+             "rules_path = \"lint-rules\"\n");
   repo.write("lint-rules/strict.toml", "[[rule]]\nid = \"printf-in-kernel\"\nseverity = \"error\"\n");
   auto after = run_kforecast({"lint", "k.cu", "third_party/t.cu"}, repo.path(), {no_nvrtc});
   CHECK_THAT(after.out, !Contains("[missing-restrict]"));
@@ -156,7 +159,8 @@ TEST_CASE("e2e: lint --install-hook writes a git hook that blocks an error and a
   REQUIRE(installed.status == 0);
   const auto hook = repo.path() / ".git/hooks/pre-commit";
   REQUIRE(std::filesystem::exists(hook));
-  CHECK((std::filesystem::status(hook).permissions() & std::filesystem::perms::owner_exec) != std::filesystem::perms::none);
+  CHECK((std::filesystem::status(hook).permissions() & std::filesystem::perms::owner_exec) !=
+        std::filesystem::perms::none);
 
   repo.write("k.cu", "__global__ void k(float* x) {\n  if (threadIdx.x < 4) __syncthreads();\n}\n");
   repo.git({"add", "k.cu"});
@@ -179,7 +183,8 @@ TEST_CASE("e2e: lint --install-hook writes a git hook that blocks an error and a
   CHECK(refused.status == 2);
   CHECK_THAT(refused.err, Contains("is not kforecast's"));
   std::ifstream kept(hook);
-  CHECK(std::string((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>()) == "#!/bin/sh\necho mine\n");
+  CHECK(std::string((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>()) ==
+        "#!/bin/sh\necho mine\n");
   CHECK(run_kforecast({"lint", "--install-hook", "--force"}, repo.path()).status == 0);
   auto outside = run_kforecast({"lint", "--install-hook", "--repo", "/"});
   CHECK(outside.status == 2);

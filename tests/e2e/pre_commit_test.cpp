@@ -49,7 +49,8 @@ struct PreCommitSandbox {
                                   "GIT_COMMITTER_NAME=t",
                                   "GIT_COMMITTER_EMAIL=t@t.invalid"};
     argv.insert(argv.end(), args.begin(), args.end());
-    auto result = kforecast::run_process(argv, {.working_directory = cwd.string(), .timeout = std::chrono::seconds(120)});
+    auto result =
+        kforecast::run_process(argv, {.working_directory = cwd.string(), .timeout = std::chrono::seconds(120)});
     REQUIRE(result.has_value());
     return *result;
   }

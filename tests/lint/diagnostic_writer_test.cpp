@@ -56,7 +56,8 @@ TEST_CASE("lint: SARIF 2.1.0 output") {
   CHECK_THAT(text, Contains("\"level\": \"error\""));
   CHECK_THAT(text, Contains("\"uri\": \"src/a%20b.cu\""));
   CHECK_THAT(text, Contains("\"region\": {\"startLine\": 12, \"startColumn\": 7}"));
-  const auto index = std::ranges::find(rules.rules(), "syncthreads-in-divergent-branch", &Rule::id) - rules.rules().begin();
+  const auto index =
+      std::ranges::find(rules.rules(), "syncthreads-in-divergent-branch", &Rule::id) - rules.rules().begin();
   CHECK_THAT(text, Contains("\"ruleIndex\": " + std::to_string(index)));
   CHECK(path_uri("dir/na me+x.cu") == "dir/na%20me%2Bx.cu");
 }

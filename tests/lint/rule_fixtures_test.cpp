@@ -60,9 +60,7 @@ TEST_CASE("lint: shared-bank-conflict fires exactly where marked") { check_fixtu
 TEST_CASE("lint: strided-global-access fires exactly where marked") { check_fixture("strided-global-access"); }
 TEST_CASE("lint: atomic-uniform-address fires exactly where marked") { check_fixture("atomic-uniform-address"); }
 TEST_CASE("lint: integer-division-in-loop fires exactly where marked") { check_fixture("integer-division-in-loop"); }
-TEST_CASE("lint: local-array-dynamic-index fires exactly where marked") {
-  check_fixture("local-array-dynamic-index");
-}
+TEST_CASE("lint: local-array-dynamic-index fires exactly where marked") { check_fixture("local-array-dynamic-index"); }
 TEST_CASE("lint: missing-restrict fires exactly where marked") { check_fixture("missing-restrict"); }
 TEST_CASE("lint: block-size-not-multiple-of-32 fires exactly where marked") {
   check_fixture("block-size-not-multiple-of-32");

@@ -69,14 +69,18 @@ TEST_CASE("lint: bad rule files are errors naming file, line and field") {
   CHECK_THAT(read_error("[[rule]]\nid = \"printf-in-kernel\"\nseverity = \"fatal\"\n"),
              Contains("severity 'fatal': expected note, warning or error"));
   CHECK_THAT(read_error("[[rule]]\nid = \"Bad Id\"\n"), Contains("lowercase letters, digits and hyphens"));
-  CHECK_THAT(read_error("[[rule]]\nid = \"brand-new\"\nseverity = \"note\"\n"), Contains("new rule 'brand-new' needs 'summary'"));
-  CHECK_THAT(read_error("[[rule]]\nid = \"x\"\n[rule.match]\nkind = \"regex\"\n"), Contains("unknown matcher kind 'regex'"));
-  CHECK_THAT(read_error("[[rule]]\nid = \"printf-in-kernel\"\n[rule.match]\nkind = \"tokens\"\npattern = [\"@float\"]\n"),
-             Contains("unknown token class '@float'"));
+  CHECK_THAT(read_error("[[rule]]\nid = \"brand-new\"\nseverity = \"note\"\n"),
+             Contains("new rule 'brand-new' needs 'summary'"));
+  CHECK_THAT(read_error("[[rule]]\nid = \"x\"\n[rule.match]\nkind = \"regex\"\n"),
+             Contains("unknown matcher kind 'regex'"));
+  CHECK_THAT(
+      read_error("[[rule]]\nid = \"printf-in-kernel\"\n[rule.match]\nkind = \"tokens\"\npattern = [\"@float\"]\n"),
+      Contains("unknown token class '@float'"));
   CHECK_THAT(read_error("[[rule]]\nid = \"printf-in-kernel\"\n[rule.match]\nkind = \"tokens\"\npattern = [\"a||b\"]\n"),
              Contains("empty alternative"));
-  CHECK_THAT(read_error("[[rule]]\nid = \"register-spills\"\n[rule.match]\nkind = \"compiler_fact\"\nfact = \"speed\"\n"),
-             Contains("compiler_fact needs 'fact'"));
+  CHECK_THAT(
+      read_error("[[rule]]\nid = \"register-spills\"\n[rule.match]\nkind = \"compiler_fact\"\nfact = \"speed\"\n"),
+      Contains("compiler_fact needs 'fact'"));
   CHECK_THAT(read_error("[[rule]]\nid = \"printf-in-kernel\"\nguide = \"http://example.com\"\n"), Contains("https://"));
   CHECK_THAT(read_error("rule = 3\n"), Contains("write [[rule]]"));
   CHECK_THAT(read_error("[other]\n"), Contains("unknown top-level key 'other'"));
