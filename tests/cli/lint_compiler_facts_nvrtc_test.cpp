@@ -13,6 +13,8 @@
 #include "base/environment.hpp"
 #include "cli/lint_compiler_facts.hpp"
 #include "cuda/nvrtc.hpp"
+#include "base/subprocess.hpp"
+#include "support/fixture_repo.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
@@ -54,4 +56,26 @@ TEST_CASE("cli: lint compiler facts from NVRTC, cached") {
   }
   CHECK(std::distance(std::filesystem::directory_iterator(cache), {}) >= 1);  // the spills.cu entry
   std::filesystem::remove_all(cache);
+}
+
+TEST_CASE("cli: kforecast lint --staged compiles the index's files with their local headers") {
+  testing::FixtureRepo repo;
+  repo.write("include/spill_count.cuh", "#pragma once\n#define COUNT 64\n");
+  repo.write("README.md", "base\n");
+  repo.commit("base");
+  std::string source = fixture();
+  const std::string marker = "float acc[64];";
+  source.replace(source.find(marker), marker.size(), "float acc[COUNT];");
+  repo.write("src/spills.cu", "#include \"../include/spill_count.cuh\"\n" + source);
+  repo.git({"add", "src/spills.cu"});
+  const auto cache = repo.path() / ".git/cache";
+  auto run = run_process({"env", "-i", "PATH=/usr/bin:/bin", "HOME=/tmp", "XDG_CACHE_HOME=" + cache.string(),
+                          KF_BINARY, "lint", "--staged", "--format", "json"},
+                         {.working_directory = repo.path().string()});
+  REQUIRE(run.has_value());
+  INFO(run->out << run->err);
+  CHECK(run->exit_status == 0);
+  CHECK(run->out.find("compiler facts for sm_90 from NVRTC") != std::string::npos);
+  CHECK(run->out.find("not compiled") == std::string::npos);
+  CHECK(run->out.find("\"rule\": \"register-spills\"") != std::string::npos);
 }

@@ -189,3 +189,19 @@ TEST_CASE("e2e: lint --install-hook writes a git hook that blocks an error and a
   auto outside = run_kforecast({"lint", "--install-hook", "--repo", "/"});
   CHECK(outside.status == 2);
 }
+
+TEST_CASE("e2e: lint --staged before the first commit, and with deleted and non-CUDA files") {
+  FixtureRepo repo;
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] = 0.5;\n}\n");
+  repo.git({"add", "k.cu"});
+  auto first = run_kforecast({"lint", "--staged"}, repo.path(), {no_nvrtc});
+  CHECK(first.status == 0);
+  CHECK_THAT(first.out, StartsWith("k.cu:2:10: warning:"));
+  repo.commit("first");
+  repo.git({"rm", "-q", "k.cu"});
+  repo.write("data.bin", std::string("\0\1\2", 3));
+  repo.git({"add", "data.bin"});
+  auto removed = run_kforecast({"lint", "--staged"}, repo.path(), {no_nvrtc});
+  CHECK(removed.status == 0);
+  CHECK(removed.out.empty());
+}
