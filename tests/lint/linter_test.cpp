@@ -31,7 +31,7 @@ constexpr std::string_view kernel = R"(__global__ void k(float* __restrict__ x, 
 
 }  // namespace
 
-TEST_CASE("lint: whole-file mode reports every finding; a comment on the line silences one") {
+TEST_CASE("lint: whole-file mode reports every finding, and a comment on the line silences one") {
   const auto diagnostics = lint_source("k.cu", kernel, rules().rules());
   CHECK(fired(diagnostics) == std::vector<std::string>{"2:double-literal", "3:double-literal"});
   REQUIRE(!diagnostics.empty());
