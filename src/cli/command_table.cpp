@@ -48,7 +48,9 @@ constexpr std::array bench_options{OptionSpec{"--against", "REV", "compare with 
 constexpr std::array eval_options{OptionSpec{"--forecaster", "embedded|llm", "which forecaster to score"},
                                   OptionSpec{"--format", "text|json", "output format"}, config_option};
 constexpr std::array calibration_options{
-    OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts"}, config_option};
+    OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts (default 0.02)"},
+    OptionSpec{"--ledger", "FILE", "read this ledger instead of policy.ledger"},
+    OptionSpec{"--format", "text|json", "output format (default text)"}, config_option, repo_option};
 constexpr std::array doctor_options{config_option, repo_option};
 constexpr std::array config_options{
     config_option, repo_option,
@@ -100,9 +102,13 @@ const std::array commands{
             "Reads one labelled pair per line and prints accuracy, calibration and selective-prediction metrics.",
             eval_options, not_built, "the forecasters are not built yet"},
     Command{"calibration", "forecast quality in this repository's ledger, and suggested thresholds",
-            "kforecast calibration [--target-risk RATE]",
-            "Reads the ledger of measured kernels and prints the forecast metrics and policy thresholds.",
-            calibration_options, not_built, "the ledger is not built yet"},
+            "kforecast calibration [--target-risk RATE] [--ledger FILE] [--format text|json]",
+            "Reads the ledger (policy.ledger: one line per kernel kforecast measured, with its forecast) and prints\n"
+            "how good the forecasts were, what the configured policy did with them (kernels trusted, regressions\n"
+            "sent to the GPU, regressions trusted), and the thresholds that would have trusted the most kernels\n"
+            "while holding --target-risk among them, with a 95% upper bound on that risk. Paste the suggested\n"
+            "policy.max_p_regression and policy.min_confidence into .kforecast.toml once the bound holds.",
+            calibration_options, calibration_command},
     Command{"doctor", "show what is available: config, git, NVRTC, GPU and driver, endpoint",
             "kforecast doctor [--config FILE] [--repo DIR]",
             "Checks everything kforecast can use on this machine and says what is missing and how to fix it.\n"

@@ -38,10 +38,10 @@ TEST_CASE("e2e: invalid TOML, a wrong type, a key not built yet") {
     CHECK_THAT(run.err, Contains(":2:1: key 'cuda.driver_library' must be a string, got a boolean"));
   }
   SECTION("a key whose feature is not built is rejected") {
-    repo.write(".kforecast.toml", "[policy]\nmin_confidence = 0.7\n");
+    repo.write(".kforecast.toml", "[report]\nformat = \"json\"\n");
     auto run = run_kforecast({"config"}, repo.path());
     CHECK(run.status == 2);
-    CHECK_THAT(run.err, Contains(":2:1: key 'policy.min_confidence' is not supported yet"));
+    CHECK_THAT(run.err, Contains(":2:1: key 'report.format' is not supported yet"));
   }
   SECTION("an explicit --config that does not exist") {
     auto run = run_kforecast({"config", "--config", "missing.toml"}, repo.path());

@@ -161,3 +161,26 @@ TEST_CASE("e2e: pr --format sarif annotates the changed kernel's line") {
   CHECK_THAT(run.out, Contains("\"uri\": \"k.cu\""));
   CHECK_THAT(run.out, Contains("\"startLine\": 1"));
 }
+
+TEST_CASE("e2e: calibration reads the ledger and suggests thresholds") {
+  FixtureRepo repo;
+  const std::string ledger = std::string(KF_SOURCE_DIR) + "/fixtures/ledger/sample.jsonl";
+  auto run = run_kforecast({"calibration", "--ledger", ledger, "--target-risk", "0"}, repo.path());
+  INFO(run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("3 measured kernels (1 failed measurements not counted)"));
+  CHECK_THAT(run.out, Contains("accuracy     0.667"));
+  CHECK_THAT(run.out, Contains("regressions         1, 1 of them sent to the GPU"));
+  CHECK_THAT(run.out, Contains("max_p_regression = "));
+
+  auto json = run_kforecast({"calibration", "--ledger", ledger, "--format", "json"}, repo.path());
+  CHECK(json.status == 0);
+  CHECK_THAT(json.out, Contains("\"failed_measurements\": 1"));
+  CHECK_THAT(json.out, Contains("\"fitted_policy\": {"));
+
+  auto missing = run_kforecast({"calibration"}, repo.path());
+  CHECK(missing.status == 3);
+  CHECK_THAT(missing.err, Contains("no ledger at .kforecast/ledger.jsonl"));
+  auto bad_rate = run_kforecast({"calibration", "--ledger", ledger, "--target-risk", "2"}, repo.path());
+  CHECK(bad_rate.status == 2);
+}

@@ -8,3 +8,4 @@ kf_fuzz_target(cuda_scanner cuda_scanner_fuzz.cpp CORPUS fixtures/cuda DEPS kf_k
 kf_fuzz_target(lint_rules lint_rules_fuzz.cpp CORPUS rules DEPS kf_lint)
 kf_fuzz_target(lint_source lint_source_fuzz.cpp CORPUS fixtures/lint DEPS kf_lint)
 kf_fuzz_target(github_event github_event_fuzz.cpp DEPS kf_git)
+kf_fuzz_target(ledger ledger_fuzz.cpp DEPS kf_policy)

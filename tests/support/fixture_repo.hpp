@@ -4,8 +4,6 @@
 // A real git repository in a fresh temporary directory, removed afterwards. Commits use a fixed
 // identity and date so their hashes are the same on every machine.
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -14,20 +12,13 @@
 #include <catch2/catch.hpp>
 
 #include "base/subprocess.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kforecast::testing {
 
 class FixtureRepo {
  public:
-  FixtureRepo() {
-    static int counter = 0;
-    m_path = std::filesystem::temp_directory_path() /
-             ("kf-fixture-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(m_path);
-    std::filesystem::create_directories(m_path);
-    git({"init", "-q", "-b", "main"});
-  }
-  ~FixtureRepo() { std::filesystem::remove_all(m_path); }
+  FixtureRepo() : m_path(m_directory.path()) { git({"init", "-q", "-b", "main"}); }
   FixtureRepo(const FixtureRepo&) = delete;
   FixtureRepo& operator=(const FixtureRepo&) = delete;
 
@@ -68,6 +59,7 @@ class FixtureRepo {
   }
 
  private:
+  TempDir m_directory;
   std::filesystem::path m_path;
 };
 

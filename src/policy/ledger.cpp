@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "policy/ledger.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include "base/json_string.hpp"
+
+namespace kforecast::policy {
+namespace {
+
+std::string number(double value) { return fmt::format("{:.6g}", value); }
+
+// The optional string at `key` of `object`; an error when it is there but not a string.
+Result<std::string> optional_string(const simdjson::dom::object& object, std::string_view key,
+                                    const std::string& where) {
+  simdjson::dom::element element;
+  if (object.at_key(key).get(element)) return std::string();
+  if (element.is_null()) return std::string();
+  std::string_view text;
+  if (element.get_string().get(text)) return usage_error(fmt::format("{}: `{}` is not a string", where, key));
+  return std::string(text);
+}
+
+Result<LedgerEntry> parse_entry(std::string_view line, simdjson::dom::parser& parser, const std::string& where) {
+  simdjson::dom::element root;
+  if (const auto error = parser.parse(line.data(), line.size()).get(root))
+    return usage_error(fmt::format("{}: not JSON: {}", where, simdjson::error_message(error)));
+  simdjson::dom::object object;
+  if (root.get_object().get(object)) return usage_error(fmt::format("{}: not a JSON object", where));
+
+  LedgerEntry entry;
+  const std::array<std::pair<std::string_view, std::string*>, 12> strings{{
+      {"kforecast", &entry.kforecast_version},
+      {"recorded", &entry.recorded},
+      {"base", &entry.base},
+      {"head", &entry.head},
+      {"kernel", &entry.kernel},
+      {"file", &entry.file},
+      {"hardware", &entry.hardware},
+      {"reference_hash", &entry.reference_hash},
+      {"candidate_hash", &entry.candidate_hash},
+      {"forecaster", &entry.forecaster},
+      {"model", &entry.model},
+      {"forecaster_version", &entry.forecaster_version},
+  }};
+  for (const auto& [key, field] : strings) {
+    auto value = optional_string(object, key, where);
+    if (!value) return std::unexpected(value.error());
+    *field = std::move(*value);
+  }
+  auto verdict = optional_string(object, "verdict", where);
+  if (!verdict) return std::unexpected(verdict.error());
+  entry.verdict = std::move(*verdict);
+
+  simdjson::dom::array probabilities;
+  if (object.at_key("probabilities").get_array().get(probabilities))
+    return usage_error(fmt::format("{}: `probabilities` must be an array of 8 numbers", where));
+  std::vector<double> raw;
+  for (simdjson::dom::element value : probabilities) {
+    double p = 0;
+    if (value.get_double().get(p))
+      return usage_error(fmt::format("{}: `probabilities` must be an array of 8 numbers", where));
+    raw.push_back(p);
+  }
+  auto forecast = forecast::BinDistribution::from_raw(raw);
+  if (!forecast) return usage_error(fmt::format("{}: `probabilities`: {}", where, forecast.error().message));
+  entry.forecast = *forecast;
+
+  simdjson::dom::element speedup;
+  if (object.at_key("speedup").get(speedup) == simdjson::SUCCESS && !speedup.is_null()) {
+    double value = 0;
+    if (speedup.get_double().get(value) || !std::isfinite(value) || value <= 0)
+      return usage_error(fmt::format("{}: `speedup` must be a positive number or null", where));
+    entry.speedup = value;
+  }
+  return entry;
+}
+
+}  // namespace
+
+std::string ledger_line(const LedgerEntry& entry) {
+  std::string probabilities;
+  for (double p : entry.forecast.probabilities()) probabilities += (probabilities.empty() ? "" : ", ") + number(p);
+  return fmt::format(
+      "{{\"kforecast\": {}, \"recorded\": {}, \"base\": {}, \"head\": {}, \"kernel\": {}, \"file\": {}, "
+      "\"hardware\": {}, \"reference_hash\": {}, \"candidate_hash\": {}, \"forecaster\": {}, \"model\": {}, "
+      "\"forecaster_version\": {}, "
+      "\"probabilities\": [{}], \"speedup\": {}, \"verdict\": {}}}\n",
+      json_string(entry.kforecast_version), json_string(entry.recorded), json_string(entry.base),
+      json_string(entry.head), json_string(entry.kernel), json_string(entry.file), json_string(entry.hardware),
+      json_string(entry.reference_hash), json_string(entry.candidate_hash), json_string(entry.forecaster),
+      json_string(entry.model), json_string(entry.forecaster_version), probabilities,
+      entry.speedup ? number(*entry.speedup) : "null", json_string(entry.verdict));
+}
+
+Result<void> append_to_ledger(const std::filesystem::path& path, const LedgerEntry& entry) {
+  std::error_code ignored;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ignored);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return fail(ExitCode::could_not_run,
+                fmt::format("cannot open the ledger {}: {}", path.string(), std::strerror(errno)));
+  const std::string line = ledger_line(entry);
+  const ssize_t written = ::write(fd, line.data(), line.size());
+  const int write_errno = errno;
+  ::close(fd);
+  if (written != static_cast<ssize_t>(line.size()))
+    return fail(ExitCode::could_not_run, fmt::format("cannot append to the ledger {}: {}", path.string(),
+                                                     written < 0 ? std::strerror(write_errno) : "short write"));
+  return {};
+}
+
+Result<LedgerReading> parse_ledger(std::string_view text, std::string_view source) {
+  LedgerReading reading;
+  simdjson::dom::parser parser;
+  std::size_t line_number = 0;
+  for (std::size_t start = 0; start < text.size();) {
+    ++line_number;
+    const std::size_t newline = text.find('\n', start);
+    const bool torn = newline == std::string_view::npos;
+    const std::string_view line = text.substr(start, torn ? std::string_view::npos : newline - start);
+    start = torn ? text.size() : newline + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    const std::string where = fmt::format("{}:{}", source, line_number);
+    auto entry = parse_entry(line, parser, where);
+    if (!entry) {
+      if (torn) {
+        reading.notes.push_back(
+            fmt::format("{}: skipped a last line without its newline (a run ended while writing it)", where));
+        break;
+      }
+      return std::unexpected(entry.error());
+    }
+    if (entry->speedup)
+      reading.entries.push_back(std::move(*entry));
+    else
+      ++reading.without_speedup;
+  }
+  return reading;
+}
+
+}  // namespace kforecast::policy
