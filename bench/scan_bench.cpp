@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -50,6 +51,38 @@ std::string vary(const std::string& text, std::size_t copy) {
   }
   out += fmt::format("\n}}  // namespace v{}\n", copy);
   return out;
+}
+
+// FNV-1a over every field the scan returns, so a speed-up can show that it changed nothing.
+std::uint64_t digest(const kforecast::kernels::ScannedSource& scanned) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  auto text = [&](std::string_view value) {
+    for (const char c : value) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    h = (h ^ 0xff) * 0x100000001b3ull;  // a separator: "ab","c" differs from "a","bc"
+  };
+  auto number = [&](std::uint64_t value) { text(std::to_string(value)); };
+  auto span = [&](const kforecast::kernels::Span& s) {
+    for (const std::uint64_t v :
+         {std::uint64_t{s.begin}, std::uint64_t{s.end}, std::uint64_t{s.first_line}, std::uint64_t{s.last_line}})
+      number(v);
+  };
+  for (const auto& f : scanned.functions) {
+    text(f.name), text(f.qualified_name), number(f.kind == kforecast::kernels::FunctionKind::global), number(f.host);
+    text(f.template_parameters), number(f.extern_c), number(f.has_body), text(f.launch_bounds);
+    for (const auto& p : f.parameters) text(p.type), text(p.name), text(p.default_value);
+    span(f.signature), span(f.body), span(f.whole);
+    for (const auto* names : {&f.referenced_identifiers, &f.calls, &f.instantiations})
+      for (const auto& name : *names) text(name);
+    number(f.from_macro), text(f.macro);
+  }
+  for (const auto& m : scanned.macros) {
+    text(m.name), number(m.function_like), text(m.body), span(m.span);
+    for (const auto& p : m.parameters) text(p);
+  }
+  for (const auto& i : scanned.includes) text(i.path), number(i.angled), number(i.line);
+  for (const auto& n : scanned.namespaces) text(n.qualified_name), span(n.span);
+  for (const auto& i : scanned.instantiations) text(i.name), text(i.text), number(i.line);
+  return h;
 }
 
 }  // namespace
@@ -109,5 +142,7 @@ int main(int argc, char** argv) {
   fmt::print("found: {} functions ({} kernels), {} macros, {} includes, {} namespaces\n", scanned.functions.size(),
              kernels, scanned.macros.size(), scanned.includes.size(), scanned.namespaces.size());
   fmt::print("call graph over all of it: {:.2f} ms\n", graph_seconds * 1e3);
+  fmt::print("digest of what was found: {:016x} (equal before and after a speed-up that changes nothing)\n",
+             digest(scanned));
   return 0;
 }

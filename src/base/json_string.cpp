@@ -38,7 +38,13 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
 
 std::string json_string(std::string_view text) {
   std::string out = "\"";
+  out.reserve(text.size() + 2);
   for (std::size_t i = 0; i < text.size();) {
+    // A run of printable ASCII that needs no escape, appended at once: most text is one.
+    const std::size_t run_start = i;
+    while (i < text.size() && text[i] >= 0x20 && text[i] < 0x7F && text[i] != '"' && text[i] != '\\') ++i;
+    out.append(text.substr(run_start, i - run_start));
+    if (i == text.size()) break;
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
       const std::size_t length = utf8_length(text, i);

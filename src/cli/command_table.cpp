@@ -47,6 +47,13 @@ constexpr std::array bench_options{OptionSpec{"--against", "REV", "compare with 
                                    OptionSpec{"--format", "text|json", "output format"}, config_option};
 constexpr std::array eval_options{OptionSpec{"--forecaster", "embedded|llm", "which forecaster to score"},
                                   OptionSpec{"--format", "text|json", "output format"}, config_option};
+constexpr std::array train_options{
+    OptionSpec{"--output", "FILE", "write the model's parameter file here (default: standard output)"},
+    OptionSpec{"--hardware", "GPU", "the GPU the measurements come from: H100 (default), A100, L4, ..."},
+    OptionSpec{"--arch", "sm_XX", "architecture NVRTC compiles for (default: the GPU's)"},
+    OptionSpec{"--folds", "N", "folds for the out-of-fold temperature when pairs name no families (default 5)"},
+    OptionSpec{"--no-nvrtc", "", "train on source and launch features only"},
+    config_option};
 constexpr std::array calibration_options{
     OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts (default 0.02)"},
     OptionSpec{"--ledger", "FILE", "read this ledger instead of policy.ledger"},
@@ -101,6 +108,15 @@ const std::array commands{
             "kforecast eval DATASET.jsonl [--forecaster embedded|llm]",
             "Reads one labelled pair per line and prints accuracy, calibration and selective-prediction metrics.",
             eval_options, not_built, "the forecasters are not built yet"},
+    Command{"train", "fit the embedded forecaster to labelled kernel pairs",
+            "kforecast train DATASET.jsonl [--output FILE] [--hardware GPU] [--arch sm_XX] [--folds N]",
+            "Reads one labelled pair per line (the dataset format of 'kforecast eval'), extracts each kernel's\n"
+            "features (source; NVRTC registers, spills, PTX instruction mix where NVRTC loads; launch and\n"
+            "occupancy where a pair gives a launch), fits the ordinal model, fits its temperature on out-of-fold\n"
+            "forecasts (one fold per family when the pairs name families), and writes the parameter file.\n"
+            "Put it in src/embedded/default_model.txt to compile it into kforecast. Example:\n"
+            "  kforecast train fixtures/corpus/pairs.jsonl --output src/embedded/default_model.txt",
+            train_options, train_command},
     Command{"calibration", "forecast quality in this repository's ledger, and suggested thresholds",
             "kforecast calibration [--target-risk RATE] [--ledger FILE] [--format text|json]",
             "Reads the ledger (policy.ledger: one line per kernel kforecast measured, with its forecast) and prints\n"

@@ -14,6 +14,7 @@ Result<ExitCode> help_command(const Invocation& invocation, Context& context);
 Result<ExitCode> pr_command(const Invocation& invocation, Context& context);
 Result<ExitCode> lint_command(const Invocation& invocation, Context& context);
 Result<ExitCode> rules_command(const Invocation& invocation, Context& context);
+Result<ExitCode> train_command(const Invocation& invocation, Context& context);
 Result<ExitCode> calibration_command(const Invocation& invocation, Context& context);
 
 // The configuration a command runs with: --config FILE if given, else .kforecast.toml at the

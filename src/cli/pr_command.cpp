@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <future>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -166,12 +167,19 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   auto sources = invocation.has("--diff") ? read_patch_sources(repo, diff_text)
                                           : read_pr_sources(repo, base, head, origin, diff_text);
   if (!sources) return std::unexpected(sources.error());
+  // Git is not needed past this point (`repo` is not used again): its long-lived cat-file is
+  // ended, and waited for, beside the scan rather than at the end.
+  auto close_repository = std::async(std::launch::async, [owned = std::move(*repository)]() mutable { owned.reset(); });
   // A patch has no base revision to read the config from: the work tree's config applies.
   auto config = invocation.has("--diff") ? load_command_config(invocation, context)
                                          : config_at_base(invocation, context, sources->base_config, base);
   if (!config) return std::unexpected(config.error());
 
-  const kernels::RevisionSources base_sources(sources->base_files), head_sources(sources->head_files);
+  // The two revisions are scanned side by side: the machine has a second core, and nothing
+  // else is left to overlap with.
+  auto base_scan = std::async(std::launch::async, [&] { return kernels::RevisionSources(sources->base_files); });
+  const kernels::RevisionSources head_sources(sources->head_files);
+  const kernels::RevisionSources base_sources = base_scan.get();
   const auto analysis = kernels::find_changed_kernels(base_sources, head_sources, sources->renames, sources->touched);
 
   const auto [arch, arch_note] = target_arch(*config);

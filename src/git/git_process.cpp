@@ -6,10 +6,6 @@
 namespace kforecast::git {
 namespace {
 
-// A git command that has not answered in this long is stuck (a lock, a credential prompt); CI
-// must fail rather than hang.
-constexpr std::chrono::minutes git_timeout{5};
-
 std::string first_line(std::string_view text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
   const auto newline = text.find('\n');

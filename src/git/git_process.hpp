@@ -4,6 +4,7 @@
 // Running git for the real Repository: fixed options that make its output parseable whatever the
 // user's configuration (no colour, no pager, no external diff or textconv, standard prefixes).
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -12,6 +13,10 @@
 #include "base/subprocess.hpp"
 
 namespace kforecast::git {
+
+// A git command that has not answered in this long is stuck (a lock, a credential prompt); CI
+// must fail rather than hang.
+inline constexpr std::chrono::minutes git_timeout{5};
 
 // Runs `git -C root ARGS...`; an Error (with git's own message) when git fails to start or exits
 // non-zero, unless `allowed_status` admits the status.

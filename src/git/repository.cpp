@@ -2,11 +2,13 @@
 #include "git/repository.hpp"
 
 #include <algorithm>
-#include <charconv>
+#include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "git/git_process.hpp"
+#include "git/object_reader.hpp"
 
 namespace kforecast::git {
 namespace {
@@ -22,7 +24,8 @@ const std::vector<std::string> diff_options{"--no-color",  "--no-ext-diff",   "-
 
 class CliRepository final : public Repository {
  public:
-  explicit CliRepository(std::filesystem::path root) : m_root(std::move(root)) {}
+  CliRepository(std::filesystem::path root, ObjectReader objects)
+      : m_root(std::move(root)), m_objects(std::move(objects)) {}
 
   const std::filesystem::path& root() const override { return m_root; }
 
@@ -30,11 +33,17 @@ class CliRepository final : public Repository {
     // A revision is data, never an option: "--output=x" must not reach git as one.
     if (revision.empty() || revision.starts_with('-'))
       return usage_error(fmt::format("'{}' is not a revision", revision));
-    auto result = run_git(m_root, {"rev-parse", "--verify", "--quiet", fmt::format("{}^{{commit}}", revision)}, {}, 1);
-    if (!result) return std::unexpected(result.error());
-    if (result->exit_status != 0)
+    // Asked of the cat-file already running, as `git rev-parse --verify REV^{commit}` would
+    // answer: a process less for each revision.
+    const auto no_commit = [&] {
       return usage_error(fmt::format("revision '{}' names no commit in {}", revision, m_root.string()));
-    return Commit{std::string(revision), trimmed(result->out)};
+    };
+    if (revision.find_first_of("\n\r") != std::string_view::npos) return no_commit();
+    auto objects = m_objects.read({fmt::format("{}^{{commit}}", revision)});
+    if (!objects) return std::unexpected(objects.error());
+    const auto& commit = objects->front();
+    if (!commit || commit->type != "commit") return no_commit();
+    return Commit{std::string(revision), commit->id};
   }
 
   Result<std::string> merge_base(std::string_view a, std::string_view b) const override {
@@ -55,9 +64,20 @@ class CliRepository final : public Repository {
     std::vector<std::string> args{"diff"};
     args.insert(args.end(), diff_options.begin(), diff_options.end());
     args.insert(args.end(), {std::string(base), std::string(head), "--"});
-    auto result = run_git(m_root, std::move(args));
-    if (!result) return std::unexpected(result.error());
-    return std::move(result->out);
+    // Both trees are listed next (kforecast pr reads the sources at both revisions): the
+    // cat-file walks them on this thread while git diff runs beside it.
+    std::optional<Result<ProcessOutput>> result;
+    std::jthread diff([&] {  // joined even when the walk throws
+      try {
+        result = run_git(m_root, std::move(args));
+      } catch (const Fatal& fatal) {  // an exception must not leave a thread: it would end the process
+        result = fail(fatal.exit_code(), fatal.what());
+      }
+    });
+    for (const std::string_view revision : {base, head}) prefetch_tree(revision);
+    diff.join();
+    if (!*result) return std::unexpected(result->error());
+    return std::move((*result)->out);
   }
 
   Result<std::string> staged_diff() const override {
@@ -85,9 +105,13 @@ class CliRepository final : public Repository {
   }
 
   Result<std::vector<TreeEntry>> list_tree(std::string_view revision) const override {
-    // ls-tree: "MODE TYPE HASH\tPATH"; ls-files -s: "MODE HASH STAGE\tPATH". -z: paths as stored.
-    auto result = revision.empty() ? run_git(m_root, {"ls-files", "-s", "-z"})
-                                   : run_git(m_root, {"ls-tree", "-r", "-z", std::string(revision)});
+    if (!revision.empty()) {
+      if (const auto prefetched = m_trees.find(revision); prefetched != m_trees.end())
+        return std::move(m_trees.extract(prefetched).mapped());  // taken once: no copy kept
+      return walk_tree(revision);
+    }
+    // ls-files -s: "MODE HASH STAGE\tPATH". -z: paths as stored.
+    auto result = run_git(m_root, {"ls-files", "-s", "-z"});
     if (!result) return std::unexpected(result.error());
     std::vector<TreeEntry> entries;
     std::string_view rest = result->out;
@@ -98,11 +122,9 @@ class CliRepository final : public Repository {
       const auto tab = record.find('\t');
       if (tab == std::string_view::npos) continue;
       const std::string_view fields = record.substr(0, tab);
-      const bool blob =
-          revision.empty() ? !fields.starts_with("160000") : fields.find(" blob ") != std::string_view::npos;
-      if (!blob) continue;
-      const auto hash_start = revision.empty() ? fields.find(' ') + 1 : fields.rfind(' ') + 1;
-      const auto hash_end = revision.empty() ? fields.find(' ', hash_start) : fields.size();
+      if (fields.starts_with("160000")) continue;  // a submodule's commit
+      const auto hash_start = fields.find(' ') + 1;
+      const auto hash_end = fields.find(' ', hash_start);
       entries.push_back(
           {std::string(record.substr(tab + 1)), std::string(fields.substr(hash_start, hash_end - hash_start))});
     }
@@ -128,48 +150,45 @@ class CliRepository final : public Repository {
       std::string_view revision, const std::vector<std::string>& paths) const override;
 
  private:
-  // One `git cat-file --batch --buffer` over object names ("HASH" or "REV:PATH").
+  // Walked through the cat-file already running: the same list as `git ls-tree -r`, without
+  // starting git again.
+  Result<std::vector<TreeEntry>> walk_tree(std::string_view revision) const {
+    auto files = m_objects.list_tree(std::string(revision));
+    if (!files) return std::unexpected(files.error());
+    if (!*files)
+      return fail(ExitCode::could_not_run, fmt::format("revision '{}' names no tree in {}", revision, m_root.string()));
+    std::vector<TreeEntry> entries;
+    entries.reserve((*files)->size());
+    for (auto& file : **files) entries.push_back({std::move(file.path), std::move(file.blob)});
+    return entries;
+  }
+
+  // A listing kept for list_tree(); a failure is not kept, so list_tree reports it itself.
+  void prefetch_tree(std::string_view revision) const {
+    if (revision.empty() || m_trees.contains(revision)) return;
+    if (auto entries = walk_tree(revision)) m_trees.emplace(std::string(revision), std::move(*entries));
+  }
+
+  // Object names ("HASH" or "REV:PATH") read in one batch; nullopt for what is not a blob.
   Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_batch(
       const std::vector<std::string>& names) const;
 
   std::filesystem::path m_root;
+  // Reading objects does not change the repository: the reader's state is the process's.
+  mutable ObjectReader m_objects;
+  mutable std::map<std::string, std::vector<TreeEntry>, std::less<>> m_trees;  // prefetched listings
 };
 
-// `git cat-file --batch` answers each name with "HASH TYPE SIZE\n<bytes>\n", or "NAME missing\n" /
-// "NAME ambiguous\n". --buffer: one flush at the end rather than one per object.
+// Every name in one exchange with the cat-file already running.
 Result<std::map<std::string, std::optional<std::string>, std::less<>>> CliRepository::read_batch(
     const std::vector<std::string>& names) const {
   std::map<std::string, std::optional<std::string>, std::less<>> files;
-  if (names.empty()) return files;
-  std::string request;
-  for (const auto& name : names) {
-    if (name.find_first_of("\n\r") != std::string::npos)
-      return fail(ExitCode::could_not_run, fmt::format("cannot read a path containing a line break: {:?}", name));
-    request += name + "\n";
-  }
-  auto result = run_git(m_root, {"cat-file", "--batch", "--buffer"}, std::move(request));
-  if (!result) return std::unexpected(result.error());
-  std::string_view out = result->out;
-  for (const auto& name : names) {
-    const auto header_end = out.find('\n');
-    if (header_end == std::string_view::npos) return fail(ExitCode::could_not_run, "git cat-file --batch ended early");
-    const std::string_view header = out.substr(0, header_end);
-    out.remove_prefix(header_end + 1);
-    if (header.ends_with(" missing") || header.ends_with(" ambiguous")) {
-      files.emplace(name, std::nullopt);
-      continue;
-    }
-    const auto last_space = header.rfind(' ');
-    const auto type_space = header.find(' ');
-    std::size_t size = 0;
-    const auto size_text = header.substr(last_space + 1);
-    if (last_space == std::string_view::npos ||
-        std::from_chars(size_text.data(), size_text.data() + size_text.size(), size).ec != std::errc{} ||
-        size + 1 > out.size())
-      return fail(ExitCode::could_not_run, fmt::format("unexpected answer from git cat-file: {}", header));
-    const bool blob = header.substr(type_space + 1, last_space - type_space - 1) == "blob";
-    files.emplace(name, blob ? std::optional<std::string>(out.substr(0, size)) : std::nullopt);
-    out.remove_prefix(size + 1);
+  auto objects = m_objects.read(names);
+  if (!objects) return std::unexpected(objects.error());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    auto& object = (*objects)[i];
+    files.emplace(names[i], object && object->type == "blob" ? std::optional<std::string>(std::move(object->contents))
+                                                             : std::nullopt);
   }
   return files;
 }
@@ -191,11 +210,15 @@ Result<std::unique_ptr<Repository>> open_repository(const std::filesystem::path&
   std::error_code ec;
   if (!std::filesystem::is_directory(directory, ec))
     return usage_error(fmt::format("'{}' is not a directory", directory.string()));
+  // The object reader starts up while rev-parse runs: two git processes side by side, rather
+  // than one after the other.
+  auto objects = ObjectReader::start(directory);
+  if (!objects) return std::unexpected(objects.error());
   auto result = run_git(directory, {"rev-parse", "--show-toplevel"}, {}, 128);
   if (!result) return std::unexpected(result.error());
   if (result->exit_status != 0)
     return usage_error(fmt::format("'{}' is not inside a git work tree (use --repo DIR)", directory.string()));
-  return std::make_unique<CliRepository>(trimmed(result->out));
+  return std::make_unique<CliRepository>(trimmed(result->out), std::move(*objects));
 }
 
 }  // namespace kforecast::git

@@ -9,7 +9,7 @@
 namespace kforecast::kernels {
 namespace {
 
-std::size_t hash_name(std::string_view name) {
+std::uint64_t hash_name(std::string_view name) {
   // Identifiers are short: folding 8-byte words with a multiply spreads them well enough.
   std::uint64_t h = 0x9e3779b97f4a7c15ull ^ name.size();
   std::size_t i = 0;
@@ -18,10 +18,16 @@ std::size_t hash_name(std::string_view name) {
     std::memcpy(&word, name.data() + i, 8);
     h = (h ^ word) * 0xff51afd7ed558ccdull;
   }
+  // The tail without a memcpy of variable length (a library call): the last eight bytes,
+  // overlapping, or the few bytes of a short name one by one.
   std::uint64_t tail = 0;
-  std::memcpy(&tail, name.data() + i, name.size() - i);
+  if (name.size() >= 8) {
+    std::memcpy(&tail, name.data() + name.size() - 8, 8);
+  } else {
+    for (; i < name.size(); ++i) tail = (tail << 8) | static_cast<unsigned char>(name[i]);
+  }
   h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
-  return static_cast<std::size_t>(h ^ (h >> 29));
+  return h ^ (h >> 29);
 }
 
 }  // namespace
@@ -29,7 +35,7 @@ std::size_t hash_name(std::string_view name) {
 void NameSet::clear() {
   m_names.clear();
   if (++m_generation == 0) {  // wrapped: forget every slot for real
-    std::fill(m_generation_of_slot.begin(), m_generation_of_slot.end(), 0);
+    for (Slot& slot : m_slots) slot.generation = 0;
     m_generation = 1;
   }
 }
@@ -37,25 +43,25 @@ void NameSet::clear() {
 void NameSet::grow() {
   const std::size_t capacity = std::max<std::size_t>(64, m_slots.size() * 2);
   m_slots.assign(capacity, {});
-  m_generation_of_slot.assign(capacity, 0);
   for (const std::string_view name : m_names) {
-    std::size_t slot = hash_name(name) & (capacity - 1);
-    while (m_generation_of_slot[slot] == m_generation) slot = (slot + 1) & (capacity - 1);
-    m_slots[slot] = name;
-    m_generation_of_slot[slot] = m_generation;
+    const std::uint64_t hash = hash_name(name);
+    std::size_t slot = hash & (capacity - 1);
+    while (m_slots[slot].generation == m_generation) slot = (slot + 1) & (capacity - 1);
+    m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hash};
   }
 }
 
 void NameSet::insert(std::string_view name) {
   if ((m_names.size() + 1) * 2 > m_slots.size()) grow();
   const std::size_t mask = m_slots.size() - 1;
-  std::size_t slot = hash_name(name) & mask;
-  while (m_generation_of_slot[slot] == m_generation) {
-    if (m_slots[slot] == name) return;
+  const std::uint64_t hash = hash_name(name);
+  std::size_t slot = hash & mask;
+  while (m_slots[slot].generation == m_generation) {
+    const Slot& taken = m_slots[slot];
+    if (taken.hash == hash && std::string_view(taken.data, taken.size) == name) return;
     slot = (slot + 1) & mask;
   }
-  m_slots[slot] = name;
-  m_generation_of_slot[slot] = m_generation;
+  m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hash};
   m_names.push_back(name);
 }
 
@@ -65,8 +71,22 @@ std::vector<std::string> NameSet::sorted_without_keywords() const {
   views.clear();
   for (const std::string_view name : m_names)
     if (!is_keyword(name)) views.push_back(name);
-  std::sort(views.begin(), views.end());
-  return {views.begin(), views.end()};
+  // Sorted by the first eight bytes as one big-endian number (bytes past a short name's end
+  // count as zero, and names hold no zero bytes): most comparisons are then one integer
+  // comparison, in the same order as comparing the names.
+  thread_local std::vector<std::pair<std::uint64_t, std::string_view>> keyed;
+  keyed.clear();
+  for (const std::string_view name : views) {
+    std::uint64_t key = 0;
+    for (std::size_t i = 0; i < 8; ++i) key = (key << 8) | (i < name.size() ? static_cast<unsigned char>(name[i]) : 0u);
+    keyed.emplace_back(key, name);
+  }
+  std::sort(keyed.begin(), keyed.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
+  std::vector<std::string> sorted;
+  sorted.reserve(keyed.size());
+  for (const auto& [key, name] : keyed) sorted.emplace_back(name);
+  return sorted;
 }
 
 BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<const Token>> also_used,

@@ -23,10 +23,16 @@ class NameSet {
   std::vector<std::string> sorted_without_keywords() const;
 
  private:
+  // One cache line holds several slots; the hash's high bits spare most string comparisons.
+  struct Slot {
+    const char* data = nullptr;
+    std::uint32_t size = 0;
+    std::uint32_t generation = 0;  // taken when it holds m_generation
+    std::uint64_t hash = 0;
+  };
   void grow();
-  std::vector<std::string_view> m_slots;
-  std::vector<std::uint32_t> m_generation_of_slot;  // a slot is taken when it holds m_generation
-  std::vector<std::string_view> m_names;            // in insertion order
+  std::vector<Slot> m_slots;
+  std::vector<std::string_view> m_names;  // in insertion order
   std::uint32_t m_generation = 1;
 };
 

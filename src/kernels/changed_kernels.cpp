@@ -2,6 +2,7 @@
 #include "kernels/changed_kernels.hpp"
 
 #include <algorithm>
+#include <future>
 #include <map>
 
 #include <fmt/format.h>
@@ -89,6 +90,24 @@ ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionS
 
   ChangeAnalysis analysis;
   std::vector<ChangedKernel> added, removed;
+  // The kernels at both revisions; their dependencies are found for the base on a second
+  // thread while the head's are found on this one (each RevisionSources is used by one thread).
+  std::vector<std::pair<const KernelSite*, const KernelSite*>> kept;
+  for (const auto& [key, head_site] : head_kernels)
+    if (auto base_it = base_kernels.find(key); base_it != base_kernels.end())
+      kept.emplace_back(&base_it->second, &head_site);
+  auto base_dependencies = std::async(std::launch::async, [&] {
+    std::vector<Dependencies> found;
+    for (const auto& [base_site, head_site] : kept)
+      found.push_back(base.dependencies(base_site->file, base_site->function_index));
+    return found;
+  });
+  std::vector<Dependencies> head_dependencies;
+  for (const auto& [base_site, head_site] : kept)
+    head_dependencies.push_back(head.dependencies(head_site->file, head_site->function_index));
+  const std::vector<Dependencies> base_found = base_dependencies.get();
+
+  std::size_t next_kept = 0;
   for (const auto& [key, head_site] : head_kernels) {
     auto base_it = base_kernels.find(key);
     if (base_it == base_kernels.end()) {
@@ -96,8 +115,8 @@ ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionS
       continue;
     }
     const auto& base_site = base_it->second;
-    auto reasons = reasons_between(base.dependencies(base_site.file, base_site.function_index),
-                                   head.dependencies(head_site.file, head_site.function_index));
+    auto reasons = reasons_between(base_found[next_kept], head_dependencies[next_kept]);
+    ++next_kept;
     if (!reasons.empty())
       analysis.kernels.push_back({KernelChange::modified, base_site, head_site, std::move(reasons)});
     else if (whole_text(base, base_site) != whole_text(head, head_site))

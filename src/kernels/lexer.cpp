@@ -260,6 +260,39 @@ Token Lexer::header_name(std::size_t begin, std::uint32_t line) {
     return Token{std::string_view(m_source.data() + begin, 0), line, kind};
   }
   const char c = m_source[m_pos];
+  if (!m_in_directive) [[likely]] {
+    // Code outside directives, most tokens: one class lookup decides names, numbers and
+    // punctuation. (No newline reaches here, and no header name is expected.)
+    const bool at_line_start = m_at_line_start;
+    m_at_line_start = false;
+    const std::uint8_t k = class_of(c);
+    if (k & word) {
+      if (k & digit) return number(begin, line);
+      // A plain name is most of all tokens: only a quote after it needs more.
+      std::size_t end = m_pos + 1;
+      while (end < m_source.size() && is_word(m_source[end])) ++end;
+      if (end == m_source.size() || (m_source[end] != '"' && m_source[end] != '\'')) {
+        m_pos = end;
+        return finish(begin, line, TokenKind::identifier);
+      }
+      return identifier_or_literal(begin, line);
+    }
+    if (k & punct) {
+      if (c == '#' && at_line_start) {
+        m_in_directive = true;
+        m_directive_tokens = 0;
+        m_expect_header_name = false;
+        ++m_pos;
+        return finish(begin, line, TokenKind::directive_begin);
+      }
+      if (c == '.' && m_pos + 1 < m_source.size() && is_digit(m_source[m_pos + 1])) return number(begin, line);
+      return punctuation(begin, line);
+    }
+    if (c == '"') return quoted(begin, line, '"', TokenKind::string_literal);
+    if (c == '\'') return quoted(begin, line, '\'', TokenKind::char_literal);
+    ++m_pos;
+    return finish(begin, line, TokenKind::other);
+  }
   if (c == '\n') {  // reached only inside a directive
     m_in_directive = false;
     m_expect_header_name = false;

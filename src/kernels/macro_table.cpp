@@ -47,13 +47,23 @@ void Specifiers::add(const Specifiers& other) {
   host = host || other.host;
 }
 
+// Most macros are constants and helpers: without a CUDA specifier in the body, or the name of
+// a macro that stands for one, a macro means nothing here and costs no more than this check.
+// Lexing the body finds a meaning only where one of these words is in its text, so a body
+// without any of them needs no lexing (unless it redefines a macro that had a meaning).
+bool MacroTable::may_mean_something(const Macro& macro) const {
+  for (const std::string_view specifier : {"__global__", "__device__", "__host__"})
+    if (macro.body.find(specifier) != std::string::npos) return true;
+  if (m_meanings.empty()) return false;
+  // With many meanings, lexing the body once costs less than searching it for each name.
+  constexpr std::size_t most_names_searched = 16;
+  if (m_meanings.size() > most_names_searched || m_meanings.contains(macro.name)) return true;
+  return std::ranges::any_of(m_meanings,
+                             [&](const auto& meaning) { return macro.body.find(meaning.first) != std::string::npos; });
+}
+
 void MacroTable::define(const Macro& macro) {
-  // Most macros are constants and helpers: without a CUDA specifier in the body, or the name of
-  // a macro that stands for one, a macro means nothing here and costs no more than this check.
-  const bool may_mean_something = macro.body.find("__global__") != std::string::npos ||
-                                  macro.body.find("__device__") != std::string::npos ||
-                                  macro.body.find("__host__") != std::string::npos || !m_meanings.empty();
-  if (!may_mean_something) return;
+  if (!may_mean_something(macro)) return;
   std::vector<Token> body;
   Lexer lexer(macro.body, macro.span.first_line, StartOfLine::no);
   for (Token t = lexer.next(); t.kind != TokenKind::end; t = lexer.next()) body.push_back(t);
@@ -103,10 +113,12 @@ void MacroTable::define(const Macro& macro) {
       }
     }
   }
-  if (meaning.kernel_name_parameter || (!macro.function_like && meaning.specifiers.any()))
+  if (meaning.kernel_name_parameter || (!macro.function_like && meaning.specifiers.any())) {
+    m_name_lengths |= length_bit(macro.name.size());
     m_meanings.insert_or_assign(macro.name, std::move(meaning));
-  else
+  } else {
     m_meanings.erase(macro.name);  // a redefinition takes the old meaning away
+  }
 }
 
 std::optional<Function> MacroTable::expand(const MacroMeaning& meaning,

@@ -6,7 +6,9 @@
 // define a kernel named by one of their parameters (#define DEFINE_KERNEL(name) __global__ ...).
 // Other macros are left out, so looking a name up is cheap in the common case.
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
@@ -43,7 +45,8 @@ class MacroTable {
  public:
   void define(const Macro& macro);
   const MacroMeaning* find(std::string_view name) const {
-    if (m_meanings.empty()) return nullptr;
+    // Most names looked up are not macros with a meaning: their length alone says so.
+    if ((m_name_lengths & length_bit(name.size())) == 0) return nullptr;
     const auto found = m_meanings.find(name);
     return found == m_meanings.end() ? nullptr : &found->second;
   }
@@ -52,11 +55,14 @@ class MacroTable {
   std::optional<Function> expand(const MacroMeaning& meaning, std::span<const std::span<const Token>> arguments) const;
 
  private:
+  static std::uint64_t length_bit(std::size_t length) { return std::uint64_t{1} << std::min<std::size_t>(length, 63); }
+  bool may_mean_something(const Macro& macro) const;
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
   };
   std::unordered_map<std::string, MacroMeaning, Hash, std::equal_to<>> m_meanings;
+  std::uint64_t m_name_lengths = 0;  // a bit per length of a name in m_meanings (63: longer)
 };
 
 }  // namespace kforecast::kernels

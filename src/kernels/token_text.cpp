@@ -122,33 +122,41 @@ constexpr auto sorted_keywords = [] {
   return words;
 }();
 
-// Keywords by first byte, so that a lookup compares with a handful of candidates, and with
-// most of them by length alone: this runs for every distinct name of every function.
-struct KeywordIndex {
-  std::array<std::uint8_t, 257> first{};  // sorted_keywords[first[c] .. first[c + 1]) start with c
+// Keywords in an open-addressing table keyed by a hash of the length and three bytes, so that
+// a lookup compares with one or two candidates, most of them by length alone: this runs for
+// every distinct name of every function.
+constexpr std::size_t keyword_slots = 512;  // a power of two, about five times the keywords
+
+constexpr std::size_t keyword_hash(std::string_view word) {
+  const auto byte = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(word[i])); };
+  return (word.size() * 151 + byte(0) * 59 + byte(word.size() - 1) * 17 + byte(word.size() / 2) * 7) &
+         (keyword_slots - 1);
+}
+
+struct KeywordTable {
+  std::array<std::string_view, keyword_slots> slots{};  // empty: a free slot
 };
 
-constexpr KeywordIndex make_keyword_index() {
-  KeywordIndex index;
-  std::size_t k = 0;
-  for (std::size_t c = 0; c < 256; ++c) {
-    index.first[c] = static_cast<std::uint8_t>(k);
-    while (k < sorted_keywords.size() && static_cast<unsigned char>(sorted_keywords[k][0]) == c) ++k;
+constexpr KeywordTable make_keyword_table() {
+  KeywordTable table;
+  for (const std::string_view word : sorted_keywords) {
+    std::size_t slot = keyword_hash(word);
+    while (!table.slots[slot].empty()) slot = (slot + 1) & (keyword_slots - 1);
+    table.slots[slot] = word;
   }
-  index.first[256] = static_cast<std::uint8_t>(k);
-  return index;
+  return table;
 }
-constexpr KeywordIndex keyword_index = make_keyword_index();
-static_assert(sorted_keywords.size() < 256);
+constexpr KeywordTable keyword_table = make_keyword_table();
 
 }  // namespace
 
 bool is_keyword(std::string_view word) {
   if (word.empty()) return false;
-  const auto c = static_cast<unsigned char>(word[0]);
-  for (std::size_t k = keyword_index.first[c]; k < keyword_index.first[c + 1]; ++k)
-    if (sorted_keywords[k].size() == word.size() && sorted_keywords[k] == word) return true;
-  return false;
+  for (std::size_t slot = keyword_hash(word);; slot = (slot + 1) & (keyword_slots - 1)) {
+    const std::string_view candidate = keyword_table.slots[slot];
+    if (candidate.empty()) return false;
+    if (candidate.size() == word.size() && candidate == word) return true;
+  }
 }
 
 std::string spaced_text(std::span<const Token> tokens) {
@@ -167,8 +175,7 @@ void append_spaced_text(std::string& text, std::span<const Token> tokens) {
   const std::size_t start = text.size();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind == TokenKind::directive_begin || tokens[i].kind == TokenKind::directive_end) continue;
-    if (text.size() > start &&
-        tokens[i].text.data() != tokens[i - 1].text.data() + tokens[i - 1].text.size())
+    if (text.size() > start && tokens[i].text.data() != tokens[i - 1].text.data() + tokens[i - 1].text.size())
       text += ' ';
     text += tokens[i].text;
   }

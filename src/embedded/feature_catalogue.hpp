@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Every feature the embedded forecaster reads, in one table: its name (as the model's parameter
+// file spells it), where it comes from, and how a change in it reads in a rationale. To add a
+// feature: a row in feature_catalogue.cpp and a line where its group is extracted.
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+namespace kforecast::embedded {
+
+// Where a feature comes from. A group is present or missing as a whole: source features are
+// always there, compiler features only where NVRTC compiled the kernel, launch features only
+// where a launch was given.
+enum class FeatureGroup { source, compiler, launch };
+
+enum class Feature : std::size_t {
+  // source (the kernel's body and the device functions it reaches)
+  loops,
+  loop_depth,
+  unroll_pragmas,
+  shared_arrays,
+  barriers,
+  atomics,
+  warp_shuffles,
+  vector_accesses,  // float4, int4, uint4, double2, float2, ... in the code
+  tensor_core_code,
+  thread_linear_accesses,   // subscripts indexed by threadIdx.x (or a value linear in it)
+  thread_strided_accesses,  // subscripts where a thread index is multiplied: a stride between threads
+  thread_strided_stores,    // of those, the ones written to (a strided store costs more than a strided load)
+  local_arrays,             // arrays declared in the body (may live in local memory)
+  fp64_code,                // double, and floating literals without an f suffix
+  math_calls,               // expf, tanhf, rsqrtf, __expf, ... (special-function unit work)
+  branches,
+  source_tokens,
+  // compiler (NVRTC ptxas report and PTX)
+  registers,
+  spill_bytes,
+  stack_bytes,
+  static_shared_bytes,
+  ptx_instructions,
+  global_loads,
+  global_loads_128,  // 128-bit (vector) global loads
+  global_stores,
+  shared_loads,
+  shared_stores,
+  local_accesses,
+  fma_instructions,
+  fp64_instructions,
+  tensor_instructions,
+  atomic_instructions,
+  branch_instructions,
+  special_instructions,
+  shuffle_instructions,
+  barrier_instructions,
+  // launch (with the target GPU)
+  block_threads,
+  grid_blocks,
+  dynamic_shared_bytes,
+  occupancy,  // theoretical, 0..1
+  waves,      // blocks / (resident blocks per SM x SMs)
+};
+
+inline constexpr std::size_t feature_count = static_cast<std::size_t>(Feature::waves) + 1;
+
+// How a feature enters the model as a difference between candidate and reference.
+enum class Scale {
+  log_count,  // log2((1 + candidate) / (1 + reference)): counts and sizes, scale-free
+  linear,     // candidate - reference: already a fraction (occupancy)
+};
+
+struct FeatureInfo {
+  Feature feature;
+  std::string_view name;  // "spill_bytes"
+  FeatureGroup group;
+  Scale scale;
+  std::string_view label;  // "spills (bytes)", as a rationale prints it
+};
+
+std::span<const FeatureInfo, feature_count> all_features();
+const FeatureInfo& info(Feature feature);
+// The feature with this name, or nullptr.
+const FeatureInfo* find_feature(std::string_view name);
+std::string_view group_name(FeatureGroup group);
+
+constexpr std::size_t index(Feature feature) { return static_cast<std::size_t>(feature); }
+
+}  // namespace kforecast::embedded

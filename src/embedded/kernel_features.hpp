@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// One kernel's features (the catalogue's), from what is known about it: always its source;
+// compiler facts where NVRTC compiled it; launch features where a launch was given. A pair's
+// features are the candidate's against the reference's (FeatureDelta), the model's input.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/error.hpp"
+#include "cuda/compiler.hpp"
+#include "embedded/feature_catalogue.hpp"
+#include "embedded/occupancy.hpp"
+#include "embedded/ptx_mix.hpp"
+#include "embedded/source_features.hpp"
+
+namespace kforecast::embedded {
+
+struct LaunchGeometry {
+  std::array<std::int64_t, 3> grid{1, 1, 1};
+  std::array<std::int64_t, 3> block{1, 1, 1};
+  std::int64_t shared_bytes = 0;  // dynamic
+};
+
+struct CompilerFacts {
+  cuda::KernelResources resources;
+  PtxMix mix;
+};
+
+struct FeatureVector {
+  std::array<double, feature_count> values{};
+  bool source = false;  // the kernel was found in its source
+  bool compiler = false;
+  bool launch = false;
+
+  double operator[](Feature feature) const { return values[index(feature)]; }
+  bool has(FeatureGroup group) const;
+};
+
+FeatureVector kernel_features(const SourceFeatures& source, const std::optional<CompilerFacts>& compiler,
+                              const std::optional<LaunchGeometry>& launch, const Gpu& gpu);
+
+// The candidate's features against the reference's, on each feature's scale; a group counts as
+// present only where both sides have it (its differences are 0 otherwise).
+struct FeatureDelta {
+  std::array<double, feature_count> values{};
+  bool source = false;
+  bool compiler = false;
+  bool launch = false;
+
+  double operator[](Feature feature) const { return values[index(feature)]; }
+  bool has(FeatureGroup group) const;
+};
+
+FeatureDelta feature_delta(const FeatureVector& reference, const FeatureVector& candidate);
+
+// Compiles `source` with `compiler` for `arch` and reads the kernel's ptxas report and PTX mix.
+// `kernel` is the name as the dataset or report gives it ("k", "ns::k", "k<64>"); a kernel that
+// is not extern "C" is found through an NVRTC name expression. An error (source does not compile,
+// kernel not found) says why, for the rationale.
+Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::string& source, std::string_view kernel,
+                                    const std::string& arch);
+
+}  // namespace kforecast::embedded

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Features of both kernels of a pair, with NVRTC facts where a compiler is given. Each distinct
+// (source, kernel) is extracted and compiled once: in a corpus every variant appears in many
+// pairs.
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda/compiler.hpp"
+#include "embedded/kernel_features.hpp"
+#include "embedded/labelled_pairs.hpp"
+
+namespace kforecast::embedded {
+
+struct FeatureContext {
+  const cuda::Compiler* compiler = nullptr;  // nullptr: no NVRTC facts
+  std::string arch = "sm_90";
+  Gpu gpu;
+};
+
+class FeatureCache {
+ public:
+  explicit FeatureCache(FeatureContext context) : m_context(std::move(context)) {}
+
+  // The kernel's features; `note` (if given) receives why compiler facts are missing, if they are.
+  const FeatureVector& features(const KernelText& kernel, std::string* note = nullptr);
+  std::size_t compiled() const { return m_compiled; }
+  std::size_t compile_failures() const { return m_failures; }
+
+ private:
+  struct Entry {
+    SourceFeatures source;
+    std::optional<CompilerFacts> compiler;
+    std::string note;
+  };
+  FeatureContext m_context;
+  std::map<std::pair<std::string, std::string>, Entry> m_entries;                        // (source, kernel)
+  std::map<std::tuple<std::string, std::string, std::string>, FeatureVector> m_vectors;  // + launch key
+  std::size_t m_compiled = 0;
+  std::size_t m_failures = 0;
+};
+
+}  // namespace kforecast::embedded

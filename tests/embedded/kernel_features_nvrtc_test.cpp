@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// Compiler facts from the real NVRTC on corpus kernels. Skipped (exit 77) without NVRTC.
+
+#include <catch2/catch.hpp>
+
+#include "cuda/nvrtc.hpp"
+#include "embedded/corpus_source.hpp"
+#include "embedded/kernel_features.hpp"
+#include "support/requirement.hpp"
+
+using namespace kforecast;
+using namespace kforecast::embedded;
+using kforecast::embedded::testing::corpus_source;
+
+std::optional<std::string> kforecast::testing::missing_requirement() {
+  auto compiler = cuda::load_nvrtc({}, process_environment());
+  if (!compiler) return compiler.error().message();
+  return std::nullopt;
+}
+
+namespace {
+
+const cuda::Compiler& nvrtc() {
+  static const auto compiler = cuda::load_nvrtc({}, process_environment());
+  if (!compiler) FAIL(compiler.error().message());
+  return **compiler;
+}
+
+CompilerFacts facts_of(const std::string& family, const std::string& variant, const std::string& kernel) {
+  auto facts = compile_facts(nvrtc(), corpus_source(family, variant), kernel, "sm_90");
+  if (!facts) FAIL(facts.error().message);
+  return *facts;
+}
+
+}  // namespace
+
+TEST_CASE("embedded: NVRTC facts tell vector loads, local memory and registers apart") {
+  const auto naive = facts_of("elementwise", "naive", "bias_gelu_naive");
+  const auto vectorized = facts_of("elementwise", "vectorized", "bias_gelu_vectorized");
+  CHECK(naive.mix.global_loads_128 == 0);
+  CHECK(vectorized.mix.global_loads_128 >= 2);
+  CHECK(naive.mix.fp64 == 0);
+  CHECK(facts_of("elementwise", "double_promotion", "bias_gelu_double").mix.fp64 > 0);
+
+  const auto local = facts_of("histogram", "local_array", "histogram_local_array");
+  CHECK(local.resources.stack_frame_bytes == 1024);
+  CHECK(local.mix.local_accesses > 0);
+  CHECK(local.mix.atomics > 0);
+
+  const auto register_2d = facts_of("gemm", "register_2d", "sgemm_register_2d");
+  const auto gemm_naive = facts_of("gemm", "naive", "sgemm_naive");
+  CHECK(register_2d.resources.registers > 2 * gemm_naive.resources.registers);
+  CHECK(register_2d.resources.shared_bytes == 8192);
+  CHECK(register_2d.mix.shared_loads > 0);
+  CHECK(register_2d.mix.barriers == 2);
+
+  const auto shuffle = facts_of("reduction", "warp_shuffle", "row_sum_warp_shuffle");
+  CHECK(shuffle.mix.shuffles >= 5);
+}
+
+TEST_CASE("embedded: NVRTC facts of a C++ (mangled) template kernel, by name expression") {
+  const std::string source = "template <int N> __global__ void scale(float* x) { x[threadIdx.x] *= N; }\n";
+  auto facts = compile_facts(nvrtc(), source, "scale<4>", "sm_90");
+  REQUIRE(facts.has_value());
+  CHECK(facts->resources.name == "_Z5scaleILi4EEvPf");
+  CHECK(facts->mix.global_loads == 1);
+  CHECK(facts->mix.global_stores == 1);
+}
+
+TEST_CASE("embedded: a source that does not compile gives an error, not facts") {
+  auto facts = compile_facts(nvrtc(), "__global__ void k(float* x) { x[0] = undeclared; }", "k", "sm_90");
+  CHECK_FALSE(facts.has_value());
+  CHECK_FALSE(compile_facts(nvrtc(), "__global__ void k(float* x) {}", "missing", "sm_90").has_value());
+}
