@@ -11,6 +11,7 @@ packages=(
   libtomlplusplus-dev                     # .kforecast.toml
   libfmt-dev                              # formatting (std::format is missing from GCC 12)
   catch2                                  # unit tests (Catch2 v2)
+  pre-commit                              # e2e test of .pre-commit-hooks.yaml with the real framework
 )
 
 missing=()

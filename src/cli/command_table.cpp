@@ -33,7 +33,16 @@ constexpr std::array pr_options{
                "publish the report: one comment on the pull request (GitHub, GITHUB_TOKEN) or merge request "
                "(GitLab, GITLAB_TOKEN), updated in place; in GitHub Actions also the step summary and outputs"},
 };
-constexpr std::array lint_options{OptionSpec{"--staged", "", "lint the changes staged for commit"}, config_option};
+constexpr std::array lint_options{
+    OptionSpec{"--staged", "", "lint what `git commit` would record, reporting on the added lines only"},
+    OptionSpec{"--format", "text|json|sarif", "output format (default text: file:line:col: warning: message [rule])"},
+    OptionSpec{"--output", "FILE", "write the diagnostics here instead of standard output"},
+    OptionSpec{"--color", "auto|always|never", "colour the text output (default auto: on a terminal, unless NO_COLOR)"},
+    OptionSpec{"--install-hook", "", "install a git pre-commit hook that runs 'kforecast lint --staged'"},
+    OptionSpec{"--force", "", "with --install-hook: replace a pre-commit hook that is not kforecast's"},
+    repo_option,
+    config_option};
+constexpr std::array rules_options{config_option, repo_option};
 constexpr std::array check_options{OptionSpec{"--against", "REV", "compare with the kernel at this revision"},
                                    OptionSpec{"--vs", "FILE[:KERNEL]", "compare with another file's kernel"},
                                    OptionSpec{"--bench", "", "measure the pair on the GPU"}, config_option};
@@ -80,9 +89,23 @@ const std::array commands{
             "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
             pr_options, pr_command},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
-            "kforecast lint [--staged | FILE...]",
-            "Runs the performance lint rules and the offline forecast over the changed lines.", lint_options, not_built,
-            "the lint rules are not built yet"},
+            "kforecast lint [--staged | FILE...] [--format text|json|sarif] [--install-hook [--force]]",
+            "Runs the performance lint rules ('kforecast rules' lists them) over CUDA sources and prints\n"
+            "compiler-style diagnostics. With --staged it lints what 'git commit' would record and reports only on\n"
+            "the added lines (and on kernels whose lines were added, for rules about a whole kernel); with FILEs it\n"
+            "lints them whole. Where NVRTC is installed, .cu files are compiled for cuda.arch so the register,\n"
+            "spill and stack rules can fire (cached; lint.compiler_facts = false turns it off). No network.\n"
+            "Silence a rule on one line with '// kforecast: ignore RULE', for paths with lint.ignore_paths; add or\n"
+            "override rules with lint.rules_path. The offline forecast of each changed kernel is not built yet.\n"
+            "Exit 1 when a rule of severity error fires, else 0.\n"
+            "As a hook: 'kforecast lint --install-hook', or the 'kforecast-lint' hook of the pre-commit framework\n"
+            "(.pre-commit-hooks.yaml).",
+            lint_options, lint_command},
+    Command{"rules", "list the lint rules, or explain one with an example", "kforecast rules [RULE]",
+            "Lists every lint rule in force (built-in, and the repository's lint.rules_path) with its severity and\n"
+            "summary. With a rule id, prints what it costs, how to fix it, the CUDA guide section, and an example\n"
+            "that fires with its corrected form.",
+            rules_options, rules_command},
     Command{"check", "spot-check one kernel against an earlier revision or another file",
             "kforecast check FILE[:KERNEL] [--against REV | --vs FILE[:KERNEL]] [--bench]",
             "Forecasts (and with --bench measures) one kernel against its previous version.", check_options, not_built,

@@ -12,6 +12,8 @@ Result<ExitCode> doctor_command(const Invocation& invocation, Context& context);
 Result<ExitCode> config_command(const Invocation& invocation, Context& context);
 Result<ExitCode> help_command(const Invocation& invocation, Context& context);
 Result<ExitCode> pr_command(const Invocation& invocation, Context& context);
+Result<ExitCode> lint_command(const Invocation& invocation, Context& context);
+Result<ExitCode> rules_command(const Invocation& invocation, Context& context);
 Result<ExitCode> train_command(const Invocation& invocation, Context& context);
 Result<ExitCode> bench_command(const Invocation& invocation, Context& context);
 Result<ExitCode> calibration_command(const Invocation& invocation, Context& context);

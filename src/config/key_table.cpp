@@ -212,6 +212,15 @@ const std::array keys{
             report_formats,
             report_planned},
 
+    KeySpec{"lint.rules_path", string, "\"\"", "",
+            "A rule file or a directory of *.toml rule files, relative to the repository root, read over the built-in "
+            "rules: new ids add rules, known ids override the fields they give, enabled = false removes one."},
+    KeySpec{"lint.disable", string_list, "[]", "", "Rule ids that `kforecast lint` does not run."},
+    KeySpec{"lint.ignore_paths", string_list, "[]", "",
+            "Paths the lint leaves alone: \"GLOB\" for every rule or \"GLOB:rule-id,rule-id\"; '*' also matches '/'."},
+    KeySpec{"lint.compiler_facts", boolean, "true", "",
+            "Compile changed files with NVRTC (where installed) for the register, spill and stack rules."},
+
     KeySpec{"cuda.nvrtc_library", string, "\"\"", "KFORECAST_NVRTC_LIBRARY",
             "Path of libnvrtc to load instead of searching CUDA_HOME, CUDA_PATH, /usr/local/cuda/lib64 and the loader "
             "path."},
@@ -229,7 +238,7 @@ const std::array table_arrays{
                    {}},
 };
 
-const std::array<std::string_view, 6> sections{"forecast", "endpoint", "policy", "bench", "report", "cuda"};
+const std::array<std::string_view, 7> sections{"forecast", "endpoint", "policy", "bench", "report", "lint", "cuda"};
 
 }  // namespace
 

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# `kforecast lint --staged` on a 20-kernel staged change, against its pre-commit targets.
+add_executable(lint_stage_bench ${CMAKE_CURRENT_LIST_DIR}/lint_stage_bench.cpp)
+target_link_libraries(lint_stage_bench PRIVATE kf_base kf_build_flags)
+target_compile_definitions(lint_stage_bench PRIVATE KF_BINARY="$<TARGET_FILE:kforecast>")
+add_dependencies(lint_stage_bench kforecast)

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kforecast lint --staged` on a typical pre-commit change: a repository of 10 .cu files with two
+// kernels each (a tiled SGEMM and a reduction, plus a device helper, a shared header and host
+// launch code), and a staged change that edits all 20 kernels. Times, as medians of several runs:
+//   - `git diff --cached` (the floor any staged-change tool pays);
+//   - kforecast lint with NVRTC disabled (source rules only; target < 300 ms);
+//   - kforecast lint with NVRTC, cold cache (target < 1.5 s) and warm cache (target < 300 ms).
+// Usage: lint_stage_bench [KFORECAST_BINARY] [RUNS]   (defaults: the built binary, 7)
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/subprocess.hpp"
+
+namespace fs = std::filesystem;
+using kforecast::run_process;
+
+namespace {
+
+void must(const std::vector<std::string>& argv, const fs::path& cwd) {
+  auto result = run_process(argv, {.working_directory = cwd.string()});
+  if (!result || result->exit_status != 0) {
+    std::fprintf(stderr, "failed: %s\n%s\n", argv[0].c_str(),
+                 result ? result->err.c_str() : result.error().message.c_str());
+    std::exit(1);
+  }
+}
+
+// The staged version changes a line in each kernel; some of the new lines fire rules.
+std::string kernel_file(int index, bool staged) {
+  const std::string gemm_line = staged ? "acc += As[ty][k] * Bs[k][tx] * 1.0;" : "acc += As[ty][k] * Bs[k][tx];";
+  const std::string reduce_line =
+      staged ? "if (tid < s) {{ s_data[tid] += s_data[tid + s]; }}" : "if (tid < s) s_data[tid] += s_data[tid + s];";
+  return fmt::format(fmt::runtime(R"(#include <cstdio>
+#include "common.cuh"
+#define TILE_{0} 16
+
+__device__ float scale_{0}(float x) {{ return x * SCALE + 0.5f; }}
+
+__global__ void sgemm_{0}(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                        int M, int N, int K) {{
+  __shared__ float As[TILE_{0}][TILE_{0}];
+  __shared__ float Bs[TILE_{0}][TILE_{0}];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE_{0} + ty, col = blockIdx.x * TILE_{0} + tx;
+  float acc = 0.0f;
+  for (int t = 0; t < (K + TILE_{0} - 1) / TILE_{0}; ++t) {{
+    As[ty][tx] = (row < M && t * TILE_{0} + tx < K) ? A[row * K + t * TILE_{0} + tx] : 0.0f;
+    Bs[ty][tx] = (col < N && t * TILE_{0} + ty < K) ? B[(t * TILE_{0} + ty) * N + col] : 0.0f;
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < TILE_{0}; ++k) {{
+      )" + gemm_line + R"(
+    }}
+    __syncthreads();
+  }}
+  if (row < M && col < N) C[row * N + col] = scale_{0}(acc);
+}}
+
+__global__ void reduce_{0}(const float* __restrict__ in, float* __restrict__ out, int n) {{
+  __shared__ float s_data[256];
+  unsigned tid = threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  s_data[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {{
+    )" + reduce_line + R"(
+    __syncthreads();
+  }}
+  if (tid == 0) out[blockIdx.x] = s_data[0];
+}}
+
+void launch_{0}(const float* a, const float* b, float* c, int n) {{
+  dim3 block(TILE_{0}, TILE_{0});
+  dim3 grid((n + TILE_{0} - 1) / TILE_{0}, (n + TILE_{0} - 1) / TILE_{0});
+  sgemm_{0}<<<grid, block>>>(a, b, c, n, n, n);
+  reduce_{0}<<<(n + 255) / 256, 256>>>(c, c, n);
+}}
+)"),
+                     index);
+}
+
+fs::path make_repository() {
+  const fs::path root = fs::temp_directory_path() / fmt::format("kf-lint-bench-{}", ::getpid());
+  fs::remove_all(root);
+  fs::create_directories(root / "src");
+  must({"git", "init", "-q", "-b", "main", root.string()}, root);
+  std::ofstream(root / "src/common.cuh") << "#pragma once\n#define SCALE 2.0f\n";
+  for (int i = 0; i < 10; ++i) std::ofstream(root / fmt::format("src/kernels_{}.cu", i)) << kernel_file(i, false);
+  must({"git", "add", "-A"}, root);
+  must({"git", "-c", "user.name=bench", "-c", "user.email=bench@kforecast.invalid", "commit", "-q", "-m", "base"},
+       root);
+  for (int i = 0; i < 10; ++i) std::ofstream(root / fmt::format("src/kernels_{}.cu", i)) << kernel_file(i, true);
+  must({"git", "add", "-A"}, root);
+  must({"git", "gc", "-q"}, root);
+  return root;
+}
+
+double children_cpu_ms() {
+  rusage usage{};
+  ::getrusage(RUSAGE_CHILDREN, &usage);
+  const auto ms = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3;
+  };
+  return ms(usage.ru_utime) + ms(usage.ru_stime);
+}
+
+// Wall and CPU time (kforecast and the git it runs, all threads): medians over the runs. On a
+// shared machine the CPU time is the steadier figure.
+struct Timing {
+  double wall_ms, cpu_ms;
+};
+
+Timing median_ms(const std::vector<std::string>& argv, const fs::path& cwd, int runs,
+                 const std::string& cold_cache = "") {
+  std::vector<double> times, cpu;
+  for (int r = 0; r < runs; ++r) {
+    if (!cold_cache.empty()) fs::remove_all(cold_cache);
+    const double cpu_before = children_cpu_ms();
+    const auto start = std::chrono::steady_clock::now();
+    auto result = run_process(argv, {.working_directory = cwd.string()});
+    const auto stop = std::chrono::steady_clock::now();
+    if (!result || (result->exit_status != 0 && result->exit_status != 1)) {
+      std::fprintf(stderr, "failed: %s\n", result ? result->err.c_str() : result.error().message.c_str());
+      std::exit(1);
+    }
+    times.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    cpu.push_back(children_cpu_ms() - cpu_before);
+  }
+  std::sort(times.begin(), times.end());
+  std::sort(cpu.begin(), cpu.end());
+  return {times[times.size() / 2], cpu[cpu.size() / 2]};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string binary = argc > 1 && argv[1][0] != 0 ? argv[1] : KF_BINARY;
+  const int runs = argc > 2 ? std::stoi(argv[2]) : 7;
+  const fs::path repo = make_repository();
+  const std::string cold = (repo / ".git/cache-cold").string(), warm = (repo / ".git/cache-warm").string();
+  auto lint = [&](std::vector<std::string> env) {
+    std::vector<std::string> command{"env"};
+    command.insert(command.end(), env.begin(), env.end());
+    command.insert(command.end(), {binary, "lint", "--staged", "--format", "json", "--output", "/dev/null"});
+    return command;
+  };
+  // What the runs report, once, so the figures below are known to be about real findings.
+  auto sample = run_process(lint({"XDG_CACHE_HOME=" + warm}), {.working_directory = repo.string()});
+  const Timing git_diff = median_ms({"git", "diff", "--cached"}, repo, runs);
+  const Timing source_only = median_ms(lint({"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"}), repo, runs);
+  const Timing cold_ms = median_ms(lint({"XDG_CACHE_HOME=" + cold}), repo, runs, cold);
+  const Timing warm_ms = median_ms(lint({"XDG_CACHE_HOME=" + warm}), repo, runs);
+  auto text =
+      run_process({"env", "XDG_CACHE_HOME=" + warm, binary, "lint", "--staged"}, {.working_directory = repo.string()});
+  fs::remove_all(repo);
+
+  const auto lines = text ? std::count(text->out.begin(), text->out.end(), '\n') : 0;
+  std::printf("lint_stage_bench: 10 .cu files, 20 kernels changed and staged, %ld diagnostics, medians of %d runs\n",
+              static_cast<long>(lines), runs);
+  std::printf("%u CPU cores online; wall and CPU time (all threads and child processes)\n",
+              static_cast<unsigned>(::sysconf(_SC_NPROCESSORS_ONLN)));
+  const auto row = [](const char* what, Timing t, const char* target) {
+    std::printf("%-36s %8.1f ms wall %8.1f ms CPU  %s\n", what, t.wall_ms, t.cpu_ms, target);
+  };
+  row("git diff --cached:", git_diff, "(floor)");
+  row("kforecast lint --staged, no NVRTC:", source_only, "(target < 300 ms)");
+  row("kforecast lint --staged, cold:", cold_ms, "(target < 1500 ms)");
+  row("kforecast lint --staged, warm:", warm_ms, "(target < 300 ms)");
+  if (sample && sample->exit_status > 1) return 1;
+  return 0;
+}

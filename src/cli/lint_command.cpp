@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kforecast lint [--staged | FILE...]`: the performance lint, for a pre-commit hook or by hand.
+// With --staged it lints what `git commit` would record and reports only on the added lines;
+// with files it lints them whole. Exit 1 when a rule of severity error fires.
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/handlers.hpp"
+#include "cli/lint_compiler_facts.hpp"
+#include "cli/lint_hook.hpp"
+#include "cli/lint_rules.hpp"
+#include "cuda/nvrtc.hpp"
+#include "diff/unified_diff.hpp"
+#include "git/repository.hpp"
+#include "kernels/revision_sources.hpp"
+#include "kforecast_version.hpp"
+#include "lint/diagnostic_writer.hpp"
+#include "lint/suppression.hpp"
+#include "policy/ptx_cache.hpp"
+
+namespace kforecast::cli {
+namespace {
+
+// One file to lint: its name in diagnostics, its path relative to the config root (for
+// lint.ignore_paths), its text, and the added lines (none: the whole file).
+struct LintInput {
+  std::string shown;
+  std::string relative;
+  std::string text;
+  std::optional<std::vector<std::uint32_t>> added;
+};
+
+// Headers a file includes with quotes, resolved like the pr gate does: beside the file, then
+// from the root, read through `read` (the index or the disk); two levels deep.
+using ReadFiles = std::function<std::map<std::string, std::string, std::less<>>(const std::vector<std::string>&)>;
+
+std::vector<cuda::SourceHeader> local_headers(const LintInput& input, const ReadFiles& read) {
+  std::vector<cuda::SourceHeader> headers;
+  std::vector<std::pair<std::string, std::string>> pending{{input.relative, input.text}};
+  for (int depth = 0; depth < 2 && !pending.empty(); ++depth) {
+    std::vector<std::string> wanted;
+    std::vector<std::string> spelled;
+    for (const auto& [path, text] : pending)
+      for (const auto& include : kernels::scan_cuda_source(text).includes) {
+        if (include.angled) continue;
+        const auto directory = std::filesystem::path(path).parent_path();
+        for (const auto& candidate : {(directory / include.path).lexically_normal().generic_string(),
+                                      std::filesystem::path(include.path).lexically_normal().generic_string()}) {
+          wanted.push_back(candidate);
+          spelled.push_back(include.path);
+        }
+      }
+    const auto found = read(wanted);
+    pending.clear();
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+      auto it = found.find(wanted[i]);
+      if (it == found.end() ||
+          std::ranges::find(headers, spelled[i], &cuda::SourceHeader::include_name) != headers.end())
+        continue;
+      headers.push_back({spelled[i], it->second});
+      pending.emplace_back(wanted[i], it->second);
+    }
+  }
+  return headers;
+}
+
+Result<std::vector<LintInput>> staged_inputs(const git::Repository& repo, ReadFiles& read) {
+  auto staged = repo.staged_diff();
+  if (!staged) return std::unexpected(staged.error());
+  auto diff = diff::parse_unified_diff(*staged);
+  if (!diff) return std::unexpected(diff.error());
+  std::vector<LintInput> inputs;
+  std::vector<std::string> paths;
+  for (const auto& file : diff->files) {
+    if (file.kind == diff::ChangeKind::deleted || file.binary || !kernels::is_cuda_source_path(file.new_path)) continue;
+    std::vector<std::uint32_t> added;
+    for (const auto& hunk : file.hunks) added.insert(added.end(), hunk.added.begin(), hunk.added.end());
+    std::ranges::sort(added);
+    if (added.empty()) continue;
+    inputs.push_back({file.new_path, file.new_path, {}, std::move(added)});
+    paths.push_back(file.new_path);
+  }
+  read = [&repo](const std::vector<std::string>& wanted) {
+    std::map<std::string, std::string, std::less<>> found;
+    if (wanted.empty()) return found;
+    if (auto files = repo.read_files("", wanted))
+      for (auto& [path, text] : *files)
+        if (text) found.emplace(path, std::move(*text));
+    return found;
+  };
+  auto texts = read(paths);
+  for (auto& input : inputs) input.text = texts[input.relative];
+  return inputs;
+}
+
+Result<std::vector<LintInput>> file_inputs(const std::vector<std::string>& paths, const std::filesystem::path& root,
+                                           ReadFiles& read) {
+  std::vector<LintInput> inputs;
+  for (const auto& path : paths) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return usage_error(fmt::format("cannot read '{}'", path));
+    std::ostringstream text;
+    text << file.rdbuf();
+    std::error_code ec;
+    const auto relative =
+        std::filesystem::weakly_canonical(path, ec).lexically_relative(std::filesystem::weakly_canonical(root, ec));
+    inputs.push_back({path, relative.empty() ? path : relative.generic_string(), text.str(), std::nullopt});
+  }
+  read = [root](const std::vector<std::string>& wanted) {
+    std::map<std::string, std::string, std::less<>> found;
+    for (const auto& path : wanted) {
+      std::ifstream file(root / path, std::ios::binary);
+      if (!file) continue;
+      std::ostringstream text;
+      text << file.rdbuf();
+      found.emplace(path, text.str());
+    }
+    return found;
+  };
+  return inputs;
+}
+
+std::string cuda_include_dir(const EnvLookup& env) {
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (auto root = env(variable); root && !root->empty() && std::filesystem::exists(*root + "/include/cuda.h"))
+      return *root + "/include";
+  return std::filesystem::exists("/usr/local/cuda/include/cuda.h") ? "/usr/local/cuda/include" : "";
+}
+
+// NVRTC facts for the .cu files (headers are compiled as part of the files that include them).
+FactsResult compiler_facts(const config::Config& config, const std::vector<LintInput>& inputs, const ReadFiles& read,
+                           Context& context, std::vector<std::string>& notes) {
+  if (!config.boolean_value("lint.compiler_facts")) return {};
+  std::vector<FactsRequest> requests;
+  for (const auto& input : inputs)
+    if (input.relative.ends_with(".cu"))
+      requests.push_back({input.relative, input.text, local_headers(input, read), {}});
+  if (requests.empty()) return {};
+  auto compiler = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, context.env);
+  if (!compiler) {
+    notes.push_back("compiler facts not gathered (register, spill and stack rules skipped): " +
+                    compiler.error().message());
+    return {};
+  }
+  // "auto" would mean initialising the GPU driver to ask the local GPU, which can take a second:
+  // too slow for a pre-commit hook, so the lint takes the gate's fallback target.
+  std::string arch = config.string_value("cuda.arch");
+  if (arch == "auto") arch = "sm_90";
+  notes.push_back(fmt::format("compiler facts for {} from NVRTC {}", arch, (*compiler)->version().text()));
+  std::optional<std::filesystem::path> cache;
+  if (auto directory = policy::default_ptx_cache_directory(context.env)) cache = directory->parent_path() / "lint";
+  auto facts = gather_compiler_facts(**compiler, requests, arch, cache, cuda_include_dir(context.env));
+  notes.insert(notes.end(), facts.notes.begin(), facts.notes.end());
+  return facts;
+}
+
+Result<ExitCode> write_report(const lint::LintReport& report, const Invocation& invocation, Context& context) {
+  const std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
+  if (format != "text" && format != "json" && format != "sarif")
+    return usage_error(fmt::format("--format {}: expected text, json or sarif", format));
+  const std::string when = invocation.has("--color") ? invocation.value("--color") : "auto";
+  if (when != "auto" && when != "always" && when != "never")
+    return usage_error(fmt::format("--color {}: expected auto, always or never", when));
+  std::ofstream file;
+  if (invocation.has("--output")) {
+    file.open(invocation.value("--output"), std::ios::binary);
+    if (!file) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", invocation.value("--output")));
+  }
+  std::ostream& out = file.is_open() ? file : context.out;
+  const bool terminal = !file.is_open() && &context.out == &std::cout && ::isatty(STDOUT_FILENO) == 1;
+  const auto no_color = context.env("NO_COLOR");
+  const lint::Colour colour = when == "always"  ? lint::Colour::on
+                              : when == "never" ? lint::Colour::off
+                                                : lint::colour_for(terminal, no_color && !no_color->empty());
+  if (format == "json")
+    lint::write_json(out, report);
+  else if (format == "sarif")
+    lint::write_sarif(out, report);
+  else
+    lint::write_text(out, report, colour);
+  const bool error = std::ranges::any_of(report.diagnostics,
+                                         [](const lint::Diagnostic& d) { return d.severity == lint::Severity::error; });
+  return error ? ExitCode::gate_failed : ExitCode::pass;
+}
+
+}  // namespace
+
+Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
+  if (invocation.has("--install-hook")) return install_hook_command(invocation, context);
+  if (invocation.has("--force")) return usage_error("--force goes with --install-hook");
+  const bool staged = invocation.has("--staged");
+  if (staged == !invocation.positional.empty())
+    return usage_error(staged ? "--staged lints the index: name no files with it"
+                              : "name the files to lint, or pass --staged for the changes staged for commit");
+  auto config = load_command_config(invocation, context);
+  if (!config) return std::unexpected(config.error());
+
+  std::unique_ptr<git::Repository> repository;
+  std::filesystem::path root = config_root(*config);
+  ReadFiles read;
+  Result<std::vector<LintInput>> inputs;
+  if (staged) {
+    std::error_code ec;
+    auto opened = git::open_repository(invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo"))
+                                                                : std::filesystem::current_path(ec));
+    if (!opened) return std::unexpected(opened.error());
+    repository = std::move(*opened);
+    if (!config->file()) root = repository->root();
+    inputs = staged_inputs(*repository, read);
+  } else {
+    inputs = file_inputs(invocation.positional, root, read);
+  }
+  if (!inputs) return std::unexpected(inputs.error());
+  auto rules = configured_rules(*config);
+  if (!rules) return std::unexpected(rules.error());
+  auto ignored =
+      lint::PathSuppressions::parse(std::get<std::vector<std::string>>(config->setting("lint.ignore_paths").value));
+  if (!ignored) return std::unexpected(ignored.error());
+
+  lint::LintReport report{std::string(kforecast::version), {}, {}, rules->rules()};
+  const FactsResult facts = compiler_facts(*config, *inputs, read, context, report.notes);
+  for (const auto& input : *inputs) {
+    auto found = facts.by_path.find(input.relative);
+    const lint::LintOptions options{found == facts.by_path.end() ? nullptr : &found->second,
+                                    input.added ? &*input.added : nullptr};
+    for (auto& diagnostic : lint::lint_source(input.shown, input.text, rules->rules(), options))
+      if (!ignored->suppressed(input.relative, diagnostic.rule->id))
+        report.diagnostics.push_back(std::move(diagnostic));
+  }
+  // The seam for the offline forecast of each changed kernel (DESIGN.md, "kforecast lint"): when
+  // the embedded forecaster lands, forecast the kernels touched by the added lines here and fail
+  // on a confident regression (policy.max_p_regression).
+  report.notes.push_back("forecast not run: the embedded forecaster is not built yet");
+  return write_report(report, invocation, context);
+}
+
+}  // namespace kforecast::cli

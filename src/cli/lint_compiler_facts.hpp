@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Compiler facts for the lint: each .cu file compiled with NVRTC (device code only, as the pr
+// gate does), ptxas' report mapped to the scanner's kernel names. Results are cached on disk by
+// the compile request's key, so a second run over the same sources compiles nothing.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuda/compiler.hpp"
+#include "lint/facts.hpp"
+
+namespace kforecast::cli {
+
+struct FactsRequest {
+  std::string path;  // repository-relative, for messages
+  std::string text;
+  std::vector<cuda::SourceHeader> headers;  // local headers it includes, as the source spells them
+  std::vector<std::string> include_dirs;
+};
+
+struct FactsResult {
+  std::map<std::string, lint::FactsByKernel, std::less<>> by_path;
+  std::vector<std::string> notes;  // files that did not compile, and why (first line)
+};
+
+// Compiles the files in parallel. `cache_directory` may be empty (no cache).
+FactsResult gather_compiler_facts(const cuda::Compiler& compiler, const std::vector<FactsRequest>& files,
+                                  const std::string& arch, const std::optional<std::filesystem::path>& cache_directory,
+                                  const std::string& cuda_include_dir);
+
+// "ns::k" from a mangled name ("_ZN2ns1kEPf"), or the name itself when it is not mangled
+// (extern "C"); template arguments are dropped.
+std::string demangled_qualified_name(std::string_view mangled);
+
+}  // namespace kforecast::cli

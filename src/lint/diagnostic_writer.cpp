@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "lint/diagnostic_writer.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "base/json_string.hpp"
+
+namespace kforecast::lint {
+namespace {
+
+std::string_view sarif_level(Severity severity) {
+  switch (severity) {
+    case Severity::note:
+      return "note";
+    case Severity::warning:
+      return "warning";
+    case Severity::error:
+      return "error";
+  }
+  return "warning";
+}
+
+// GCC's diagnostic colours: bold location, magenta warning, red error, cyan note.
+std::string_view colour_of(Severity severity) {
+  switch (severity) {
+    case Severity::note:
+      return "\x1b[01;36m";
+    case Severity::warning:
+      return "\x1b[01;35m";
+    case Severity::error:
+      return "\x1b[01;31m";
+  }
+  return "";
+}
+
+}  // namespace
+
+Colour colour_for(bool terminal, bool no_color_set) { return terminal && !no_color_set ? Colour::on : Colour::off; }
+
+std::string path_uri(std::string_view path) {
+  std::string uri;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+      uri.push_back(static_cast<char>(c));
+    else
+      uri += fmt::format("%{:02X}", c);
+  }
+  return uri;
+}
+
+void write_text(std::ostream& out, const LintReport& report, Colour colour) {
+  const bool on = colour == Colour::on;
+  for (const auto& d : report.diagnostics) {
+    if (on)
+      out << fmt::format("\x1b[01m{}:{}:{}:\x1b[m {}{}:\x1b[m {} [\x1b[01m{}\x1b[m]\n", d.path, d.line, d.column,
+                         colour_of(d.severity), to_string(d.severity), d.message, d.rule->id);
+    else
+      out << fmt::format("{}:{}:{}: {}: {} [{}]\n", d.path, d.line, d.column, to_string(d.severity), d.message,
+                         d.rule->id);
+  }
+}
+
+void write_json(std::ostream& out, const LintReport& report) {
+  const auto count = [&](Severity severity) {
+    return std::ranges::count(report.diagnostics, severity, &Diagnostic::severity);
+  };
+  out << fmt::format("{{\n  \"kforecast\": {},\n  \"counts\": {{\"error\": {}, \"warning\": {}, \"note\": {}}},\n",
+                     json_string(report.version), count(Severity::error), count(Severity::warning),
+                     count(Severity::note));
+  out << "  \"diagnostics\": [";
+  for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
+    const auto& d = report.diagnostics[i];
+    out << (i ? ",\n" : "\n")
+        << fmt::format(
+               "    {{\"file\": {}, \"line\": {}, \"column\": {}, \"rule\": {}, \"severity\": \"{}\", "
+               "\"message\": {}, \"function\": {}, \"guide\": {}}}",
+               json_string(d.path), d.line, d.column, json_string(d.rule->id), to_string(d.severity),
+               json_string(d.message), json_string(d.function), json_string(d.rule->guide));
+  }
+  out << (report.diagnostics.empty() ? "],\n" : "\n  ],\n") << "  \"notes\": [";
+  for (std::size_t i = 0; i < report.notes.size(); ++i) out << (i ? ", " : "") << json_string(report.notes[i]);
+  out << "]\n}\n";
+}
+
+void write_sarif(std::ostream& out, const LintReport& report) {
+  out << "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
+         "  \"runs\": [{\n    \"tool\": {\"driver\": {\n      \"name\": \"kforecast\",\n"
+      << fmt::format("      \"version\": {},\n", json_string(report.version))
+      << "      \"informationUri\": \"https://github.com/kforecast/kforecast\",\n      \"rules\": [";
+  for (std::size_t i = 0; i < report.rules.size(); ++i) {
+    const Rule& rule = report.rules[i];
+    out << (i ? ",\n" : "\n")
+        << fmt::format(
+               "        {{\"id\": {}, \"shortDescription\": {{\"text\": {}}}, \"fullDescription\": "
+               "{{\"text\": {}}}, \"helpUri\": {}, \"defaultConfiguration\": {{\"level\": \"{}\"}}}}",
+               json_string(rule.id), json_string(rule.summary), json_string(render_message(rule.message, "")),
+               json_string(rule.guide), sarif_level(rule.severity));
+  }
+  out << (report.rules.empty() ? "]\n" : "\n      ]\n") << "    }},\n    \"results\": [";
+  for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
+    const auto& d = report.diagnostics[i];
+    const auto index = std::ranges::find(report.rules, d.rule->id, &Rule::id) - report.rules.begin();
+    out << (i ? ",\n" : "\n")
+        << fmt::format(
+               "      {{\"ruleId\": {}, \"ruleIndex\": {}, \"level\": \"{}\", \"message\": {{\"text\": {}}}, "
+               "\"locations\": [{{\"physicalLocation\": {{\"artifactLocation\": {{\"uri\": {}}}, "
+               "\"region\": {{\"startLine\": {}, \"startColumn\": {}}}}}}}]}}",
+               json_string(d.rule->id), index, sarif_level(d.severity), json_string(d.message),
+               json_string(path_uri(d.path)), d.line, d.column);
+  }
+  out << (report.diagnostics.empty() ? "]\n" : "\n    ]\n") << "  }]\n}\n";
+}
+
+}  // namespace kforecast::lint

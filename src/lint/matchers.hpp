@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The matcher kinds a rule can name (rule.hpp lists them). Each looks at one function (or, for
+// file scope, the whole source) and appends what it finds. Internal to lint_source().
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels/scanner.hpp"
+#include "lint/body_analysis.hpp"
+#include "lint/facts.hpp"
+#include "lint/rule.hpp"
+#include "lint/source_view.hpp"
+
+namespace kforecast::lint {
+
+struct Finding {
+  std::size_t offset = 0;  // byte offset of what fired, in the source
+  std::string detail;      // replaces "{match}" in the rule's message
+  // A finding about the whole function (its signature, compiler or launch facts): in changed-line
+  // mode it is reported when any line of the function changed, not only its own line.
+  bool whole_function = false;
+  const kernels::Function* function = nullptr;
+};
+
+struct FunctionUnderLint {
+  const SourceView& view;
+  const kernels::Function& function;
+  std::span<const Token> signature;
+  std::span<const Token> body;  // braces included
+  const BodyAnalysis& analysis;
+  const KernelFacts* facts = nullptr;  // kernels only, where the caller supplied any
+  std::span<const Token> whole;        // signature and body
+};
+
+void match_tokens(const Rule& rule, const SourceView& view, std::span<const Token> tokens, std::span<const Token> uses,
+                  std::vector<Finding>& out);
+void match_compiler_fact(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
+void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
+
+void match_barrier_in_divergent_branch(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
+void match_atomic_uniform_address(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
+void match_strided_thread_index(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
+void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
+
+void match_division_in_loop(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
+void match_local_array_dynamic_index(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
+void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionUnderLint& unit,
+                                               std::vector<Finding>& out);
+// Per function: __launch_bounds__; per file: <<<grid, block>>> launches.
+void match_launch_bounds_block_size(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
+void match_launch_block_size(const Rule& rule, const SourceView& view, std::vector<Finding>& out);
+
+}  // namespace kforecast::lint

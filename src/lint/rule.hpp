@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// A lint rule as rules/*.toml describes it: what it finds (a matcher, chosen by kind and tuned by
+// data), how bad it is, what it costs and how to fix it, and where the CUDA guides explain it.
+// Matcher kinds are a fixed vocabulary (matchers.hpp says what each looks for); rules are data,
+// so a repository adds and overrides rules without rebuilding kforecast.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kforecast::lint {
+
+enum class Severity { note, warning, error };
+
+std::string_view to_string(Severity severity);
+std::optional<Severity> severity_from(std::string_view text);
+
+enum class MatcherKind {
+  tokens,                       // a token pattern in code (never comments, strings, directives)
+  barrier_in_divergent_branch,  // __syncthreads() under a thread-dependent condition
+  shared_array_stride,          // 2-D shared array of 4-byte words, row stride a multiple of 32, read by column
+  strided_thread_index,         // pointer parameter indexed by threadIdx.x-derived * stride
+  atomic_uniform_address,       // atomic whose address is the same for every thread of a block
+  division_in_loop,             // integer / or % by a runtime value inside a loop body
+  local_array_dynamic_index,    // per-thread array indexed by a value not known at compile time
+  pointer_parameters_without_restrict,
+  block_size,     // __launch_bounds__ or <<<grid, block>>> not a multiple of 32
+  compiler_fact,  // NVRTC's ptxas report: registers, spills, stack, shared memory
+  launch_fact,    // needs a launch spec (block size, dynamic shared memory)
+};
+
+std::string_view to_string(MatcherKind kind);
+std::optional<MatcherKind> matcher_kind_from(std::string_view text);
+
+// Where a matcher looks: kernel bodies (and signatures), also __device__ function bodies, or
+// every code token of the file (host code included: launches live there).
+enum class Scope { kernel, device, file };
+
+struct Matcher {
+  MatcherKind kind = MatcherKind::tokens;
+  Scope scope = Scope::kernel;
+  // tokens: one entry per position, each "a|b|c" alternatives of exact token texts, or a class:
+  // @double-literal, @number, @identifier, @string, @any.
+  std::vector<std::string> pattern;
+  std::vector<std::string> not_after;     // the token before the match must not be one of these
+  std::vector<std::string> only_if_uses;  // the function must use one of these words ...
+  std::vector<std::string> unless_uses;   // ... and none of these
+  // Names a structural matcher looks for (barriers, atomics, element types); empty: its default.
+  std::vector<std::string> names;
+  // compiler_fact: registers, spill_bytes, stack_frame_bytes, shared_bytes, local_bytes.
+  // launch_fact: occupancy, launch_bounds.
+  std::string fact;
+  double above = 0;            // compiler_fact fires when the fact exceeds this; launch_fact: below
+  std::int64_t multiple = 32;  // block_size, shared_array_stride
+  std::int64_t min_pointers = 2;
+};
+
+struct Rule {
+  std::string id;  // lowercase words and hyphens: "double-literal"
+  Severity severity = Severity::warning;
+  std::string summary;  // one line, for `kforecast rules`
+  std::string message;  // the diagnostic: the cost and the fix; "{match}" is replaced by what matched
+  std::string guide;    // URL of the CUDA guide section
+  std::string bad;      // example that fires
+  std::string good;     // its corrected form
+  Matcher match;
+  std::string origin;  // "rules/precision.toml:12", where the rule (or its last override) was read
+};
+
+// A rule file's text and the name its messages use.
+struct RuleSource {
+  std::string name;
+  std::string text;
+};
+
+// The rules compiled into the binary from rules/*.toml (a build-time generated source).
+std::span<const RuleSource> builtin_rule_sources();
+
+}  // namespace kforecast::lint

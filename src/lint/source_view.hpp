@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// One CUDA source as the matchers see it: its code tokens (comments, strings' insides and
+// directives are not code: a rule never fires on them), what the scanner found in it, and the
+// token ranges of each function's signature and body, with columns for diagnostics.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "kernels/scanner.hpp"
+#include "kernels/token.hpp"
+
+namespace kforecast::lint {
+
+using kernels::Token;
+
+class SourceView {
+ public:
+  explicit SourceView(std::string_view text);
+  SourceView(const SourceView&) = delete;
+  SourceView& operator=(const SourceView&) = delete;
+
+  std::string_view text() const { return m_text; }
+  std::span<const Token> code() const { return m_code; }
+  const kernels::ScannedSource& scanned() const { return m_scanned; }
+
+  // The code tokens whose first byte lies in the span.
+  std::span<const Token> tokens_in(const kernels::Span& span) const;
+
+  std::size_t offset(const Token& token) const { return static_cast<std::size_t>(token.text.data() - m_text.data()); }
+  // 1-based byte column of the token's first byte.
+  std::uint32_t column(const Token& token) const;
+  // 1-based line and column of a byte offset.
+  std::uint32_t line_of(std::size_t offset) const;
+  std::uint32_t column_of(std::size_t offset) const;
+  // The text of a 1-based line, without its line ending; empty past the end.
+  std::string_view line_text(std::uint32_t line) const;
+
+  // The number a macro defined in this source stands for (#define TILE 32), if it is one.
+  std::optional<std::int64_t> macro_number(std::string_view name) const;
+
+ private:
+  std::string_view m_text;
+  std::vector<Token> m_code;
+  kernels::ScannedSource m_scanned;
+  std::vector<std::size_t> m_line_starts;
+};
+
+// An integer literal's value ("32", "0x20", "256u", "1'024"), if the token is one.
+std::optional<std::int64_t> integer_literal(const Token& token);
+
+}  // namespace kforecast::lint
