@@ -73,21 +73,24 @@ constexpr std::array<OptionSpec, 0> no_options{};
 Result<ExitCode> not_built(const Invocation&, Context&) { return ExitCode::could_not_run; }
 
 const std::array commands{
-    Command{"pr", "gate a revision range: find changed kernels, forecast them, measure where unsure",
-            "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format md|json|sarif] [--output FILE] "
-            "[--forecaster embedded|llm] [--post]",
-            "The CI gate. Finds the CUDA kernels that changed between two revisions, forecasts each one's speedup,\n"
-            "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
-            "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
-            "headers), and the identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
-            "passes for free. With --forecaster llm (or KFORECAST_FORECASTER=llm) every other changed kernel gets\n"
-            "an LLM forecast from an OpenAI-compatible endpoint (KFORECAST_ENDPOINT, KFORECAST_MODEL, the key in\n"
-            "$KFORECAST_API_KEY): bin, distribution, confidence, rationale; a failed forecast is reported as\n"
-            "unsure, never as a pass. Forecasts are cached in $XDG_CACHE_HOME/kforecast/llm.\n"
-            "Exit 1 when a changed kernel no longer compiles.\n"
-            "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the\n"
-            "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
-            pr_options, pr_command},
+    Command{
+        "pr", "gate a revision range: find changed kernels, forecast them, measure where unsure",
+        "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format md|json|sarif] [--output FILE] "
+        "[--forecaster embedded|llm] [--post]",
+        "The CI gate. Finds the CUDA kernels that changed between two revisions, forecasts each one's speedup,\n"
+        "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
+        "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
+        "headers), and the identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
+        "passes for free. Every other changed kernel is forecast: by the offline embedded model (the default),\n"
+        "or with --forecaster llm (KFORECAST_FORECASTER=llm) by an OpenAI-compatible endpoint (KFORECAST_ENDPOINT,\n"
+        "KFORECAST_MODEL, the key in $KFORECAST_API_KEY); a failed forecast is unsure, never a pass. A forecast\n"
+        "with P(regression) below policy.max_p_regression and confidence at least policy.min_confidence passes\n"
+        "(trusted_forecast); any other kernel needs a GPU measurement, which pr does not run yet: it is\n"
+        "unverified, and policy.on_unverified (warn or fail) decides. New kernels have nothing to compare with.\n"
+        "Exit 1 when a changed kernel no longer compiles, or is unverified under on_unverified = \"fail\".\n"
+        "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the\n"
+        "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
+        pr_options, pr_command},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
             "kforecast lint [--staged | FILE...] [--format text|json|sarif] [--install-hook [--force]]",
             "Runs the performance lint rules ('kforecast rules' lists them) over CUDA sources and prints\n"
@@ -110,25 +113,25 @@ const std::array commands{
             "kforecast check FILE[:KERNEL] [--against REV | --vs FILE[:KERNEL]] [--bench]",
             "Forecasts (and with --bench measures) one kernel against its previous version.", check_options, not_built,
             "the kernel scanner and forecasters are not built yet"},
-    Command{"bench", "measure a kernel pair on the GPU",
-            "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
-            "Measures the speedup of FILE's KERNEL (the candidate) over a reference on the local GPU: both are compiled\n"
-            "with NVRTC for it, their outputs compared on poisoned buffers over two seeds, then timed in A B B A blocks\n"
-            "(L2 flushed between samples) until the speedup's 99% interval decides: faster, same, regression (beyond\n"
-            "bench.tolerance, default 2%; re-measured in a fresh process), inconclusive (GPU time cap reached) or\n"
-            "failed (a fault, a hang past bench.timeout_seconds, wrong results, no compile).\n"
-            "The launch spec comes from a '// kforecast:' comment block above the kernel or a [[kernel]] table in\n"
-            ".kforecast.toml, e.g.\n"
-            "  // kforecast:\n"
-            "  // sizes = [{ n = 16777216 }]\n"
-            "  // grid = [\"ceil_div(n, 256)\"]\n"
-            "  // block = [256]\n"
-            "  // [kernel.args]\n"
-            "  // x = { count = \"n\", init = \"uniform(-1, 1)\" }\n"
-            "  // y = { count = \"n\", role = \"out\" }\n"
-            "  // n = \"n\"\n"
-            "Exit 1 for a regression or a failed candidate, 0 otherwise; 3 without a GPU.",
-            bench_options, bench_command},
+    Command{
+        "bench", "measure a kernel pair on the GPU", "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
+        "Measures the speedup of FILE's KERNEL (the candidate) over a reference on the local GPU: both are compiled\n"
+        "with NVRTC for it, their outputs compared on poisoned buffers over two seeds, then timed in A B B A blocks\n"
+        "(L2 flushed between samples) until the speedup's 99% interval decides: faster, same, regression (beyond\n"
+        "bench.tolerance, default 2%; re-measured in a fresh process), inconclusive (GPU time cap reached) or\n"
+        "failed (a fault, a hang past bench.timeout_seconds, wrong results, no compile).\n"
+        "The launch spec comes from a '// kforecast:' comment block above the kernel or a [[kernel]] table in\n"
+        ".kforecast.toml, e.g.\n"
+        "  // kforecast:\n"
+        "  // sizes = [{ n = 16777216 }]\n"
+        "  // grid = [\"ceil_div(n, 256)\"]\n"
+        "  // block = [256]\n"
+        "  // [kernel.args]\n"
+        "  // x = { count = \"n\", init = \"uniform(-1, 1)\" }\n"
+        "  // y = { count = \"n\", role = \"out\" }\n"
+        "  // n = \"n\"\n"
+        "Exit 1 for a regression or a failed candidate, 0 otherwise; 3 without a GPU.",
+        bench_options, bench_command},
     Command{"eval", "score a forecaster on labelled kernel pairs",
             "kforecast eval DATASET.jsonl [--forecaster embedded|llm]",
             "Reads one labelled pair per line and prints accuracy, calibration and selective-prediction metrics.",

@@ -163,17 +163,14 @@ Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKern
     if (!outcome) {
       ++failed;
       requests += outcome.error().requests;
-      replace_unbuilt_note(
-          entry, fmt::format("no LLM forecast ({}): treated as unsure, not verified", outcome.error().message));
+      replace_unbuilt_note(entry, fmt::format("no LLM forecast ({}): treated as unsure", outcome.error().message));
       continue;
     }
     requests += outcome->requests;
     cached += outcome->from_cache ? 1 : 0;
     entry.forecast = report_entry(*outcome, tolerance);
     for (const auto& note : outcome->notes) entry.notes.push_back("LLM: " + note);
-    replace_unbuilt_note(entry,
-                         "not verified: a forecast alone settles nothing until the gate policy and the GPU "
-                         "benchmark are built");
+    std::erase(entry.notes, std::string(unbuilt_note));  // the policy step decides what the forecast settles
   }
   report.notes.push_back(
       fmt::format("LLM forecaster: {} at {}, prompts {}; {} kernel{} forecast ({} from the cache), "

@@ -12,14 +12,17 @@
 #include <fmt/format.h>
 
 #include "cli/compiler_facts.hpp"
+#include "cli/embedded_forecast_step.hpp"
 #include "cli/handlers.hpp"
 #include "cli/identical_code_step.hpp"
 #include "cli/llm_forecast_step.hpp"
+#include "cli/policy_step.hpp"
 #include "cli/post_step.hpp"
 #include "cli/pr_sources.hpp"
 #include "config/config.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
+#include "embedded/occupancy.hpp"
 #include "git/revision_range.hpp"
 #include "kernels/device_source.hpp"
 #include "kforecast_version.hpp"
@@ -111,17 +114,19 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
   return entry;
 }
 
-// Which forecaster runs: --forecaster, else forecast.forecaster (KFORECAST_FORECASTER). Only the
-// LLM forecaster is wired into pr; the embedded one, the default, leaves kernels unforecast as before.
+// Which forecaster runs: --forecaster, else forecast.forecaster (KFORECAST_FORECASTER).
 Result<bool> use_llm_forecaster(const Invocation& invocation, const config::Config& config) {
   if (!invocation.has("--forecaster")) return config.string_value("forecast.forecaster") == "llm";
   const std::string name = invocation.value("--forecaster");
-  if (name == "llm") return true;
-  if (name == "embedded")
-    return fail(ExitCode::could_not_run,
-                "--forecaster embedded: the embedded forecaster is not used by pr yet; use --forecaster llm with an "
-                "endpoint (endpoint.url, endpoint.model)");
+  if (name == "llm" || name == "embedded") return name == "llm";
   return usage_error(fmt::format("--forecaster {}: expected embedded or llm", name));
+}
+
+// Whether a changed kernel is forecast: present at both revisions, and neither settled nor failed
+// by the identical-code tier.
+bool needs_forecast(const kernels::ChangedKernel& kernel, const report::KernelEntry& entry) {
+  return kernel.base && kernel.head && entry.decision == report::Decision::forecast_only &&
+         entry.verdict != report::KernelVerdict::fail;
 }
 
 // The text the LLM reads for a kernel at one revision: its file's device-only unit (host code
@@ -147,9 +152,7 @@ std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kerne
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
     const auto& kernel = analysis.kernels[i];
     const auto& entry = report.kernels[i];
-    if (!kernel.base || !kernel.head || entry.decision != report::Decision::forecast_only ||
-        entry.verdict == report::KernelVerdict::fail)
-      continue;
+    if (!needs_forecast(kernel, entry)) continue;
     LlmKernelInput input;
     input.entry = i;
     input.pair.kernel_name = kernel.head->qualified_name;
@@ -164,6 +167,23 @@ std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kerne
           *compiler, compile_unit(head, kernel.head->file, unit_context), kernel.head->qualified_name, arch);
     }
     inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
+// The embedded forecaster's inputs: the same kernels as the LLM's, each as the device-only unit
+// of its revision (what NVRTC compiles for the compiler facts) and its name there.
+std::vector<EmbeddedKernelInput> embedded_inputs(const report::Report& report, const kernels::ChangeAnalysis& analysis,
+                                                 const kernels::RevisionSources& base,
+                                                 const kernels::RevisionSources& head,
+                                                 const std::string& cuda_include) {
+  std::vector<EmbeddedKernelInput> inputs;
+  for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
+    const auto& kernel = analysis.kernels[i];
+    if (!needs_forecast(kernel, report.kernels[i])) continue;
+    inputs.push_back({i,
+                      {kernel_text(base, *kernel.base, cuda_include), kernel.base->qualified_name, std::nullopt},
+                      {kernel_text(head, *kernel.head, cuda_include), kernel.head->qualified_name, std::nullopt}});
   }
   return inputs;
 }
@@ -292,7 +312,17 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
                                      compiler ? compiler->get() : nullptr, arch),
                           {*config, context.env, std::move(*prompts), terminal ? &context.err : nullptr});
     if (!forecast) return std::unexpected(forecast.error());
+  } else {
+    embedded::FeatureContext features{compiler ? compiler->get() : nullptr, arch, {}};
+    if (auto gpu = embedded::find_gpu(config->string_value("forecast.hardware"))) features.gpu = *gpu;
+    add_embedded_forecasts(report,
+                           embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env)),
+                           features, config->number_value("bench.tolerance"));
   }
+  apply_policy(report,
+               {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},
+                config->number_value("bench.tolerance"),
+                config->string_value("policy.on_unverified") == "fail"});
   auto written = write_report(report, invocation, context);
   if (!written || !invocation.has("--post")) return written;
   if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());

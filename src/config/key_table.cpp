@@ -15,7 +15,6 @@ constexpr std::array<std::string_view, 2> unverified_actions{"warn", "fail"};
 constexpr std::array<std::string_view, 3> report_formats{"md", "json", "sarif"};
 
 constexpr std::string_view embedded_planned = "the embedded forecaster is not built yet";
-constexpr std::string_view policy_planned = "the gate policy is not built yet";
 constexpr std::string_view report_planned = "the report writers are not built yet";
 
 using enum ValueType;
@@ -165,7 +164,7 @@ const std::array keys{
             {},
             {},
             unverified_actions,
-            policy_planned},
+            {}},
     KeySpec{"policy.ledger",
             string,
             "\".kforecast/ledger.jsonl\"",

@@ -184,3 +184,26 @@ TEST_CASE("e2e: calibration reads the ledger and suggests thresholds") {
   auto bad_rate = run_kforecast({"calibration", "--ledger", ledger, "--target-risk", "2"}, repo.path());
   CHECK(bad_rate.status == 2);
 }
+
+TEST_CASE("e2e: pr's policy trusts a sure forecast, and on_unverified decides the rest") {
+  FixtureRepo repo;
+  repo.write(".kforecast.toml", "[policy]\non_unverified = \"fail\"\n");
+  two_commits(repo);
+  const std::vector<std::string> no_nvrtc{"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"};
+  // The compiled-in model is a wide prior: nothing is sure enough, so the kernel needs a GPU.
+  auto strict = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(), no_nvrtc);
+  CHECK(strict.status == 1);
+  CHECK_THAT(strict.out, Contains("\"forecaster\": \"embedded\""));
+  CHECK_THAT(strict.out, Contains("needs a GPU measurement"));
+  CHECK_THAT(strict.out, Contains("\"verdict\": \"fail\""));
+
+  // Bars low enough for the prior: the forecast is trusted and the kernel passes.
+  repo.write(".kforecast.toml", "[policy]\non_unverified = \"fail\"\nmax_p_regression = 0.9\nmin_confidence = 0.1\n");
+  repo.commit("loosen the bars");  // read from the base revision: compare the new commit with a later one
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 3.0f; }\n");
+  repo.commit("head again");
+  auto trusting = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(), no_nvrtc);
+  CHECK(trusting.status == 0);
+  CHECK_THAT(trusting.out, Contains("\"decision\": \"trusted_forecast\""));
+  CHECK_THAT(trusting.out, Contains("trusted forecast: P(regression)"));
+}

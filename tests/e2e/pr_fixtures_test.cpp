@@ -4,9 +4,10 @@
 // Needs NVRTC, since the identical-code tier decides several cases; skipped (77) without it.
 
 #include <algorithm>
-#include <regex>
 
 #include <fmt/format.h>
+#include <simdjson.h>
+
 #include <catch2/catch.hpp>
 
 #include "cuda/nvrtc.hpp"
@@ -30,12 +31,18 @@ void copy_tree(const fs::path& from, const FixtureRepo& repo) {
 
 // "change decision verdict file:name" per kernel of our own JSON report, sorted.
 std::vector<std::string> kernel_lines(const std::string& json) {
-  static const std::regex kernel(
-      R"re("name": "([^"]*)",\s*"file": "([^"]*)",\s*"line": \d+,\s*"change": "(\w+)",\s*"decision": "(\w+)",[^}]*?"verdict": "(\w+)")re");
+  simdjson::dom::parser parser;
+  simdjson::dom::array kernels;
+  INFO(json);
+  REQUIRE(parser.parse(json)["kernels"].get_array().get(kernels) == simdjson::SUCCESS);
   std::vector<std::string> lines;
-  for (std::sregex_iterator it(json.begin(), json.end(), kernel), end; it != end; ++it)
-    lines.push_back(
-        fmt::format("{} {} {} {}:{}", (*it)[3].str(), (*it)[4].str(), (*it)[5].str(), (*it)[2].str(), (*it)[1].str()));
+  auto text = [](simdjson::dom::element kernel, const char* key) {
+    std::string_view value;
+    return kernel[key].get_string().get(value) ? std::string("?") : std::string(value);
+  };
+  for (simdjson::dom::element kernel : kernels)
+    lines.push_back(fmt::format("{} {} {} {}:{}", text(kernel, "change"), text(kernel, "decision"),
+                                text(kernel, "verdict"), text(kernel, "file"), text(kernel, "name")));
   std::sort(lines.begin(), lines.end());
   return lines;
 }
