@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/forecast_entry.hpp"
 #include "llm/curl_transport.hpp"
 #include "llm/forecast_batch.hpp"
 #include "llm/source_text.hpp"
@@ -19,19 +20,10 @@ milliseconds seconds_setting(const config::Config& config, std::string_view key)
 }
 
 report::ForecastEntry report_entry(const llm::LlmForecast& forecast, double tolerance) {
-  const auto& distribution = forecast.distribution;
-  const auto bin = distribution.predicted_bin();
-  return {"llm",
-          forecast.model,
-          forecast::bin_number(bin),
-          std::string(forecast::bin_label(bin)),
-          distribution.probabilities(),
-          distribution.max_probability(),
-          distribution.p_regression(tolerance),
-          forecast.rationale,
-          distribution.raw_sum(),
-          forecast.prompt_version,
-          forecast.from_cache};
+  auto entry = forecast_entry("llm", forecast.model, forecast.distribution, tolerance, forecast.rationale);
+  entry.prompt_version = forecast.prompt_version;
+  entry.cached = forecast.from_cache;
+  return entry;
 }
 
 constexpr std::string_view unbuilt_note = "not verified: the forecasters and the GPU benchmark are not built yet";

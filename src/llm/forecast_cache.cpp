@@ -11,14 +11,14 @@
 
 #include <fmt/format.h>
 
+#include "base/content_hash.hpp"
 #include "base/json_string.hpp"
-#include "llm/cache_key.hpp"
 
 namespace kforecast::llm {
 
 std::string ForecastCache::key(const PromptMessages& messages, const EndpointSettings& settings,
                                std::string_view prompt_version) {
-  CacheKeyHasher hasher;
+  ContentHasher hasher;
   hasher.add("kforecast-llm-forecast-1");
   hasher.add(prompt_version);
   hasher.add(settings.model);

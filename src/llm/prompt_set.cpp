@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "base/content_hash.hpp"
 #include "base/error.hpp"
-#include "llm/cache_key.hpp"
 #include "llm/embedded_prompts.hpp"
 #include "llm/kernel_prompt.hpp"
 #include "llm/prompt_template.hpp"
@@ -56,7 +56,7 @@ Result<PromptSet> load_prompts(const std::filesystem::path& directory) {
 Result<PromptSet> prompts_with_overrides(const std::map<std::string, std::string, std::less<>>& files,
                                          std::string_view where) {
   PromptSet set = builtin_prompts();
-  CacheKeyHasher hasher;
+  ContentHasher hasher;
   bool overridden = false;
   for (auto [name, field] :
        {std::pair{"system.txt", &PromptSet::system}, std::pair{"user.txt", &PromptSet::user},

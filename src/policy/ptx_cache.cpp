@@ -9,35 +9,12 @@
 
 #include <fmt/format.h>
 
+#include "base/content_hash.hpp"
+
 namespace kforecast::policy {
-namespace {
-
-// Two independent 64-bit FNV-1a streams: a 128-bit key, stable across runs and machines (unlike
-// std::hash). Every field is length-prefixed so ("ab","c") and ("a","bc") differ.
-class KeyHasher {
- public:
-  void add(std::string_view field) {
-    const std::string length = fmt::format("{}:", field.size());
-    mix(length);
-    mix(field);
-  }
-  std::string hex() const { return fmt::format("{:016x}{:016x}", m_state[0], m_state[1]); }
-
- private:
-  void mix(std::string_view bytes) {
-    for (unsigned char byte : bytes) {
-      m_state[0] = (m_state[0] ^ byte) * 0x100000001b3ULL;
-      m_state[1] = (m_state[1] ^ byte) * 0x100000001b3ULL;
-      m_state[1] ^= m_state[1] >> 29;
-    }
-  }
-  std::array<std::uint64_t, 2> m_state{0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
-};
-
-}  // namespace
 
 std::string PtxCache::key(const cuda::CompileRequest& request, const cuda::NvrtcVersion& version) {
-  KeyHasher hasher;
+  ContentHasher hasher;
   hasher.add("kforecast-ptx-1");
   hasher.add(version.text());
   hasher.add(request.source);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// A 128-bit key over length-prefixed fields: two FNV-1a streams, stable across runs and machines
-// (unlike std::hash), so ("ab","c") and ("a","bc") differ. Not cryptographic: it names cache
-// entries and prompt overrides, nothing an attacker gains by colliding.
+// A cache key from several fields: two independent 64-bit FNV-1a streams give 128 bits, stable
+// across runs and machines (unlike std::hash). Every field is length-prefixed, so ("ab", "c")
+// and ("a", "bc") differ. For cache file names, not for security.
 
 #include <array>
 #include <cstdint>
@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
-namespace kforecast::llm {
+namespace kforecast {
 
-class CacheKeyHasher {
+class ContentHasher {
  public:
   void add(std::string_view field) {
     mix(fmt::format("{}:", field.size()));
@@ -33,4 +33,4 @@ class CacheKeyHasher {
   std::array<std::uint64_t, 2> m_state{0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
 };
 
-}  // namespace kforecast::llm
+}  // namespace kforecast
