@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "policy/ledger.hpp"
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -84,11 +85,14 @@ TEST_CASE("ledger: concurrent appends never interleave within a line") {
   kforecast::testing::TempDir dir;
   const auto path = dir.path() / "nested" / "ledger.jsonl";
   std::vector<std::thread> writers;
+  std::atomic<int> failed_appends = 0;  // Catch's assertions are not thread-safe: count, check after
   for (int t = 0; t < 8; ++t)
-    writers.emplace_back([&] {
-      for (int i = 0; i < 50; ++i) REQUIRE(append_to_ledger(path, entry(1.0 + t * 0.01)).has_value());
+    writers.emplace_back([&path, &failed_appends, t] {
+      for (int i = 0; i < 50; ++i)
+        if (!append_to_ledger(path, entry(1.0 + t * 0.01))) ++failed_appends;
     });
   for (auto& writer : writers) writer.join();
+  CHECK(failed_appends == 0);
   std::ifstream in(path);
   const std::string text{std::istreambuf_iterator<char>(in), {}};
   auto reading = parse_ledger(text, path.string());
