@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "embedded/ordinal_model.hpp"
@@ -26,17 +28,19 @@ constexpr const char* thresholds =
 
 }  // namespace
 
-TEST_CASE("embedded: the compiled-in model is the documented untrained prior") {
+TEST_CASE("embedded: the compiled-in model is the one trained on the measured corpus") {
   const OrdinalModel& model = default_model();
-  CHECK(model.status == ModelStatus::prior);
-  CHECK(model.training_pairs == 0);
-  for (double w : model.weights) CHECK(w == 0);
+  CHECK(model.status == ModelStatus::trained);
+  CHECK(model.training_pairs == 372);
+  CHECK(model.temperature > 1);  // fitted out of fold: the raw fit was over-confident
+  CHECK(std::ranges::count_if(model.weights, [](double w) { return w != 0; }) >= 10);
+  // The dataset holds every pair both ways, so "nothing changed" sits between the two middle
+  // bins: as likely slower as faster, and sure of neither.
   const auto d = predict(model, all_groups());
-  const std::array<double, 8> expected{0.04, 0.08, 0.12, 0.26, 0.26, 0.12, 0.08, 0.04};
-  for (std::size_t k = 0; k < 8; ++k) CHECK(d.probabilities()[k] == Approx(expected[k]).margin(1e-4));
-  CHECK(d.predicted_bin() == forecast::SpeedupBin::minor_slowdown);  // a tie goes to the lower bin
-  CHECK(d.max_probability() == Approx(0.26).margin(1e-4));
-  CHECK(d.p_regression(0.0) == Approx(0.5).margin(1e-4));
+  CHECK(d.p_regression(0.0) == Approx(0.5).margin(0.02));
+  CHECK(d.max_probability() < 0.5);
+  const int predicted = forecast::bin_number(d.predicted_bin());
+  CHECK((predicted == 4 || predicted == 5));
 }
 
 TEST_CASE("embedded: the score moves the distribution, and missing groups flatten it") {

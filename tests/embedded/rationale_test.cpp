@@ -30,8 +30,10 @@ TEST_CASE("embedded: a trained model's rationale names the features that moved t
         "spills (bytes) 0 -> 96 (slower); 128-bit global loads 0 -> 2 (faster); occupancy 50% -> 100% (faster)");
 }
 
-TEST_CASE("embedded: the untrained prior's rationale says so and lists the largest changes") {
-  const auto text = rationale(default_model(), kernel(0, 0, 0.5, 3), kernel(2, 96, 1.0, 3));
+TEST_CASE("embedded: an untrained prior's rationale says so and lists the largest changes") {
+  OrdinalModel prior;
+  prior.status = ModelStatus::prior;
+  const auto text = rationale(prior, kernel(0, 0, 0.5, 3), kernel(2, 96, 1.0, 3));
   CHECK(
       text.starts_with("embedded model untrained (no measured pairs yet): the forecast is a wide prior; "
                        "largest changes: spills (bytes) 0 -> 96; 128-bit global loads 0 -> 2"));
