@@ -17,8 +17,8 @@ bool timed(const bench::Measurement& m) { return m.interval.speedup > 0 && std::
 
 std::string interval_text(const bench::Measurement& m) {
   const auto bound = [](double value) { return std::isfinite(value) ? fmt::format("{:.4f}", value) : "unbounded"; };
-  return fmt::format("{:.4f}x [{}, {}] at {:g}% confidence, tolerance {:g}%", m.interval.speedup,
-                     bound(m.interval.low), bound(m.interval.high), m.confidence * 100, m.tolerance * 100);
+  return fmt::format("{:.4f}x [{}, {}] at {:g}% confidence, tolerance {:g}%", m.interval.speedup, bound(m.interval.low),
+                     bound(m.interval.high), m.confidence * 100, m.tolerance * 100);
 }
 
 report::MeasurementEntry measurement_entry(const bench::Measurement& m) {
@@ -65,8 +65,7 @@ void apply_measurement(report::KernelEntry& entry, const bench::Measurement& m, 
     case Verdict::faster:
     case Verdict::same:
       entry.verdict = report::KernelVerdict::pass;
-      entry.notes.push_back(
-          fmt::format("measured {}{}: {}", bench::verdict_name(m.verdict), where, interval_text(m)));
+      entry.notes.push_back(fmt::format("measured {}{}: {}", bench::verdict_name(m.verdict), where, interval_text(m)));
       break;
     case Verdict::regression:
       entry.verdict = report::KernelVerdict::fail;
@@ -76,7 +75,8 @@ void apply_measurement(report::KernelEntry& entry, const bench::Measurement& m, 
       break;
     case Verdict::failed:
       entry.verdict = report::KernelVerdict::fail;
-      entry.notes.push_back(fmt::format("measurement failed{}: {}", where, m.reason.empty() ? "no reason given" : m.reason));
+      entry.notes.push_back(
+          fmt::format("measurement failed{}: {}", where, m.reason.empty() ? "no reason given" : m.reason));
       break;
     case Verdict::inconclusive:
       entry.verdict = settings.fail_inconclusive ? report::KernelVerdict::fail : report::KernelVerdict::warn;
@@ -111,7 +111,7 @@ MeasureOutcome measure_kernels(report::Report& report, std::span<const std::size
     }
     auto measurement = measure(index);
     if (!measurement) {
-      mark_unverified(entry, measurement.error().message(), settings);
+      mark_unverified(entry, measurement.error().message, settings);
       continue;
     }
     apply_measurement(entry, *measurement, settings);

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -103,7 +104,7 @@ std::optional<std::string> no_gpu_reason(const config::Config& config) {
   auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
   if (!driver) return fmt::format("no GPU here ({})", driver.error().message());
   auto devices = (*driver)->devices();
-  if (!devices) return fmt::format("no GPU here ({})", devices.error().message());
+  if (!devices) return fmt::format("no GPU here ({})", devices.error().message);
   if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
   return std::nullopt;
 }
@@ -142,7 +143,7 @@ void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measu
   if (inputs.no_bench) return leave("--no-bench was given", "--no-bench");
   if (auto why = no_gpu_reason(config)) return leave(*why, "no GPU");
   auto scratch = ScratchDirectory::create();
-  if (!scratch) return leave(scratch.error().message(), "no scratch directory");
+  if (!scratch) return leave(scratch.error().message, "no scratch directory");
   const fs::path root = scratch->path();
 
   // The child reads the same config: the file given, else the base revision's text.
@@ -186,7 +187,7 @@ void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measu
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
     if (auto prepared = prepare_pair(pair, config, context); !prepared) {
-      const std::string message = readable(prepared.error().message());
+      const std::string message = readable(prepared.error().message);
       if (message.find("no launch spec") != std::string::npos)
         return usage_error(fmt::format(
             "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
@@ -197,14 +198,14 @@ void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measu
     }
     auto measurement = measure_confirmed({pair, child_config, root.string(), settings.timeout_seconds},
                                          [&](std::string_view line) { progress(std::string(line)); });
-    if (!measurement) return usage_error(readable(measurement.error().message()));
+    if (!measurement) return usage_error(readable(measurement.error().message));
     measurement->reason = readable(measurement->reason);
     for (auto& note : measurement->notes) note = readable(note);
     auto line = ledger_entry(entry, *measurement, run);
     line.reference_hash = *base_hash;
     line.candidate_hash = *head_hash;
     if (auto appended = policy::append_to_ledger(inputs.ledger, line); !appended)
-      report.notes.push_back(fmt::format("ledger not written: {}", appended.error().message()));
+      report.notes.push_back(fmt::format("ledger not written: {}", appended.error().message));
     return measurement;
   };
   const MeasureOutcome outcome = measure_kernels(report, to_measure, settings.measure, measure);

@@ -18,8 +18,8 @@
 #include "cli/identical_code_step.hpp"
 #include "cli/llm_forecast_step.hpp"
 #include "cli/policy_step.hpp"
-#include "cli/pr_bench.hpp"
 #include "cli/post_step.hpp"
+#include "cli/pr_bench.hpp"
 #include "cli/pr_sources.hpp"
 #include "config/config.hpp"
 #include "cuda/cuda_driver.hpp"
@@ -330,15 +330,14 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
                            embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env)),
                            features, config->number_value("bench.tolerance"));
   }
-  const auto to_measure =
-      apply_policy(report,
-                   {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},
-                    config->number_value("bench.tolerance"),
-                    config->string_value("policy.on_unverified") == "fail"});
-  measure_in_pr(report, to_measure,
-                {analysis, base_sources, head_sources, ledger_path(*config, repository_root),
-                 invocation.has("--no-bench")},
-                *config, context);
+  const auto to_measure = apply_policy(
+      report, {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},
+               config->number_value("bench.tolerance"),
+               config->string_value("policy.on_unverified") == "fail"});
+  measure_in_pr(
+      report, to_measure,
+      {analysis, base_sources, head_sources, ledger_path(*config, repository_root), invocation.has("--no-bench")},
+      *config, context);
   auto written = write_report(report, invocation, context);
   if (!written || !invocation.has("--post")) return written;
   if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());

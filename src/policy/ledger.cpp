@@ -90,18 +90,18 @@ Result<LedgerEntry> parse_entry(std::string_view line, simdjson::dom::parser& pa
   if (!forecast) return usage_error(fmt::format("{}: `probabilities`: {}", where, forecast.error().message));
   entry.forecast = *forecast;
 
-  for (const auto& [key, field] :
-       std::array<std::pair<std::string_view, std::string*>, 2>{{{"driver", &entry.driver}, {"reason", &entry.reason}}}) {
+  for (const auto& [key, field] : std::array<std::pair<std::string_view, std::string*>, 2>{
+           {{"driver", &entry.driver}, {"reason", &entry.reason}}}) {
     auto value = optional_string(object, key, where);
     if (!value) return std::unexpected(value.error());
     *field = std::move(*value);
   }
-  for (const auto& [key, field] : std::array<std::pair<std::string_view, std::optional<double>*>, 5>{
-           {{"ci_low", &entry.ci_low},
-            {"ci_high", &entry.ci_high},
-            {"confidence", &entry.confidence},
-            {"tolerance", &entry.tolerance},
-            {"gpu_seconds", &entry.gpu_seconds}}}) {
+  for (const auto& [key, field] :
+       std::array<std::pair<std::string_view, std::optional<double>*>, 5>{{{"ci_low", &entry.ci_low},
+                                                                           {"ci_high", &entry.ci_high},
+                                                                           {"confidence", &entry.confidence},
+                                                                           {"tolerance", &entry.tolerance},
+                                                                           {"gpu_seconds", &entry.gpu_seconds}}}) {
     auto value = optional_number(object, key, where);
     if (!value) return std::unexpected(value.error());
     *field = *value;

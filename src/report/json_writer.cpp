@@ -84,7 +84,8 @@ class JsonWriter final : public Writer {
         "      \"verdict\": {},\n      \"notes\": {}\n    }}",
         index == 0 ? "" : ",\n", json_string(entry.name), json_string(entry.file), entry.line,
         json_string(to_string(entry.change)), json_string(to_string(entry.decision)), forecast_object(entry.forecast),
-        measurement_object(entry.measurement), json_string(to_string(entry.verdict)), string_array(entry.notes, "      "));
+        measurement_object(entry.measurement), json_string(to_string(entry.verdict)),
+        string_array(entry.notes, "      "));
   }
 
   void end(const Report& report) override {

@@ -79,17 +79,17 @@ std::string speedup_text(const MeasurementEntry& m) {
 
 // The footer: GPU time spent, and saved against measuring every changed kernel.
 std::string gpu_time_text(const GpuTime& time) {
-  std::string text =
-      time.measured == 0
-          ? "GPU time: none spent"
-          : fmt::format("GPU time: {:.1f} s spent measuring {} of {} changed kernel{}", time.spent_seconds,
-                        time.measured, time.measurable, time.measurable == 1 ? "" : "s");
+  std::string text = time.measured == 0 ? "GPU time: none spent"
+                                        : fmt::format("GPU time: {:.1f} s spent measuring {} of {} changed kernel{}",
+                                                      time.spent_seconds, time.measured, time.measurable,
+                                                      time.measurable == 1 ? "" : "s");
   if (time.saved_seconds && time.per_kernel_seconds)
-    text += fmt::format("; {} against measuring all {} (estimated at {:.1f} s each, the median of this run's "
-                        "measurements)",
-                        *time.saved_seconds > 0 ? fmt::format("about {:.1f} s saved", *time.saved_seconds)
-                                                : std::string("nothing saved"),
-                        time.measurable, *time.per_kernel_seconds);
+    text += fmt::format(
+        "; {} against measuring all {} (estimated at {:.1f} s each, the median of this run's "
+        "measurements)",
+        *time.saved_seconds > 0 ? fmt::format("about {:.1f} s saved", *time.saved_seconds)
+                                : std::string("nothing saved"),
+        time.measurable, *time.per_kernel_seconds);
   if (!time.note.empty()) text += fmt::format(" ({})", text_cell(time.note));
   return text + ".\n";
 }

@@ -5,6 +5,7 @@
 // follow the JSON contract in DESIGN.md ("Interfaces that other tools rely on").
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -68,8 +69,8 @@ struct KernelEntry {
   Change change = Change::modified;
   Decision decision = Decision::forecast_only;
   KernelVerdict verdict = KernelVerdict::pass;
-  std::vector<std::string> notes;         // why a step did not run, what was compared, ...
-  std::optional<ForecastEntry> forecast;  // null where no forecast was made or it failed (notes say why)
+  std::vector<std::string> notes;               // why a step did not run, what was compared, ...
+  std::optional<ForecastEntry> forecast;        // null where no forecast was made or it failed (notes say why)
   std::optional<MeasurementEntry> measurement;  // null where the kernel was not measured (notes say why)
 };
 
@@ -79,7 +80,7 @@ struct Report {
   std::string head;
   GateVerdict verdict = GateVerdict::pass;
   std::vector<KernelEntry> kernels;
-  std::vector<std::string> notes;  // run-level: how the range was chosen, what was unavailable
+  std::vector<std::string> notes;   // run-level: how the range was chosen, what was unavailable
   std::optional<GpuTime> gpu_time;  // set by runs that reached the measuring step
 };
 

@@ -25,8 +25,13 @@ report::ForecastEntry forecast(double p_regression, double confidence) {
 }
 
 report::KernelEntry entry(std::string name, std::optional<report::ForecastEntry> f) {
-  report::KernelEntry e{std::move(name), "src/k.cu", 10, report::Change::modified, report::Decision::forecast_only,
-                        report::KernelVerdict::warn, {"needs a GPU measurement (confidence 0.20 < 0.50)"}};
+  report::KernelEntry e{std::move(name),
+                        "src/k.cu",
+                        10,
+                        report::Change::modified,
+                        report::Decision::forecast_only,
+                        report::KernelVerdict::warn,
+                        {"needs a GPU measurement (confidence 0.20 < 0.50)"}};
   e.forecast = std::move(f);
   return e;
 }
@@ -82,7 +87,8 @@ TEST_CASE("measure step: the GPU budget stops measuring, and what is left is unv
     CHECK(outcome.spent_seconds == Approx(12));
     CHECK(report.kernels[1].decision == report::Decision::forecast_only);
     CHECK(report.kernels[1].verdict == report::KernelVerdict::warn);
-    CHECK_THAT(report.kernels[1].notes.back(), Contains("GPU budget is spent (12.0 s used of policy.gpu_budget_seconds = 10"));
+    CHECK_THAT(report.kernels[1].notes.back(),
+               Contains("GPU budget is spent (12.0 s used of policy.gpu_budget_seconds = 10"));
     CHECK(report.verdict == report::GateVerdict::pass);
   }
   SECTION("under on_unverified = fail the kernels left over fail the gate") {
@@ -163,11 +169,9 @@ TEST_CASE("measure step: GPU time spent and saved against measuring every change
   report.kernels.back().change = report::Change::added;
   const std::vector<double> costs{2, 4, 9};
   std::size_t call = 0;
-  const auto outcome =
-      measure_kernels(report, std::vector<std::size_t>{1, 2, 3}, {false, false, 0},
-                      [&](std::size_t) -> Result<bench::Measurement> {
-                        return measured(bench::Verdict::same, 1, costs[call++]);
-                      });
+  const auto outcome = measure_kernels(
+      report, std::vector<std::size_t>{1, 2, 3}, {false, false, 0},
+      [&](std::size_t) -> Result<bench::Measurement> { return measured(bench::Verdict::same, 1, costs[call++]); });
   const auto time = gpu_time(report, outcome, "");
   CHECK(time.spent_seconds == Approx(15));
   CHECK(time.measured == 3);
@@ -201,7 +205,9 @@ TEST_CASE("measure step: the ledger line holds the forecast, the measurement, th
   CHECK_THAT(text, Contains("\"kernel\": \"sgemm\", \"file\": \"src/k.cu\""));
   CHECK_THAT(text, Contains("\"hardware\": \"NVIDIA H100 80GB HBM3\""));
   CHECK_THAT(text, Contains("\"reference_hash\": \"aaaa\", \"candidate_hash\": \"bbbb\""));
-  CHECK_THAT(text, Contains("\"forecaster\": \"embedded\", \"model\": \"ordinal-v1\", \"forecaster_version\": \"ordinal-v1\""));
+  CHECK_THAT(
+      text,
+      Contains("\"forecaster\": \"embedded\", \"model\": \"ordinal-v1\", \"forecaster_version\": \"ordinal-v1\""));
   CHECK_THAT(text, Contains("\"probabilities\": [0, 0.05, 0.15, 0.4, 0.3, 0.1, 0, 0]"));
   CHECK_THAT(text, Contains("\"speedup\": 0.8, \"verdict\": \"regression\", \"ci_low\": 0.784, \"ci_high\": 0.816"));
   CHECK_THAT(text, Contains("\"confidence\": 0.99, \"tolerance\": 0.02, \"gpu_seconds\": 4.5"));

@@ -13,8 +13,9 @@
 namespace kforecast::e2e {
 
 inline std::string settle_source(bool slower) {
-  const std::string loop = slower ? "  for (int rep = 0; rep < 8; ++rep)\n    for (int r = 0; r < 64; ++r) v = v * 0.5f + 0.25f;\n"
-                                  : "  for (int r = 0; r < 64; ++r) v = v * 0.5f + 0.25f;\n";
+  const std::string loop =
+      slower ? "  for (int rep = 0; rep < 8; ++rep)\n    for (int r = 0; r < 64; ++r) v = v * 0.5f + 0.25f;\n"
+             : "  for (int r = 0; r < 64; ++r) v = v * 0.5f + 0.25f;\n";
   return "// kforecast:\n"
          "// sizes = [{ n = 4194304 }]\n"
          "// grid = [\"ceil_div(n, 256)\"]\n"

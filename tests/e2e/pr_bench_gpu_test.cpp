@@ -33,7 +33,7 @@ ProcessOutput run_pr(const testing::FixtureRepo& repo, std::vector<std::string> 
   argv.insert(argv.end(), args.begin(), args.end());
   // Two child processes (the regression is confirmed), each capped by bench.max_gpu_seconds.
   auto output = run_process(argv, {.working_directory = repo.path().string(), .timeout = std::chrono::seconds(300)});
-  if (!output) FAIL(output.error().message());
+  if (!output) FAIL(output.error().message);
   return *output;
 }
 
