@@ -13,7 +13,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-report::ForecastEntry forecast(double p_regression, double confidence) {
+report::ForecastEntry sure_of(double p_regression, double confidence) {
   report::ForecastEntry f;
   f.forecaster = "embedded";
   f.model = "ordinal-v1";
@@ -50,9 +50,9 @@ bench::Measurement measured(bench::Verdict verdict, double speedup, double gpu_s
 
 report::Report four_kernels() {
   report::Report r{"0.1.0", "base", "head", report::GateVerdict::pass, {}, {}};
-  r.kernels.push_back(entry("low_risk", forecast(0.1, 0.3)));
-  r.kernels.push_back(entry("high_risk_sure", forecast(0.6, 0.9)));
-  r.kernels.push_back(entry("high_risk_unsure", forecast(0.6, 0.2)));
+  r.kernels.push_back(entry("low_risk", sure_of(0.1, 0.3)));
+  r.kernels.push_back(entry("high_risk_sure", sure_of(0.6, 0.9)));
+  r.kernels.push_back(entry("high_risk_unsure", sure_of(0.6, 0.2)));
   r.kernels.push_back(entry("no_forecast", std::nullopt));
   return r;
 }
@@ -67,7 +67,7 @@ TEST_CASE("measure step: riskiest first, a kernel without a forecast before all"
   CHECK(measurement_order(report, std::vector<std::size_t>{0, 1}) == std::vector<std::size_t>{1, 0});
   SECTION("ties keep the report's order") {
     auto tied = four_kernels();
-    for (auto& e : tied.kernels) e.forecast = forecast(0.5, 0.5);
+    for (auto& e : tied.kernels) e.forecast = sure_of(0.5, 0.5);
     CHECK(measurement_order(tied, all_four) == all_four);
   }
 }
@@ -108,7 +108,7 @@ TEST_CASE("measure step: the GPU budget stops measuring, and what is left is unv
 TEST_CASE("measure step: each measured verdict gives its kernel verdict") {
   const MeasureSettings lenient{false, false, 0};
   const MeasureSettings strict_inconclusive{false, true, 0};
-  auto e = entry("k", forecast(0.6, 0.2));
+  auto e = entry("k", sure_of(0.6, 0.2));
 
   apply_measurement(e, measured(bench::Verdict::faster, 1.3, 2), lenient);
   CHECK(e.decision == report::Decision::measured);
@@ -119,17 +119,17 @@ TEST_CASE("measure step: each measured verdict gives its kernel verdict") {
   CHECK(e.measurement->bin == 5);
   CHECK(e.measurement->verdict == "faster");
 
-  e = entry("k", forecast(0.6, 0.2));
+  e = entry("k", sure_of(0.6, 0.2));
   apply_measurement(e, measured(bench::Verdict::same, 1.0, 2), lenient);
   CHECK(e.verdict == report::KernelVerdict::pass);
 
-  e = entry("k", forecast(0.6, 0.2));
+  e = entry("k", sure_of(0.6, 0.2));
   apply_measurement(e, measured(bench::Verdict::regression, 0.8, 2), lenient);
   CHECK(e.verdict == report::KernelVerdict::fail);
   CHECK(e.measurement->bin == 4);
   CHECK_THAT(e.notes.back(), Contains("measured regression on NVIDIA H100 80GB HBM3: 0.8000x"));
 
-  e = entry("k", forecast(0.6, 0.2));
+  e = entry("k", sure_of(0.6, 0.2));
   auto failed = bench::failed_measurement("the candidate disagrees with the reference: y[3] 2 vs 1", "H100");
   apply_measurement(e, failed, lenient);
   CHECK(e.verdict == report::KernelVerdict::fail);
@@ -139,11 +139,11 @@ TEST_CASE("measure step: each measured verdict gives its kernel verdict") {
 
   auto inconclusive = measured(bench::Verdict::inconclusive, 0.99, 30);
   inconclusive.reason = "the GPU time cap (30.0 s) was reached";
-  e = entry("k", forecast(0.6, 0.2));
+  e = entry("k", sure_of(0.6, 0.2));
   apply_measurement(e, inconclusive, lenient);
   CHECK(e.verdict == report::KernelVerdict::warn);
   CHECK_THAT(e.notes.back(), Contains("inconclusive") && Contains("policy.fail_on_inconclusive = false"));
-  e = entry("k", forecast(0.6, 0.2));
+  e = entry("k", sure_of(0.6, 0.2));
   apply_measurement(e, inconclusive, strict_inconclusive);
   CHECK(e.verdict == report::KernelVerdict::fail);
 }
@@ -192,7 +192,7 @@ TEST_CASE("measure step: the ledger line holds the forecast, the measurement, th
   run.recorded = "2026-11-22T03:00:00Z";
   run.base = "1111";
   run.head = "2222";
-  auto e = entry("sgemm", forecast(0.6, 0.2));
+  auto e = entry("sgemm", sure_of(0.6, 0.2));
   auto m = measured(bench::Verdict::regression, 0.8, 4.5);
   m.confidence = 0.99;
   m.tolerance = 0.02;
