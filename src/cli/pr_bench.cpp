@@ -176,6 +176,7 @@ void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measu
     const auto& kernel = inputs.analysis.kernels[index];
     const auto& entry = report.kernels[index];
     ++done;
+    if (!kernel.base || !kernel.head) return usage_error("it has no version at one of the revisions to compare with");
     progress(fmt::format("kforecast: measuring {} on the GPU ({}/{}, limit {:g} s each)...", entry.name, done,
                          to_measure.size(), settings.timeout_seconds));
     auto base_hash = write_side(inputs.base, kernel.base->file, root / "base");
