@@ -91,6 +91,7 @@ void apply_measurement(report::KernelEntry& entry, const bench::Measurement& m, 
 
 void mark_unverified(report::KernelEntry& entry, std::string_view reason, const MeasureSettings& settings) {
   entry.verdict = settings.fail_unverified ? report::KernelVerdict::fail : report::KernelVerdict::warn;
+  entry.unverified = true;
   entry.notes.push_back(fmt::format("unverified: not measured: {} (policy.on_unverified = {})", reason,
                                     settings.fail_unverified ? "fail" : "warn"));
 }

@@ -72,6 +72,7 @@ struct KernelEntry {
   std::vector<std::string> notes;               // why a step did not run, what was compared, ...
   std::optional<ForecastEntry> forecast;        // null where no forecast was made or it failed (notes say why)
   std::optional<MeasurementEntry> measurement;  // null where the kernel was not measured (notes say why)
+  bool unverified = false;                      // it needed a GPU measurement that was not made
 };
 
 struct Report {

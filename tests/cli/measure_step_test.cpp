@@ -95,6 +95,8 @@ TEST_CASE("measure step: the GPU budget stops measuring, and what is left is unv
     measure_kernels(report, all_four, {true, false, 5}, measure);
     CHECK(asked == std::vector<std::size_t>{3});
     CHECK(report.kernels[0].verdict == report::KernelVerdict::fail);
+    CHECK(report.kernels[0].unverified);  // SARIF reports it as unverified risk, not as a failed candidate
+    CHECK_FALSE(report.kernels[3].unverified);
     CHECK_THAT(report.kernels[0].notes.back(), Contains("policy.on_unverified = fail"));
     CHECK(report.verdict == report::GateVerdict::fail);
   }
