@@ -14,7 +14,7 @@ namespace {
 const std::vector<std::string> no_gpu{"KFORECAST_CUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1"};
 }
 
-TEST_CASE("e2e: pr without a GPU leaves the kernels it would measure unverified; on_unverified decides") {
+TEST_CASE("e2e: pr without a GPU leaves the kernels it would measure unverified, and on_unverified decides") {
   SECTION("warn: the gate passes with warnings") {
     FixtureRepo repo;
     commit_slower_kernel(repo);

@@ -107,7 +107,7 @@ TEST_CASE("ledger: an unwritable ledger is an error naming it") {
   CHECK_THAT(appended.error().message, Contains("/proc/kforecast-ledger.jsonl"));
 }
 
-TEST_CASE("ledger: the measurement's interval, GPU time and driver are read back; older lines lack them") {
+TEST_CASE("ledger: the measurement's interval, GPU time and driver are read back, and older lines lack them") {
   LedgerEntry written = entry(0.8);
   written.ci_low = 0.78;
   written.ci_high = 0.82;
