@@ -181,22 +181,6 @@ const std::array keys{
             "",
             "Whether a measurement that decides nothing (the GPU time cap reached, a regression not confirmed) fails "
             "the gate; otherwise it warns."},
-    KeySpec{"policy.gpu_budget_seconds",
-            number,
-            "0",
-            "",
-            "GPU seconds `pr` may spend measuring per run, riskiest kernels first; kernels left over are unverified "
-            "(0: no limit).",
-            0,
-            86400,
-            {},
-            {}},
-    KeySpec{"policy.fail_on_inconclusive",
-            boolean,
-            "false",
-            "",
-            "Whether a measurement that decides nothing (the GPU time cap reached, a regression not confirmed) fails "
-            "the gate; otherwise it warns."},
     KeySpec{"policy.ledger",
             string,
             "\".kforecast/ledger.jsonl\"",
