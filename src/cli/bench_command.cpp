@@ -7,14 +7,11 @@
 
 #include <unistd.h>
 
-#include <array>
-#include <cmath>
 #include <iostream>
 
 #include <fmt/format.h>
 
-#include "base/subprocess.hpp"
-#include "cli/bench_measure.hpp"
+#include "cli/bench_child.hpp"
 #include "cli/handlers.hpp"
 
 namespace kforecast::cli {
@@ -22,61 +19,6 @@ namespace {
 
 using bench::Measurement;
 using bench::Verdict;
-
-std::string self_executable() {
-  std::array<char, 4096> path{};
-  const auto length = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
-  return length > 0 ? std::string(path.data(), static_cast<std::size_t>(length)) : std::string("kforecast");
-}
-
-std::string last_lines(const std::string& text, std::size_t count) {
-  std::size_t start = text.size();
-  for (std::size_t i = 0; i < count && start > 0; ++i) {
-    start = text.rfind('\n', start - 1);
-    if (start == std::string::npos) return text;
-  }
-  return text.substr(start + 1);
-}
-
-std::string trimmed(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  const std::string_view prefix = "kforecast: error: ";
-  if (text.starts_with(prefix)) text.erase(0, prefix.size());
-  return text;
-}
-
-// One measurement in a fresh child process; a crash or a timeout is a failed measurement.
-Result<Measurement> measure_in_child(const Invocation& invocation, const BenchPair& pair, double timeout_seconds) {
-  std::vector<std::string> argv{self_executable(), "bench", pair.candidate, "--in-process", "--format", "json"};
-  if (!pair.versus.empty()) argv.insert(argv.end(), {"--vs", pair.versus});
-  if (!pair.against.empty()) argv.insert(argv.end(), {"--against", pair.against});
-  if (invocation.has("--config")) argv.insert(argv.end(), {"--config", invocation.value("--config")});
-  const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeout_seconds * 1000));
-  const auto start = std::chrono::steady_clock::now();
-  auto child = run_process(argv, {.timeout = timeout});
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!child) {
-    auto failed = bench::failed_measurement(fmt::format(
-        "the measurement did not finish within bench.timeout_seconds ({:g} s) and was killed: a kernel that "
-        "hangs, or a limit too low for this spec",
-        timeout_seconds));
-    failed.gpu_seconds = seconds;
-    return failed;
-  }
-  if (child->exit_status == 2 || child->exit_status == 3)
-    return fail(static_cast<ExitCode>(child->exit_status), trimmed(child->err));
-  if (child->exit_status > 128 || (child->exit_status != 0 && child->exit_status != 1) || child->out.empty()) {
-    const int status = child->exit_status;
-    auto failed =
-        bench::failed_measurement(fmt::format("the measurement process {}: {}",
-                                              status > 128 ? fmt::format("was killed by signal {}", status - 128)
-                                                           : fmt::format("exited with status {}", status),
-                                              trimmed(last_lines(child->err, 5))));
-    failed.gpu_seconds = seconds;
-    return failed;
-  }
-  return bench::parse_measurement_json(child->out);
-}
 
 std::string interval_text(const Measurement& m) {
   if (!(m.interval.speedup > 0)) return "not measured";
@@ -138,21 +80,11 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     if (terminal)
       context.err << fmt::format("measuring {} in a child process (limit {:g} s)...", pair.candidate, timeout)
                   << std::flush;
-    measurement = measure_in_child(invocation, pair, timeout);
-    if (measurement && measurement->verdict == Verdict::regression) {
-      if (terminal) context.err << "\r\033[Kconfirming the regression in a fresh process..." << std::flush;
-      auto second = measure_in_child(invocation, pair, timeout);
-      if (!second) return std::unexpected(second.error());
-      const double first_seconds = measurement->gpu_seconds;
-      if (second->verdict != Verdict::regression) {
-        measurement->notes.push_back(fmt::format("a second process measured {} ({:.4f}x)",
-                                                 bench::verdict_name(second->verdict), second->interval.speedup));
-        measurement->reason = "the regression was not confirmed in a fresh process";
-        measurement->verdict = Verdict::inconclusive;
-      }
-      measurement->gpu_seconds = first_seconds + second->gpu_seconds;
-      measurement->regression_checks = 2;
-    }
+    const ChildRequest request{
+        pair, invocation.has("--config") ? std::optional(invocation.value("--config")) : std::nullopt, "", timeout};
+    measurement = measure_confirmed(request, [&](std::string_view line) {
+      if (terminal) context.err << "\r\033[K" << line << std::flush;
+    });
     if (terminal) context.err << "\r\033[K" << std::flush;
   }
   if (!measurement) return std::unexpected(measurement.error());

@@ -27,7 +27,9 @@ constexpr std::array pr_options{
     OptionSpec{"--forecaster", "embedded|llm",
                "which forecaster to use (default forecast.forecaster; llm needs endpoint.url and endpoint.model; "
                "embedded is not used by pr yet)"},
-    OptionSpec{"--no-bench", "", "never run benchmarks; forecast only"},
+    OptionSpec{"--no-bench", "",
+               "measure nothing, even with a GPU: kernels the policy sends to the GPU stay unverified "
+               "(policy.on_unverified decides); to act as on a machine without a GPU"},
     OptionSpec{"--plan", "", "print which kernels need a GPU (a CI job matrix) and stop (not built yet)"},
     OptionSpec{"--post", "",
                "publish the report: one comment on the pull request (GitHub, GITHUB_TOKEN) or merge request "
@@ -76,7 +78,7 @@ const std::array commands{
     Command{
         "pr", "gate a revision range: find changed kernels, forecast them, measure where unsure",
         "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format md|json|sarif] [--output FILE] "
-        "[--forecaster embedded|llm] [--post]",
+        "[--forecaster embedded|llm] [--no-bench] [--post]",
         "The CI gate. Finds the CUDA kernels that changed between two revisions, forecasts each one's speedup,\n"
         "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
         "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
@@ -85,9 +87,17 @@ const std::array commands{
         "or with --forecaster llm (KFORECAST_FORECASTER=llm) by an OpenAI-compatible endpoint (KFORECAST_ENDPOINT,\n"
         "KFORECAST_MODEL, the key in $KFORECAST_API_KEY); a failed forecast is unsure, never a pass. A forecast\n"
         "with P(regression) below policy.max_p_regression and confidence at least policy.min_confidence passes\n"
-        "(trusted_forecast); any other kernel needs a GPU measurement, which pr does not run yet: it is\n"
-        "unverified, and policy.on_unverified (warn or fail) decides. New kernels have nothing to compare with.\n"
-        "Exit 1 when a changed kernel no longer compiles, or is unverified under on_unverified = \"fail\".\n"
+        "(trusted_forecast); any other kernel is measured on the local GPU as 'kforecast bench' measures it (a\n"
+        "child process per pair under bench.timeout_seconds), riskiest first, within policy.gpu_budget_seconds\n"
+        "(0: no limit). A measured regression beyond bench.tolerance, or a failed candidate (wrong results, a\n"
+        "fault, a hang, no compile) fails; inconclusive warns (fails with policy.fail_on_inconclusive = true);\n"
+        "faster and same pass. Each measurement appends a line to the ledger (policy.ledger) that\n"
+        "'kforecast calibration' reads. A kernel needs a launch spec to be measured (see 'kforecast help bench').\n"
+        "Without a GPU (or with --no-bench, or past the budget, or without a spec) a kernel is unverified, and\n"
+        "policy.on_unverified (warn or fail) decides. New kernels have nothing to compare with. A progress line\n"
+        "shows on a terminal while measuring.\n"
+        "Exit 1 when a changed kernel no longer compiles, is measured slower or failed, or is unverified under\n"
+        "on_unverified = \"fail\".\n"
         "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the\n"
         "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
         pr_options, pr_command},

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// `kforecast pr`: the gate over a revision range. Today it finds the changed kernels and settles
-// those whose machine code did not change; forecasts and benchmarks come with later stages, so
-// every other changed kernel is reported as not verified.
+// `kforecast pr`: the gate over a revision range. It finds the changed kernels, settles those
+// whose machine code did not change, forecasts the rest, lets the policy trust a sure forecast,
+// and measures the others on the local GPU (cli/pr_bench.hpp); what cannot be measured is
+// unverified.
 
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "cli/llm_forecast_step.hpp"
 #include "cli/policy_step.hpp"
 #include "cli/post_step.hpp"
+#include "cli/pr_bench.hpp"
 #include "cli/pr_sources.hpp"
 #include "config/config.hpp"
 #include "cuda/cuda_driver.hpp"
@@ -188,6 +190,14 @@ std::vector<EmbeddedKernelInput> embedded_inputs(const report::Report& report, c
   return inputs;
 }
 
+// policy.ledger, relative to the config file's directory, else to the repository root (where
+// the base revision's .kforecast.toml lives): where `kforecast calibration` looks.
+std::filesystem::path ledger_path(const config::Config& config, const std::filesystem::path& repository_root) {
+  const std::filesystem::path configured = config.string_value("policy.ledger");
+  if (configured.is_absolute()) return configured;
+  return (config.file() ? config.file()->parent_path() : repository_root) / configured;
+}
+
 Result<ExitCode> write_report(const report::Report& report, const Invocation& invocation, Context& context) {
   const std::string format = invocation.has("--format") ? invocation.value("--format") : "md";
   if (format != "md" && format != "json" && format != "sarif")
@@ -263,6 +273,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);
   }
+  const std::filesystem::path repository_root = repo.root();
   // Git is not needed past this point (`repo` is not used again; the prompt overrides above were
   // its last reader): its long-lived cat-file is ended, and waited for, beside the scan rather
   // than at the end.
@@ -319,10 +330,14 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
                            embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env)),
                            features, config->number_value("bench.tolerance"));
   }
-  apply_policy(report,
-               {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},
-                config->number_value("bench.tolerance"),
-                config->string_value("policy.on_unverified") == "fail"});
+  const auto to_measure = apply_policy(
+      report, {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},
+               config->number_value("bench.tolerance"),
+               config->string_value("policy.on_unverified") == "fail"});
+  measure_in_pr(
+      report, to_measure,
+      {analysis, base_sources, head_sources, ledger_path(*config, repository_root), invocation.has("--no-bench")},
+      *config, context);
   auto written = write_report(report, invocation, context);
   if (!written || !invocation.has("--post")) return written;
   if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());

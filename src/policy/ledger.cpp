@@ -29,6 +29,22 @@ Result<std::string> optional_string(const simdjson::dom::object& object, std::st
   return std::string(text);
 }
 
+// The optional finite number at `key`; absent or null reads as nullopt.
+Result<std::optional<double>> optional_number(const simdjson::dom::object& object, std::string_view key,
+                                              const std::string& where) {
+  simdjson::dom::element element;
+  if (object.at_key(key).get(element) || element.is_null()) return std::optional<double>();
+  double value = 0;
+  if (element.get_double().get(value) || !std::isfinite(value))
+    return usage_error(fmt::format("{}: `{}` must be a number or null", where, key));
+  return std::optional<double>(value);
+}
+
+// A number for a line, null where absent or not finite (an interval from one round is infinite).
+std::string optional_field(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? number(*value) : "null";
+}
+
 Result<LedgerEntry> parse_entry(std::string_view line, simdjson::dom::parser& parser, const std::string& where) {
   simdjson::dom::element root;
   if (const auto error = parser.parse(line.data(), line.size()).get(root))
@@ -74,6 +90,23 @@ Result<LedgerEntry> parse_entry(std::string_view line, simdjson::dom::parser& pa
   if (!forecast) return usage_error(fmt::format("{}: `probabilities`: {}", where, forecast.error().message));
   entry.forecast = *forecast;
 
+  for (const auto& [key, field] : std::array<std::pair<std::string_view, std::string*>, 2>{
+           {{"driver", &entry.driver}, {"reason", &entry.reason}}}) {
+    auto value = optional_string(object, key, where);
+    if (!value) return std::unexpected(value.error());
+    *field = std::move(*value);
+  }
+  for (const auto& [key, field] :
+       std::array<std::pair<std::string_view, std::optional<double>*>, 5>{{{"ci_low", &entry.ci_low},
+                                                                           {"ci_high", &entry.ci_high},
+                                                                           {"confidence", &entry.confidence},
+                                                                           {"tolerance", &entry.tolerance},
+                                                                           {"gpu_seconds", &entry.gpu_seconds}}}) {
+    auto value = optional_number(object, key, where);
+    if (!value) return std::unexpected(value.error());
+    *field = *value;
+  }
+
   simdjson::dom::element speedup;
   if (object.at_key("speedup").get(speedup) == simdjson::SUCCESS && !speedup.is_null()) {
     double value = 0;
@@ -93,12 +126,15 @@ std::string ledger_line(const LedgerEntry& entry) {
       "{{\"kforecast\": {}, \"recorded\": {}, \"base\": {}, \"head\": {}, \"kernel\": {}, \"file\": {}, "
       "\"hardware\": {}, \"reference_hash\": {}, \"candidate_hash\": {}, \"forecaster\": {}, \"model\": {}, "
       "\"forecaster_version\": {}, "
-      "\"probabilities\": [{}], \"speedup\": {}, \"verdict\": {}}}\n",
+      "\"probabilities\": [{}], \"speedup\": {}, \"verdict\": {}, \"ci_low\": {}, \"ci_high\": {}, "
+      "\"confidence\": {}, \"tolerance\": {}, \"gpu_seconds\": {}, \"driver\": {}, \"reason\": {}}}\n",
       json_string(entry.kforecast_version), json_string(entry.recorded), json_string(entry.base),
       json_string(entry.head), json_string(entry.kernel), json_string(entry.file), json_string(entry.hardware),
       json_string(entry.reference_hash), json_string(entry.candidate_hash), json_string(entry.forecaster),
       json_string(entry.model), json_string(entry.forecaster_version), probabilities,
-      entry.speedup ? number(*entry.speedup) : "null", json_string(entry.verdict));
+      entry.speedup ? number(*entry.speedup) : "null", json_string(entry.verdict), optional_field(entry.ci_low),
+      optional_field(entry.ci_high), optional_field(entry.confidence), optional_field(entry.tolerance),
+      optional_field(entry.gpu_seconds), json_string(entry.driver), json_string(entry.reason));
 }
 
 Result<void> append_to_ledger(const std::filesystem::path& path, const LedgerEntry& entry) {

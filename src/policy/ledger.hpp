@@ -29,6 +29,13 @@ struct LedgerEntry {
   forecast::BinDistribution forecast = forecast::BinDistribution::uniform();
   std::optional<double> speedup;  // absent when the measurement failed
   std::string verdict;            // the measurement's: faster, same, regression, inconclusive, failed
+  // Additive fields (older lines lack them; absent reads as nullopt / empty):
+  std::optional<double> ci_low, ci_high;  // the speedup's interval at `confidence`
+  std::optional<double> confidence;       // bench.confidence
+  std::optional<double> tolerance;        // bench.tolerance the verdict was taken at
+  std::optional<double> gpu_seconds;      // GPU time the measurement took
+  std::string driver;                     // "550.54.15 (CUDA 12.4)"
+  std::string reason;                     // why failed or inconclusive
 };
 
 // The entry as one line of JSON, newline included.

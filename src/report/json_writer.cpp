@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "base/json_string.hpp"
 #include "report/writer.hpp"
 
@@ -32,6 +34,35 @@ std::string forecast_object(const std::optional<ForecastEntry>& forecast) {
       json_string(forecast->prompt_version), forecast->cached ? "true" : "false");
 }
 
+// A number, or null where it is not finite (an interval from fewer than two rounds is infinite).
+std::string finite_number(double value) { return std::isfinite(value) ? fmt::format("{:.6g}", value) : "null"; }
+
+std::string measurement_object(const std::optional<MeasurementEntry>& measurement) {
+  if (!measurement) return "null";
+  return fmt::format(
+      "{{\n        \"speedup\": {},\n        \"ci_low\": {},\n        \"ci_high\": {},\n"
+      "        \"bin\": {},\n        \"verdict\": {},\n        \"t_base_us\": {},\n"
+      "        \"t_head_us\": {},\n        \"gpu\": {},\n        \"gpu_seconds\": {},\n"
+      "        \"reason\": {}\n      }}",
+      finite_number(measurement->speedup), finite_number(measurement->ci_low), finite_number(measurement->ci_high),
+      measurement->bin, json_string(measurement->verdict), finite_number(measurement->t_base_us),
+      finite_number(measurement->t_head_us), json_string(measurement->gpu), finite_number(measurement->gpu_seconds),
+      json_string(measurement->reason));
+}
+
+std::string optional_number(const std::optional<double>& value) { return value ? finite_number(*value) : "null"; }
+
+// The run's GPU time (an additive key beside DESIGN.md's), written only by runs that measured
+// or could have.
+std::string gpu_time_member(const std::optional<GpuTime>& time) {
+  if (!time) return "";
+  return fmt::format(
+      "  \"gpu_time\": {{\"spent_seconds\": {}, \"measured\": {}, \"measurable\": {}, "
+      "\"per_kernel_seconds\": {}, \"saved_seconds\": {}, \"note\": {}}},\n",
+      finite_number(time->spent_seconds), time->measured, time->measurable, optional_number(time->per_kernel_seconds),
+      optional_number(time->saved_seconds), json_string(time->note));
+}
+
 class JsonWriter final : public Writer {
  public:
   using Writer::Writer;
@@ -49,15 +80,17 @@ class JsonWriter final : public Writer {
         "{}    {{\n"
         "      \"name\": {},\n      \"file\": {},\n      \"line\": {},\n"
         "      \"change\": {},\n      \"decision\": {},\n"
-        "      \"forecast\": {},\n      \"measurement\": null,\n"
+        "      \"forecast\": {},\n      \"measurement\": {},\n"
         "      \"verdict\": {},\n      \"notes\": {}\n    }}",
         index == 0 ? "" : ",\n", json_string(entry.name), json_string(entry.file), entry.line,
         json_string(to_string(entry.change)), json_string(to_string(entry.decision)), forecast_object(entry.forecast),
-        json_string(to_string(entry.verdict)), string_array(entry.notes, "      "));
+        measurement_object(entry.measurement), json_string(to_string(entry.verdict)),
+        string_array(entry.notes, "      "));
   }
 
   void end(const Report& report) override {
     out() << (report.kernels.empty() ? "],\n" : "\n  ],\n");
+    out() << gpu_time_member(report.gpu_time);
     out() << fmt::format("  \"notes\": {}\n}}\n", string_array(report.notes, "  "));
   }
 };

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "report/writer.hpp"
 
 namespace kforecast::report {
@@ -68,6 +70,30 @@ std::string decision_text(Decision decision) {
   return text;
 }
 
+// "1.031x [1.012, 1.049]", or what stands for a speedup that was not timed.
+std::string speedup_text(const MeasurementEntry& m) {
+  if (!(m.speedup > 0) || !std::isfinite(m.speedup)) return "not timed";
+  const auto bound = [](double value) { return std::isfinite(value) ? fmt::format("{:.3f}", value) : "?"; };
+  return fmt::format("{:.3f}x [{}, {}]", m.speedup, bound(m.ci_low), bound(m.ci_high));
+}
+
+// The footer: GPU time spent, and saved against measuring every changed kernel.
+std::string gpu_time_text(const GpuTime& time) {
+  std::string text = time.measured == 0 ? "GPU time: none spent"
+                                        : fmt::format("GPU time: {:.1f} s spent measuring {} of {} changed kernel{}",
+                                                      time.spent_seconds, time.measured, time.measurable,
+                                                      time.measurable == 1 ? "" : "s");
+  if (time.saved_seconds && time.per_kernel_seconds)
+    text += fmt::format(
+        "; {} against measuring all {} (estimated at {:.1f} s each, the median of this run's "
+        "measurements)",
+        *time.saved_seconds > 0 ? fmt::format("about {:.1f} s saved", *time.saved_seconds)
+                                : std::string("nothing saved"),
+        time.measurable, *time.per_kernel_seconds);
+  if (!time.note.empty()) text += fmt::format(" ({})", text_cell(time.note));
+  return text + ".\n";
+}
+
 class MarkdownWriter final : public Writer {
  public:
   using Writer::Writer;
@@ -106,6 +132,20 @@ class MarkdownWriter final : public Writer {
         if (entry.forecast && !entry.forecast->rationale.empty())
           out() << fmt::format("\n> `{}`: {}\n", code_cell(entry.name), text_cell(entry.forecast->rationale));
     }
+    std::string measurements;
+    for (const KernelEntry& entry : report.kernels) {
+      if (!entry.measurement) continue;
+      const MeasurementEntry& m = *entry.measurement;
+      measurements += fmt::format(
+          "| `{}` | {} | {} | {} | {:.2f} |\n", code_cell(entry.name), speedup_text(m), text_cell(m.verdict),
+          m.t_base_us > 0 ? fmt::format("{:.2f} us -> {:.2f} us", m.t_base_us, m.t_head_us) : std::string("-"),
+          m.gpu_seconds);
+    }
+    if (!measurements.empty())
+      out() << "\n| kernel | measured speedup [interval] | measured | time per launch (base -> head) | GPU s |\n"
+               "|---|---|---|---|---|\n"
+            << measurements;
+    if (report.gpu_time) out() << "\n" << gpu_time_text(*report.gpu_time);
     std::string notes;
     for (const KernelEntry& entry : report.kernels)
       for (const std::string& note : entry.notes)

@@ -5,6 +5,7 @@
 // follow the JSON contract in DESIGN.md ("Interfaces that other tools rely on").
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,6 +34,34 @@ struct ForecastEntry {
   bool cached = false;
 };
 
+// A measurement as the report shows it: DESIGN.md's "measurement" object, plus why it failed or
+// was inconclusive.
+struct MeasurementEntry {
+  double speedup = 0;  // t_base / t_head; 0 where nothing was timed (a failed candidate)
+  double ci_low = 0;
+  double ci_high = 0;
+  int bin = 0;          // 1..8; 0 where nothing was timed
+  std::string verdict;  // faster | same | regression | inconclusive | failed
+  double t_base_us = 0;
+  double t_head_us = 0;
+  std::string gpu;
+  double gpu_seconds = 0;
+  std::string reason;  // why failed or inconclusive; empty otherwise
+};
+
+// The GPU time of a run, for the report's footer. `saved_seconds` is an estimate: every changed
+// kernel that could have been measured (`measurable`) at `per_kernel_seconds` each (the median
+// of this run's measurements), less what was spent; absent when nothing was measured to
+// estimate a measurement's cost from.
+struct GpuTime {
+  double spent_seconds = 0;
+  std::size_t measured = 0;
+  std::size_t measurable = 0;
+  std::optional<double> per_kernel_seconds;
+  std::optional<double> saved_seconds;
+  std::string note;  // why nothing was measured, where nothing was: "no GPU: ...", "--no-bench"
+};
+
 struct KernelEntry {
   std::string name;
   std::string file;
@@ -40,9 +69,10 @@ struct KernelEntry {
   Change change = Change::modified;
   Decision decision = Decision::forecast_only;
   KernelVerdict verdict = KernelVerdict::pass;
-  std::vector<std::string> notes;         // why a step did not run, what was compared, ...
-  std::optional<ForecastEntry> forecast;  // null where no forecast was made or it failed (notes say why)
-  // measurement is written as null until the benchmark lands.
+  std::vector<std::string> notes;               // why a step did not run, what was compared, ...
+  std::optional<ForecastEntry> forecast;        // null where no forecast was made or it failed (notes say why)
+  std::optional<MeasurementEntry> measurement;  // null where the kernel was not measured (notes say why)
+  bool unverified = false;                      // it needed a GPU measurement that was not made
 };
 
 struct Report {
@@ -51,7 +81,8 @@ struct Report {
   std::string head;
   GateVerdict verdict = GateVerdict::pass;
   std::vector<KernelEntry> kernels;
-  std::vector<std::string> notes;  // run-level: how the range was chosen, what was unavailable
+  std::vector<std::string> notes;   // run-level: how the range was chosen, what was unavailable
+  std::optional<GpuTime> gpu_time;  // set by runs that reached the measuring step
 };
 
 std::string_view to_string(Change change);

@@ -26,9 +26,13 @@ constexpr Rule unverified_rule{"kforecast/unverified", "UnverifiedRisk",
                                "measured."};
 constexpr std::array<Rule, 3> rules{regression_rule, failed_rule, unverified_rule};
 
+// A measured kernel's rule follows its measurement: slower, failed, or (inconclusive, where
+// policy.fail_on_inconclusive makes that fail) still unverified.
 const Rule& rule_for(const KernelEntry& entry) {
-  if (entry.verdict == KernelVerdict::warn) return unverified_rule;
-  return entry.decision == Decision::measured ? regression_rule : failed_rule;
+  if (entry.verdict == KernelVerdict::warn || entry.unverified) return unverified_rule;
+  if (entry.decision != Decision::measured) return failed_rule;
+  if (!entry.measurement || entry.measurement->verdict == "regression") return regression_rule;
+  return entry.measurement->verdict == "failed" ? failed_rule : unverified_rule;
 }
 
 std::string message_for(const KernelEntry& entry) {

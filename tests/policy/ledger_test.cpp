@@ -106,3 +106,35 @@ TEST_CASE("ledger: an unwritable ledger is an error naming it") {
   REQUIRE_FALSE(appended.has_value());
   CHECK_THAT(appended.error().message, Contains("/proc/kforecast-ledger.jsonl"));
 }
+
+TEST_CASE("ledger: the measurement's interval, GPU time and driver are read back, and older lines lack them") {
+  LedgerEntry written = entry(0.8);
+  written.ci_low = 0.78;
+  written.ci_high = 0.82;
+  written.confidence = 0.99;
+  written.tolerance = 0.02;
+  written.gpu_seconds = 4.25;
+  written.driver = "580.159.04 (CUDA 13.0)";
+  written.reason = "";
+  auto reading = parse_ledger(ledger_line(written), "ledger.jsonl");
+  REQUIRE(reading.has_value());
+  REQUIRE(reading->entries.size() == 1);
+  const LedgerEntry& read = reading->entries[0];
+  CHECK(*read.ci_low == Approx(0.78));
+  CHECK(*read.ci_high == Approx(0.82));
+  CHECK(*read.gpu_seconds == Approx(4.25));
+  CHECK(read.driver == written.driver);
+
+  auto old = parse_ledger(
+      R"({"kernel": "k", "probabilities": [0, 0, 0, 0.5, 0.5, 0, 0, 0], "speedup": 1.1, "verdict": "faster"})"
+      "\n",
+      "old.jsonl");
+  REQUIRE(old.has_value());
+  REQUIRE(old->entries.size() == 1);
+  CHECK_FALSE(old->entries[0].ci_low);
+  CHECK_FALSE(old->entries[0].gpu_seconds);
+
+  CHECK_THAT(failure(R"({"probabilities": [0, 0, 0, 0.5, 0.5, 0, 0, 0], "speedup": 1.1, "ci_low": "low"})"
+                     "\n"),
+             Contains("ledger.jsonl:1: `ci_low` must be a number or null"));
+}

@@ -77,3 +77,20 @@ TEST_CASE("report: SARIF for a clean report has no results and is valid") {
   REQUIRE(root.at_pointer("/runs/0/results").get_array().get(results) == simdjson::SUCCESS);
   CHECK(results.size() == 0);
 }
+
+TEST_CASE("report: SARIF rules for measured kernels follow the measurement") {
+  std::ostringstream out;
+  make_sarif_writer(out)->write(measured_report());
+  simdjson::dom::parser parser;
+  const auto root = parse(parser, out.str());
+  // faster_k passes and leaves no result; then slower_k, wrong_k, unsure_k, nospec_k.
+  CHECK(text_at(root, "/runs/0/results/0/ruleId") == "kforecast/regression");
+  CHECK(text_at(root, "/runs/0/results/0/level") == "error");
+  CHECK(text_at(root, "/runs/0/results/1/ruleId") == "kforecast/failed");
+  CHECK(text_at(root, "/runs/0/results/2/ruleId") == "kforecast/unverified");
+  CHECK(text_at(root, "/runs/0/results/2/level") == "warning");
+  CHECK(text_at(root, "/runs/0/results/3/ruleId") == "kforecast/unverified");
+  simdjson::dom::array results;
+  REQUIRE(root.at_pointer("/runs/0/results").get_array().get(results) == simdjson::SUCCESS);
+  CHECK(results.size() == 4);
+}

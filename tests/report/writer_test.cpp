@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -57,4 +58,37 @@ TEST_CASE("report: notes outside code spans cannot inject HTML or mentions") {
   make_markdown_writer(out)->write(sample_report());
   CHECK(out.str().find("<script>") == std::string::npos);
   CHECK(out.str().find("line break &lt;script&gt; @\u200bteam") != std::string::npos);
+}
+
+TEST_CASE("report: measured kernels and the GPU time, JSON and Markdown golden files") {
+  std::ostringstream json, markdown;
+  make_json_writer(json)->write(measured_report());
+  make_markdown_writer(markdown)->write(measured_report());
+  check_golden(json.str(), "measured.json");
+  check_golden(markdown.str(), "measured.md");
+  CHECK(json.str().find("\"ci_low\": 1.012") != std::string::npos);
+  CHECK(json.str().find("\"gpu_time\": {\"spent_seconds\": 37.9") != std::string::npos);
+  CHECK(markdown.str().find("| `slower_k` | 0.251x [0.248, 0.254] | regression | 10.00 us -> 39.80 us | 3.20 |") !=
+        std::string::npos);
+  CHECK(markdown.str().find("| `wrong_k` | not timed | failed | - | 0.60 |") != std::string::npos);
+  CHECK(markdown.str().find("GPU time: 37.9 s spent measuring 4 of 20 changed kernels; about 35.1 s saved against "
+                            "measuring all 20 (estimated at 3.6 s each, the median of this run's measurements).") !=
+        std::string::npos);
+  SECTION("when measuring cost more than the estimate for all, nothing is claimed saved") {
+    Report costly = measured_report();
+    costly.gpu_time->measurable = 5;
+    costly.gpu_time->saved_seconds = 3.65 * 5 - 37.9;
+    std::ostringstream text;
+    make_markdown_writer(text)->write(costly);
+    CHECK(text.str().find("; nothing saved against measuring all 5") != std::string::npos);
+  }
+}
+
+TEST_CASE("report: a measurement that is not finite is null in JSON, never inf") {
+  Report report = measured_report();
+  report.kernels[3].measurement->ci_high = std::numeric_limits<double>::infinity();
+  std::ostringstream json;
+  make_json_writer(json)->write(report);
+  CHECK(json.str().find("\"ci_high\": null") != std::string::npos);
+  CHECK(json.str().find("inf") == std::string::npos);
 }

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: Apache-2.0
+// How pr measures a kernel: both revisions' texts (the kernel's file and the local headers it
+// reaches) are written to a private temporary directory, and the pair is measured there exactly
+// as `kforecast bench HEAD_FILE:KERNEL --vs BASE_FILE:KERNEL` would (cli/bench_child.hpp), with
+// the config pr decided under (the base revision's) handed to the child. So the texts measured
+// are the texts analysed, whichever revisions, index or patch they came from.
+
+#include "cli/pr_bench.hpp"
+
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "base/content_hash.hpp"
+#include "cli/bench_child.hpp"
+#include "cli/bench_measure.hpp"
+#include "cli/measure_step.hpp"
+#include "cuda/cuda_driver.hpp"
+#include "kforecast_version.hpp"
+#include "policy/ledger.hpp"
+
+namespace kforecast::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A directory of our own under the system's temporary directory, removed with everything in it.
+class ScratchDirectory {
+ public:
+  static Result<ScratchDirectory> create() {
+    std::error_code ec;
+    std::string pattern = (fs::temp_directory_path(ec) / "kforecast-pr-XXXXXX").string();
+    if (ec || ::mkdtemp(pattern.data()) == nullptr)
+      return fail(ExitCode::could_not_run, fmt::format("cannot create a temporary directory ({})", pattern));
+    return ScratchDirectory(pattern);
+  }
+  ScratchDirectory(ScratchDirectory&& other) noexcept : m_path(std::exchange(other.m_path, {})) {}
+  ScratchDirectory& operator=(ScratchDirectory&&) = delete;
+  ~ScratchDirectory() {
+    std::error_code ignored;
+    if (!m_path.empty()) fs::remove_all(m_path, ignored);
+  }
+  const fs::path& path() const { return m_path; }
+
+ private:
+  explicit ScratchDirectory(fs::path path) : m_path(std::move(path)) {}
+  fs::path m_path;
+};
+
+// Whether a repository path may be written below a directory: relative, no "..", no empty name.
+bool safe_relative(const std::string& path) {
+  const fs::path p(path);
+  if (path.empty() || p.is_absolute()) return false;
+  for (const auto& part : p)
+    if (part == ".." || part.empty()) return false;
+  return true;
+}
+
+// Writes `path` and the local headers it reaches at one revision under `root`; the hash of
+// what was written (paths and texts), for the ledger.
+Result<std::string> write_side(const kernels::RevisionSources& sources, const std::string& path, const fs::path& root) {
+  ContentHasher hasher;
+  for (const auto& file : sources.closure(path)) {
+    if (!safe_relative(file)) return usage_error(fmt::format("{}: not a path inside the repository", file));
+    const auto found = sources.files().find(file);
+    if (found == sources.files().end()) continue;
+    const fs::path target = root / file;
+    std::error_code ec;
+    fs::create_directories(target.parent_path(), ec);
+    std::ofstream out(target, std::ios::binary);
+    out << found->second;
+    if (!out) return fail(ExitCode::could_not_run, fmt::format("cannot write {}", target.string()));
+    hasher.add(file);
+    hasher.add(found->second);
+  }
+  return hasher.hex();
+}
+
+std::string replace_all(std::string text, std::string_view from, std::string_view to) {
+  if (from.empty()) return text;
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  ::gmtime_r(&now, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                     tm.tm_min, tm.tm_sec);
+}
+
+// Why no kernel can be measured here, or nullopt when a GPU is usable: the CUDA driver loads and
+// reports a device (the check `kforecast doctor` makes).
+std::optional<std::string> no_gpu_reason(const config::Config& config) {
+  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
+  if (!driver) return fmt::format("no GPU here ({})", driver.error().message());
+  auto devices = (*driver)->devices();
+  if (!devices) return fmt::format("no GPU here ({})", devices.error().message);
+  if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
+  return std::nullopt;
+}
+
+std::string how_to_measure(const report::KernelEntry& entry) {
+  return fmt::format("run `kforecast bench {}:{} --against BASE` on a GPU", entry.file, entry.name);
+}
+
+struct Settings {
+  MeasureSettings measure;
+  double timeout_seconds = 300;
+};
+
+Settings settings_of(const config::Config& config) {
+  return {{config.string_value("policy.on_unverified") == "fail", config.boolean_value("policy.fail_on_inconclusive"),
+           config.number_value("policy.gpu_budget_seconds")},
+          config.number_value("bench.timeout_seconds")};
+}
+
+}  // namespace
+
+void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
+                   const config::Config& config, Context& context) {
+  const Settings settings = settings_of(config);
+  if (to_measure.empty()) {
+    report.gpu_time = gpu_time(report, {}, "");
+    return;
+  }
+  const auto leave = [&](const std::string& why, const std::string& note) {
+    for (const std::size_t index : to_measure)
+      mark_unverified(report.kernels[index], fmt::format("{}; {}", why, how_to_measure(report.kernels[index])),
+                      settings.measure);
+    leave_unmeasured(report, {}, "", settings.measure);  // sets the gate verdict
+    report.gpu_time = gpu_time(report, {}, note);
+  };
+  if (inputs.no_bench) return leave("--no-bench was given", "--no-bench");
+  if (auto why = no_gpu_reason(config)) return leave(*why, "no GPU");
+  auto scratch = ScratchDirectory::create();
+  if (!scratch) return leave(scratch.error().message, "no scratch directory");
+  const fs::path root = scratch->path();
+
+  // The child reads the same config: the file given, else the base revision's text.
+  std::optional<std::string> child_config;
+  if (config.file()) {
+    std::error_code ec;
+    child_config = fs::absolute(*config.file(), ec).string();
+  } else {
+    child_config = (root / "kforecast.toml").string();
+    std::ofstream(*child_config, std::ios::binary) << config.source_text();
+  }
+
+  const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
+  const auto progress = [&](const std::string& line) {
+    if (terminal) context.err << "\r\033[K" << line << std::flush;
+  };
+  const std::string base_prefix = (root / "base").string() + "/";
+  const std::string head_prefix = (root / "head").string() + "/";
+  const auto readable = [&](std::string text) {
+    return replace_all(replace_all(std::move(text), base_prefix, ""), head_prefix, "");
+  };
+  policy::LedgerEntry run;
+  run.kforecast_version = std::string(kforecast::version);
+  run.recorded = utc_now();
+  run.base = report.base;
+  run.head = report.head;
+  std::size_t done = 0;
+
+  const MeasureKernel measure = [&](std::size_t index) -> Result<bench::Measurement> {
+    const auto& kernel = inputs.analysis.kernels[index];
+    const auto& entry = report.kernels[index];
+    ++done;
+    if (!kernel.base || !kernel.head) return usage_error("it has no version at one of the revisions to compare with");
+    progress(fmt::format("kforecast: measuring {} on the GPU ({}/{}, limit {:g} s each)...", entry.name, done,
+                         to_measure.size(), settings.timeout_seconds));
+    auto base_hash = write_side(inputs.base, kernel.base->file, root / "base");
+    if (!base_hash) return std::unexpected(base_hash.error());
+    auto head_hash = write_side(inputs.head, kernel.head->file, root / "head");
+    if (!head_hash) return std::unexpected(head_hash.error());
+    const BenchPair pair{(root / "head" / kernel.head->file).string() + ":" + kernel.head->qualified_name,
+                         (root / "base" / kernel.base->file).string() + ":" + kernel.base->qualified_name, ""};
+    // What can be checked without the GPU is checked here, so a kernel without a spec costs no
+    // child process.
+    if (auto prepared = prepare_pair(pair, config, context); !prepared) {
+      const std::string message = readable(prepared.error().message);
+      if (message.find("no launch spec") != std::string::npos)
+        return usage_error(fmt::format(
+            "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
+            "(sizes, grid, block and [kernel.args]; `kforecast help bench` shows one), or a [[kernel]] table "
+            "with name = \"{}\" in the base revision's .kforecast.toml; then {}",
+            kernel.head->qualified_name, kernel.head->file, kernel.head->qualified_name, how_to_measure(entry)));
+      return usage_error(fmt::format("its launch spec cannot be used: {}", message));
+    }
+    auto measurement = measure_confirmed({pair, child_config, root.string(), settings.timeout_seconds},
+                                         [&](std::string_view line) { progress(std::string(line)); });
+    if (!measurement) return usage_error(readable(measurement.error().message));
+    measurement->reason = readable(measurement->reason);
+    for (auto& note : measurement->notes) note = readable(note);
+    auto line = ledger_entry(entry, *measurement, run);
+    line.reference_hash = *base_hash;
+    line.candidate_hash = *head_hash;
+    if (auto appended = policy::append_to_ledger(inputs.ledger, line); !appended)
+      report.notes.push_back(fmt::format("ledger not written: {}", appended.error().message));
+    return measurement;
+  };
+  const MeasureOutcome outcome = measure_kernels(report, to_measure, settings.measure, measure);
+  if (terminal) context.err << "\r\033[K" << std::flush;
+  report.gpu_time = gpu_time(report, outcome, "");
+  if (outcome.measured > 0)
+    report.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
+                                       outcome.measured == 1 ? "" : "s", inputs.ledger.string()));
+}
+
+}  // namespace kforecast::cli

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kforecast pr` on a GPU: the kernel the policy sends to the GPU is measured, the 8x slower
+// candidate is a measured regression that fails the gate (exit 1), the ledger gets its line, and
+// the kernel without a launch spec stays unverified with the note saying how to add one.
+// Skipped (exit 77) without a GPU and NVRTC. On a GPU machine with a binary built elsewhere, set
+// KF_TEST_BINARY to it.
+#include <cstdlib>
+#include <fstream>
+
+#include <simdjson.h>
+
+#include <catch2/catch.hpp>
+
+#include "base/environment.hpp"
+#include "base/subprocess.hpp"
+#include "cuda/cuda_driver.hpp"
+#include "cuda/nvrtc.hpp"
+#include "pr_bench_fixture.hpp"
+#include "support/requirement.hpp"
+
+using namespace kforecast;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string binary() {
+  const char* value = std::getenv("KF_TEST_BINARY");
+  return value != nullptr && *value != '\0' ? value : KF_BINARY;
+}
+
+ProcessOutput run_pr(const testing::FixtureRepo& repo, std::vector<std::string> args) {
+  std::vector<std::string> argv{binary(), "pr", "--base", "HEAD~1"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  // Two child processes (the regression is confirmed), each capped by bench.max_gpu_seconds.
+  auto output = run_process(argv, {.working_directory = repo.path().string(), .timeout = std::chrono::seconds(300)});
+  if (!output) FAIL(output.error().message);
+  return *output;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+std::optional<std::string> kforecast::testing::missing_requirement() {
+  auto driver = cuda::load_driver({});
+  if (!driver) return driver.error().message();
+  auto devices = (*driver)->devices();
+  if (!devices || devices->empty()) return std::string("no CUDA device");
+  auto compiler = cuda::load_nvrtc({}, process_environment());
+  if (!compiler) return compiler.error().message();
+  return std::nullopt;
+}
+
+TEST_CASE("e2e gpu: pr measures the kernel the policy sends to the GPU, and an 8x slower one fails the gate") {
+  testing::FixtureRepo repo;
+  e2e::commit_slower_kernel(repo, "[bench]\nmax_gpu_seconds = 20\n");
+  const auto run = run_pr(repo, {"--format", "json"});
+  INFO(run.out << run.err);
+  CHECK(run.exit_status == 1);
+
+  simdjson::dom::parser parser;
+  simdjson::dom::element report;
+  REQUIRE(parser.parse(run.out).get(report) == simdjson::SUCCESS);
+  std::string_view verdict;
+  CHECK(report["verdict"].get_string().get(verdict) == simdjson::SUCCESS);
+  CHECK(verdict == "fail");
+  bool saw_settle = false, saw_nospec = false;
+  for (simdjson::dom::element kernel : report["kernels"].get_array()) {
+    std::string_view name, decision, kernel_verdict, measured;
+    REQUIRE(kernel["name"].get_string().get(name) == simdjson::SUCCESS);
+    REQUIRE(kernel["decision"].get_string().get(decision) == simdjson::SUCCESS);
+    REQUIRE(kernel["verdict"].get_string().get(kernel_verdict) == simdjson::SUCCESS);
+    if (name == "settle") {
+      saw_settle = true;
+      CHECK(decision == "measured");
+      CHECK(kernel_verdict == "fail");
+      REQUIRE(kernel["measurement"]["verdict"].get_string().get(measured) == simdjson::SUCCESS);
+      CHECK(measured == "regression");
+      double speedup = 0, high = 0;
+      REQUIRE(kernel["measurement"]["speedup"].get_double().get(speedup) == simdjson::SUCCESS);
+      REQUIRE(kernel["measurement"]["ci_high"].get_double().get(high) == simdjson::SUCCESS);
+      CHECK(speedup < 0.7);  // 8x the dependent work in a kernel that is mostly that work
+      CHECK(high < 1 / 1.02);
+    }
+    if (name == "nospec") {
+      saw_nospec = true;
+      CHECK(decision == "forecast_only");
+      CHECK(kernel_verdict == "warn");
+      CHECK(kernel["measurement"].is_null());
+    }
+  }
+  CHECK(saw_settle);
+  CHECK(saw_nospec);
+  CHECK_THAT(run.out, Contains("no launch spec, so it cannot be run: add a `// kforecast:` comment block directly "
+                               "above `nospec` in src/settle.cu"));
+  CHECK_THAT(run.out, Contains("\"gpu_time\": {\"spent_seconds\": "));
+
+  const std::string ledger = read_file(repo.path() / ".kforecast/ledger.jsonl");
+  CHECK(std::ranges::count(ledger, '\n') == 1);  // one measured kernel, one line
+  CHECK_THAT(ledger, Contains("\"kernel\": \"settle\", \"file\": \"src/settle.cu\""));
+  CHECK_THAT(ledger, Contains("\"verdict\": \"regression\""));
+  CHECK_THAT(ledger, Contains("\"forecaster\": \"embedded\""));
+  CHECK_THAT(ledger, !Contains("\"hardware\": \"\""));
+  CHECK_THAT(ledger, !Contains("\"reference_hash\": \"\""));
+  CHECK_THAT(ledger, !Contains("\"ci_low\": null"));
+
+  // --no-bench measures nothing even here, and writes no ledger line.
+  const auto skipped = run_pr(repo, {"--format", "json", "--no-bench"});
+  CHECK(skipped.exit_status == 0);
+  CHECK_THAT(skipped.out, Contains("unverified: not measured: --no-bench was given"));
+  CHECK_THAT(skipped.out, !Contains("\"decision\": \"measured\""));
+  CHECK(std::ranges::count(read_file(repo.path() / ".kforecast/ledger.jsonl"), '\n') == 1);
+
+  // The Markdown report shows the measurement and the GPU time.
+  const auto markdown = run_pr(repo, {});
+  INFO(markdown.out);
+  CHECK(markdown.exit_status == 1);
+  CHECK_THAT(markdown.out, Contains("| `settle` | 0."));
+  CHECK_THAT(markdown.out, Contains("| regression |"));
+  CHECK_THAT(markdown.out, Contains(" s spent measuring 1 of 2 changed kernels; about "));
+  CHECK(std::ranges::count(read_file(repo.path() / ".kforecast/ledger.jsonl"), '\n') == 2);
+}
