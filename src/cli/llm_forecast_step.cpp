@@ -106,9 +106,11 @@ Result<llm::PromptSet> configured_prompts(const config::Config& config, const gi
   return llm::prompts_with_overrides(found, fmt::format("{}:{}", revision.substr(0, 12), directory));
 }
 
-Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKernelInput>& inputs,
-                               const LlmStepOptions& options) {
-  if (inputs.empty()) return {};
+Result<std::vector<ForecastFailure>> add_llm_forecasts(report::Report& report,
+                                                       const std::vector<LlmKernelInput>& inputs,
+                                                       const LlmStepOptions& options) {
+  std::vector<ForecastFailure> failures;
+  if (inputs.empty()) return failures;
   auto settings = endpoint_settings(options.config, options.env);
   if (!settings) return std::unexpected(settings.error());
   auto gpu = target_gpu(options.config);
@@ -146,6 +148,7 @@ Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKern
   int failed = 0, cached = 0, requests = 0;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     report::KernelEntry& entry = report.kernels.at(inputs[i].entry);
+    for (const auto& note : inputs[i].notes) entry.notes.push_back(note);
     if (auto markers = llm::steering_markers(inputs[i].candidate_raw); !markers.empty())
       entry.notes.push_back(
           fmt::format("the candidate's source holds text addressed to a language model (\"{}\"): "
@@ -155,7 +158,12 @@ Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKern
     if (!outcome) {
       ++failed;
       requests += outcome.error().requests;
-      replace_unbuilt_note(entry, fmt::format("no LLM forecast ({}): treated as unsure", outcome.error().message));
+      replace_unbuilt_note(
+          entry, fmt::format("no LLM forecast ({}): {}", outcome.error().message,
+                             options.embedded_fallback
+                                 ? "the embedded forecaster's forecast stands in (forecast.fallback = \"embedded\")"
+                                 : "treated as unsure"));
+      failures.push_back({inputs[i].entry, outcome.error().message});
       continue;
     }
     requests += outcome->requests;
@@ -166,10 +174,12 @@ Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKern
   }
   report.notes.push_back(
       fmt::format("LLM forecaster: {} at {}, prompts {}; {} kernel{} forecast ({} from the cache), "
-                  "{} failed, {} request{}",
+                  "{} failed{}, {} request{}",
                   settings->model, display_url(settings->url), options.prompts.version, inputs.size() - failed,
-                  inputs.size() - failed == 1 ? "" : "s", cached, failed, requests, requests == 1 ? "" : "s"));
-  return {};
+                  inputs.size() - failed == 1 ? "" : "s", cached, failed,
+                  failed > 0 && options.embedded_fallback ? " (forecast by the embedded forecaster instead)" : "",
+                  requests, requests == 1 ? "" : "s"));
+  return failures;
 }
 
 }  // namespace kforecast::cli
