@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "cli/forecast_entry.hpp"
+#include "cli/local_gpu.hpp"
+#include "cuda/cuda_driver.hpp"
 #include "llm/curl_transport.hpp"
 #include "llm/forecast_batch.hpp"
 #include "llm/source_text.hpp"
@@ -85,8 +87,23 @@ Result<llm::EndpointSettings> endpoint_settings(const config::Config& config, co
 Result<llm::GpuProperties> target_gpu(const config::Config& config) {
   const std::string name = config.string_value("forecast.hardware");
   if (auto gpu = llm::find_gpu(name)) return *gpu;
-  return usage_error(fmt::format("forecast.hardware '{}' ({}) is not a GPU kforecast knows; use one of {}", name,
-                                 config.setting("forecast.hardware").origin, llm::known_gpu_names()));
+  if (name == "local") {
+    auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
+    if (!driver)
+      return usage_error(fmt::format("forecast.hardware is 'local' ({}) but {}; name a GPU instead: one of {}",
+                                     config.setting("forecast.hardware").origin, driver.error().message(),
+                                     llm::known_gpu_names()));
+    auto devices = (*driver)->devices();
+    if (!devices || devices->empty())
+      return usage_error(fmt::format("forecast.hardware is 'local' ({}) but no GPU is visible{}; name a GPU instead: "
+                                     "one of {}",
+                                     config.setting("forecast.hardware").origin,
+                                     devices ? "" : " (" + devices.error().message + ")", llm::known_gpu_names()));
+    return local_gpu_properties(devices->front());
+  }
+  return usage_error(fmt::format("forecast.hardware '{}' ({}) is not a GPU kforecast knows; use one of {}, or "
+                                 "\"local\" for this machine's GPU",
+                                 name, config.setting("forecast.hardware").origin, llm::known_gpu_names()));
 }
 
 Result<llm::PromptSet> configured_prompts(const config::Config& config, const git::Repository& repository,

@@ -213,3 +213,21 @@ TEST_CASE("e2e: the request carries each kernel's launch spec evaluated, says wh
                           Contains("the reference's launch spec was left out of the LLM prompt: broken.cu:"));
   CHECK_THAT(run.out, !Contains("scale.cu: left out") && !Contains("does not resolve"));
 }
+
+TEST_CASE("e2e: forecast.hardware = \"local\" describes this machine's GPU, or says there is none") {
+  FixtureRepo repo;
+  two_commits(repo, "[forecast]\nhardware = \"local\"\n");
+  FakeHttpServer server;
+  server.set_handler([](const auto&, std::size_t) { return ScriptedResponse::json(200, answer_completion("ok")); });
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--forecaster", "llm"}, repo.path(),
+                           llm_env(server, repo.path() / ".test-cache"));
+  INFO(run.out << run.err);
+  if (run.status == 2) {  // no GPU here
+    CHECK_THAT(run.err, Contains("forecast.hardware is 'local'") && Contains("name a GPU instead: one of V100"));
+    CHECK(server.request_count() == 0);
+    return;
+  }
+  CHECK(run.status == 0);
+  REQUIRE(server.request_count() == 1);
+  CHECK_THAT(server.requests().at(0).body, Contains("(queried from the local driver)") && Contains(" SMs at up to "));
+}
