@@ -94,7 +94,13 @@ LaunchDescription describe_launch(const LaunchSpec& spec, const std::vector<kern
   }
   if (!spec.args.empty()) {
     text += "  arguments:\n";
-    for (const auto& arg : spec.args) text += written_argument(arg) + "\n";
+    for (std::size_t i = 0; i < spec.args.size(); ++i) {
+      if (i == max_described_arguments) {
+        text += fmt::format("    [... {} more arguments not shown ...]\n", spec.args.size() - i);
+        break;
+      }
+      text += written_argument(spec.args[i]) + "\n";
+    }
   }
 
   // Sizes as the spec lists them; a spec without sizes has one launch, with no variables.

@@ -22,8 +22,10 @@ struct LaunchDescription {
 };
 
 // A spec's text comes from a pull request, so what is shown is bounded: at most this many sizes
-// are evaluated, and each expression is cut to a line's length.
+// are evaluated, at most this many arguments are listed as written (a kernel's own parameters
+// bound how many a resolved size lists), and each expression is cut to a line's length.
 inline constexpr std::size_t max_described_sizes = 8;
+inline constexpr std::size_t max_described_arguments = 32;
 inline constexpr std::size_t max_expression_chars = 160;
 
 // `parameters` are the kernel's (template types substituted where known); `where` says which
