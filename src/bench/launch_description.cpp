@@ -123,6 +123,7 @@ LaunchDescription describe_launch(const LaunchSpec& spec, const std::vector<kern
     description.problems.push_back(
         fmt::format("the launch spec does not resolve for size {}: {}", named.size_text(), launch.error().message));
   }
+  text.pop_back();  // the last line's newline: the caller places the block
   return description;
 }
 

@@ -95,15 +95,17 @@ Result<llm::GpuProperties> target_gpu(const config::Config& config) {
                                      llm::known_gpu_names()));
     auto devices = (*driver)->devices();
     if (!devices || devices->empty())
-      return usage_error(fmt::format("forecast.hardware is 'local' ({}) but no GPU is visible{}; name a GPU instead: "
-                                     "one of {}",
-                                     config.setting("forecast.hardware").origin,
-                                     devices ? "" : " (" + devices.error().message + ")", llm::known_gpu_names()));
+      return usage_error(
+          fmt::format("forecast.hardware is 'local' ({}) but no GPU is visible{}; name a GPU instead: "
+                      "one of {}",
+                      config.setting("forecast.hardware").origin, devices ? "" : " (" + devices.error().message + ")",
+                      llm::known_gpu_names()));
     return local_gpu_properties(devices->front());
   }
-  return usage_error(fmt::format("forecast.hardware '{}' ({}) is not a GPU kforecast knows; use one of {}, or "
-                                 "\"local\" for this machine's GPU",
-                                 name, config.setting("forecast.hardware").origin, llm::known_gpu_names()));
+  return usage_error(
+      fmt::format("forecast.hardware '{}' ({}) is not a GPU kforecast knows; use one of {}, or "
+                  "\"local\" for this machine's GPU",
+                  name, config.setting("forecast.hardware").origin, llm::known_gpu_names()));
 }
 
 Result<llm::PromptSet> configured_prompts(const config::Config& config, const git::Repository& repository,

@@ -19,7 +19,7 @@ kernels::KernelSite site_of(const kernels::RevisionSources& sources, const std::
   return {};
 }
 
-constexpr std::string_view scale_spec = R"(// kforecast:
+constexpr std::string_view scale_spec = R"spec(// kforecast:
 // sizes = [{ n = 1048576 }, { n = 65536 }]
 // grid = ["ceil_div(n, 256)"]
 // block = [256]
@@ -27,7 +27,7 @@ constexpr std::string_view scale_spec = R"(// kforecast:
 // x = { count = "n", init = "uniform(-1, 1)" }
 // y = { count = "n", role = "out" }
 // n = "n"
-)";
+)spec";
 
 constexpr std::string_view scale_kernel =
     "__global__ void scale(const float* x, float* y, int n) { int i = blockIdx.x * 256 + threadIdx.x; if (i < n) "

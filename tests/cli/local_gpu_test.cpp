@@ -14,7 +14,7 @@ TEST_CASE("local gpu: the driver's figures as the LLM prompt describes them") {
   CHECK(gpu.memory_bandwidth_gbs == Approx(3352.32));  // 2 x 2619 MHz x 5120 bits / 8
   const std::string text = llm::describe(gpu);
   CHECK_THAT(text, Contains("NVIDIA H100 80GB HBM3 (queried from the local driver) (Hopper architecture, sm_90)") &&
-                       Contains("132 SMs at up to 1.98 GHz") && Contains("79.2047 GiB device memory, 3352.32 GB/s") &&
+                       Contains("132 SMs at up to 1.98 GHz") && Contains("79.2044 GiB device memory, 3352.32 GB/s") &&
                        Contains("50 MiB L2 cache") &&
                        Contains("up to 228 KiB shared memory per SM, 65536 registers per SM, 2048 threads per SM"));
   CHECK_THAT(text, !Contains("TFLOPS"));  // the driver does not report peak rates: nothing is made up
