@@ -137,3 +137,20 @@ TEST_CASE("e2e fallback: with \"none\" a failed forecast stays null and unsure, 
   auto answered = run_kforecast(llm_run("json"), repo.path(), llm_env(answering, repo.path() / ".test-cache"));
   CHECK_THAT(answered.out, Contains("\"forecaster\": \"llm\"") && Contains("\"fallback\": null"));
 }
+
+TEST_CASE("e2e fallback: under policy.on_unverified = \"fail\" an unsure kernel fails the gate either way") {
+  FixtureRepo repo;
+  two_commits(repo, std::string(fallback_config) + "[policy]\non_unverified = \"fail\"\n");
+  FakeHttpServer server;
+  server.set_handler(failing_with_key);
+  auto env = llm_env(server, repo.path() / ".test-cache");
+  // The fallback's forecast (the untrained prior) is not trusted: the kernel needs a measurement.
+  auto fallback = run_kforecast(llm_run("json"), repo.path(), env);
+  CHECK(fallback.status == 1);
+  CHECK_THAT(fallback.out, Contains("\"fallback\": {\"for\": \"llm\"") && Contains("\"verdict\": \"fail\""));
+  // No fallback: no forecast at all, the same failure.
+  env.push_back("KFORECAST_FALLBACK=none");
+  auto none = run_kforecast(llm_run("json"), repo.path(), env);
+  CHECK(none.status == 1);
+  CHECK_THAT(none.out, Contains("\"forecast\": null") && Contains("needs a GPU measurement (no forecast)"));
+}
