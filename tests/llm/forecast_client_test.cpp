@@ -255,3 +255,30 @@ TEST_CASE("llm client: self-consistency averages samples into one distribution")
   CHECK(result->distribution.probability(SpeedupBin::minor_slowdown) == Approx(1.0 / 3));
   CHECK(result->distribution.probability(SpeedupBin::minor_speedup) == Approx(2.0 / 3));
 }
+
+TEST_CASE("llm client: LM Studio's 400s on an object tool_choice and on json_object lead to the plain prompt") {
+  ClientHarness harness;
+  // Keyed on what each request asks for, as the server would decide: json_schema refused (a
+  // model without structured output), the object tool_choice and json_object refused in LM
+  // Studio's words, "required" answered with prose, the plain prompt answered.
+  harness.server.set_handler([](const RecordedRequest& request, std::size_t) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element body = parser.parse(request.body);
+    std::string_view format;
+    if (body["response_format"]["type"].get(format) == simdjson::SUCCESS) {
+      if (format == "json_schema") return fixture_response(400, "error_openai_response_format.json");
+      return ScriptedResponse::json(400, R"({"error":"'response_format.type' must be 'json_schema' or 'text'"})");
+    }
+    if (body["tool_choice"].is_object()) return fixture_response(400, "error_lmstudio_string.json");
+    if (body["tool_choice"].is_string()) return fixture_response(200, "prose_no_json.json");
+    return fixture_response(200, "lmstudio_content.json");
+  });
+  auto client = harness.client();
+  auto result = client->forecast(test_prompt());
+  REQUIRE(result);
+  CHECK(harness.server.request_count() == 5);
+  CHECK(result->requests == 5);
+  CHECK(client->rung() == OutputRung::plain);
+  CHECK(result->method == "plain prompt (content)");
+  CHECK(result->distribution.probability(SpeedupBin::minor_speedup) == Approx(fixture_p5));
+}
