@@ -2,12 +2,14 @@
 #pragma once
 
 // The launch configuration the LLM prompt shows for a changed kernel: its launch spec, looked up
-// as `kforecast bench` looks it up (the candidate's `// kforecast:` comment block, then the
-// reference's, then a [[kernel]] table of the config), evaluated for each problem size and bound
-// to the candidate's parameters. No spec leaves the text empty (the prompt then says the sizes
-// are unknown). A spec that cannot be read is left out of the prompt and named in a note, as is
-// a size that does not resolve: the report says so rather than the forecast silently going
-// without.
+// as `kforecast bench` looks it up (each side's own spec is its `// kforecast:` comment block,
+// else a [[kernel]] table of the config; the candidate's gives the sizes and arguments, else the
+// reference's), evaluated for each problem size and bound to the candidate's parameters. Where
+// the reference has a spec of its own with another geometry (grid, block, shared memory,
+// instantiation, defines), that launch is shown too, as the runner would launch it. No spec
+// leaves the text empty (the prompt then says the sizes are unknown). A spec that cannot be read is left out of the
+// prompt and named in a note, as is a size that does not resolve: the report says so rather than the forecast silently
+// going without.
 
 #include <string>
 #include <vector>
