@@ -91,7 +91,7 @@ Result<llm::GpuProperties> target_gpu(const config::Config& config) {
     auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
     if (!driver)
       return usage_error(fmt::format("forecast.hardware is 'local' ({}) but {}; name a GPU instead: one of {}",
-                                     config.setting("forecast.hardware").origin, driver.error().message(),
+                                     config.setting("forecast.hardware").origin, driver.error().what,
                                      llm::known_gpu_names()));
     auto devices = (*driver)->devices();
     if (!devices || devices->empty())

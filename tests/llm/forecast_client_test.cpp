@@ -165,6 +165,14 @@ TEST_CASE("llm client: sums of 0.8 and 1.2 are renormalised, the raw sum kept") 
   }
 }
 
+TEST_CASE("llm client: a sum that is 1 but for binary rounding is not called renormalised") {
+  ClientHarness harness;  // 0.05 + 0.35 + 0.5 + 0.1 is 0.9999999999999999 in doubles
+  harness.server.enqueue(ok(content_completion(answer_object({"0", "0", "0.05", "0.35", "0.5", "0.1", "0", "0"}))));
+  auto result = harness.client()->forecast(test_prompt());
+  REQUIRE(result);
+  CHECK(result->notes.empty());
+}
+
 TEST_CASE("llm client: an invalid answer gets one repair request quoting the error") {
   struct Case {
     std::string answer;
