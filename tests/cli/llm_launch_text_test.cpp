@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "llm/forecast_cache.hpp"
 #include "llm/kernel_prompt.hpp"
 
 using namespace kforecast;
@@ -64,6 +65,11 @@ TEST_CASE("llm launch: the prompt of a kernel with a spec carries its sizes, gri
                        Contains("n: int = 1048576"));
   CHECK_THAT(user, Contains("size n=65536: grid (256, 1, 1), block (256, 1, 1)") && Contains("n: int = 65536"));
   CHECK_THAT(user, !Contains(std::string(llm::no_launch_spec_text)));
+  // The launch configuration is part of what a cached forecast is keyed by.
+  const llm::EndpointSettings settings;
+  const auto version = llm::builtin_prompts().version;
+  CHECK(llm::ForecastCache::key({"s", user}, settings, version) !=
+        llm::ForecastCache::key({"s", user_prompt("")}, settings, version));
 }
 
 TEST_CASE("llm launch: without a spec the prompt says the sizes are unknown") {
