@@ -4,8 +4,10 @@
 # against a loopback fake endpoint (python3's standard library), with forecast.hardware = "local",
 # NVRTC's compiler facts and a kernel with a launch spec, then the same with the endpoint failing
 # and forecast.fallback = "embedded". Writes the prompt the endpoint received and both reports to
-# OUT (HARDWARE names a table GPU instead of "local", for a dry run without one). Reads only; never changes clocks, power or modes.
+# OUT (HARDWARE names a table GPU instead of "local", for a dry run without one). Reads only;
+# never changes clocks, power or modes.
 set -uo pipefail
+command -v python3 >/dev/null || { echo "gpu-llm-check: python3 is needed for the fake endpoint" >&2; exit 3; }
 carry=${CARRY:-.carry}
 out=${OUT:-./gpu-llm-out}
 mkdir -p "$out"
