@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/embedded_forecast_step.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "cli/forecast_entry.hpp"
@@ -21,6 +23,22 @@ void add_embedded_forecasts(report::Report& report, const std::vector<EmbeddedKe
                            ? fmt::format("ordinal logistic, trained on {} pairs", model.training_pairs)
                            : "ordinal logistic, untrained prior",
                        forecast.distribution, tolerance, forecast.rationale);
+  }
+}
+
+void add_fallback_forecasts(report::Report& report, const std::vector<EmbeddedKernelInput>& inputs,
+                            const std::vector<ForecastFailure>& failures, std::string_view failed_forecaster,
+                            const embedded::FeatureContext& context, double tolerance) {
+  std::vector<EmbeddedKernelInput> failed;
+  for (const auto& failure : failures)
+    if (auto input = std::ranges::find(inputs, failure.entry, &EmbeddedKernelInput::entry); input != inputs.end())
+      failed.push_back(*input);
+  add_embedded_forecasts(report, failed, context, tolerance);
+  for (const auto& failure : failures) {
+    auto& forecast = report.kernels.at(failure.entry).forecast;
+    if (!forecast) continue;
+    forecast->fallback_for = std::string(failed_forecaster);
+    forecast->fallback_reason = failure.reason;
   }
 }
 

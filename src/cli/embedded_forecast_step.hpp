@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "cli/forecast_entry.hpp"
 #include "embedded/labelled_pairs.hpp"
 #include "embedded/pair_features.hpp"
 #include "report/report.hpp"
@@ -23,6 +24,13 @@ struct EmbeddedKernelInput {
 
 // `tolerance` (bench.tolerance) sets what P(regression) counts as a regression.
 void add_embedded_forecasts(report::Report& report, const std::vector<EmbeddedKernelInput>& inputs,
+                            const embedded::FeatureContext& context, double tolerance);
+
+// The embedded forecaster standing in for `failed_forecaster` (forecast.fallback = "embedded"):
+// each kernel of `failures` found among `inputs` gets the embedded forecast, labelled as a
+// fallback with the failure's reason. The policy then treats it as any embedded forecast.
+void add_fallback_forecasts(report::Report& report, const std::vector<EmbeddedKernelInput>& inputs,
+                            const std::vector<ForecastFailure>& failures, std::string_view failed_forecaster,
                             const embedded::FeatureContext& context, double tolerance);
 
 }  // namespace kforecast::cli

@@ -28,4 +28,11 @@ inline report::ForecastEntry forecast_entry(std::string forecaster, std::string 
   return entry;
 }
 
+// A kernel a forecaster gave no forecast for, and why (for the LLM, the endpoint's error with
+// the key redacted).
+struct ForecastFailure {
+  std::size_t entry = 0;  // index into Report::kernels
+  std::string reason;
+};
+
 }  // namespace kforecast::cli

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "cli/forecast_entry.hpp"
+#include "cli/local_gpu.hpp"
+#include "cuda/cuda_driver.hpp"
 #include "llm/curl_transport.hpp"
 #include "llm/forecast_batch.hpp"
 #include "llm/source_text.hpp"
@@ -85,8 +87,25 @@ Result<llm::EndpointSettings> endpoint_settings(const config::Config& config, co
 Result<llm::GpuProperties> target_gpu(const config::Config& config) {
   const std::string name = config.string_value("forecast.hardware");
   if (auto gpu = llm::find_gpu(name)) return *gpu;
-  return usage_error(fmt::format("forecast.hardware '{}' ({}) is not a GPU kforecast knows; use one of {}", name,
-                                 config.setting("forecast.hardware").origin, llm::known_gpu_names()));
+  if (name == "local") {
+    auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
+    if (!driver)
+      return usage_error(fmt::format("forecast.hardware is 'local' ({}) but {}; name a GPU instead: one of {}",
+                                     config.setting("forecast.hardware").origin, driver.error().what,
+                                     llm::known_gpu_names()));
+    auto devices = (*driver)->devices();
+    if (!devices || devices->empty())
+      return usage_error(
+          fmt::format("forecast.hardware is 'local' ({}) but no GPU is visible{}; name a GPU instead: "
+                      "one of {}",
+                      config.setting("forecast.hardware").origin, devices ? "" : " (" + devices.error().message + ")",
+                      llm::known_gpu_names()));
+    return local_gpu_properties(devices->front());
+  }
+  return usage_error(
+      fmt::format("forecast.hardware '{}' ({}) is not a GPU kforecast knows; use one of {}, or "
+                  "\"local\" for this machine's GPU",
+                  name, config.setting("forecast.hardware").origin, llm::known_gpu_names()));
 }
 
 Result<llm::PromptSet> configured_prompts(const config::Config& config, const git::Repository& repository,
@@ -106,9 +125,11 @@ Result<llm::PromptSet> configured_prompts(const config::Config& config, const gi
   return llm::prompts_with_overrides(found, fmt::format("{}:{}", revision.substr(0, 12), directory));
 }
 
-Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKernelInput>& inputs,
-                               const LlmStepOptions& options) {
-  if (inputs.empty()) return {};
+Result<std::vector<ForecastFailure>> add_llm_forecasts(report::Report& report,
+                                                       const std::vector<LlmKernelInput>& inputs,
+                                                       const LlmStepOptions& options) {
+  std::vector<ForecastFailure> failures;
+  if (inputs.empty()) return failures;
   auto settings = endpoint_settings(options.config, options.env);
   if (!settings) return std::unexpected(settings.error());
   auto gpu = target_gpu(options.config);
@@ -146,6 +167,7 @@ Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKern
   int failed = 0, cached = 0, requests = 0;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     report::KernelEntry& entry = report.kernels.at(inputs[i].entry);
+    for (const auto& note : inputs[i].notes) entry.notes.push_back(note);
     if (auto markers = llm::steering_markers(inputs[i].candidate_raw); !markers.empty())
       entry.notes.push_back(
           fmt::format("the candidate's source holds text addressed to a language model (\"{}\"): "
@@ -155,7 +177,12 @@ Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKern
     if (!outcome) {
       ++failed;
       requests += outcome.error().requests;
-      replace_unbuilt_note(entry, fmt::format("no LLM forecast ({}): treated as unsure", outcome.error().message));
+      replace_unbuilt_note(
+          entry, fmt::format("no LLM forecast ({}): {}", outcome.error().message,
+                             options.embedded_fallback
+                                 ? "the embedded forecaster's forecast stands in (forecast.fallback = \"embedded\")"
+                                 : "treated as unsure"));
+      failures.push_back({inputs[i].entry, outcome.error().message});
       continue;
     }
     requests += outcome->requests;
@@ -166,10 +193,12 @@ Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKern
   }
   report.notes.push_back(
       fmt::format("LLM forecaster: {} at {}, prompts {}; {} kernel{} forecast ({} from the cache), "
-                  "{} failed, {} request{}",
+                  "{} failed{}, {} request{}",
                   settings->model, display_url(settings->url), options.prompts.version, inputs.size() - failed,
-                  inputs.size() - failed == 1 ? "" : "s", cached, failed, requests, requests == 1 ? "" : "s"));
-  return {};
+                  inputs.size() - failed == 1 ? "" : "s", cached, failed,
+                  failed > 0 && options.embedded_fallback ? " (forecast by the embedded forecaster instead)" : "",
+                  requests, requests == 1 ? "" : "s"));
+  return failures;
 }
 
 }  // namespace kforecast::cli

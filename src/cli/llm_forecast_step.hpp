@@ -4,7 +4,8 @@
 // The LLM forecaster in `kforecast pr`: endpoint settings from the config and the environment,
 // the prompt set (built in, or overridden from the base revision), then every changed kernel the
 // identical-code tier did not settle forecast concurrently, into the report. A failed forecast
-// is a null forecast with a note, never a pass.
+// is a null forecast with a note, never a pass; with forecast.fallback = "embedded" the caller
+// gives it the embedded forecaster's forecast, labelled as a fallback.
 
 #include <functional>
 #include <iosfwd>
@@ -14,6 +15,7 @@
 
 #include "base/environment.hpp"
 #include "base/error.hpp"
+#include "cli/forecast_entry.hpp"
 #include "config/config.hpp"
 #include "git/repository.hpp"
 #include "llm/forecast_client.hpp"
@@ -37,7 +39,8 @@ Result<llm::PromptSet> configured_prompts(const config::Config& config, const gi
 struct LlmKernelInput {
   std::size_t entry = 0;  // index into Report::kernels
   llm::KernelPair pair;
-  std::string candidate_raw;  // the candidate's text before comment stripping, for steering markers
+  std::string candidate_raw;       // the candidate's text before comment stripping, for steering markers
+  std::vector<std::string> notes;  // for the kernel's report entry (a launch spec left out, ...)
 };
 
 struct LlmStepOptions {
@@ -45,11 +48,16 @@ struct LlmStepOptions {
   const EnvLookup& env;
   llm::PromptSet prompts;
   std::ostream* progress = nullptr;  // a terminal for the progress line, or nullptr
+  // forecast.fallback = "embedded": a failed kernel's note says the embedded forecaster stands in
+  // (the caller runs it on the failures returned).
+  bool embedded_fallback = false;
 };
 
-// Forecasts every input and writes the outcome into its report entry (forecast or note).
+// Forecasts every input and writes the outcome into its report entry (forecast or note); returns
+// the kernels whose forecast failed (their forecast stays null), each with the endpoint's error.
 // Errors only for a configuration problem found before any request.
-Result<void> add_llm_forecasts(report::Report& report, const std::vector<LlmKernelInput>& inputs,
-                               const LlmStepOptions& options);
+Result<std::vector<ForecastFailure>> add_llm_forecasts(report::Report& report,
+                                                       const std::vector<LlmKernelInput>& inputs,
+                                                       const LlmStepOptions& options);
 
 }  // namespace kforecast::cli

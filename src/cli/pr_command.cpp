@@ -17,6 +17,7 @@
 #include "cli/handlers.hpp"
 #include "cli/identical_code_step.hpp"
 #include "cli/llm_forecast_step.hpp"
+#include "cli/llm_launch_text.hpp"
 #include "cli/policy_step.hpp"
 #include "cli/post_step.hpp"
 #include "cli/pr_bench.hpp"
@@ -146,10 +147,11 @@ std::string kernel_text(const kernels::RevisionSources& sources, const kernels::
 // failed) by the identical-code tier.
 // With a compiler, each side's facts come from compiling its unit for `arch` (machine code, so
 // ptxas reports resources); templates and kernels NVRTC cannot name simply go without.
+// Each kernel's launch spec, where it has one, gives the prompt its grid, block and sizes.
 std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kernels::ChangeAnalysis& analysis,
                                        const kernels::RevisionSources& base, const kernels::RevisionSources& head,
                                        const std::string& cuda_include, const cuda::Compiler* compiler,
-                                       const std::string& arch) {
+                                       const std::string& arch, const std::vector<bench::LaunchSpec>& config_specs) {
   std::vector<LlmKernelInput> inputs;
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
     const auto& kernel = analysis.kernels[i];
@@ -161,6 +163,9 @@ std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kerne
     input.pair.reference_source = kernel_text(base, *kernel.base, cuda_include);
     input.pair.candidate_source = kernel_text(head, *kernel.head, cuda_include);
     input.candidate_raw = head.files().at(kernel.head->file);
+    auto launch = kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
+    input.pair.launch_configuration = std::move(launch.text);
+    input.notes = std::move(launch.notes);
     if (compiler != nullptr) {
       const IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
       input.pair.reference_compiler_facts = compiler_facts(
@@ -196,6 +201,15 @@ std::filesystem::path ledger_path(const config::Config& config, const std::files
   const std::filesystem::path configured = config.string_value("policy.ledger");
   if (configured.is_absolute()) return configured;
   return (config.file() ? config.file()->parent_path() : repository_root) / configured;
+}
+
+// What the embedded forecaster reads beside the two texts: the compiler (for NVRTC facts) and the
+// target GPU of forecast.hardware, where its table knows it.
+embedded::FeatureContext embedded_features(const config::Config& config, const cuda::Compiler* compiler,
+                                           const std::string& arch) {
+  embedded::FeatureContext features{compiler, arch, {}};
+  if (auto gpu = embedded::find_gpu(config.string_value("forecast.hardware"))) features.gpu = *gpu;
+  return features;
 }
 
 Result<ExitCode> write_report(const report::Report& report, const Invocation& invocation, Context& context) {
@@ -317,18 +331,25 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   }
   if (prompts) {
     const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
-    auto forecast =
-        add_llm_forecasts(report,
-                          llm_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env),
-                                     compiler ? compiler->get() : nullptr, arch),
-                          {*config, context.env, std::move(*prompts), terminal ? &context.err : nullptr});
-    if (!forecast) return std::unexpected(forecast.error());
+    auto launch_specs = config_launch_specs(*config);
+    auto inputs = llm_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env),
+                             compiler ? compiler->get() : nullptr, arch, launch_specs.specs);
+    if (!inputs.empty())
+      for (auto& note : launch_specs.notes) report.notes.push_back(std::move(note));
+    const bool fallback = config->string_value("forecast.fallback") == "embedded";
+    auto failures = add_llm_forecasts(
+        report, inputs, {*config, context.env, std::move(*prompts), terminal ? &context.err : nullptr, fallback});
+    if (!failures) return std::unexpected(failures.error());
+    if (fallback && !failures->empty())
+      add_fallback_forecasts(
+          report, embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env)),
+          *failures, "llm", embedded_features(*config, compiler ? compiler->get() : nullptr, arch),
+          config->number_value("bench.tolerance"));
   } else {
-    embedded::FeatureContext features{compiler ? compiler->get() : nullptr, arch, {}};
-    if (auto gpu = embedded::find_gpu(config->string_value("forecast.hardware"))) features.gpu = *gpu;
     add_embedded_forecasts(report,
                            embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env)),
-                           features, config->number_value("bench.tolerance"));
+                           embedded_features(*config, compiler ? compiler->get() : nullptr, arch),
+                           config->number_value("bench.tolerance"));
   }
   const auto to_measure = apply_policy(
       report, {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},

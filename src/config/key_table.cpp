@@ -10,6 +10,7 @@ namespace kforecast::config {
 namespace {
 
 constexpr std::array<std::string_view, 2> forecasters{"embedded", "llm"};
+constexpr std::array<std::string_view, 2> fallbacks{"none", "embedded"};
 constexpr std::array<std::string_view, 3> auth_styles{"bearer", "api-key", "none"};
 constexpr std::array<std::string_view, 2> unverified_actions{"warn", "fail"};
 constexpr std::array<std::string_view, 3> report_formats{"md", "json", "sarif"};
@@ -28,12 +29,23 @@ const std::array keys{
             {},
             {},
             forecasters},
+    KeySpec{"forecast.fallback",
+            choice,
+            "\"none\"",
+            "KFORECAST_FALLBACK",
+            "When the LLM endpoint fails for a kernel after its retries: \"none\" leaves the forecast null and the "
+            "kernel unsure (measured, or warned/failed per policy.on_unverified); \"embedded\" forecasts it with the "
+            "embedded forecaster instead, labelled in the report as a fallback with the endpoint's error.",
+            {},
+            {},
+            fallbacks},
     KeySpec{"forecast.hardware",
             string,
             "\"H100\"",
             "",
             "The GPU the forecast is for, as named in the labelled data (H100, A100, L4, ...); the LLM prompt "
-            "describes it from a built-in table (V100, T4, A10, A100, L4, L40S, H100, H200, B200, RTX 4090, RTX 6000 Ada).",
+            "describes it from a built-in table (V100, T4, A10, A100, L4, L40S, H100, H200, B200, RTX 4090, RTX 6000 Ada), "
+            "or \"local\" for the first GPU the CUDA driver reports on this machine.",
             {},
             {},
             {}},

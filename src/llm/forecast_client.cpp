@@ -3,6 +3,7 @@
 
 #include <simdjson.h>
 
+#include <cmath>
 #include <thread>
 
 #include <fmt/format.h>
@@ -223,7 +224,8 @@ ForecastOutcome ForecastClient::one_sample(const PromptMessages& messages) {
         result.method = fmt::format("{} ({})", to_string(shape.rung), answer->where);
         result.requests = requests;
         result.notes = std::move(notes);
-        if (valid->distribution.raw_sum() != 1.0)
+        // Decimal probabilities rarely add to exactly 1.0 in binary: only a real gap is news.
+        if (std::abs(valid->distribution.raw_sum() - 1.0) > 1e-6)
           result.notes.push_back(
               fmt::format("the model's probabilities summed to {:.3g}; renormalised", valid->distribution.raw_sum()));
         return result;

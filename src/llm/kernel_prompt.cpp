@@ -22,7 +22,8 @@ constexpr std::array<std::string_view, 7> placeholders{"kernel_name",
 // Untrusted text goes between BEGIN/END marker lines; text that spells a marker itself could
 // close the block early, so such spellings are lowered to lower case.
 std::string fenced(std::string text) {
-  for (std::string_view marker : {"BEGIN REFERENCE", "END REFERENCE", "BEGIN CANDIDATE", "END CANDIDATE"}) {
+  for (std::string_view marker :
+       {"BEGIN REFERENCE", "END REFERENCE", "BEGIN CANDIDATE", "END CANDIDATE", "BEGIN LAUNCH", "END LAUNCH"}) {
     for (std::size_t at = text.find(marker); at != std::string::npos; at = text.find(marker, at + marker.size()))
       for (std::size_t i = at; i < at + marker.size(); ++i)
         if (text[i] >= 'A' && text[i] <= 'Z') text[i] = static_cast<char>(text[i] - 'A' + 'a');
@@ -53,7 +54,7 @@ Result<PromptMessages> build_prompt(const PromptSet& prompts, const KernelPair& 
   const TemplateValues values{
       {"kernel_name", fenced(pair.kernel_name)},
       {"gpu_properties", describe(gpu)},
-      {"launch_configuration", or_missing(pair.launch_configuration, "not known (no launch spec for this kernel)")},
+      {"launch_configuration", or_missing(pair.launch_configuration, no_launch_spec_text)},
       {"reference_compiler_facts", or_missing(pair.reference_compiler_facts, "not available")},
       {"candidate_compiler_facts", or_missing(pair.candidate_compiler_facts, "not available")},
       {"reference_source", source_block(pair.reference_source, comments)},

@@ -21,7 +21,7 @@ struct KernelPair {
   std::string candidate_source;
   std::string reference_compiler_facts;  // registers, spills, shared/local memory, ... or ""
   std::string candidate_compiler_facts;
-  std::string launch_configuration;  // grid, block, problem sizes from a launch spec, or ""
+  std::string launch_configuration;  // grid, block, problem sizes from a launch spec, or "" (none known)
 };
 
 enum class Comments { strip, keep };
@@ -33,6 +33,9 @@ struct PromptMessages {
 
 // The names user.txt may use.
 std::span<const std::string_view> user_placeholders();
+
+// What the prompt says where a kernel has no (usable) launch spec.
+inline constexpr std::string_view no_launch_spec_text = "no launch spec: sizes unknown";
 
 // Each source longer than this is cut (with a marker saying so): a prompt must fit the model.
 inline constexpr std::size_t max_source_chars = 48 * 1024;

@@ -19,6 +19,13 @@ std::string string_array(const std::vector<std::string>& items, std::string_view
   return text + std::string(indent) + "]";
 }
 
+// null, or which forecaster failed and why this forecast stands in for its.
+std::string fallback_object(const ForecastEntry& forecast) {
+  if (forecast.fallback_for.empty()) return "null";
+  return fmt::format("{{\"for\": {}, \"reason\": {}}}", json_string(forecast.fallback_for),
+                     json_string(forecast.fallback_reason));
+}
+
 std::string forecast_object(const std::optional<ForecastEntry>& forecast) {
   if (!forecast) return "null";
   std::string probabilities;
@@ -28,10 +35,10 @@ std::string forecast_object(const std::optional<ForecastEntry>& forecast) {
       "{{\n        \"forecaster\": {},\n        \"model\": {},\n        \"bin\": {},\n"
       "        \"probabilities\": [{}],\n        \"confidence\": {:.6g},\n        \"p_regression\": {:.6g},\n"
       "        \"rationale\": {},\n        \"raw_sum\": {:.6g},\n        \"prompt_version\": {},\n"
-      "        \"cached\": {}\n      }}",
+      "        \"cached\": {},\n        \"fallback\": {}\n      }}",
       json_string(forecast->forecaster), json_string(forecast->model), forecast->bin, probabilities,
       forecast->confidence, forecast->p_regression, json_string(forecast->rationale), forecast->raw_sum,
-      json_string(forecast->prompt_version), forecast->cached ? "true" : "false");
+      json_string(forecast->prompt_version), forecast->cached ? "true" : "false", fallback_object(*forecast));
 }
 
 // A number, or null where it is not finite (an interval from fewer than two rounds is infinite).

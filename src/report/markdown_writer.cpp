@@ -121,16 +121,24 @@ class MarkdownWriter final : public Writer {
     for (const KernelEntry& entry : report.kernels) {
       if (!entry.forecast) continue;
       const ForecastEntry& f = *entry.forecast;
-      forecasts += fmt::format("| `{}` | {}: {} | {:.2f} | {:.2f} | {} `{}` |\n", code_cell(entry.name), f.bin,
-                               text_cell(f.bin_label), f.confidence, f.p_regression, text_cell(f.forecaster),
+      const std::string fallback =
+          f.fallback_for.empty() ? "" : fmt::format(" (fallback: {} failed)", text_cell(f.fallback_for));
+      forecasts += fmt::format("| `{}` | {}: {} | {:.2f} | {:.2f} | {}{} `{}` |\n", code_cell(entry.name), f.bin,
+                               text_cell(f.bin_label), f.confidence, f.p_regression, text_cell(f.forecaster), fallback,
                                code_cell(f.model));
     }
     if (!forecasts.empty()) {
       out() << "\n| kernel | forecast bin | confidence | P(regression) | forecaster |\n|---|---|---|---|---|\n"
             << forecasts;
-      for (const KernelEntry& entry : report.kernels)
-        if (entry.forecast && !entry.forecast->rationale.empty())
-          out() << fmt::format("\n> `{}`: {}\n", code_cell(entry.name), text_cell(entry.forecast->rationale));
+      for (const KernelEntry& entry : report.kernels) {
+        if (!entry.forecast) continue;
+        const ForecastEntry& f = *entry.forecast;
+        if (!f.fallback_for.empty())
+          out() << fmt::format("\n> `{}`: **fallback** to the {} forecaster because the {} forecast failed: {}\n",
+                               code_cell(entry.name), text_cell(f.forecaster), text_cell(f.fallback_for),
+                               text_cell(f.fallback_reason));
+        if (!f.rationale.empty()) out() << fmt::format("\n> `{}`: {}\n", code_cell(entry.name), text_cell(f.rationale));
+      }
     }
     std::string measurements;
     for (const KernelEntry& entry : report.kernels) {

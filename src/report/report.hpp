@@ -32,6 +32,10 @@ struct ForecastEntry {
   double raw_sum = 1;  // the forecaster's probabilities summed to this before renormalising
   std::string prompt_version;
   bool cached = false;
+  // Set when this forecast stands in for another forecaster's that failed (forecast.fallback):
+  // which one failed ("llm") and its error. Empty otherwise.
+  std::string fallback_for;
+  std::string fallback_reason;
 };
 
 // A measurement as the report shows it: DESIGN.md's "measurement" object, plus why it failed or

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cctype>
+#include <vector>
 
 #include "base/json_string.hpp"
 #include "report/writer.hpp"
@@ -52,6 +53,21 @@ std::string uri_reference(std::string_view path) {
   return uri;
 }
 
+// Forecasts that stand in for a failed forecaster's, listed for the whole run: a kernel that
+// passes leaves no result, yet its forecast's provenance must still show.
+std::string fallbacks(const Report& report) {
+  std::vector<std::string> items;
+  for (const KernelEntry& entry : report.kernels)
+    if (entry.forecast && !entry.forecast->fallback_for.empty())
+      items.push_back(
+          fmt::format("{{\"kernel\": {}, \"file\": {}, \"forecaster\": {}, \"fallbackFor\": {}, "
+                      "\"reason\": {}}}",
+                      json_string(entry.name), json_string(entry.file), json_string(entry.forecast->forecaster),
+                      json_string(entry.forecast->fallback_for), json_string(entry.forecast->fallback_reason)));
+  if (items.empty()) return "";
+  return fmt::format(", \"forecastFallbacks\": [{}]", fmt::join(items, ", "));
+}
+
 class SarifWriter final : public Writer {
  public:
   using Writer::Writer;
@@ -69,9 +85,9 @@ class SarifWriter final : public Writer {
                            i + 1 < rules.size() ? "," : "");
     out() << "          ]\n        }\n      },\n";
     out() << fmt::format(
-        "      \"properties\": {{\"head\": {}, \"base\": {}, \"verdict\": {}}},\n"
+        "      \"properties\": {{\"head\": {}, \"base\": {}, \"verdict\": {}{}}},\n"
         "      \"results\": [",
-        json_string(report.head), json_string(report.base), json_string(to_string(report.verdict)));
+        json_string(report.head), json_string(report.base), json_string(to_string(report.verdict)), fallbacks(report));
   }
 
   void kernel(const KernelEntry& entry, std::size_t) override {

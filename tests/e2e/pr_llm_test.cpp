@@ -6,8 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "e2e.hpp"
-#include "support/fake_http_server.hpp"
+#include "llm_e2e.hpp"
 
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
@@ -17,37 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* secret = "sk-e2e-SECRET-93be11f0";
-
-std::string answer_completion(const std::string& rationale) {
-  return R"({"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"{\"rationale\":\")" +
-         rationale +
-         R"(\",\"p1_severe_slowdown\":0,\"p2_significant_slowdown\":0,\"p3_moderate_slowdown\":0.1,\"p4_minor_slowdown\":0.2,\"p5_minor_speedup\":0.5,\"p6_significant_speedup\":0.2,\"p7_high_speedup\":0,\"p8_extreme_speedup\":0,\"predicted_bin\":5}"}}]})";
-}
-
-void two_commits(FixtureRepo& repo, const std::string& config = "") {
-  if (!config.empty()) repo.write(".kforecast.toml", config);
-  repo.write("k.cu", "__global__ void k(float* a) { a[threadIdx.x * 32] = 1.0f; }\n");
-  repo.commit("base");
-  repo.write("k.cu", "// candidate\n__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n");
-  repo.commit("head");
-}
-
-std::vector<std::string> llm_env(const FakeHttpServer& server, const fs::path& cache) {
-  return {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so", "KFORECAST_ENDPOINT=" + server.base_url() + "/v1",
-          "KFORECAST_MODEL=fake-model", std::string("KFORECAST_API_KEY=") + secret, "XDG_CACHE_HOME=" + cache.string()};
-}
-
-std::string files_under(const fs::path& directory) {
-  std::string all;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(directory, ec); it != fs::recursive_directory_iterator(); ++it)
-    if (it->is_regular_file()) {
-      std::ifstream in(it->path(), std::ios::binary);
-      all += std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-  return all;
-}
+constexpr const char* secret = llm_secret;
 
 }  // namespace
 
@@ -204,4 +173,61 @@ TEST_CASE("e2e: with NVRTC, the prompt carries compiler facts for both versions"
   }
   CHECK_THAT(body, Contains("BEGIN REFERENCE COMPILER FACTS\\nfor sm_") && Contains("registers per thread") &&
                        Contains("global stores"));
+}
+
+TEST_CASE("e2e: the request carries each kernel's launch spec evaluated, says when there is none, notes a broken one") {
+  FixtureRepo repo;
+  const std::string spec =
+      "// kforecast:\n// sizes = [{ n = 1048576 }]\n// grid = [\"ceil_div(n, 256)\"]\n// block = [256]\n"
+      "// [kernel.args]\n// x = { count = \"n\" }\n// n = \"n\"\n";
+  repo.write("scale.cu", spec + "__global__ void scale(float* x, int n) { x[threadIdx.x] *= 2; }\n");
+  repo.write("plain.cu", "__global__ void plain(float* a) { a[threadIdx.x * 2] = 1.0f; }\n");
+  repo.write("broken.cu", "// kforecast:\n// grid = [\"n\"\n__global__ void broken(float* a) { a[0] = 1.0f; }\n");
+  repo.commit("base");
+  repo.write("scale.cu", spec + "__global__ void scale(float* x, int n) { x[threadIdx.x] *= 3; }\n");
+  repo.write("plain.cu", "__global__ void plain(float* a) { a[threadIdx.x] = 1.0f; }\n");
+  repo.write("broken.cu", "// kforecast:\n// grid = [\"n\"\n__global__ void broken(float* a) { a[1] = 1.0f; }\n");
+  repo.commit("head");
+  FakeHttpServer server;
+  server.set_handler([](const auto&, std::size_t) { return ScriptedResponse::json(200, answer_completion("ok")); });
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--forecaster", "llm"}, repo.path(),
+                           llm_env(server, repo.path() / ".test-cache"));
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  REQUIRE(server.request_count() == 3);
+  std::string scale_body, plain_body, broken_body;
+  for (const auto& request : server.requests()) {
+    if (request.body.find("Kernel: scale") != std::string::npos) scale_body = request.body;
+    if (request.body.find("Kernel: plain") != std::string::npos) plain_body = request.body;
+    if (request.body.find("Kernel: broken") != std::string::npos) broken_body = request.body;
+  }
+  CHECK_THAT(scale_body, Contains("BEGIN LAUNCH CONFIGURATION\\nFrom the launch spec at scale.cu:1") &&
+                             Contains("grid = [ceil_div(n, 256)]") &&
+                             Contains("size n=1048576: grid (4096, 1, 1), block (256, 1, 1)") &&
+                             Contains("x: buffer of 1048576 float elements (4194304 bytes)") &&
+                             Contains("n: int = 1048576"));
+  CHECK_THAT(plain_body, Contains("BEGIN LAUNCH CONFIGURATION\\nno launch spec: sizes unknown\\nEND"));
+  CHECK_THAT(broken_body, Contains("no launch spec: sizes unknown") && !Contains("grid = [n"));
+  // The broken spec is named in the report, with its place; the others have no such note.
+  CHECK_THAT(run.out, Contains("the candidate's launch spec was left out of the LLM prompt: broken.cu:") &&
+                          Contains("the reference's launch spec was left out of the LLM prompt: broken.cu:"));
+  CHECK_THAT(run.out, !Contains("scale.cu: left out") && !Contains("does not resolve"));
+}
+
+TEST_CASE("e2e: forecast.hardware = \"local\" describes this machine's GPU, or says there is none") {
+  FixtureRepo repo;
+  two_commits(repo, "[forecast]\nhardware = \"local\"\n");
+  FakeHttpServer server;
+  server.set_handler([](const auto&, std::size_t) { return ScriptedResponse::json(200, answer_completion("ok")); });
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--forecaster", "llm"}, repo.path(),
+                           llm_env(server, repo.path() / ".test-cache"));
+  INFO(run.out << run.err);
+  if (run.status == 2) {  // no GPU here
+    CHECK_THAT(run.err, Contains("forecast.hardware is 'local'") && Contains("name a GPU instead: one of V100"));
+    CHECK(server.request_count() == 0);
+    return;
+  }
+  CHECK(run.status == 0);
+  REQUIRE(server.request_count() == 1);
+  CHECK_THAT(server.requests().at(0).body, Contains("(queried from the local driver)") && Contains(" SMs at up to "));
 }

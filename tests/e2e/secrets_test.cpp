@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Secrets come from the environment and are never printed: not by doctor, config, help or an
-// error message.
+// error message, nor in a report whose LLM forecast fell back to the embedded forecaster.
 
 #include <catch2/catch.hpp>
 
-#include "e2e.hpp"
+#include <fstream>
+#include <iterator>
+
+#include "llm_e2e.hpp"
 
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
@@ -28,5 +31,44 @@ TEST_CASE("e2e: API keys and tokens never appear in any output") {
     CHECK(run.status == 2);
     CHECK_THAT(run.err, Contains("unknown key 'endpoint.api_key'"));
     CHECK_THAT(run.err, !Contains(secret));
+  }
+}
+
+TEST_CASE("e2e: the API key stays secret when the LLM fails and the embedded forecaster stands in") {
+  using kforecast::testing::FakeHttpServer;
+  using kforecast::testing::ScriptedResponse;
+  FixtureRepo repo;
+  two_commits(repo, "[forecast]\nfallback = \"embedded\"\n[endpoint]\nmax_retries = 1\n");
+  // Every way a server can hand the key back: in a 500's message, a 401's, a quota refusal's,
+  // and in a proxy's HTML page.
+  for (const auto& echo : std::vector<std::pair<int, std::string>>{
+           {500, std::string(R"({"error":{"message":"upstream crashed for key )") + llm_secret + "\"}}"},
+           {401, std::string(R"({"error":{"message":"Incorrect API key provided: )") + llm_secret + "\"}}"},
+           {429, std::string(R"({"error":{"message":"quota for )") + llm_secret +
+                     R"(","type":"insufficient_quota","code":"insufficient_quota"}})"},
+           {502, std::string("<html><body>Bad gateway for Bearer ") + llm_secret + "</body></html>"}}) {
+    INFO("HTTP " << echo.first);
+    FakeHttpServer server;
+    server.set_handler([&](const auto&, std::size_t) {
+      auto response = ScriptedResponse::json(echo.first, echo.second);
+      response.headers.emplace_back("retry-after-ms", "10");
+      return response;
+    });
+    const auto cache = repo.path() / ".test-cache";
+    const auto written = repo.path() / "report.out";
+    for (const char* format : {"md", "json", "sarif"}) {
+      auto run = run_kforecast(
+          {"pr", "--base", "HEAD~1", "--forecaster", "llm", "--format", format, "--output", written.string()},
+          repo.path(), llm_env(server, cache));
+      CHECK(run.status == 0);
+      std::ifstream in(written, std::ios::binary);
+      const std::string report{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+      CHECK_THAT(report, Contains("fallback") && !Contains(llm_secret));
+      CHECK_THAT(run.out + run.err, !Contains(llm_secret));
+    }
+    CHECK(server.request_count() >= 3);
+    for (const auto& request : server.requests())
+      CHECK(request.header("authorization") == std::string("Bearer ") + llm_secret);
+    CHECK_THAT(files_under(cache), !Contains(llm_secret));
   }
 }

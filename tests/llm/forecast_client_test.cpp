@@ -165,6 +165,14 @@ TEST_CASE("llm client: sums of 0.8 and 1.2 are renormalised, the raw sum kept") 
   }
 }
 
+TEST_CASE("llm client: a sum that is 1 but for binary rounding is not called renormalised") {
+  ClientHarness harness;  // 0.05 + 0.35 + 0.5 + 0.1 is 0.9999999999999999 in doubles
+  harness.server.enqueue(ok(content_completion(answer_object({"0", "0", "0.05", "0.35", "0.5", "0.1", "0", "0"}))));
+  auto result = harness.client()->forecast(test_prompt());
+  REQUIRE(result);
+  CHECK(result->notes.empty());
+}
+
 TEST_CASE("llm client: an invalid answer gets one repair request quoting the error") {
   struct Case {
     std::string answer;
@@ -254,4 +262,31 @@ TEST_CASE("llm client: self-consistency averages samples into one distribution")
   CHECK(result->samples == 3);
   CHECK(result->distribution.probability(SpeedupBin::minor_slowdown) == Approx(1.0 / 3));
   CHECK(result->distribution.probability(SpeedupBin::minor_speedup) == Approx(2.0 / 3));
+}
+
+TEST_CASE("llm client: LM Studio's 400s on an object tool_choice and on json_object lead to the plain prompt") {
+  ClientHarness harness;
+  // Keyed on what each request asks for, as the server would decide: json_schema refused (a
+  // model without structured output), the object tool_choice and json_object refused in LM
+  // Studio's words, "required" answered with prose, the plain prompt answered.
+  harness.server.set_handler([](const RecordedRequest& request, std::size_t) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element body = parser.parse(request.body);
+    std::string_view format;
+    if (body["response_format"]["type"].get(format) == simdjson::SUCCESS) {
+      if (format == "json_schema") return fixture_response(400, "error_openai_response_format.json");
+      return ScriptedResponse::json(400, R"({"error":"'response_format.type' must be 'json_schema' or 'text'"})");
+    }
+    if (body["tool_choice"].is_object()) return fixture_response(400, "error_lmstudio_string.json");
+    if (body["tool_choice"].is_string()) return fixture_response(200, "prose_no_json.json");
+    return fixture_response(200, "lmstudio_content.json");
+  });
+  auto client = harness.client();
+  auto result = client->forecast(test_prompt());
+  REQUIRE(result);
+  CHECK(harness.server.request_count() == 5);
+  CHECK(result->requests == 5);
+  CHECK(client->rung() == OutputRung::plain);
+  CHECK(result->method == "plain prompt (content)");
+  CHECK(result->distribution.probability(SpeedupBin::minor_speedup) == Approx(fixture_p5));
 }

@@ -16,9 +16,10 @@ TEST_CASE("llm: the prompt carries both versions, the GPU, facts, and frames the
   REQUIRE(prompt);
   CHECK_THAT(prompt->system, Catch::Contains("untrusted data"));
   const std::string& user = prompt->user;
-  CHECK_THAT(user, Catch::Contains("Kernel: saxpy") && Catch::Contains("NVIDIA A100") && Catch::Contains("y[0] = 1") &&
-                       Catch::Contains("y[1] = 2") && Catch::Contains("registers 32") &&
-                       Catch::Contains("not known (no launch spec"));
+  CHECK_THAT(
+      user, Catch::Contains("Kernel: saxpy") && Catch::Contains("NVIDIA A100") && Catch::Contains("y[0] = 1") &&
+                Catch::Contains("y[1] = 2") && Catch::Contains("registers 32") &&
+                Catch::Contains("BEGIN LAUNCH CONFIGURATION\nno launch spec: sizes unknown\nEND LAUNCH CONFIGURATION"));
   CHECK(user.find("// old") == std::string::npos);
   CHECK(user.find("/* new */") == std::string::npos);
   // The kernel text cannot close its own block: exactly one real end marker.

@@ -92,3 +92,36 @@ TEST_CASE("report: a measurement that is not finite is null in JSON, never inf")
   CHECK(json.str().find("\"ci_high\": null") != std::string::npos);
   CHECK(json.str().find("inf") == std::string::npos);
 }
+
+TEST_CASE("report: a fallback forecast is labelled in JSON, Markdown and SARIF, its reason escaped") {
+  Report report{"0.1.0", "a", "b", GateVerdict::pass, {}, {}};
+  KernelEntry entry{"k", "k.cu", 3, Change::modified, Decision::trusted_forecast, KernelVerdict::pass, {}};
+  ForecastEntry forecast;
+  forecast.forecaster = "embedded";
+  forecast.model = "ordinal logistic";
+  forecast.bin = 5;
+  forecast.bin_label = "minor speedup";
+  forecast.fallback_for = "llm";
+  forecast.fallback_reason = "HTTP 500: <b>|\"down\"";
+  entry.forecast = forecast;
+  report.kernels.push_back(entry);
+  entry.name = "plain";
+  entry.forecast->fallback_for.clear();
+  entry.forecast->fallback_reason.clear();
+  report.kernels.push_back(entry);
+
+  std::ostringstream json, markdown, sarif;
+  make_json_writer(json)->write(report);
+  make_markdown_writer(markdown)->write(report);
+  make_sarif_writer(sarif)->write(report);
+  CHECK(json.str().find(R"("fallback": {"for": "llm", "reason": "HTTP 500: <b>|\"down\""})") != std::string::npos);
+  CHECK(json.str().find(R"("fallback": null)") != std::string::npos);  // the other kernel's own forecast
+  CHECK(markdown.str().find("| embedded (fallback: llm failed) `ordinal logistic` |") != std::string::npos);
+  CHECK(markdown.str().find("**fallback** to the embedded forecaster because the llm forecast failed: HTTP 500: "
+                            "&lt;b&gt;\\|\"down\"") != std::string::npos);
+  CHECK(markdown.str().find("| embedded `ordinal logistic` |") != std::string::npos);
+  // A passing kernel leaves no SARIF result, so the run's properties carry the label.
+  CHECK(sarif.str().find(R"("forecastFallbacks": [{"kernel": "k", "file": "k.cu", "forecaster": "embedded", )"
+                         R"("fallbackFor": "llm", "reason": "HTTP 500: <b>|\"down\""}])") != std::string::npos);
+  CHECK(sarif.str().find("\"results\": []") != std::string::npos);
+}
