@@ -15,7 +15,7 @@ trap 'rm -rf "$demo"' EXIT
 git init -q -b main "$demo"
 commit() { git -C "$demo" add -A && git -C "$demo" -c user.name=demo -c user.email=demo@kforecast.invalid commit -q -m "$1"; }
 cp -r fixtures/demo/base/. "$demo"/ && commit "base"
-rm -rf "$demo"/src && cp -r fixtures/demo/head/. "$demo"/ && commit "head: four kinds of change"
+rm -rf "$demo"/src && cp -r fixtures/demo/head/. "$demo"/ && commit "head: five kinds of change"
 
 echo
 echo "\$ kforecast pr --base HEAD~1        # in a demo repository (fixtures/demo)"

@@ -98,4 +98,22 @@ KernelLaunchText kernel_launch_text(const kernels::RevisionSources& base, const 
   return result;
 }
 
+PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernels::KernelSite& base_site,
+                             const kernels::RevisionSources& head, const kernels::KernelSite& head_site,
+                             const std::vector<bench::LaunchSpec>& config_specs) {
+  std::vector<std::string> ignored;  // the report's notes on a broken spec come from the prompt's lookup
+  auto candidate = own_spec(head, head_site, "candidate's", config_specs, ignored);
+  auto reference = own_spec(base, base_site, "reference's", config_specs, ignored);
+  if (!candidate) candidate = reference;
+  if (!candidate || candidate->spec.sizes.empty()) return {};
+  const auto reference_spec = bench::with_geometry_of(candidate->spec, reference ? reference->spec : candidate->spec);
+  const auto& size = candidate->spec.sizes.front();
+  const auto resolve = [&](const bench::LaunchSpec& spec, const kernels::RevisionSources& sources,
+                           const kernels::KernelSite& site) -> std::optional<bench::ResolvedLaunch> {
+    auto launch = bench::resolve_launch(spec, size, bound_parameters(sources, site, spec));
+    return launch ? std::optional(std::move(*launch)) : std::nullopt;
+  };
+  return {resolve(reference_spec, base, base_site), resolve(candidate->spec, head, head_site)};
+}
+
 }  // namespace kforecast::cli

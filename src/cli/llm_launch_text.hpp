@@ -11,10 +11,12 @@
 // prompt and named in a note, as is a size that does not resolve: the report says so rather than the forecast silently
 // going without.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench/launch_spec.hpp"
+#include "bench/resolved_launch.hpp"
 #include "config/config.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
@@ -37,5 +39,16 @@ struct KernelLaunchText {
 KernelLaunchText kernel_launch_text(const kernels::RevisionSources& base, const kernels::KernelSite& base_site,
                                     const kernels::RevisionSources& head, const kernels::KernelSite& head_site,
                                     const std::vector<bench::LaunchSpec>& config_specs);
+
+// Each side's launch as the runner would launch it at the spec's first size (the same lookup as
+// above), for the embedded forecaster's launch features; nullopt for a side with no usable spec
+// or a first size that does not resolve (the forecast then goes without, and says so).
+struct PairLaunches {
+  std::optional<bench::ResolvedLaunch> reference;
+  std::optional<bench::ResolvedLaunch> candidate;
+};
+PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernels::KernelSite& base_site,
+                             const kernels::RevisionSources& head, const kernels::KernelSite& head_site,
+                             const std::vector<bench::LaunchSpec>& config_specs);
 
 }  // namespace kforecast::cli

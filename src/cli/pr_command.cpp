@@ -180,17 +180,31 @@ std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kerne
 
 // The embedded forecaster's inputs: the same kernels as the LLM's, each as the device-only unit
 // of its revision (what NVRTC compiles for the compiler facts) and its name there.
+// The embedded forecaster's launch features: a side's grid, block and dynamic shared memory.
+std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::ResolvedLaunch>& launch) {
+  if (!launch) return std::nullopt;
+  embedded::LaunchGeometry geometry;
+  for (std::size_t d = 0; d < 3; ++d) {
+    geometry.grid[d] = launch->grid[d];
+    geometry.block[d] = launch->block[d];
+  }
+  geometry.shared_bytes = launch->shared_bytes;
+  return geometry;
+}
+
 std::vector<EmbeddedKernelInput> embedded_inputs(const report::Report& report, const kernels::ChangeAnalysis& analysis,
                                                  const kernels::RevisionSources& base,
-                                                 const kernels::RevisionSources& head,
-                                                 const std::string& cuda_include) {
+                                                 const kernels::RevisionSources& head, const std::string& cuda_include,
+                                                 const std::vector<bench::LaunchSpec>& config_specs) {
   std::vector<EmbeddedKernelInput> inputs;
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
     const auto& kernel = analysis.kernels[i];
     if (!needs_forecast(kernel, report.kernels[i])) continue;
-    inputs.push_back({i,
-                      {kernel_text(base, *kernel.base, cuda_include), kernel.base->qualified_name, std::nullopt},
-                      {kernel_text(head, *kernel.head, cuda_include), kernel.head->qualified_name, std::nullopt}});
+    const auto launches = kernel_launches(base, *kernel.base, head, *kernel.head, config_specs);
+    inputs.push_back(
+        {i,
+         {kernel_text(base, *kernel.base, cuda_include), kernel.base->qualified_name, geometry(launches.reference)},
+         {kernel_text(head, *kernel.head, cuda_include), kernel.head->qualified_name, geometry(launches.candidate)}});
   }
   return inputs;
 }
@@ -329,9 +343,9 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     report.kernels.push_back(entry_for(analysis.kernels[i], code.empty() ? nullptr : &code[i], arch, no_compiler));
     if (report.kernels.back().verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
   }
+  auto launch_specs = config_launch_specs(*config);
   if (prompts) {
     const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
-    auto launch_specs = config_launch_specs(*config);
     auto inputs = llm_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env),
                              compiler ? compiler->get() : nullptr, arch, launch_specs.specs);
     if (!inputs.empty())
@@ -341,13 +355,15 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
         report, inputs, {*config, context.env, std::move(*prompts), terminal ? &context.err : nullptr, fallback});
     if (!failures) return std::unexpected(failures.error());
     if (fallback && !failures->empty())
-      add_fallback_forecasts(
-          report, embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env)),
-          *failures, "llm", embedded_features(*config, compiler ? compiler->get() : nullptr, arch),
-          config->number_value("bench.tolerance"));
+      add_fallback_forecasts(report,
+                             embedded_inputs(report, analysis, base_sources, head_sources,
+                                             cuda_include_dir(context.env), launch_specs.specs),
+                             *failures, "llm", embedded_features(*config, compiler ? compiler->get() : nullptr, arch),
+                             config->number_value("bench.tolerance"));
   } else {
     add_embedded_forecasts(report,
-                           embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env)),
+                           embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env),
+                                           launch_specs.specs),
                            embedded_features(*config, compiler ? compiler->get() : nullptr, arch),
                            config->number_value("bench.tolerance"));
   }

@@ -2,6 +2,7 @@
 // `kforecast pr` behaviour that does not depend on NVRTC being present.
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "e2e.hpp"
 
@@ -206,4 +207,39 @@ TEST_CASE("e2e: pr's policy trusts a sure forecast, and on_unverified decides th
   CHECK(trusting.status == 0);
   CHECK_THAT(trusting.out, Contains("\"decision\": \"trusted_forecast\""));
   CHECK_THAT(trusting.out, Contains("trusted forecast: P(regression)"));
+}
+
+TEST_CASE("e2e: pr gives the embedded forecaster each side's launch from its spec, and says when there is none") {
+  // Base: a thread per element; head: four elements per thread on a quarter of the grid, each
+  // side with its own `// kforecast:` block. `other` has no spec.
+  const auto spec = [](std::string_view grid) {
+    return fmt::format(
+        "// kforecast:\n// sizes = [{{ n = 1048576 }}]\n// grid = [\"{}\"]\n// block = [256]\n// [kernel.args]\n"
+        "// x = {{ count = \"n\" }}\n// y = {{ count = \"n\", role = \"out\" }}\n// n = \"n\"\n",
+        grid);
+  };
+  FixtureRepo repo;
+  repo.write("k.cu", spec("ceil_div(n, 256)") +
+                         "__global__ void k(const float* x, float* y, int n) {\n"
+                         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = 2 * x[i];\n}\n"
+                         "__global__ void other(float* a) { a[0] = 1.0f; }\n");
+  repo.commit("base");
+  repo.write("k.cu", spec("ceil_div(n, 1024)") +
+                         "__global__ void k(const float* x, float* y, int n) {\n"
+                         "  int i = blockIdx.x * blockDim.x * 4 + threadIdx.x;\n"
+                         "  for (int j = 0; j < 4; ++j, i += blockDim.x) if (i < n) y[i] = 2 * x[i];\n}\n"
+                         "__global__ void other(float* a) { a[0] = 2.0f; }\n");
+  repo.commit("head");
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--no-bench"}, repo.path(),
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  const auto k = run.out.find("\"name\": \"k\"");
+  const auto other = run.out.find("\"name\": \"other\"");
+  REQUIRE(k != std::string::npos);
+  REQUIRE(other != std::string::npos);
+  const std::string k_entry = run.out.substr(k, other > k ? other - k : std::string::npos);
+  const std::string other_entry = run.out.substr(other, k > other ? k - other : std::string::npos);
+  CHECK_THAT(other_entry, Contains("no launch spec"));
+  CHECK_THAT(k_entry, !Contains("no launch spec"));
 }
