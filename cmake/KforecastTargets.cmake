@@ -22,14 +22,21 @@ target_compile_definitions(kf_toml INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=
 get_target_property(_toml_inc tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
 target_include_directories(kf_toml SYSTEM INTERFACE ${_toml_inc})
 
-# simdjson and libcurl are shared libraries from Debian (no static build of simdjson is shipped),
-# so the binary links them, and with them the shared C++ runtime. Their headers are SYSTEM too.
+# simdjson is a shared library from Debian (no static build is shipped), so the binary links it,
+# and with it the shared C++ runtime; libcurl, also Debian's, is opened at run time. Their
+# headers are SYSTEM too.
 add_library(kf_simdjson INTERFACE)
 target_link_libraries(kf_simdjson INTERFACE simdjson::simdjson)
 get_target_property(_simdjson_inc simdjson::simdjson INTERFACE_INCLUDE_DIRECTORIES)
 target_include_directories(kf_simdjson SYSTEM INTERFACE ${_simdjson_inc})
-add_library(kf_curl INTERFACE)
-target_link_libraries(kf_curl INTERFACE CURL::libcurl)
+# libcurl is not linked but opened when the first request is made (src/llm/libcurl_on_demand.cpp):
+# linked, it and the ~30 libraries it needs were loaded at every start of every command.
+add_library(kf_curl STATIC ${PROJECT_SOURCE_DIR}/src/llm/libcurl_on_demand.cpp)
+get_target_property(_curl_inc CURL::libcurl INTERFACE_INCLUDE_DIRECTORIES)
+if(_curl_inc)
+  target_include_directories(kf_curl SYSTEM PUBLIC ${_curl_inc})
+endif()
+target_link_libraries(kf_curl PUBLIC kf_build_flags ${CMAKE_DL_LIBS})
 
 # kf_library(NAME SOURCES... [DEPS ...]): one static library per pipeline stage or shared piece.
 # A stage lists only the libraries it may use, so CMake enforces the one-way dependencies.

@@ -277,7 +277,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     if (invocation.has("--head")) request.head = invocation.value("--head");
     auto range = git::resolve_range(repo, request, context.env);
     if (!range) return std::unexpected(range.error());
-    auto diff = repo.diff(range->base.sha, range->head.sha);
+    auto diff = repo.changed_files_diff(range->base.sha, range->head.sha);  // only the files are used
     if (!diff) return std::unexpected(diff.error());
     base = range->base.sha, head = range->head.sha, origin = range->origin, diff_text = std::move(*diff);
   }

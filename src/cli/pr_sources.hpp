@@ -28,7 +28,8 @@ struct PrSources {
 };
 
 // Reads the CUDA sources at `base` and at `head` ("" for the index) and the diff between them.
-// `diff_text` is git's diff of the same range. Only what the analysis can need is read: the
+// `diff_text` is git's diff of the same range, or Repository::changed_files_diff (only its files
+// are used, not its hunks). Only what the analysis can need is read: the
 // touched files and every header, or, when a header changed, every CUDA file (its includers);
 // each distinct blob once, in one batch with the base's config.
 Result<PrSources> read_pr_sources(const git::Repository& repository, std::string base, std::string head,

@@ -173,7 +173,7 @@ Result<std::optional<std::vector<TreeFile>>> ObjectReader::list_tree(const std::
       if (entry.mode == "40000") {
         if (depth < 4096) self(self, entry.id, prefix + entry.name + "/", depth + 1);
       } else if (entry.mode != "160000") {  // a submodule's commit is not a file
-        files.push_back({prefix + entry.name, entry.id});
+        files.push_back({prefix + entry.name, entry.id, entry.mode});
       }
     }
   };

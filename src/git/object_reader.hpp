@@ -22,10 +22,12 @@ struct GitObject {
   std::string contents;
 };
 
-// A file in a tree: its path from the tree's root and its blob hash.
+// A file in a tree: its path from the tree's root, its blob hash and its mode as git writes it
+// ("100644", "100755", "120000" for a symbolic link).
 struct TreeFile {
   std::string path;
   std::string blob;
+  std::string mode;
 };
 
 class ObjectReader {

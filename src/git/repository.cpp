@@ -80,6 +80,15 @@ class CliRepository final : public Repository {
     return std::move((*result)->out);
   }
 
+  Result<std::string> changed_files_diff(std::string_view base, std::string_view head) const override {
+    for (const std::string_view revision : {base, head}) prefetch_tree(revision);
+    const auto base_tree = m_trees.find(base);
+    const auto head_tree = m_trees.find(head);
+    if (base_tree == m_trees.end() || head_tree == m_trees.end()) return diff(base, head);  // it reports the error
+    if (auto headers = headers_from_trees(base_tree->second, head_tree->second)) return std::move(*headers);
+    return diff(base, head);
+  }
+
   Result<std::string> staged_diff() const override {
     std::vector<std::string> args{"diff", "--cached"};
     args.insert(args.end(), diff_options.begin(), diff_options.end());
@@ -125,8 +134,9 @@ class CliRepository final : public Repository {
       if (fields.starts_with("160000")) continue;  // a submodule's commit
       const auto hash_start = fields.find(' ') + 1;
       const auto hash_end = fields.find(' ', hash_start);
-      entries.push_back(
-          {std::string(record.substr(tab + 1)), std::string(fields.substr(hash_start, hash_end - hash_start))});
+      entries.push_back({std::string(record.substr(tab + 1)),
+                         std::string(fields.substr(hash_start, hash_end - hash_start)),
+                         std::string(fields.substr(0, hash_start - 1))});
     }
     return entries;
   }
@@ -159,8 +169,59 @@ class CliRepository final : public Repository {
       return fail(ExitCode::could_not_run, fmt::format("revision '{}' names no tree in {}", revision, m_root.string()));
     std::vector<TreeEntry> entries;
     entries.reserve((*files)->size());
-    for (auto& file : **files) entries.push_back({std::move(file.path), std::move(file.blob)});
+    for (auto& file : **files) entries.push_back({std::move(file.path), std::move(file.blob), std::move(file.mode)});
     return entries;
+  }
+
+  // The file headers `git diff` writes for the changes between two tree listings, or nothing
+  // where git's own diff is needed: a file removed while another was added (git may pair them
+  // as a rename), a symbolic link or other non-regular file changed (git splits a type change
+  // in two), or a path git would quote or that a header could not carry unambiguously.
+  static std::optional<std::string> headers_from_trees(const std::vector<TreeEntry>& base,
+                                                       const std::vector<TreeEntry>& head) {
+    auto by_path = [](const std::vector<TreeEntry>& tree) {
+      std::map<std::string_view, const TreeEntry*> map;
+      for (const TreeEntry& entry : tree) map.emplace(entry.path, &entry);
+      return map;
+    };
+    const auto old_files = by_path(base), new_files = by_path(head);
+    auto plain_path = [](std::string_view path) {
+      return std::ranges::all_of(path, [](char c) { return c > ' ' && c < 0x7f && c != '"' && c != '\\'; });
+    };
+    auto regular = [](const TreeEntry& entry) { return entry.mode == "100644" || entry.mode == "100755"; };
+    bool added = false, removed = false;
+    std::string out;
+    auto header = [&](std::string_view path) { out += fmt::format("diff --git a/{0} b/{0}\n", path); };
+    // Both maps are in byte order of the path, which is git diff's order.
+    auto o = old_files.begin(), n = new_files.begin();
+    while (o != old_files.end() || n != new_files.end()) {
+      const bool take_old = n == new_files.end() || (o != old_files.end() && o->first < n->first);
+      const bool take_new = o == old_files.end() || (n != new_files.end() && n->first < o->first);
+      const TreeEntry* before = take_new ? nullptr : o->second;
+      const TreeEntry* after = take_old ? nullptr : n->second;
+      const TreeEntry& any = before ? *before : *after;
+      if (!take_new) ++o;
+      if (!take_old) ++n;
+      if (before && after && before->blob == after->blob && before->mode == after->mode) continue;
+      if (!plain_path(any.path) || (before && !regular(*before)) || (after && !regular(*after))) return std::nullopt;
+      header(any.path);
+      if (!before) {
+        added = true;
+        out += fmt::format("new file mode {}\nindex {}..{}\n", after->mode, std::string(after->blob.size(), '0'),
+                           after->blob);
+      } else if (!after) {
+        removed = true;
+        out += fmt::format("deleted file mode {}\nindex {}..{}\n", before->mode, before->blob,
+                           std::string(before->blob.size(), '0'));
+      } else if (before->mode != after->mode) {
+        out += fmt::format("old mode {}\nnew mode {}\n", before->mode, after->mode);
+        if (before->blob != after->blob) out += fmt::format("index {}..{}\n", before->blob, after->blob);
+      } else {
+        out += fmt::format("index {}..{} {}\n", before->blob, after->blob, after->mode);
+      }
+      if (added && removed) return std::nullopt;
+    }
+    return out;
   }
 
   // A listing kept for list_tree(); a failure is not kept, so list_tree reports it itself.

@@ -23,10 +23,12 @@ struct Commit {
   std::string sha;
 };
 
-// A file at a revision: its path and the hash of its contents (equal hashes, equal contents).
+// A file at a revision: its path and the hash of its contents (equal hashes, equal contents), and
+// its mode as git writes it ("100644"; empty where it was not read).
 struct TreeEntry {
   std::string path;
   std::string blob;
+  std::string mode;
 };
 
 class Repository {
@@ -48,6 +50,14 @@ class Repository {
   // The unified diff between two commits (renames detected, a/ and b/ prefixes, no colour,
   // whatever the user's configuration says).
   virtual Result<std::string> diff(std::string_view base, std::string_view head) const = 0;
+
+  // Which files differ between two commits, as a diff that `diff::parse_unified_diff` reads: the
+  // same files, kinds, modes and blobs as diff() gives, but no hunks (the blob hashes are in
+  // full). It is made from the two trees, without starting git, when no rename is possible
+  // (no file was removed while another was added) and every changed path is plain printable
+  // ASCII; otherwise it is diff()'s own output, hunks and all. For callers that need only the
+  // changed files, not the changed lines: `git diff` is a whole process start.
+  virtual Result<std::string> changed_files_diff(std::string_view base, std::string_view head) const = 0;
 
   // The unified diff of the index against HEAD (what `git commit` would record).
   virtual Result<std::string> staged_diff() const = 0;

@@ -160,3 +160,84 @@ TEST_CASE("git: trees with blob hashes, and blobs read once each") {
   REQUIRE_FALSE(missing.has_value());
   CHECK_THAT(missing.error().message, Contains("git has no object"));
 }
+
+namespace {
+// The header lines of a diff (what changed, file by file), without its hunks.
+std::string headers_of(std::string_view diff) {
+  std::string out;
+  for (std::size_t at = 0; at < diff.size();) {
+    const std::size_t end = std::min(diff.find('\n', at), diff.size());
+    const std::string_view line = diff.substr(at, end - at);
+    for (const std::string_view start :
+         {"diff --git ", "new file mode ", "deleted file mode ", "old mode ", "new mode ", "index "})
+      if (line.starts_with(start)) (out += line) += '\n';
+    at = end + 1;
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("git: the changed files of a range, from the trees, are git diff's file headers") {
+  FixtureRepo fixture;
+  fixture.write("src/kernel.cu", "__global__ void k() {}\n");
+  fixture.write("src/helper.cuh", "#pragma once\n");
+  fixture.write("src/old.cu", "__global__ void gone() {}\n");
+  fixture.write("src/dir/deep.cu", "a\n");
+  fixture.write("src/dir-sibling.cu", "b\n");
+  fixture.write("run.sh", "echo\n");
+  fixture.write("image.bin", std::string("\0\1\2", 3));
+  const std::string base = fixture.commit("base");
+  auto repository = open(fixture);
+
+  SECTION("modified, added, mode changed and binary files: the headers of git diff --full-index") {
+    fixture.write("src/kernel.cu", "__global__ void k() { int x; }\n");
+    fixture.write("src/dir/deep.cu", "a2\n");
+    fixture.write("src/dir/new.cu", "__global__ void fresh() {}\n");
+    fixture.write("image.bin", std::string("\0\1\3", 3));
+    std::filesystem::permissions(fixture.path() / "run.sh", std::filesystem::perms::owner_exec,
+                                 std::filesystem::perm_options::add);
+    const std::string head = fixture.commit("head");
+    const std::string git_headers = headers_of(fixture.git(
+        {"diff", "--full-index", "--no-color", "--find-renames", "--src-prefix=a/", "--dst-prefix=b/", base, head}));
+    auto changed = repository->changed_files_diff(base, head);
+    REQUIRE(changed.has_value());
+    CHECK(*changed == git_headers);
+    CHECK_THAT(*changed, Contains("new file mode 100644"));
+    CHECK_THAT(*changed, Contains("old mode 100644\nnew mode 100755\n"));
+  }
+  SECTION("deleted files only") {
+    std::filesystem::remove(fixture.path() / "src/old.cu");
+    const std::string head = fixture.commit("head");
+    const std::string git_headers = headers_of(fixture.git(
+        {"diff", "--full-index", "--no-color", "--find-renames", "--src-prefix=a/", "--dst-prefix=b/", base, head}));
+    auto changed = repository->changed_files_diff(base, head);
+    REQUIRE(changed.has_value());
+    CHECK(*changed == git_headers);
+    CHECK_THAT(*changed, Contains("deleted file mode 100644"));
+  }
+  SECTION("nothing changed") {
+    const std::string head = fixture.commit("empty");
+    auto changed = repository->changed_files_diff(base, head);
+    REQUIRE(changed.has_value());
+    CHECK(changed->empty());
+  }
+  SECTION("a file removed while another is added may be a rename: git's own diff") {
+    std::filesystem::rename(fixture.path() / "src/old.cu", fixture.path() / "src/renamed.cu");
+    const std::string head = fixture.commit("rename");
+    auto changed = repository->changed_files_diff(base, head);
+    REQUIRE(changed.has_value());
+    CHECK(*changed == *repository->diff(base, head));
+    CHECK_THAT(*changed, Contains("rename from src/old.cu"));
+  }
+  SECTION("a path git would quote, or with a space: git's own diff") {
+    fixture.write("src/with space.cu", "x\n");
+    fixture.write("src/caf\xc3\xa9.cu", "y\n");
+    const std::string head = fixture.commit("names");
+    auto changed = repository->changed_files_diff(base, head);
+    REQUIRE(changed.has_value());
+    CHECK(*changed == *repository->diff(base, head));
+  }
+  SECTION("a revision that names nothing is an error") {
+    CHECK_FALSE(repository->changed_files_diff(base, "no-such-branch").has_value());
+  }
+}
