@@ -39,7 +39,8 @@ Result<EvalOptions> read_options(const Invocation& invocation, const config::Con
     return usage_error(fmt::format("--cv {}: expected family (leave one family out) or none", cv));
   options.cv = cv == "family" ? CrossValidation::family : CrossValidation::none;
   const std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
-  if (format != "text" && format != "json") return usage_error(fmt::format("--format {}: expected text or json", format));
+  if (format != "text" && format != "json")
+    return usage_error(fmt::format("--format {}: expected text or json", format));
   options.json = format == "json";
   return options;
 }
@@ -73,10 +74,14 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
   if (pairs->empty())
     return fail(ExitCode::could_not_run, fmt::format("{}: no labelled pairs (one JSON object per line)", path));
 
-  EvalRun run{path, options->forecaster, "", options->cv,
+  EvalRun run{path,
+              options->forecaster,
+              "",
+              options->cv,
               {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},
                config->number_value("bench.tolerance")},
-              pairs->size(), {}};
+              pairs->size(),
+              {}};
   std::unique_ptr<cuda::Compiler> compiler;
   if (!invocation.has("--no-nvrtc")) {
     auto loaded = cuda::load_nvrtc({config->string_value("cuda.nvrtc_library"), ""}, context.env);
@@ -90,19 +95,19 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
   auto rows = eval_rows(*pairs);
   set_training_priors(rows, options->cv);
   if (options->forecaster == "embedded") {
-    auto summary = forecast_embedded(*pairs, rows, {compiler.get(), arch, *gpu}, options->cv,
-                                     terminal ? &context.err : nullptr);
+    auto summary =
+        forecast_embedded(*pairs, rows, {compiler.get(), arch, *gpu}, options->cv, terminal ? &context.err : nullptr);
     if (!summary) return std::unexpected(summary.error());
     run.model = summary->model;
     run.notes.push_back(fmt::format("features for {} ({}): NVRTC facts for {} of {}", hardware, arch,
                                     summary->with_compiler_facts, plural(rows.size(), "pair")));
     if (summary->kernel_not_found > 0)
-      run.notes.push_back(fmt::format(
-          "{} with a kernel not found in its source: forecast from what could be read (wider), and counted",
-          plural(summary->kernel_not_found, "pair")));
+      run.notes.push_back(
+          fmt::format("{} with a kernel not found in its source: forecast from what could be read (wider), and counted",
+                      plural(summary->kernel_not_found, "pair")));
   } else {
-    auto summary = forecast_llm(*pairs, rows,
-                                {*config, context.env, compiler.get(), arch, "", terminal ? &context.err : nullptr});
+    auto summary =
+        forecast_llm(*pairs, rows, {*config, context.env, compiler.get(), arch, "", terminal ? &context.err : nullptr});
     if (!summary) return std::unexpected(summary.error());
     run.model = *summary;
     std::size_t failed = 0;

@@ -119,10 +119,10 @@ Result<EmbeddedEvalSummary> forecast_embedded(std::span<const embedded::Labelled
   if (cv == CrossValidation::none) {
     const auto& model = embedded::default_model();
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i].forecast = embedded::predict(model, deltas[i]);
-    summary.model = model.status == embedded::ModelStatus::trained
-                        ? fmt::format("the compiled-in model (ordinal logistic, trained on {} pairs)",
-                                      model.training_pairs)
-                        : "the compiled-in model (an untrained prior: every weight 0)";
+    summary.model =
+        model.status == embedded::ModelStatus::trained
+            ? fmt::format("the compiled-in model (ordinal logistic, trained on {} pairs)", model.training_pairs)
+            : "the compiled-in model (an untrained prior: every weight 0)";
     return summary;
   }
 

@@ -91,11 +91,10 @@ void write_eval_text(std::ostream& out, const EvalRun& run, std::span<const Grou
   for (const MetricRow& row : metric_rows)
     out << fmt::format("  {:<18} {:>10}  {:>14}  {:>12}   {}\n", row.name, cell(row.value(overall.forecaster)),
                        cell(row.value(overall.training_prior)), cell(row.value(overall.always_bin_5)), row.meaning);
-  out << fmt::format(
-      "  against the training prior: brier {}, crps {}, nll {}\n", change_text(overall.forecaster.metrics.brier,
-                                                                              overall.training_prior.metrics.brier),
-      change_text(overall.forecaster.metrics.crps, overall.training_prior.metrics.crps),
-      change_text(overall.forecaster.metrics.nll, overall.training_prior.metrics.nll));
+  out << fmt::format("  against the training prior: brier {}, crps {}, nll {}\n",
+                     change_text(overall.forecaster.metrics.brier, overall.training_prior.metrics.brier),
+                     change_text(overall.forecaster.metrics.crps, overall.training_prior.metrics.crps),
+                     change_text(overall.forecaster.metrics.nll, overall.training_prior.metrics.nll));
   out << fmt::format("  regressions: {}, caught {} (sent to the GPU), trusted {} (would pass unmeasured)\n",
                      overall.forecaster.policy.regressions,
                      overall.forecaster.policy.regressions - overall.forecaster.policy.trusted_regressions,
@@ -106,12 +105,12 @@ void write_eval_text(std::ostream& out, const EvalRun& run, std::span<const Grou
                      "pairs", "acc", "w1", "ece", "brier", "crps", "nll", "gpu", "recall", "prior b/c", "bin5 b/c");
   for (const GroupScores& g : groups.first(groups.size() - 1)) {
     const auto& f = g.forecaster;
-    out << fmt::format("  {:<16} {:>5} {:>6.3f} {:>6.3f} {:>6.3f} {:>6.3f} {:>6.3f} {:>6.3f} {:>6.3f} {:>6}  {:>5.3f}/{:<5.3f} "
-                       "{:>5.3f}/{:<5.3f}\n",
-                       g.name, f.metrics.n, f.metrics.accuracy, f.metrics.within_one, f.metrics.ece, f.metrics.brier,
-                       f.metrics.crps, f.metrics.nll, f.policy.gpu_fraction, cell(f.policy.regression_recall),
-                       g.training_prior.metrics.brier, g.training_prior.metrics.crps, g.always_bin_5.metrics.brier,
-                       g.always_bin_5.metrics.crps);
+    out << fmt::format(
+        "  {:<16} {:>5} {:>6.3f} {:>6.3f} {:>6.3f} {:>6.3f} {:>6.3f} {:>6.3f} {:>6.3f} {:>6}  {:>5.3f}/{:<5.3f} "
+        "{:>5.3f}/{:<5.3f}\n",
+        g.name, f.metrics.n, f.metrics.accuracy, f.metrics.within_one, f.metrics.ece, f.metrics.brier, f.metrics.crps,
+        f.metrics.nll, f.policy.gpu_fraction, cell(f.policy.regression_recall), g.training_prior.metrics.brier,
+        g.training_prior.metrics.crps, g.always_bin_5.metrics.brier, g.always_bin_5.metrics.crps);
   }
   if (!run.notes.empty()) {
     out << "\nnotes:\n";

@@ -20,11 +20,21 @@ std::string xml_escape(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 forbids most control characters even escaped.
         if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
@@ -66,8 +76,7 @@ std::string frame(std::string_view title, std::string_view subtitle, std::string
     svg += text(px(0) - 8, py(v) + 4, fmt::format("{:.1f}", v), "text-anchor=\"end\"");
   }
   svg += text(px(0.5), py(0) + 40, x_label, "text-anchor=\"middle\"");
-  svg += text(24, py(0.5), y_label,
-              fmt::format("text-anchor=\"middle\" transform=\"rotate(-90 24 {:.1f})\"", py(0.5)));
+  svg += text(24, py(0.5), y_label, fmt::format("text-anchor=\"middle\" transform=\"rotate(-90 24 {:.1f})\"", py(0.5)));
   return svg;
 }
 
@@ -80,8 +89,9 @@ std::string polyline(std::span<const std::pair<double, double>> points, std::str
 
 std::string legend_entry(int index, std::string_view colour, std::string_view label, std::string_view dash = "") {
   const double y = top + 14 + index * 18.0, x = px(0) + 12;
-  return fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n",
-                     x, y, x + 24, y, colour, dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash)) +
+  return fmt::format(
+             "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", x,
+             y, x + 24, y, colour, dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash)) +
          text(x + 30, y + 4, label);
 }
 
@@ -130,7 +140,8 @@ std::string reliability_diagram_svg(std::span<const EvalRow> rows, std::string_v
 
 std::string risk_coverage_svg(std::span<const EvalRow> rows, const PolicySettingsForEval& policy,
                               std::string_view subtitle) {
-  const auto wrong = curve(rows, [](const EvalRow& row) { return row.forecast.predicted_bin() == row.true_bin ? 0.0 : 1.0; });
+  const auto wrong =
+      curve(rows, [](const EvalRow& row) { return row.forecast.predicted_bin() == row.true_bin ? 0.0 : 1.0; });
   const auto regressions =
       curve(rows, [&](const EvalRow& row) { return policy::is_regression(row.speedup, policy.tolerance) ? 1.0 : 0.0; });
   std::string svg = frame("Risk-coverage: trusting the most confident forecasts first", subtitle,
@@ -146,12 +157,14 @@ std::string risk_coverage_svg(std::span<const EvalRow> rows, const PolicySetting
   }
   const double coverage = rows.empty() ? 0 : static_cast<double>(trusted) / static_cast<double>(rows.size());
   const double risk = trusted == 0 ? 0 : static_cast<double>(trusted_regressions) / static_cast<double>(trusted);
-  svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n",
-                     px(coverage), py(risk));
+  svg +=
+      fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n",
+                  px(coverage), py(risk));
   svg += legend_entry(0, "#4a7ab5", "predicted bin wrong");
   svg += legend_entry(1, "#c0392b", "measured regression (the gate's error)", "6 3");
-  svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n",
-                     px(0) + 24, top + 50.0);
+  svg +=
+      fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n",
+                  px(0) + 24, top + 50.0);
   svg += text(px(0) + 42, top + 54.0,
               fmt::format("the configured policy: {} of {} trusted, {} regressions among them", trusted, rows.size(),
                           trusted_regressions));

@@ -8,8 +8,8 @@
 #include <map>
 #include <sstream>
 
-#include <catch2/catch.hpp>
 #include <simdjson.h>
+#include <catch2/catch.hpp>
 
 #include "base/json_string.hpp"
 #include "cli/run.hpp"
@@ -136,7 +136,8 @@ double recomputed_brier(const std::vector<Prediction>& predictions, bool prior) 
     double row = 0;
     for (int k = 1; k <= 8; ++k) {
       const double y = k == p.true_bin ? 1.0 : 0.0;
-      row += (probabilities[static_cast<std::size_t>(k - 1)] - y) * (probabilities[static_cast<std::size_t>(k - 1)] - y);
+      row +=
+          (probabilities[static_cast<std::size_t>(k - 1)] - y) * (probabilities[static_cast<std::size_t>(k - 1)] - y);
     }
     total += 0.5 * row;
   }
@@ -149,8 +150,8 @@ TEST_CASE("cli: eval prints the metrics, and --predictions lets anyone recompute
   TempDir dir;
   const auto dataset = write_dataset(dir.path());
   const auto predictions_path = dir.path() / "predictions.jsonl";
-  auto outcome = run_cli({"eval", dataset.string(), "--no-nvrtc", "--format", "json", "--predictions",
-                          predictions_path.string()});
+  auto outcome =
+      run_cli({"eval", dataset.string(), "--no-nvrtc", "--format", "json", "--predictions", predictions_path.string()});
   INFO(outcome.err);
   REQUIRE(outcome.code == ExitCode::pass);
   simdjson::dom::parser parser;
@@ -165,9 +166,9 @@ TEST_CASE("cli: eval prints the metrics, and --predictions lets anyone recompute
   REQUIRE(predictions.size() == 6);  // the blank line is not a pair; every pair is a line
   CHECK(predictions[0].id == "gemv-1");
   CHECK(predictions[4].family == "softmax");
-  CHECK(predictions[0].true_bin == 7);   // 2.5
-  CHECK(predictions[1].true_bin == 2);   // 0.4
-  CHECK(predictions[5].true_bin == 2);   // 0.33
+  CHECK(predictions[0].true_bin == 7);  // 2.5
+  CHECK(predictions[1].true_bin == 2);  // 0.4
+  CHECK(predictions[5].true_bin == 2);  // 0.33
   for (const auto& p : predictions) {
     double sum = 0;
     for (double v : p.probabilities) sum += v;
@@ -213,8 +214,8 @@ TEST_CASE("cli: eval --cv family never trains a fold's model on the family it fo
     }
   }
   const auto predictions_path = dir.path() / "p.jsonl";
-  auto outcome = run_cli({"eval", path.string(), "--no-nvrtc", "--cv", "family", "--format", "json",
-                          "--predictions", predictions_path.string()});
+  auto outcome = run_cli({"eval", path.string(), "--no-nvrtc", "--cv", "family", "--format", "json", "--predictions",
+                          predictions_path.string()});
   INFO(outcome.err);
   REQUIRE(outcome.code == ExitCode::pass);
   const auto predictions = read_predictions(predictions_path);
@@ -262,8 +263,7 @@ TEST_CASE("cli: eval refuses bad input with the place and the fix") {
   CHECK(malformed.out.empty());
 
   std::ofstream(dir.path() / "truncated.jsonl") << "{\"id\": \"x\", \"reference\": {\"sou";
-  CHECK_THAT(run_cli({"eval", (dir.path() / "truncated.jsonl").string()}).err,
-             Contains("truncated.jsonl:1: not JSON"));
+  CHECK_THAT(run_cli({"eval", (dir.path() / "truncated.jsonl").string()}).err, Contains("truncated.jsonl:1: not JSON"));
   std::ofstream(dir.path() / "empty.jsonl") << "\n\n";
   auto empty = run_cli({"eval", (dir.path() / "empty.jsonl").string(), "--no-nvrtc"});
   CHECK(empty.code == ExitCode::could_not_run);
@@ -282,11 +282,12 @@ TEST_CASE("cli: eval refuses bad input with the place and the fix") {
 
   // Leave-one-family-out needs two families.
   const Kernel naive = corpus_kernel("gemv", "thread_per_row", "gemv_thread_per_row");
-  std::ofstream(dir.path() / "one.jsonl") << pair_line("1", "gemv", naive, naive, 1.0)
-                                          << pair_line("2", "gemv", naive, naive, 1.0);
+  std::ofstream(dir.path() / "one.jsonl")
+      << pair_line("1", "gemv", naive, naive, 1.0) << pair_line("2", "gemv", naive, naive, 1.0);
   auto one_family = run_cli({"eval", (dir.path() / "one.jsonl").string(), "--no-nvrtc", "--cv", "family"});
   CHECK(one_family.code == ExitCode::usage);
-  CHECK_THAT(one_family.err, Contains("--cv family needs pairs from at least two families; every pair here is in 'gemv'"));
+  CHECK_THAT(one_family.err,
+             Contains("--cv family needs pairs from at least two families; every pair here is in 'gemv'"));
 
   // An unwritable predictions file is an error, not a silent pass.
   auto unwritable = run_cli({"eval", (dir.path() / "one.jsonl").string(), "--no-nvrtc", "--predictions",
@@ -345,9 +346,9 @@ TEST_CASE("cli: help eval teaches the metrics and the flags") {
   auto help = run_cli({"help", "eval"});
   CHECK(help.code == ExitCode::pass);
   CHECK_THAT(help.out, StartsWith("usage: kforecast eval DATASET.jsonl"));
-  for (const char* word : {"--cv", "--predictions", "--plots", "--forecaster", "--format", "accuracy", "within_one",
-                           "ece", "brier", "crps", "nll", "aurc", "gpu_fraction", "regression_recall", "training prior",
-                           "always bin 5"})
+  for (const char* word :
+       {"--cv", "--predictions", "--plots", "--forecaster", "--format", "accuracy", "within_one", "ece", "brier",
+        "crps", "nll", "aurc", "gpu_fraction", "regression_recall", "training prior", "always bin 5"})
     CHECK_THAT(help.out, Contains(word));
   CHECK(run_cli({"eval", "--help"}).out == help.out);
 }

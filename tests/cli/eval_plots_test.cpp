@@ -15,9 +15,9 @@
 
 using namespace kforecast;
 using namespace kforecast::cli;
-using kforecast::testing::TempDir;
 using forecast::BinDistribution;
 using forecast::SpeedupBin;
+using kforecast::testing::TempDir;
 
 namespace {
 
