@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <simdjson.h>
 #include <catch2/catch.hpp>
 
