@@ -315,7 +315,7 @@ TEST_CASE("cli: eval --forecaster llm scores the endpoint, and a failed forecast
   FakeHttpServer server;
   // Every answer: bin 5 at 0.5. The softmax pairs get a server error: no forecast.
   server.set_handler([](const auto& request, std::size_t) {
-    if (request.body.find("softmax") != std::string::npos)
+    if (request.body.find("softmax_block_vectorized") != std::string::npos)
       return ScriptedResponse::json(500, R"({"error": {"message": "overloaded"}})");
     return ScriptedResponse::json(
         200,
