@@ -189,7 +189,7 @@ TEST_CASE("cli: eval prints the metrics, and --predictions lets anyone recompute
   REQUIRE(table.code == ExitCode::pass);
   CHECK_THAT(table.out, StartsWith("kforecast eval: " + dataset.string() + ": 6 pairs in 3 families"));
   CHECK_THAT(table.out, Contains("forecaster  training prior  always bin 5"));
-  CHECK_THAT(table.out, Contains(fmt::format("  brier {:>24.3f}", number(overall["forecaster"]["brier"]))));
+  CHECK_THAT(table.out, Contains(fmt::format("  brier{:>24.3f}", number(overall["forecaster"]["brier"]))));
   CHECK_THAT(table.out, Contains("regression_recall") && Contains("gpu_fraction") && Contains("per family"));
   CHECK_THAT(table.out, Contains("  reduction "));
 }
