@@ -11,8 +11,10 @@
 namespace kforecast::cli {
 namespace {
 
-// The plot area inside a fixed canvas; both axes run over [0, 1].
-constexpr double width = 600, height = 440, left = 80, top = 60, plot_w = 460, plot_h = 300;
+// The plot area inside a fixed canvas; both axes run over [0, 1]. The legend sits below the x
+// axis's label, where no data can hide it.
+constexpr double width = 600, height = 500, left = 80, top = 60, plot_w = 460, plot_h = 300;
+constexpr double legend_top = top + plot_h + 62;
 double px(double x) { return left + x * plot_w; }
 double py(double y) { return top + plot_h - y * plot_h; }
 
@@ -88,7 +90,7 @@ std::string polyline(std::span<const std::pair<double, double>> points, std::str
 }
 
 std::string legend_entry(int index, std::string_view colour, std::string_view label, std::string_view dash = "") {
-  const double y = top + 14 + index * 18.0, x = px(0) + 12;
+  const double y = legend_top + index * 18.0, x = px(0);
   return fmt::format(
              "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", x,
              y, x + 24, y, colour, dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash)) +
@@ -132,8 +134,8 @@ std::string reliability_diagram_svg(std::span<const EvalRow> rows, std::string_v
                 "text-anchor=\"middle\" font-size=\"10\"");
   }
   svg += legend_entry(0, "#4a7ab5", "accuracy per confidence bucket (n = pairs in it)");
-  svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"#c0392b\"/>\n", px(0) + 24, top + 32.0);
-  svg += text(px(0) + 42, top + 36.0, "at the bucket's mean confidence");
+  svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"#c0392b\"/>\n", px(0) + 12, legend_top + 18);
+  svg += text(px(0) + 30, legend_top + 22, "at the bucket's mean confidence");
   svg += legend_entry(2, "#888", "perfect calibration", "4 3");
   return svg + "</svg>\n";
 }
@@ -164,8 +166,8 @@ std::string risk_coverage_svg(std::span<const EvalRow> rows, const PolicySetting
   svg += legend_entry(1, "#c0392b", "measured regression (the gate's error)", "6 3");
   svg +=
       fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n",
-                  px(0) + 24, top + 50.0);
-  svg += text(px(0) + 42, top + 54.0,
+                  px(0) + 12, legend_top + 36);
+  svg += text(px(0) + 30, legend_top + 40,
               fmt::format("the configured policy: {} of {} trusted, {} regressions among them", trusted, rows.size(),
                           trusted_regressions));
   return svg + "</svg>\n";
