@@ -67,6 +67,12 @@ struct LaunchSpec {
   std::string base_name() const { return name.substr(0, name.find('<')); }
 };
 
+// The spec one side of a pair runs with: the data of `data` (sizes, arguments, tolerances), so
+// both kernels see the same problem and the same buffers, launched with the geometry of
+// `geometry` (grid, block, dynamic shared memory, instantiation, includes, defines), since two
+// versions of a kernel often map the same problem onto threads differently.
+LaunchSpec with_geometry_of(LaunchSpec data, const LaunchSpec& geometry);
+
 // Parses an init distribution; the Error quotes the text.
 Result<InitSpec> parse_init(std::string_view text);
 

@@ -50,6 +50,7 @@ struct DeviceBuffer {
 // One kernel of the pair, ready to launch on the shared buffers.
 struct Side {
   const CompiledKernel* kernel = nullptr;
+  const LaunchSpec* spec = nullptr;
   CUfunction function = nullptr;
   ResolvedLaunch launch;
   std::vector<CUdeviceptr> pointers;  // one per argument, buffers only
@@ -338,7 +339,8 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
 std::string_view runner_support_source() { return support_source; }
 
 Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const CompiledKernel& reference,
-                         const CompiledKernel& candidate, const LaunchSpec& spec, const RunnerOptions& options) {
+                         const LaunchSpec& reference_spec, const CompiledKernel& candidate,
+                         const LaunchSpec& candidate_spec, const RunnerOptions& options) {
   const auto start = Clock::now();
   Measurement measurement;
   measurement.gpu = gpu.device().name;
@@ -355,16 +357,18 @@ Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const Compiled
   };
   Side sides[2];
   sides[0].kernel = &reference;
+  sides[0].spec = &reference_spec;
   sides[1].kernel = &candidate;
+  sides[1].spec = &candidate_spec;
   PairRun run(gpu, support, options);
   std::vector<SpeedupInterval> intervals;
   std::vector<Verdict> verdicts;
   double log_base = 0, log_head = 0;
   const double budget_per_size =
-      options.max_gpu_seconds / static_cast<double>(std::max<std::size_t>(spec.sizes.size(), 1));
-  for (const auto& size : spec.sizes) {
+      options.max_gpu_seconds / static_cast<double>(std::max<std::size_t>(candidate_spec.sizes.size(), 1));
+  for (const auto& size : candidate_spec.sizes) {
     for (Side& side : sides) {
-      auto launch = resolve_launch(spec, size, side.kernel->parameters);
+      auto launch = resolve_launch(*side.spec, size, side.kernel->parameters);
       if (!launch) return failed(fmt::format("{}: {}", side.kernel->label, launch.error().message));
       side.launch = std::move(*launch);
       if (!side.function) {

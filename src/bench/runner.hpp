@@ -56,7 +56,10 @@ struct SupportKernels {
   cuda::CUfunction flush = nullptr;
 };
 
+// Each kernel runs with its own spec; both specs hold the same sizes and arguments (see
+// with_geometry_of), so the pair shares one problem and one set of buffers.
 Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const CompiledKernel& reference,
-                         const CompiledKernel& candidate, const LaunchSpec& spec, const RunnerOptions& options);
+                         const LaunchSpec& reference_spec, const CompiledKernel& candidate,
+                         const LaunchSpec& candidate_spec, const RunnerOptions& options);
 
 }  // namespace kforecast::bench

@@ -109,26 +109,39 @@ Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& c
   auto candidate = bench::prepare_kernel(sides->candidate, sides->candidate_kernel, available);
   if (!candidate) return std::unexpected(candidate.error());
 
-  // The spec: the candidate's comment block, else the reference's, else the config's [[kernel]].
-  std::optional<bench::LaunchSpec> spec = candidate->comment_spec ? candidate->comment_spec : reference->comment_spec;
-  if (!spec && !config.source_text().empty()) {
+  // Each side's own spec: its comment block, else its [[kernel]] in the config. The candidate's
+  // sizes and arguments hold for both; a side without a spec of its own takes the other's.
+  std::vector<bench::LaunchSpec> config_specs;
+  if (!config.source_text().empty()) {
     auto specs = bench::read_config_specs(config.source_text(), config.source_name());
     if (!specs) return std::unexpected(specs.error());
-    if (const auto* found = bench::find_spec(*specs, candidate->name_expression, sides->candidate.path)) spec = *found;
+    config_specs = std::move(*specs);
   }
-  if (!spec)
+  const auto own_spec = [&](const bench::PreparedKernel& kernel, const std::string& path) {
+    std::optional<bench::LaunchSpec> spec = kernel.comment_spec;
+    if (!spec)
+      if (const auto* found = bench::find_spec(config_specs, kernel.name_expression, path)) spec = *found;
+    return spec;
+  };
+  std::optional<bench::LaunchSpec> candidate_spec = own_spec(*candidate, sides->candidate.path);
+  std::optional<bench::LaunchSpec> reference_spec = own_spec(*reference, sides->reference.path);
+  if (!candidate_spec) candidate_spec = reference_spec;
+  if (!candidate_spec)
     return usage_error(fmt::format(
         "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
         ".kforecast.toml (sizes, grid, block, args; see DESIGN.md, 'Kernel launch specs')",
         candidate->name_expression));
-  // Every size binds to both signatures, or the spec is wrong: a usage error, found before any GPU work.
-  for (const auto& size : spec->sizes)
-    for (const bench::PreparedKernel* kernel : {&*reference, &*candidate})
+  reference_spec = bench::with_geometry_of(*candidate_spec, reference_spec ? *reference_spec : *candidate_spec);
+  // Every size binds to both signatures, or a spec is wrong: a usage error, found before any GPU work.
+  for (const auto& size : candidate_spec->sizes)
+    for (const auto& [kernel, spec] :
+         {std::pair{&*reference, &*reference_spec}, std::pair{&*candidate, &*candidate_spec}})
       if (auto launch = bench::resolve_launch(*spec, size, kernel->function.parameters); !launch)
         return usage_error(fmt::format("{}: {}", kernel->label, launch.error().message));
   prepared.reference = std::move(*reference);
   prepared.candidate = std::move(*candidate);
-  prepared.spec = std::move(*spec);
+  prepared.reference_spec = std::move(*reference_spec);
+  prepared.candidate_spec = std::move(*candidate_spec);
   return prepared;
 }
 
@@ -139,7 +152,6 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   const std::string& include_dir = prepared->include_dir;
   const auto* reference = &prepared->reference;
   const auto* candidate = &prepared->candidate;
-  const std::optional<bench::LaunchSpec> spec = prepared->spec;
 
   auto driver = cuda::CudaDriver::load(cuda::driver_candidates({"", config.string_value("cuda.driver_library")}));
   if (!driver) return std::unexpected(driver.error().to_error());
@@ -153,12 +165,13 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
     return fmt::format("{} (CUDA {})", version.value_or("unknown"), (*driver)->version().text());
   };
 
-  const auto compile = [&](const bench::PreparedKernel& kernel, std::string role) -> Result<bench::CompiledKernel> {
+  const auto compile = [&](const bench::PreparedKernel& kernel, const bench::LaunchSpec& spec,
+                           std::string role) -> Result<bench::CompiledKernel> {
     cuda::CompileRequest request = kernel.request;
     request.arch = arch;
-    for (const auto& directory : spec->include_dirs) request.include_dirs.push_back(directory);
+    for (const auto& directory : spec.include_dirs) request.include_dirs.push_back(directory);
     if (!include_dir.empty()) request.include_dirs.push_back(include_dir);
-    request.defines = spec->defines;
+    request.defines = spec.defines;
     auto output = (*compiler)->compile(request);
     if (!output)
       return fail(ExitCode::gate_failed, fmt::format("the {} {} does not compile for {}: {}", role, kernel.label, arch,
@@ -168,13 +181,13 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
     return bench::CompiledKernel{fmt::format("{} {}", role, kernel.label), std::move(output->cubin),
                                  output->lowered_names.front().lowered, kernel.function.parameters};
   };
-  auto base = compile(*reference, "reference");
+  auto base = compile(*reference, prepared->reference_spec, "reference");
   if (!base) {
     auto failed = bench::failed_measurement(base.error().message, (*gpu)->device().name);
     failed.driver = driver_text();
     return failed;
   }
-  auto head = compile(*candidate, "candidate");
+  auto head = compile(*candidate, prepared->candidate_spec, "candidate");
   if (!head) {
     auto failed = bench::failed_measurement(head.error().message, (*gpu)->device().name);
     failed.driver = driver_text();
@@ -191,7 +204,8 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   auto flush = (*gpu)->load_function(spin_code->cubin, std::string(bench::flush_kernel_name));
   if (!flush) return std::unexpected(flush.error());
 
-  auto measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, *head, *spec, options);
+  auto measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
+                                         prepared->candidate_spec, options);
   measurement.driver = driver_text();
   return measurement;
 }

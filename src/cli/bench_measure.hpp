@@ -26,7 +26,9 @@ bench::RunnerOptions runner_options(const config::Config& config);
 struct PreparedPair {
   bench::PreparedKernel reference;
   bench::PreparedKernel candidate;
-  bench::LaunchSpec spec;
+  // Each side's spec: the same sizes and arguments (the candidate's), each side's own geometry.
+  bench::LaunchSpec reference_spec;
+  bench::LaunchSpec candidate_spec;
   std::string include_dir;  // CUDA's headers, or empty
 };
 Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& config, const Context& context);

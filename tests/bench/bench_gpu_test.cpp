@@ -59,6 +59,17 @@ TEST_CASE("bench gpu: a coalesced copy is faster than a strided one, and the rev
   CHECK(has(slower, "\"regression_checks\": 2"));
 }
 
+TEST_CASE("bench gpu: each kernel of a pair launches with its own grid") {
+  // With one grid for both, `copy` at copy_four_per_thread's grid writes a quarter of y and the
+  // pair fails as disagreeing, in either order.
+  for (auto [candidate, reference] :
+       {std::pair{"copy_four_per_thread", "copy"}, std::pair{"copy", "copy_four_per_thread"}}) {
+    auto result = bench({fixtures + "copy.cu:" + candidate, "--vs", fixtures + "copy.cu:" + reference});
+    CHECK_FALSE(has(result, "\"verdict\": \"failed\""));
+    CHECK(has(result, "\"verdict\": "));
+  }
+}
+
 TEST_CASE("bench gpu: a faulting or wrong candidate fails, and the next pair still measures") {
   auto fault = bench({fixtures + "copy.cu:copy_out_of_bounds", "--vs", fixtures + "copy.cu:copy"});
   CHECK(fault.exit_status == 1);
