@@ -53,8 +53,21 @@ constexpr std::array bench_options{
     OptionSpec{"--vs", "FILE[:KERNEL]", "the reference is another file's kernel (same name unless given)"},
     OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"}, config_option,
     OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"}};
-constexpr std::array eval_options{OptionSpec{"--forecaster", "embedded|llm", "which forecaster to score"},
-                                  OptionSpec{"--format", "text|json", "output format"}, config_option};
+constexpr std::array eval_options{
+    OptionSpec{"--forecaster", "embedded|llm",
+               "which forecaster to score (default forecast.forecaster; llm needs endpoint.url and endpoint.model)"},
+    OptionSpec{"--cv", "family|none",
+               "family: leave one family out (each family forecast by a model trained on the others); none (default): "
+               "the compiled-in model forecasts every pair"},
+    OptionSpec{"--format", "text|json", "output format (default text: a table; json: the same figures)"},
+    OptionSpec{"--predictions", "FILE",
+               "write one JSON line per pair: id, family, probabilities, predicted_bin, confidence, p_regression, "
+               "decision, true_bin, speedup, prior"},
+    OptionSpec{"--plots", "DIR", "write reliability.svg and risk_coverage.svg into DIR"},
+    OptionSpec{"--hardware", "GPU", "the GPU the measurements come from (default forecast.hardware, H100)"},
+    OptionSpec{"--arch", "sm_XX", "architecture NVRTC compiles for (default cuda.arch, or the GPU's)"},
+    OptionSpec{"--no-nvrtc", "", "forecast from source and launch features only"},
+    config_option};
 constexpr std::array train_options{
     OptionSpec{"--output", "FILE", "write the model's parameter file here (default: standard output)"},
     OptionSpec{"--hardware", "GPU", "the GPU the measurements come from: H100 (default), A100, L4, ..."},
@@ -143,10 +156,32 @@ const std::array commands{
         "  // n = \"n\"\n"
         "Exit 1 for a regression or a failed candidate, 0 otherwise; 3 without a GPU.",
         bench_options, bench_command},
-    Command{"eval", "score a forecaster on labelled kernel pairs",
-            "kforecast eval DATASET.jsonl [--forecaster embedded|llm]",
-            "Reads one labelled pair per line and prints accuracy, calibration and selective-prediction metrics.",
-            eval_options, not_built, "the forecasters are not built yet"},
+    Command{
+        "eval", "score a forecaster on labelled kernel pairs",
+        "kforecast eval DATASET.jsonl [--forecaster embedded|llm] [--cv family] [--format text|json] "
+        "[--predictions FILE] [--plots DIR]",
+        "Reads one labelled pair per line (JSONL: id, family, reference and candidate {source, kernel, launch},\n"
+        "speedup = t_reference / t_candidate), forecasts every pair and scores the forecasts per family and overall,\n"
+        "beside two baselines on the same pairs: the training prior (bin frequencies of the training pairs, add-one\n"
+        "smoothed; with --cv family those of the other families) and always bin 5 (all mass on 1.0 < S <= 1.41).\n"
+        "No pair is dropped: a kernel that cannot be found or compiled is forecast from what could be read, a failed\n"
+        "LLM forecast is scored as the uniform distribution; a malformed line is an error naming FILE:LINE.\n"
+        "The metrics (confidence = probability of the predicted bin):\n"
+        "  accuracy           share whose predicted bin is the measured bin\n"
+        "  within_one         share whose predicted bin is at most one bin away\n"
+        "  ece                expected calibration error: |accuracy - confidence| over 10 confidence buckets\n"
+        "  brier              half-Brier score, 0.5 * sum of squared probability errors, in [0, 1]\n"
+        "  crps               ranked probability score over the ordered bins, in bins [0, 7]: far misses cost more\n"
+        "  nll                negative log-likelihood of the measured bin (probability floored at 1e-6)\n"
+        "  aurc               area under the risk-coverage curve: low when confidence ranks wrong bins last\n"
+        "  topk_recovery      per reference with 2+ candidates: best speedup among the top-ranked candidate / best\n"
+        "  gpu_fraction       pairs the configured policy measures (P(regression) >= policy.max_p_regression or\n"
+        "                     confidence < policy.min_confidence)\n"
+        "  regression_recall  pairs measured slower than 1 / (1 + bench.tolerance) that the policy sends to the GPU\n"
+        "Lower is better for ece, brier, crps, nll, aurc, gpu_fraction. --plots writes a reliability diagram and a\n"
+        "risk-coverage curve (SVG). Example:\n"
+        "  kforecast eval fixtures/corpus/dataset.jsonl --cv family --plots eval-plots --predictions preds.jsonl",
+        eval_options, eval_command},
     Command{"train", "fit the embedded forecaster to labelled kernel pairs",
             "kforecast train DATASET.jsonl [--output FILE] [--hardware GPU] [--arch sm_XX] [--folds N]",
             "Reads one labelled pair per line (the dataset format of 'kforecast eval'), extracts each kernel's\n"

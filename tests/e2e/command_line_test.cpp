@@ -31,9 +31,9 @@ TEST_CASE("e2e: an unknown command suggests the nearest one and exits 2") {
 }
 
 TEST_CASE("e2e: a command not built yet exits 3, never 0") {
-  auto eval = run_kforecast({"eval", "pairs.jsonl"});
-  CHECK(eval.status == 3);
-  CHECK_THAT(eval.err, StartsWith("kforecast: error: 'kforecast eval' is not available"));
+  auto check = run_kforecast({"check", "kernel.cu"});
+  CHECK(check.status == 3);
+  CHECK_THAT(check.err, StartsWith("kforecast: error: 'kforecast check' is not available"));
 }
 
 TEST_CASE("e2e: doctor on a repository without a config") {
