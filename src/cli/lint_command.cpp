@@ -145,7 +145,8 @@ FactsResult compiler_facts(const config::Config& config, const std::vector<LintI
   std::vector<FactsRequest> requests;
   for (const auto& input : inputs)
     if (input.relative.ends_with(".cu"))
-      requests.push_back({input.relative, input.text, local_headers(input, read), {}});
+      requests.push_back(
+          {input.relative, input.text, local_headers(input, read), {}, input.added ? &*input.added : nullptr});
   if (requests.empty()) return {};
   auto compiler = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, context.env);
   if (!compiler) {
