@@ -63,7 +63,7 @@ TEST_CASE("e2e: lint --format json and sarif") {
   auto json = run_kforecast({"lint", "k.cu", "--format", "json"}, repo.path(), {no_nvrtc});
   CHECK(json.status == 1);
   CHECK_THAT(json.out, Contains("\"rule\": \"syncthreads-in-divergent-branch\""));
-  CHECK_THAT(json.out, Contains("forecast not run: the embedded forecaster is not built yet"));
+  CHECK_THAT(json.out, Contains("forecast not run: no commit yet (HEAD)"));
   CHECK_THAT(json.out, Contains("NVRTC not found"));
   auto sarif = run_kforecast({"lint", "k.cu", "--format", "sarif", "--output", "out.sarif"}, repo.path(), {no_nvrtc});
   CHECK(sarif.status == 1);
