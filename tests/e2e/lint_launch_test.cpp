@@ -159,3 +159,34 @@ TEST_CASE("e2e: with NVRTC the occupancy uses the kernel's real registers") {
   }
   CHECK_THAT(run.out, Contains("registers per thread and 0 bytes of static shared memory from NVRTC (sm_90)"));
 }
+
+TEST_CASE("e2e: each launch rule's own example fires, and its corrected form does not") {
+  for (const std::string id : {"low-occupancy", "launch-bounds-contradicted"}) {
+    INFO(id);
+    auto explained = run_kforecast({"rules", id});
+    REQUIRE(explained.status == 0);
+    // The examples as `kforecast rules ID` prints them: four spaces in, after their headings.
+    const auto example = [&](const std::string& heading) {
+      const auto start = explained.out.find(heading + "\n");
+      REQUIRE(start != std::string::npos);
+      std::string text;
+      std::size_t at = start + heading.size() + 1;
+      while (at < explained.out.size() && explained.out.compare(at, 4, "    ") == 0) {
+        const auto end = explained.out.find('\n', at);
+        text += explained.out.substr(at + 4, end - at - 4) + "\n";
+        at = end + 1;
+      }
+      return text;
+    };
+    FixtureRepo repo;
+    repo.write("k.cu", example("Fires on:"));
+    auto bad = lint(repo);
+    INFO(bad.out << bad.err);
+    CHECK_THAT(bad.out, Contains("[" + id + "]"));
+    repo.write("k.cu", example("Corrected:"));
+    auto good = lint(repo);
+    INFO(good.out);
+    CHECK(good.out.find("[" + id + "]") == std::string::npos);
+    CHECK(good.out.find("[launch-spec]") == std::string::npos);
+  }
+}
