@@ -92,7 +92,7 @@ TEST_CASE("cli: lint compiler facts for --staged compile only the kernels with a
     return static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n') +
                                       1);
   };
-  const std::vector<std::uint32_t> spill_only{line_of("void spill(")};
+  const std::vector<std::uint32_t> spill_only{line_of("spill(const")};
   const std::vector<std::uint32_t> none{};
   const std::vector<cli::FactsRequest> files{{"spills.cu", text, {}, {}, &spill_only},
                                              {"untouched.cu", text, {}, {}, &none}};
