@@ -63,14 +63,50 @@ double median_cpu_ms(int runs, F&& round) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int runs = argc > 1 ? std::stoi(argv[1]) : 5;
+  // --once VARIANT: one file compiled once (none, full, minimal, lint-all, lint-one), for
+  // `valgrind --tool=callgrind`, whose instruction counts do not depend on the machine's load.
+  const std::string once = argc > 2 && std::string(argv[1]) == "--once" ? argv[2] : "";
+  const int runs = argc > 1 && once.empty() ? std::stoi(argv[1]) : 5;
   auto compiler = cuda::load_nvrtc({}, process_environment());
   if (!compiler) {
-    std::fprintf(stderr, "lint_nvrtc_bench: %s\n", compiler.error().message.c_str());
+    std::fprintf(stderr, "lint_nvrtc_bench: %s\n", compiler.error().message().c_str());
     return 77;
   }
   std::vector<std::string> texts;
   for (int i = 0; i < 10; ++i) texts.push_back(bench_fixture::kernel_file(i, true));
+  if (!once.empty()) {
+    const std::vector<std::uint32_t> every = [&] {
+      std::vector<std::uint32_t> lines;
+      for (std::uint32_t line = 1; line <= 80; ++line) lines.push_back(line);
+      return lines;
+    }();
+    const auto at = texts[0].find("Bs[k][tx]");
+    const std::vector<std::uint32_t> sgemm{static_cast<std::uint32_t>(
+        std::count(texts[0].begin(), texts[0].begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1)};
+    const std::vector<cuda::SourceHeader> headers{{"common.cuh", common_header}};
+    auto request = request_for(texts[0], "kernels_0.cu");
+    if (once == "minimal") request.options.push_back("-minimal");
+    if (once == "full" || once == "minimal") return (*compiler)->compile(request) ? 0 : 1;
+    if (once == "separate10" || once == "combined10") {
+      std::string combined;
+      for (std::size_t i = 0; i < texts.size(); ++i) {
+        auto each = request_for(texts[i], fmt::format("kernels_{}.cu", i));
+        each.options.push_back("-minimal");
+        if (once == "separate10" && !(*compiler)->compile(each)) return 1;
+        combined += each.source + "\n";
+      }
+      if (once == "separate10") return 0;
+      request.source = combined;
+      request.options.push_back("-minimal");
+      auto output = (*compiler)->compile(request);
+      return output && output->functions.size() >= 20 ? 0 : 1;
+    }
+    if (once == "lint-all" || once == "lint-one")
+      cli::gather_compiler_facts(**compiler,
+                                 {{"kernels_0.cu", texts[0], headers, {}, once == "lint-all" ? &every : &sgemm}},
+                                 "sm_90", std::nullopt, include_dir);
+    return 0;
+  }
   (void)(*compiler)->compile(request_for(texts[0], "warm-up.cu"));  // NVRTC's one-time start-up
 
   const auto whole = [&](bool minimal) {
