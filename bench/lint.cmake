@@ -4,3 +4,7 @@ add_executable(lint_stage_bench ${CMAKE_CURRENT_LIST_DIR}/lint_stage_bench.cpp)
 target_link_libraries(lint_stage_bench PRIVATE kf_base kf_build_flags)
 target_compile_definitions(lint_stage_bench PRIVATE KF_BINARY="$<TARGET_FILE:kforecast>")
 add_dependencies(lint_stage_bench kforecast)
+# Where a cold lint's NVRTC time goes and what -minimal and compiling only changed kernels save
+# (CPU-time ratios; NVRTC required, exits 77 without it).
+add_executable(lint_nvrtc_bench ${CMAKE_CURRENT_LIST_DIR}/lint_nvrtc_bench.cpp)
+target_link_libraries(lint_nvrtc_bench PRIVATE kf_cli kf_build_flags)

@@ -40,6 +40,7 @@ constexpr std::array lint_options{
     OptionSpec{"--format", "text|json|sarif", "output format (default text: file:line:col: warning: message [rule])"},
     OptionSpec{"--output", "FILE", "write the diagnostics here instead of standard output"},
     OptionSpec{"--color", "auto|always|never", "colour the text output (default auto: on a terminal, unless NO_COLOR)"},
+    OptionSpec{"--no-forecast", "", "skip the offline forecast of the changed kernels"},
     OptionSpec{"--install-hook", "", "install a git pre-commit hook that runs 'kforecast lint --staged'"},
     OptionSpec{"--force", "", "with --install-hook: replace a pre-commit hook that is not kforecast's"},
     repo_option,
@@ -116,15 +117,20 @@ const std::array commands{
         "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
         pr_options, pr_command},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
-            "kforecast lint [--staged | FILE...] [--format text|json|sarif] [--install-hook [--force]]",
+            "kforecast lint [--staged | FILE...] [--format text|json|sarif] [--no-forecast] [--install-hook [--force]]",
             "Runs the performance lint rules ('kforecast rules' lists them) over CUDA sources and prints\n"
             "compiler-style diagnostics. With --staged it lints what 'git commit' would record and reports only on\n"
             "the added lines (and on kernels whose lines were added, for rules about a whole kernel); with FILEs it\n"
             "lints them whole. Where NVRTC is installed, .cu files are compiled for cuda.arch so the register,\n"
             "spill and stack rules can fire (cached; lint.compiler_facts = false turns it off). No network.\n"
             "Silence a rule on one line with '// kforecast: ignore RULE', for paths with lint.ignore_paths; add or\n"
-            "override rules with lint.rules_path. The offline forecast of each changed kernel is not built yet.\n"
-            "Exit 1 when a rule of severity error fires, else 0.\n"
+            "override rules with lint.rules_path. Kernels with a launch spec (a '// kforecast:' block or a\n"
+            "[[kernel]] table, as for 'kforecast bench') also get the occupancy and __launch_bounds__ rules.\n"
+            "Each changed kernel is forecast offline against HEAD by the embedded model (source features, no\n"
+            "network): a note on the kernel's line gives the speedup bin, P(regression) and confidence, then the\n"
+            "rationale; --no-forecast skips it.\n"
+            "Exit 1 when a rule of severity error fires or a forecast gives a regression a probability above\n"
+            "lint.forecast_fail_confidence (default 0.8), else 0.\n"
             "As a hook: 'kforecast lint --install-hook', or the 'kforecast-lint' hook of the pre-commit framework\n"
             "(.pre-commit-hooks.yaml).",
             lint_options, lint_command},

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kforecast lint [--staged | FILE...]`: the performance lint, for a pre-commit hook or by hand.
 // With --staged it lints what `git commit` would record and reports only on the added lines;
-// with files it lints them whole. Exit 1 when a rule of severity error fires.
+// with files it lints them whole. Each changed kernel is also forecast offline against HEAD
+// (cli/lint_forecast.hpp). Exit 1 when a rule of severity error fires or a forecast gives a
+// regression a probability above lint.forecast_fail_confidence.
 
 #include <unistd.h>
 
@@ -13,7 +15,9 @@
 
 #include "cli/handlers.hpp"
 #include "cli/lint_compiler_facts.hpp"
+#include "cli/lint_forecast.hpp"
 #include "cli/lint_hook.hpp"
+#include "cli/lint_launch_facts.hpp"
 #include "cli/lint_rules.hpp"
 #include "cuda/nvrtc.hpp"
 #include "diff/unified_diff.hpp"
@@ -70,9 +74,10 @@ std::vector<cuda::SourceHeader> local_headers(const LintInput& input, const Read
   return headers;
 }
 
-Result<std::vector<LintInput>> staged_inputs(const git::Repository& repo, ReadFiles& read) {
+Result<std::vector<LintInput>> staged_inputs(const git::Repository& repo, ReadFiles& read, std::string& diff_text) {
   auto staged = repo.staged_diff();
   if (!staged) return std::unexpected(staged.error());
+  diff_text = *staged;
   auto diff = diff::parse_unified_diff(*staged);
   if (!diff) return std::unexpected(diff.error());
   std::vector<LintInput> inputs;
@@ -140,7 +145,8 @@ FactsResult compiler_facts(const config::Config& config, const std::vector<LintI
   std::vector<FactsRequest> requests;
   for (const auto& input : inputs)
     if (input.relative.ends_with(".cu"))
-      requests.push_back({input.relative, input.text, local_headers(input, read), {}});
+      requests.push_back(
+          {input.relative, input.text, local_headers(input, read), {}, input.added ? &*input.added : nullptr});
   if (requests.empty()) return {};
   auto compiler = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, context.env);
   if (!compiler) {
@@ -158,6 +164,61 @@ FactsResult compiler_facts(const config::Config& config, const std::vector<LintI
   auto facts = gather_compiler_facts(**compiler, requests, arch, cache, cuda_include_dir(context.env));
   notes.insert(notes.end(), facts.notes.begin(), facts.notes.end());
   return facts;
+}
+
+// The offline forecast of each changed kernel: staged changes against HEAD, or the named files
+// (as the working tree has them) against HEAD. Outside a repository, or before the first commit,
+// there is no earlier version: a note says so.
+Result<LintForecasts> lint_forecasts(
+    const config::Config& config, const std::vector<LintInput>& inputs, const git::Repository* staged_repository,
+    const std::filesystem::path& root, const std::string& diff_text,
+    const std::map<std::pair<std::string, std::string>, embedded::LaunchGeometry>& geometry, Context& context) {
+  LintForecasts none;
+  std::unique_ptr<git::Repository> opened;
+  const git::Repository* repository = staged_repository;
+  if (repository == nullptr) {
+    auto found = git::open_repository(root);
+    if (!found) {
+      none.notes.push_back("forecast not run: the files are not in a git repository, so there is no earlier version");
+      return none;
+    }
+    opened = std::move(*found);
+    repository = opened.get();
+  }
+  if (!repository->resolve("HEAD")) {
+    none.notes.push_back("forecast not run: no commit yet (HEAD), so no kernel has an earlier version");
+    return none;
+  }
+  Result<PrSources> sources;
+  std::map<std::string, std::string, std::less<>> shown;
+  if (staged_repository != nullptr) {
+    auto head = repository->resolve("HEAD");
+    sources = read_pr_sources(*repository, head->sha, "", "staged changes against HEAD", diff_text);
+  } else {
+    std::vector<std::pair<std::string, std::string>> files;
+    std::error_code ec;
+    const auto repository_root = std::filesystem::weakly_canonical(repository->root(), ec);
+    for (const auto& input : inputs) {
+      const auto relative =
+          std::filesystem::weakly_canonical(root / input.relative, ec).lexically_relative(repository_root);
+      if (relative.empty() || relative.begin()->string() == "..") continue;
+      files.emplace_back(relative.generic_string(), input.text);
+      shown[relative.generic_string()] = input.shown;
+    }
+    sources = read_worktree_sources(*repository, files);
+  }
+  if (!sources) return std::unexpected(sources.error());
+  LintForecastSettings settings{config.number_value("bench.tolerance"),
+                                config.number_value("lint.forecast_fail_confidence"),
+                                config.string_value("forecast.hardware"), cuda_include_dir(context.env)};
+  // Launch features where a spec gives the launch (paths as the lint knows them: relative to the
+  // config's directory, which is the repository root in the usual layout).
+  const auto launch = [&](const kernels::KernelSite& site) -> std::optional<embedded::LaunchGeometry> {
+    auto it = geometry.find({site.file, site.qualified_name});
+    if (it == geometry.end()) return std::nullopt;
+    return it->second;
+  };
+  return forecast_changed_kernels(*sources, shown, settings, launch);
 }
 
 Result<ExitCode> write_report(const lint::LintReport& report, const Invocation& invocation, Context& context) {
@@ -204,6 +265,7 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
   std::unique_ptr<git::Repository> repository;
   std::filesystem::path root = config_root(*config);
   ReadFiles read;
+  std::string diff_text;  // --staged: git's diff of the index against HEAD
   Result<std::vector<LintInput>> inputs;
   if (staged) {
     std::error_code ec;
@@ -212,7 +274,7 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
     if (!opened) return std::unexpected(opened.error());
     repository = std::move(*opened);
     if (!config->file()) root = repository->root();
-    inputs = staged_inputs(*repository, read);
+    inputs = staged_inputs(*repository, read, diff_text);
   } else {
     inputs = file_inputs(invocation.positional, root, read);
   }
@@ -223,20 +285,77 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
       lint::PathSuppressions::parse(std::get<std::vector<std::string>>(config->setting("lint.ignore_paths").value));
   if (!ignored) return std::unexpected(ignored.error());
 
-  lint::LintReport report{std::string(kforecast::version), {}, {}, rules->rules()};
+  // Every rule a diagnostic can carry, for SARIF's rule table: the configured ones, then the
+  // forecast's and the launch specs' pseudo-rules.
+  std::vector<lint::Rule> all_rules(rules->rules().begin(), rules->rules().end());
+  all_rules.push_back(forecast_rule());
+  all_rules.push_back(launch_spec_rule());
+  lint::LintReport report{std::string(kforecast::version), {}, {}, all_rules};
   const FactsResult facts = compiler_facts(*config, *inputs, read, context, report.notes);
+  std::map<std::string, lint::FactsByKernel, std::less<>> facts_by_path = facts.by_path;
+
+  std::vector<LaunchFile> launch_files;
   for (const auto& input : *inputs) {
     auto found = facts.by_path.find(input.relative);
-    const lint::LintOptions options{found == facts.by_path.end() ? nullptr : &found->second,
+    launch_files.push_back(
+        {input.shown, input.relative, input.text, found == facts.by_path.end() ? nullptr : &found->second});
+  }
+  auto launch = gather_launch_facts(
+      launch_files, {config->source_text(), config->source_name(), config->string_value("forecast.hardware")});
+  if (!launch) return std::unexpected(launch.error());
+  for (auto& [path, kernels] : launch->by_path)
+    for (auto& [name, kernel] : kernels) facts_by_path[path][name].launch = std::move(kernel.launch);
+  report.notes.insert(report.notes.end(), launch->notes.begin(), launch->notes.end());
+
+  // Diagnostics made outside the rules (forecasts, spec problems) honour the same suppressions.
+  std::map<std::string, const LintInput*, std::less<>> by_shown;
+  for (const auto& input : *inputs) by_shown[input.shown] = &input;
+  const auto keep_extra = [&](lint::Diagnostic& diagnostic, const std::string& relative) {
+    if (ignored->suppressed(relative, diagnostic.rule->id)) return;
+    if (auto it = by_shown.find(diagnostic.path); it != by_shown.end() && diagnostic.line > 0) {
+      std::string_view text = it->second->text;
+      for (std::uint32_t line = 1; line < diagnostic.line && !text.empty(); ++line) {
+        const auto newline = text.find('\n');
+        text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
+      }
+      if (lint::suppressed_on_line(text.substr(0, text.find('\n')), diagnostic.rule->id)) return;
+    }
+    report.diagnostics.push_back(std::move(diagnostic));
+  };
+
+  for (const auto& input : *inputs) {
+    auto found = facts_by_path.find(input.relative);
+    const lint::LintOptions options{found == facts_by_path.end() ? nullptr : &found->second,
                                     input.added ? &*input.added : nullptr};
     for (auto& diagnostic : lint::lint_source(input.shown, input.text, rules->rules(), options))
       if (!ignored->suppressed(input.relative, diagnostic.rule->id))
         report.diagnostics.push_back(std::move(diagnostic));
   }
-  // The seam for the offline forecast of each changed kernel (DESIGN.md, "kforecast lint"): when
-  // the embedded forecaster lands, forecast the kernels touched by the added lines here and fail
-  // on a confident regression (policy.max_p_regression).
-  report.notes.push_back("forecast not run: the embedded forecaster is not built yet");
+  std::map<std::string, std::string, std::less<>> relative_of;
+  for (const auto& input : *inputs) relative_of[input.shown] = input.relative;
+  for (auto& diagnostic : launch->diagnostics) keep_extra(diagnostic, relative_of[diagnostic.path]);
+
+  if (invocation.has("--no-forecast")) {
+    report.notes.push_back("forecast not run: --no-forecast");
+  } else {
+    auto forecasts = lint_forecasts(*config, *inputs, repository.get(), root, diff_text, launch->geometry, context);
+    if (!forecasts) return std::unexpected(forecasts.error());
+    report.notes.insert(report.notes.end(), forecasts->notes.begin(), forecasts->notes.end());
+    for (auto& diagnostic : forecasts->diagnostics) {
+      auto relative = relative_of.find(diagnostic.path);
+      keep_extra(diagnostic, relative == relative_of.end() ? diagnostic.path : relative->second);
+    }
+  }
+  // Files in the order given, then by place; a forecast comes after the rules on its line.
+  std::map<std::string, std::size_t, std::less<>> order;
+  for (const auto& input : *inputs) order.emplace(input.shown, order.size());
+  std::ranges::stable_sort(report.diagnostics, [&](const lint::Diagnostic& a, const lint::Diagnostic& b) {
+    const auto rank = [&](const std::string& path) {
+      auto it = order.find(path);
+      return it == order.end() ? order.size() : it->second;
+    };
+    return std::tuple(rank(a.path), a.path, a.line) < std::tuple(rank(b.path), b.path, b.line);
+  });
   return write_report(report, invocation, context);
 }
 

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli/compiler_facts.hpp"
+#include "cli/device_unit.hpp"
 #include "cli/embedded_forecast_step.hpp"
 #include "cli/handlers.hpp"
 #include "cli/identical_code_step.hpp"
@@ -132,15 +133,10 @@ bool needs_forecast(const kernels::ChangedKernel& kernel, const report::KernelEn
          entry.verdict != report::KernelVerdict::fail;
 }
 
-// The text the LLM reads for a kernel at one revision: its file's device-only unit (host code
-// that device code does not use is blanked). A focused per-kernel excerpt can replace this.
+// The text the forecasters read for a kernel at one revision (cli/device_unit.hpp).
 std::string kernel_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
                         const std::string& cuda_include) {
-  const auto available = [&](std::string_view header) {
-    std::error_code ec;
-    return !cuda_include.empty() && std::filesystem::exists(std::filesystem::path(cuda_include) / header, ec);
-  };
-  return kernels::device_source(sources.files().at(site.file), sources.scanned(site.file), available).text;
+  return device_unit_text(sources, site, cuda_include);
 }
 
 // The changed kernels the LLM should forecast: present at both revisions and not settled (or

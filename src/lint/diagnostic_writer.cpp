@@ -37,6 +37,19 @@ std::string_view colour_of(Severity severity) {
   return "";
 }
 
+std::string json_list(const std::vector<std::string>& items) {
+  std::string text;
+  for (const auto& item : items) text += (text.empty() ? "" : ", ") + json_string(item);
+  return text;
+}
+
+// SARIF has one message per result: the notes follow it on their own lines.
+std::string with_notes(const Diagnostic& d) {
+  std::string text = d.message;
+  for (const auto& note : d.notes) text += "\n" + note;
+  return text;
+}
+
 }  // namespace
 
 Colour colour_for(bool terminal, bool no_color_set) { return terminal && !no_color_set ? Colour::on : Colour::off; }
@@ -61,6 +74,10 @@ void write_text(std::ostream& out, const LintReport& report, Colour colour) {
     else
       out << fmt::format("{}:{}:{}: {}: {} [{}]\n", d.path, d.line, d.column, to_string(d.severity), d.message,
                          d.rule->id);
+    for (const auto& note : d.notes)
+      out << (on ? fmt::format("\x1b[01m{}:{}:{}:\x1b[m {}note:\x1b[m {}\n", d.path, d.line, d.column,
+                               colour_of(Severity::note), note)
+                 : fmt::format("{}:{}:{}: note: {}\n", d.path, d.line, d.column, note));
   }
 }
 
@@ -77,9 +94,9 @@ void write_json(std::ostream& out, const LintReport& report) {
     out << (i ? ",\n" : "\n")
         << fmt::format(
                "    {{\"file\": {}, \"line\": {}, \"column\": {}, \"rule\": {}, \"severity\": \"{}\", "
-               "\"message\": {}, \"function\": {}, \"guide\": {}}}",
+               "\"message\": {}, \"function\": {}, \"guide\": {}, \"notes\": [{}]}}",
                json_string(d.path), d.line, d.column, json_string(d.rule->id), to_string(d.severity),
-               json_string(d.message), json_string(d.function), json_string(d.rule->guide));
+               json_string(d.message), json_string(d.function), json_string(d.rule->guide), json_list(d.notes));
   }
   out << (report.diagnostics.empty() ? "],\n" : "\n  ],\n") << "  \"notes\": [";
   for (std::size_t i = 0; i < report.notes.size(); ++i) out << (i ? ", " : "") << json_string(report.notes[i]);
@@ -109,7 +126,7 @@ void write_sarif(std::ostream& out, const LintReport& report) {
                "      {{\"ruleId\": {}, \"ruleIndex\": {}, \"level\": \"{}\", \"message\": {{\"text\": {}}}, "
                "\"locations\": [{{\"physicalLocation\": {{\"artifactLocation\": {{\"uri\": {}}}, "
                "\"region\": {{\"startLine\": {}, \"startColumn\": {}}}}}}}]}}",
-               json_string(d.rule->id), index, sarif_level(d.severity), json_string(d.message),
+               json_string(d.rule->id), index, sarif_level(d.severity), json_string(with_notes(d)),
                json_string(path_uri(d.path)), d.line, d.column);
   }
   out << (report.diagnostics.empty() ? "]\n" : "\n    ]\n") << "  }]\n}\n";

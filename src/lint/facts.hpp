@@ -27,6 +27,11 @@ struct LaunchFacts {
   std::optional<std::int64_t> block_threads;         // threads per block (x*y*z)
   std::optional<std::int64_t> dynamic_shared_bytes;  // per block
   std::string origin;                                // where the spec was read, for messages
+  // Theoretical occupancy of this launch on the target GPU (active warps over the SM's maximum),
+  // computed by the caller from its per-architecture table, and what that rests on ("sm_90, 40
+  // registers from NVRTC"); absent when it could not be computed.
+  std::optional<double> occupancy;
+  std::string occupancy_basis;
 };
 
 struct KernelFacts {

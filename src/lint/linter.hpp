@@ -25,6 +25,8 @@ struct Diagnostic {
   Severity severity = Severity::warning;
   std::string message;   // the rule's message with "{match}" filled in
   std::string function;  // the qualified name of the function it is in; empty at file scope
+  // Lines that follow the diagnostic as notes at the same place (the forecast's rationale).
+  std::vector<std::string> notes;
 };
 
 struct LintOptions {

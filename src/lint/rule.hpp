@@ -55,7 +55,10 @@ struct Matcher {
   // compiler_fact: registers, spill_bytes, stack_frame_bytes, shared_bytes, local_bytes.
   // launch_fact: occupancy, launch_bounds.
   std::string fact;
-  double above = 0;            // compiler_fact fires when the fact exceeds this; launch_fact: below
+  double above = 0;  // compiler_fact fires when the fact exceeds this
+  // launch_fact occupancy fires when the occupancy, in percent, is below this (`above` before
+  // `below` existed: read when `below` is not given).
+  std::optional<double> below;
   std::int64_t multiple = 32;  // block_size, shared_array_stride
   std::int64_t min_pointers = 2;
 };

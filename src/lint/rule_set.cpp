@@ -19,9 +19,9 @@ namespace {
 
 constexpr std::array<std::string_view, 9> rule_fields{"id",  "severity", "summary", "message", "guide",
                                                       "bad", "good",     "enabled", "match"};
-constexpr std::array<std::string_view, 11> match_fields{"kind",         "scope",       "pattern",     "not_after",
-                                                        "only_if_uses", "unless_uses", "names",       "fact",
-                                                        "above",        "multiple",    "min_pointers"};
+constexpr std::array<std::string_view, 12> match_fields{"kind",         "scope",       "pattern",  "not_after",
+                                                        "only_if_uses", "unless_uses", "names",    "fact",
+                                                        "above",        "below",       "multiple", "min_pointers"};
 constexpr std::array<std::string_view, 5> compiler_facts{"registers", "spill_bytes", "stack_frame_bytes",
                                                          "shared_bytes", "local_bytes"};
 constexpr std::array<std::string_view, 2> launch_facts{"occupancy", "launch_bounds"};
@@ -112,6 +112,11 @@ class Reader {
     strings(table, "names", match.names);
     text(table, "fact", match.fact, "match");
     number(table, "above", match.above, 0);
+    if (table.contains("below")) {
+      double below = 0;
+      number(table, "below", below, 0);
+      match.below = below;
+    }
     number(table, "multiple", match.multiple, 1);
     number(table, "min_pointers", match.min_pointers, 1);
     check_matcher(table, match);

@@ -52,21 +52,6 @@ std::int64_t fact_value(const CompilerFacts& facts, std::string_view name) {
   return facts.local_bytes;
 }
 
-// Resident warps per SM over the maximum, for a block of `threads` using `registers` per thread
-// and `shared` bytes per block, on a Hopper-class SM (64K registers allocated per warp in units
-// of 256, 64 warps, 32 blocks, 228 KiB shared memory of which 1 KiB per block is reserved).
-double occupancy(std::int64_t threads, int registers, std::int64_t shared) {
-  if (threads <= 0) return 0;
-  const std::int64_t warps = (threads + 31) / 32;
-  std::int64_t blocks = std::min<std::int64_t>(32, 64 / warps);
-  if (registers > 0) {
-    const std::int64_t per_warp = (registers * 32 + 255) / 256 * 256;
-    blocks = std::min(blocks, 65536 / (per_warp * warps));
-  }
-  if (shared > 0) blocks = std::min(blocks, (228 * 1024) / (shared + 1024));
-  return static_cast<double>(std::max<std::int64_t>(blocks, 0) * warps) / 64.0;
-}
-
 std::optional<std::int64_t> first_launch_bound(const kernels::Function& function) {
   std::string_view bounds = function.launch_bounds;
   const std::size_t comma = bounds.find(',');
@@ -116,14 +101,15 @@ void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vec
            true});
     return;
   }
-  if (!unit.facts->compiler) return;  // occupancy needs the registers
-  const auto& compiler = *unit.facts->compiler;
-  const double achieved =
-      occupancy(threads, compiler.registers, compiler.shared_bytes + launch.dynamic_shared_bytes.value_or(0));
-  if (achieved * 100 >= rule.match.above) return;
+  if (!launch.occupancy) return;  // the caller could not compute it (no GPU table entry, no spec)
+  const double below = rule.match.below.value_or(rule.match.above);
+  if (*launch.occupancy * 100 >= below) return;
   out.push_back({unit.function.signature.begin,
-                 fmt::format("{:.0f}% with {} threads per block and {} registers ({})", achieved * 100, threads,
-                             compiler.registers, launch.origin),
+                 fmt::format("{:.0f}% with {} threads per block{} ({}; spec {})", *launch.occupancy * 100, threads,
+                             launch.dynamic_shared_bytes.value_or(0) > 0
+                                 ? fmt::format(" and {} bytes of dynamic shared memory", *launch.dynamic_shared_bytes)
+                                 : std::string(),
+                             launch.occupancy_basis, launch.origin),
                  true});
 }
 

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,9 +12,9 @@
 #include <catch2/catch.hpp>
 
 #include "base/environment.hpp"
+#include "base/subprocess.hpp"
 #include "cli/lint_compiler_facts.hpp"
 #include "cuda/nvrtc.hpp"
-#include "base/subprocess.hpp"
 #include "support/fixture_repo.hpp"
 #include "support/requirement.hpp"
 
@@ -69,8 +70,8 @@ TEST_CASE("cli: kforecast lint --staged compiles the index's files with their lo
   repo.write("src/spills.cu", "#include \"../include/spill_count.cuh\"\n" + source);
   repo.git({"add", "src/spills.cu"});
   const auto cache = repo.path() / ".git/cache";
-  auto run = run_process({"env", "-i", "PATH=/usr/bin:/bin", "HOME=/tmp", "XDG_CACHE_HOME=" + cache.string(),
-                          KF_BINARY, "lint", "--staged", "--format", "json"},
+  auto run = run_process({"env", "-i", "PATH=/usr/bin:/bin", "HOME=/tmp", "XDG_CACHE_HOME=" + cache.string(), KF_BINARY,
+                          "lint", "--staged", "--format", "json"},
                          {.working_directory = repo.path().string()});
   REQUIRE(run.has_value());
   INFO(run->out << run->err);
@@ -78,4 +79,28 @@ TEST_CASE("cli: kforecast lint --staged compiles the index's files with their lo
   CHECK(run->out.find("compiler facts for sm_90 from NVRTC") != std::string::npos);
   CHECK(run->out.find("not compiled") == std::string::npos);
   CHECK(run->out.find("\"rule\": \"register-spills\"") != std::string::npos);
+}
+
+TEST_CASE("cli: lint compiler facts for --staged compile only the kernels with added lines") {
+  auto compiler = cuda::load_nvrtc({}, process_environment());
+  REQUIRE(compiler.has_value());
+  const std::string text = fixture();
+  // The line of each kernel's declaration, from the fixture itself.
+  const auto line_of = [&](std::string_view needle) {
+    const auto at = text.find(needle);
+    REQUIRE(at != std::string::npos);
+    return static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n') +
+                                      1);
+  };
+  const std::vector<std::uint32_t> spill_only{line_of("spill(const")};
+  const std::vector<std::uint32_t> none{};
+  const std::vector<cli::FactsRequest> files{{"spills.cu", text, {}, {}, &spill_only},
+                                             {"untouched.cu", text, {}, {}, &none}};
+  const auto facts = cli::gather_compiler_facts(**compiler, files, "sm_90", std::nullopt, "");
+  CHECK(facts.notes.empty());
+  const auto& spills = facts.by_path.at("spills.cu");
+  REQUIRE(spills.contains("spill"));
+  CHECK(spills.at("spill").compiler->spill_bytes > 0);  // the same facts as a whole-file compile
+  CHECK(!spills.contains("ns::plain"));                 // compiled with an empty body: no facts of its own
+  CHECK(facts.by_path.at("untouched.cu").empty());      // no kernel touched: not compiled at all
 }

@@ -63,7 +63,7 @@ TEST_CASE("e2e: lint --format json and sarif") {
   auto json = run_kforecast({"lint", "k.cu", "--format", "json"}, repo.path(), {no_nvrtc});
   CHECK(json.status == 1);
   CHECK_THAT(json.out, Contains("\"rule\": \"syncthreads-in-divergent-branch\""));
-  CHECK_THAT(json.out, Contains("forecast not run: the embedded forecaster is not built yet"));
+  CHECK_THAT(json.out, Contains("forecast not run: no commit yet (HEAD)"));
   CHECK_THAT(json.out, Contains("NVRTC not found"));
   auto sarif = run_kforecast({"lint", "k.cu", "--format", "sarif", "--output", "out.sarif"}, repo.path(), {no_nvrtc});
   CHECK(sarif.status == 1);
@@ -81,7 +81,7 @@ TEST_CASE("e2e: lint --staged reports on the added lines only") {
   repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] = 0.5;\n  x[1] = 0.25;\n}\n");
   repo.write("notes.txt", "x = 0.5\n");
   repo.git({"add", "k.cu", "notes.txt"});
-  auto run = run_kforecast({"lint", "--staged"}, repo.path(), {no_nvrtc});
+  auto run = run_kforecast({"lint", "--staged", "--no-forecast"}, repo.path(), {no_nvrtc});
   CHECK(run.status == 0);
   CHECK(run.out ==
         "k.cu:3:10: warning: '0.25' is a double: it promotes the float expression around it to FP64 (up "
@@ -89,7 +89,7 @@ TEST_CASE("e2e: lint --staged reports on the added lines only") {
         "[double-literal]\n");
   // What is only in the work tree is not what the commit records.
   repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] = 0.5;\n  x[1] = 0.25;\n  x[2] = 0.125;\n}\n");
-  CHECK(run_kforecast({"lint", "--staged"}, repo.path(), {no_nvrtc}).out == run.out);
+  CHECK(run_kforecast({"lint", "--staged", "--no-forecast"}, repo.path(), {no_nvrtc}).out == run.out);
 }
 
 TEST_CASE("e2e: lint config: disabled rules, ignored paths, repository rules") {

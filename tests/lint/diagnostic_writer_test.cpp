@@ -61,3 +61,19 @@ TEST_CASE("lint: SARIF 2.1.0 output") {
   CHECK_THAT(text, Contains("\"ruleIndex\": " + std::to_string(index)));
   CHECK(path_uri("dir/na me+x.cu") == "dir/na%20me%2Bx.cu");
 }
+
+TEST_CASE("lint: a diagnostic's notes follow it in every format") {
+  const RuleSet rules = builtin_rules();
+  LintReport report = sample(rules);
+  report.diagnostics[0].notes = {"first \"reason\"", "second"};
+  std::ostringstream text, json, sarif;
+  write_text(text, report, Colour::off);
+  CHECK(text.str() ==
+        "src/a b.cu:12:7: error: bad \"barrier\" [syncthreads-in-divergent-branch]\n"
+        "src/a b.cu:12:7: note: first \"reason\"\n"
+        "src/a b.cu:12:7: note: second\n");
+  write_json(json, report);
+  CHECK_THAT(json.str(), Contains("\"notes\": [\"first \\\"reason\\\"\", \"second\"]}"));
+  write_sarif(sarif, report);
+  CHECK_THAT(sarif.str(), Contains("\"message\": {\"text\": \"bad \\\"barrier\\\"\\nfirst \\\"reason\\\"\\nsecond\"}"));
+}

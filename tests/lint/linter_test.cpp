@@ -70,8 +70,8 @@ TEST_CASE("lint: compiler-fact rules fire on supplied facts only") {
 }
 
 TEST_CASE("lint: launch-fact matchers take a supplied launch spec") {
-  // The occupancy and launch-bounds rules need launch specs (the benchmark runner's parser); the
-  // matchers are built, so a repository rule can use them once specs are supplied.
+  // The command line reads the spec and computes the occupancy (cli/lint_launch_facts.cpp); the
+  // matchers compare. `below` is in percent; `above` is its older spelling.
   RuleSet set;
   REQUIRE(set.read(R"(
 [[rule]]
@@ -83,7 +83,7 @@ guide = "https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/index.html#occ
 [rule.match]
 kind = "launch_fact"
 fact = "occupancy"
-above = 50
+below = 50
 [[rule]]
 id = "launch-bounds-contradicted"
 severity = "error"
@@ -98,14 +98,16 @@ fact = "launch_bounds"
               .has_value());
   const std::string source = "__global__ void __launch_bounds__(256) k(float* x) { x[0] = 0.0f; }\n";
   FactsByKernel facts;
-  facts["k"].compiler = CompilerFacts{"sm_90", 100, 0, 0, 0, 0};
-  facts["k"].launch = LaunchFacts{512, 0, "spec"};
+  facts["k"].launch = LaunchFacts{512, 1024, "k.cu:3", 0.25, "H100 (sm_90), 100 registers"};
   const auto diagnostics = lint_source("k.cu", source, set.rules(), {&facts, nullptr});
   REQUIRE(fired(diagnostics) == std::vector<std::string>{"1:launch-bounds-contradicted", "1:low-occupancy"});
-  CHECK(diagnostics[0].message == "512 threads per block (spec) against __launch_bounds__(256)");
-  CHECK(diagnostics[1].message == "occupancy 25% with 512 threads per block and 100 registers (spec)");
-  facts["k"].compiler = CompilerFacts{"sm_90", 32, 0, 0, 0, 0};
-  facts["k"].launch = LaunchFacts{256, 0, "spec"};
+  CHECK(diagnostics[0].message == "512 threads per block (k.cu:3) against __launch_bounds__(256)");
+  CHECK(diagnostics[1].message ==
+        "occupancy 25% with 512 threads per block and 1024 bytes of dynamic shared memory (H100 (sm_90), 100 "
+        "registers; spec k.cu:3)");
+  facts["k"].launch = LaunchFacts{256, 0, "k.cu:3", 0.5, "b"};  // at the threshold: not below it
+  CHECK(lint_source("k.cu", source, set.rules(), {&facts, nullptr}).empty());
+  facts["k"].launch = LaunchFacts{128, 0, "k.cu:3", std::nullopt, ""};  // no occupancy computed: silent
   CHECK(lint_source("k.cu", source, set.rules(), {&facts, nullptr}).empty());
 }
 

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/device_unit.hpp"
+
+#include <filesystem>
+
+#include "kernels/device_source.hpp"
+
+namespace kforecast::cli {
+
+std::string device_unit_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
+                             const std::string& cuda_include) {
+  const auto available = [&](std::string_view header) {
+    std::error_code ec;
+    return !cuda_include.empty() && std::filesystem::exists(std::filesystem::path(cuda_include) / header, ec);
+  };
+  return kernels::device_source(sources.files().at(site.file), sources.scanned(site.file), available).text;
+}
+
+}  // namespace kforecast::cli
