@@ -6,6 +6,8 @@
 // (cli/pr_bench.hpp). Unlike pr, a kernel that did not change is reported too: that is an answer
 // the user asked for.
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "base/nearest_name.hpp"
@@ -99,6 +101,30 @@ Result<kernels::ChangeAnalysis> pairs_to_check(const kernels::RevisionSources& b
   return analysis;
 }
 
+bool unchanged(const ChangedKernel& kernel) {
+  return kernel.reasons.size() == 1 && kernel.reasons.front().starts_with("no source change");
+}
+
+// Without NVRTC the identical-code tier cannot settle a kernel; one whose source, and everything
+// it reaches, reads the same at both sides is settled all the same (nothing to forecast).
+void settle_unchanged(report::Report& report, const kernels::ChangeAnalysis& analysis,
+                      std::vector<std::size_t>& to_measure) {
+  for (std::size_t i = 0; i < report.kernels.size(); ++i) {
+    auto& entry = report.kernels[i];
+    if (!unchanged(analysis.kernels[i]) || entry.decision == report::Decision::identical_code) continue;
+    entry.decision = report::Decision::identical_code;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.forecast.reset();
+    entry.unverified = false;
+    entry.notes = {analysis.kernels[i].reasons.front(),
+                   "the kernel and everything it reaches read the same (machine code not compared): speedup 1"};
+    std::erase(to_measure, i);
+  }
+  const bool failed = std::ranges::any_of(
+      report.kernels, [](const report::KernelEntry& entry) { return entry.verdict == report::KernelVerdict::fail; });
+  report.verdict = failed ? report::GateVerdict::fail : report::GateVerdict::pass;
+}
+
 Result<llm::PromptSet> check_prompts(const config::Config& config, const CheckSources& sources) {
   if (sources.repository) return configured_prompts(config, *sources.repository, "");
   const std::string directory = config.string_value("forecast.prompts");
@@ -161,6 +187,7 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   report.notes.push_back(fmt::format("compared: {}", sources->origin));
   auto to_measure = review_changed_kernels(report, {base, head, *analysis, *config, std::move(prompts), {}}, context);
   if (!to_measure) return std::unexpected(to_measure.error());
+  settle_unchanged(report, *analysis, *to_measure);
   // --bench measures every kernel that has a previous version and was not settled for free,
   // trusted forecasts included: the user asked for the measurement.
   std::vector<std::size_t> measure = *to_measure;
@@ -170,7 +197,7 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   std::ranges::sort(measure);
   measure_in_pr(report, measure,
                 {*analysis, base, head, ledger_path(*config, sources->root), !bench,
-                 "not measured: check measures only with --bench"},
+                 "not measured: check measures only with --bench", "--bench not given"},
                 *config, context);
   if (format == "json")
     report::make_json_writer(context.out)->write(report);

@@ -55,7 +55,9 @@ void write_kernel(std::ostream& out, const report::KernelEntry& entry) {
 
 std::string distribution_bar(const std::array<double, 8>& probabilities) {
   static constexpr std::array<std::string_view, 8> blocks{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
-  const double top = std::ranges::max(probabilities);
+  double top = 0;
+  for (const double p : probabilities)
+    if (std::isfinite(p)) top = std::max(top, p);
   std::string bar;
   for (const double p : probabilities) {
     const double share = top > 0 && std::isfinite(p) ? std::clamp(p / top, 0.0, 1.0) : 0.0;

@@ -138,7 +138,7 @@ void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measu
     leave_unmeasured(report, {}, "", settings.measure);  // sets the gate verdict
     report.gpu_time = gpu_time(report, {}, note);
   };
-  if (inputs.no_bench) return leave(inputs.no_bench_reason, "--no-bench");
+  if (inputs.no_bench) return leave(inputs.no_bench_reason, inputs.no_bench_note);
   if (auto why = no_gpu_reason(config)) return leave(*why, "no GPU");
   auto scratch = ScratchDirectory::create();
   if (!scratch) return leave(scratch.error().message, "no scratch directory");

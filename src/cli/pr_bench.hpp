@@ -29,6 +29,7 @@ struct PrBenchInputs {
   bool no_bench = false;         // --no-bench
   // Why nothing is measured when no_bench is set, for each kernel's note.
   std::string no_bench_reason = "--no-bench was given";
+  std::string no_bench_note = "--no-bench";  // ... and for the footer
 };
 
 // Why no kernel can be measured here, or nullopt when a GPU is usable: the CUDA driver loads and
