@@ -197,7 +197,7 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   std::ranges::sort(measure);
   measure_in_pr(report, measure,
                 {*analysis, base, head, ledger_path(*config, sources->root), !bench,
-                 "not measured: check measures only with --bench", "--bench not given"},
+                 "check measures only with --bench: add it to measure on this machine's GPU", "--bench not given"},
                 *config, context);
   if (format == "json")
     report::make_json_writer(context.out)->write(report);

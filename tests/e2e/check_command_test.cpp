@@ -35,7 +35,7 @@ TEST_CASE("e2e: check forecasts a kernel changed in the work tree against HEAD")
   CHECK_THAT(run.out, Contains("confidence    "));
   CHECK_THAT(run.out, Contains("(embedded)"));
   CHECK_THAT(run.out, Contains("decision      forecast only"));
-  CHECK_THAT(run.out, Contains("not measured: check measures only with --bench"));
+  CHECK_THAT(run.out, Contains("not measured: check measures only with --bench: add it"));
   CHECK_THAT(run.out, Contains("src/scale.cu in the work tree against HEAD"));
   // Every kernel of the file without :KERNEL; the unchanged one is reported too.
   auto all = check(repo, {"src/scale.cu"});
