@@ -55,8 +55,10 @@ Result<kernels::SourceFiles> work_tree_headers(const git::Repository& repository
 Result<CheckSources> against_revision(const CheckRequest& request, const fs::path& file) {
   auto repository = git::open_repository(file.parent_path());
   if (!repository)
-    return usage_error(fmt::format("{}: {}; compare with another file instead: --vs OLD_FILE[:KERNEL]",
-                                   request.target.file, repository.error().message));
+    return usage_error(
+        fmt::format("{}: not in a git work tree, so it has no revision to compare with; compare "
+                    "with another file instead: --vs OLD_FILE[:KERNEL]",
+                    request.target.file));
   const git::Repository& repo = **repository;
   CheckSources sources;
   sources.root = repo.root();

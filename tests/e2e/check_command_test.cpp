@@ -2,12 +2,15 @@
 // `kforecast check`: the real binary on fixture repositories, the work tree against HEAD (or a
 // revision, or another file). These run anywhere (no GPU: the driver is pointed at nothing);
 // NVRTC's identical-code tier is tested in check_nvrtc_test.cpp, measuring in check_gpu_test.cpp.
+#include <fstream>
+
 #include <simdjson.h>
 
 #include <catch2/catch.hpp>
 
 #include "check_fixture.hpp"
 #include "e2e.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
@@ -124,6 +127,20 @@ TEST_CASE("e2e: check says clearly what is wrong, exit 2") {
   auto format = check(repo, {"src/scale.cu:scale", "--format", "md"});
   CHECK(format.status == 2);
   CHECK_THAT(format.err, Contains("expected text or json"));
+}
+
+TEST_CASE("e2e: check outside a git work tree needs --vs") {
+  kforecast::testing::TempDir directory;
+  std::ofstream(directory.path() / "new.cu") << scale_source(ScaleBody::changed);
+  std::ofstream(directory.path() / "old.cu") << scale_source(ScaleBody::original);
+  auto against = run_kforecast({"check", "new.cu:scale"}, directory.path());
+  CHECK(against.status == 2);
+  CHECK_THAT(against.err, Contains("new.cu: not in a git work tree, so it has no revision to compare with"));
+  auto versus = run_kforecast({"check", "new.cu:scale", "--vs", "old.cu", "--format", "json"}, directory.path(),
+                              {"KFORECAST_CUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1"});
+  INFO(versus.err);
+  CHECK(versus.status == 0);
+  CHECK_THAT(versus.out, Contains("\"name\": \"scale\""));
 }
 
 TEST_CASE("e2e: check --bench without a GPU exits 3 and says why") {
