@@ -46,9 +46,14 @@ constexpr std::array lint_options{
     repo_option,
     config_option};
 constexpr std::array rules_options{config_option, repo_option};
-constexpr std::array check_options{OptionSpec{"--against", "REV", "compare with the kernel at this revision"},
-                                   OptionSpec{"--vs", "FILE[:KERNEL]", "compare with another file's kernel"},
-                                   OptionSpec{"--bench", "", "measure the pair on the GPU"}, config_option};
+constexpr std::array check_options{
+    OptionSpec{"--against", "REV", "compare with FILE at this git revision (default HEAD)"},
+    OptionSpec{"--vs", "FILE[:KERNEL]", "compare with another file's kernel instead (same name unless given)"},
+    OptionSpec{"--bench", "", "also measure on the local GPU, as 'kforecast bench' does (exit 3 without a GPU)"},
+    OptionSpec{"--format", "text|json",
+               "output format (default text; json: the report of 'kforecast pr --format json')"},
+    OptionSpec{"--forecaster", "embedded|llm", "which forecaster to use (default forecast.forecaster)"},
+    config_option};
 constexpr std::array bench_options{
     OptionSpec{"--against", "REV", "the reference is this file's kernel at a git revision"},
     OptionSpec{"--vs", "FILE[:KERNEL]", "the reference is another file's kernel (same name unless given)"},
@@ -85,8 +90,6 @@ constexpr std::array config_options{
     config_option, repo_option,
     OptionSpec{"--reference", "", "print the reference of every key in Markdown (docs/config.md)"}};
 constexpr std::array<OptionSpec, 0> no_options{};
-
-Result<ExitCode> not_built(const Invocation&, Context&) { return ExitCode::could_not_run; }
 
 const std::array commands{
     Command{
@@ -139,10 +142,25 @@ const std::array commands{
             "summary. With a rule id, prints what it costs, how to fix it, the CUDA guide section, and an example\n"
             "that fires with its corrected form.",
             rules_options, rules_command},
-    Command{"check", "spot-check one kernel against an earlier revision or another file",
-            "kforecast check FILE[:KERNEL] [--against REV | --vs FILE[:KERNEL]] [--bench]",
-            "Forecasts (and with --bench measures) one kernel against its previous version.", check_options, not_built,
-            "the kernel scanner and forecasters are not built yet"},
+    Command{
+        "check", "spot-check one kernel against an earlier revision or another file",
+        "kforecast check FILE[:KERNEL] [--against REV | --vs FILE[:KERNEL]] [--bench] [--format text|json] "
+        "[--forecaster embedded|llm]",
+        "Checks KERNEL of FILE as it is in the work tree (or every kernel of FILE, without :KERNEL) against the\n"
+        "same file at REV (default HEAD), or against another file with --vs, through the stages of 'kforecast pr':\n"
+        "where NVRTC is installed both are compiled for cuda.arch and identical machine code settles the kernel\n"
+        "(speedup exactly 1); otherwise the forecaster (embedded by default, offline; or --forecaster llm) gives\n"
+        "the speedup bin with its distribution over the eight bins, P(regression), confidence and a rationale,\n"
+        "and the policy says whether the forecast can be trusted or the kernel needs a GPU measurement. With\n"
+        "--bench the kernel is measured on the local GPU as 'kforecast bench' measures it (it needs a launch spec:\n"
+        "see 'kforecast help bench'); a measurement is appended to the ledger. Examples:\n"
+        "  kforecast check src/gemm.cu:sgemm                  # the edit you are making, against HEAD\n"
+        "  kforecast check src/gemm.cu --against main         # every kernel of the file, against main\n"
+        "  kforecast check new.cu:sgemm --vs old.cu:sgemm_v1 --bench\n"
+        "Exit 1 for a measured regression, a failed candidate or a candidate that does not compile (or an\n"
+        "unverified kernel under policy.on_unverified = \"fail\"); 2 for a missing file, kernel or revision; 3 for\n"
+        "--bench without a GPU.",
+        check_options, check_command},
     Command{
         "bench", "measure a kernel pair on the GPU", "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
         "Measures the speedup of FILE's KERNEL (the candidate) over a reference on the local GPU: both are compiled\n"

@@ -15,6 +15,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context);
 Result<ExitCode> lint_command(const Invocation& invocation, Context& context);
 Result<ExitCode> rules_command(const Invocation& invocation, Context& context);
 Result<ExitCode> train_command(const Invocation& invocation, Context& context);
+Result<ExitCode> check_command(const Invocation& invocation, Context& context);
 Result<ExitCode> bench_command(const Invocation& invocation, Context& context);
 Result<ExitCode> calibration_command(const Invocation& invocation, Context& context);
 Result<ExitCode> eval_command(const Invocation& invocation, Context& context);

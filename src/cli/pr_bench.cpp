@@ -98,17 +98,6 @@ std::string utc_now() {
                      tm.tm_min, tm.tm_sec);
 }
 
-// Why no kernel can be measured here, or nullopt when a GPU is usable: the CUDA driver loads and
-// reports a device (the check `kforecast doctor` makes).
-std::optional<std::string> no_gpu_reason(const config::Config& config) {
-  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
-  if (!driver) return fmt::format("no GPU here ({})", driver.error().message());
-  auto devices = (*driver)->devices();
-  if (!devices) return fmt::format("no GPU here ({})", devices.error().message);
-  if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
-  return std::nullopt;
-}
-
 std::string how_to_measure(const report::KernelEntry& entry) {
   return fmt::format("run `kforecast bench {}:{} --against BASE` on a GPU", entry.file, entry.name);
 }
@@ -126,6 +115,15 @@ Settings settings_of(const config::Config& config) {
 
 }  // namespace
 
+std::optional<std::string> no_gpu_reason(const config::Config& config) {
+  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
+  if (!driver) return fmt::format("no GPU here ({})", driver.error().message());
+  auto devices = (*driver)->devices();
+  if (!devices) return fmt::format("no GPU here ({})", devices.error().message);
+  if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
+  return std::nullopt;
+}
+
 void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
                    const config::Config& config, Context& context) {
   const Settings settings = settings_of(config);
@@ -140,7 +138,7 @@ void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measu
     leave_unmeasured(report, {}, "", settings.measure);  // sets the gate verdict
     report.gpu_time = gpu_time(report, {}, note);
   };
-  if (inputs.no_bench) return leave("--no-bench was given", "--no-bench");
+  if (inputs.no_bench) return leave(inputs.no_bench_reason, inputs.no_bench_note);
   if (auto why = no_gpu_reason(config)) return leave(*why, "no GPU");
   auto scratch = ScratchDirectory::create();
   if (!scratch) return leave(scratch.error().message, "no scratch directory");

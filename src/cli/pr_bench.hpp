@@ -27,7 +27,14 @@ struct PrBenchInputs {
   const kernels::RevisionSources& head;
   std::filesystem::path ledger;  // policy.ledger, resolved
   bool no_bench = false;         // --no-bench
+  // Why nothing is measured when no_bench is set, for each kernel's note.
+  std::string no_bench_reason = "--no-bench was given";
+  std::string no_bench_note = "--no-bench";  // ... and for the footer
 };
+
+// Why no kernel can be measured here, or nullopt when a GPU is usable: the CUDA driver loads and
+// reports a device (the check `kforecast doctor` makes).
+std::optional<std::string> no_gpu_reason(const config::Config& config);
 
 // Measures `to_measure` (from apply_policy) and completes the report: each entry's measurement
 // and verdict, the gate verdict, report.gpu_time, and notes for anything that went wrong around
