@@ -54,10 +54,12 @@ constexpr std::array check_options{OptionSpec{"--against", "REV", "compare with 
 constexpr std::array bench_options{
     OptionSpec{"--against", "REV", "the reference is this file's kernel at a git revision"},
     OptionSpec{"--vs", "FILE[:KERNEL]", "the reference is another file's kernel (same name unless given)"},
-    OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"}, config_option,
+    OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"},
+    config_option,
     OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"},
     OptionSpec{"--plan", "FILE", "measure a share of the kernels of a plan written by 'kforecast pr --plan'"},
-    OptionSpec{"--shard", "I/N", "with --plan: the share to measure, shard I of N (kernel k of the plan goes to k mod N)"},
+    OptionSpec{"--shard", "I/N",
+               "with --plan: the share to measure, shard I of N (kernel k of the plan goes to k mod N)"},
     OptionSpec{"--output", "FILE", "with --plan: write the results here instead of standard output"}};
 constexpr std::array report_options{
     OptionSpec{"--merge", "PLAN", "the plan written by 'kforecast pr --plan'; the RESULTS files follow as arguments"},

@@ -5,6 +5,7 @@
 // written and posted as pr writes and posts it. A kernel no results file covers is unverified,
 // by name; a results file from another plan is refused.
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -43,8 +44,7 @@ Result<Collected> collect_results(const Plan& plan, const std::string& hash, con
     notes.push_back(results->note);
     for (auto& kernel : results->kernels) {
       if (std::ranges::find(plan.jobs, kernel.entry, &MeasureJob::entry) == plan.jobs.end())
-        return usage_error(
-            fmt::format("{}: kernel id {} is not one the plan sends to a GPU", path, kernel.entry));
+        return usage_error(fmt::format("{}: kernel id {} is not one the plan sends to a GPU", path, kernel.entry));
       if (collected.by_entry.contains(kernel.entry))
         return usage_error(fmt::format("{}: kernel {} ({}) is in two results files; give each shard's results once",
                                        path, kernel.entry, plan.report.kernels[kernel.entry].name));

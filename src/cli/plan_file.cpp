@@ -4,6 +4,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -27,7 +29,8 @@ std::string strings(const std::vector<std::string>& values) {
 
 std::string forecast_json(const report::ForecastEntry& f) {
   std::string probabilities;
-  for (std::size_t i = 0; i < f.probabilities.size(); ++i) probabilities += (i ? ", " : "") + number(f.probabilities[i]);
+  for (std::size_t i = 0; i < f.probabilities.size(); ++i)
+    probabilities += (i ? ", " : "") + number(f.probabilities[i]);
   return fmt::format(
       "{{\"forecaster\": {}, \"model\": {}, \"bin\": {}, \"bin_label\": {}, \"probabilities\": [{}], "
       "\"confidence\": {}, \"p_regression\": {}, \"rationale\": {}, \"raw_sum\": {}, \"prompt_version\": {}, "
@@ -65,7 +68,8 @@ Enum enum_at(simdjson::dom::object object, std::string_view key, std::string_vie
 
 std::vector<std::string> strings_at(simdjson::dom::object object, std::string_view key, std::string_view path) {
   std::vector<std::string> values;
-  for (auto element : array_at(object, key, path)) values.push_back(as_string(element, fmt::format("{}.{}", path, key)));
+  for (auto element : array_at(object, key, path))
+    values.push_back(as_string(element, fmt::format("{}.{}", path, key)));
   return values;
 }
 
@@ -73,7 +77,9 @@ report::ForecastEntry read_forecast(simdjson::dom::object o, const std::string& 
   report::ForecastEntry f;
   f.forecaster = string_at(o, "forecaster", path);
   f.model = string_at(o, "model", path);
-  f.bin = static_cast<int>(unsigned_at(o, "bin", path));
+  const auto bin = unsigned_at(o, "bin", path);
+  if (bin > 8) malformed(path + ".bin", "a bin number, 0 to 8");
+  f.bin = static_cast<int>(bin);
   f.bin_label = string_at(o, "bin_label", path);
   std::size_t i = 0;
   for (auto element : array_at(o, "probabilities", path)) {
@@ -106,8 +112,7 @@ report::KernelEntry read_entry(simdjson::dom::object o, const std::string& path)
   e.decision = enum_at(o, "decision", path,
                        std::array{Decision::identical_code, Decision::trusted_forecast, Decision::measured,
                                   Decision::forecast_only, Decision::skipped});
-  e.verdict =
-      enum_at(o, "verdict", path, std::array{KernelVerdict::pass, KernelVerdict::fail, KernelVerdict::warn});
+  e.verdict = enum_at(o, "verdict", path, std::array{KernelVerdict::pass, KernelVerdict::fail, KernelVerdict::warn});
   e.unverified = bool_at(o, "unverified", path);
   e.notes = strings_at(o, "notes", path);
   if (!is_null(o, "forecast")) e.forecast = read_forecast(object_at(o, "forecast", path), path + ".forecast");
@@ -139,9 +144,9 @@ Plan read_plan(simdjson::dom::object root) {
   plan.report.version = string_at(r, "kforecast", "report");
   plan.report.base = string_at(r, "base", "report");
   plan.report.head = string_at(r, "head", "report");
-  plan.report.verdict = enum_at(r, "verdict", "report",
-                                std::array{report::GateVerdict::pass, report::GateVerdict::fail,
-                                           report::GateVerdict::inconclusive});
+  plan.report.verdict =
+      enum_at(r, "verdict", "report",
+              std::array{report::GateVerdict::pass, report::GateVerdict::fail, report::GateVerdict::inconclusive});
   plan.report.notes = strings_at(r, "notes", "report");
   std::size_t i = 0;
   for (auto element : array_at(r, "kernels", "report")) {
@@ -194,7 +199,8 @@ std::string plan_json(const Plan& plan) {
     measure += "}";
   }
   std::string to_measure;
-  for (std::size_t i = 0; i < plan.to_measure.size(); ++i) to_measure += fmt::format("{}{}", i ? ", " : "", plan.to_measure[i]);
+  for (std::size_t i = 0; i < plan.to_measure.size(); ++i)
+    to_measure += fmt::format("{}{}", i ? ", " : "", plan.to_measure[i]);
   return fmt::format(
       "{{\"kforecast_plan\": {}, \"kforecast\": {}, \"shards\": {}, \"no_bench\": {}, \"ledger\": {},\n"
       " \"config\": {{\"name\": {}, \"text\": {}}},\n"
@@ -218,13 +224,15 @@ Result<Plan> parse_plan_json(std::string_view text, std::string_view name) {
     std::uint64_t version = 0;
     simdjson::dom::element tag;
     if (object["kforecast_plan"].get(tag) != simdjson::SUCCESS)
-      return usage_error(fmt::format("{}: not a kforecast plan (no \"kforecast_plan\" key); write one with "
-                                     "`kforecast pr --plan {}`",
-                                     name, name));
+      return usage_error(
+          fmt::format("{}: not a kforecast plan (no \"kforecast_plan\" key); write one with "
+                      "`kforecast pr --plan {}`",
+                      name, name));
     if (tag.get_uint64().get(version) != simdjson::SUCCESS || version != plan_schema_version)
-      return usage_error(fmt::format("{}: plan schema {} is not the one this kforecast reads ({}); make the plan "
-                                     "and read it with the same kforecast version",
-                                     name, simdjson::to_string(tag), plan_schema_version));
+      return usage_error(
+          fmt::format("{}: plan schema {} is not the one this kforecast reads ({}); make the plan "
+                      "and read it with the same kforecast version",
+                      name, simdjson::to_string(tag), plan_schema_version));
     return read_plan(object);
   } catch (const JsonFieldError& error) {
     return usage_error(fmt::format("{}: malformed plan: {}", name, error.message));

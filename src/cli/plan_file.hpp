@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/error.hpp"
 #include "base/environment.hpp"
+#include "base/error.hpp"
 #include "cli/pr_bench.hpp"
 #include "config/config.hpp"
 #include "report/report.hpp"
@@ -24,12 +24,12 @@ inline constexpr int plan_schema_version = 1;
 
 struct Plan {
   std::string kforecast_version;
-  std::string config_name;  // where the config came from, for its error messages
-  std::string config_text;  // the config pr decided under (the base revision's)
-  std::string ledger;       // policy.ledger as pr resolved it
-  bool no_bench = false;    // --no-bench was given to pr --plan
-  std::size_t shards = 0;   // the suggested job matrix size; 0 when nothing needs a GPU
-  report::Report report;    // as the policy left it; gpu_time unset
+  std::string config_name;              // where the config came from, for its error messages
+  std::string config_text;              // the config pr decided under (the base revision's)
+  std::string ledger;                   // policy.ledger as pr resolved it
+  bool no_bench = false;                // --no-bench was given to pr --plan
+  std::size_t shards = 0;               // the suggested job matrix size; 0 when nothing needs a GPU
+  report::Report report;                // as the policy left it; gpu_time unset
   std::vector<std::size_t> to_measure;  // report.kernels indices, in apply_policy's (report) order
   std::vector<MeasureJob> jobs;         // riskiest first (measurement_order); shard k/n takes every n-th
 };

@@ -13,7 +13,8 @@
 namespace kforecast::cli {
 namespace {
 
-Result<void> write_file(const std::string& path, std::string_view text, std::ios::openmode mode, std::string_view what) {
+Result<void> write_file(const std::string& path, std::string_view text, std::ios::openmode mode,
+                        std::string_view what) {
   std::ofstream out(path, std::ios::binary | mode);
   if (!out || !(out << text) || !out.flush())
     return fail(ExitCode::could_not_run, fmt::format("cannot write {} ({})", what, path));
@@ -35,7 +36,8 @@ Result<ExitCode> write_plan(const report::Report& report, std::span<const std::s
                             Context& context) {
   Plan plan;
   plan.kforecast_version = std::string(kforecast::version);
-  plan.config_name = config.file() ? config.file()->string() : fmt::format("{}:.kforecast.toml", report.base.substr(0, 12));
+  plan.config_name =
+      config.file() ? config.file()->string() : fmt::format("{}:.kforecast.toml", report.base.substr(0, 12));
   plan.config_text = config.source_text();
   plan.ledger = inputs.ledger.string();
   plan.no_bench = inputs.no_bench;
@@ -50,17 +52,17 @@ Result<ExitCode> write_plan(const report::Report& report, std::span<const std::s
     return std::unexpected(written.error());
   const bool failed = report.verdict == report::GateVerdict::fail;
   if (auto output = context.env("GITHUB_OUTPUT"); output && !output->empty()) {
-    const auto lines = fmt::format("needs_gpu={}\nshards={}\nmatrix={}\nverdict_so_far={}\n",
-                                   plan.jobs.empty() ? "false" : "true", plan.shards, matrix(plan.shards),
-                                   failed ? "fail" : "pending");
+    const auto lines =
+        fmt::format("needs_gpu={}\nshards={}\nmatrix={}\nverdict_so_far={}\n", plan.jobs.empty() ? "false" : "true",
+                    plan.shards, matrix(plan.shards), failed ? "fail" : "pending");
     if (auto appended = write_file(*output, lines, std::ios::app, "the step outputs"); !appended)
       return std::unexpected(appended.error());
   }
-  context.err << fmt::format("kforecast: plan written to {}: {} kernel{} need{} a GPU{}{}\n", path, plan.jobs.size(),
-                             plan.jobs.size() == 1 ? "" : "s", plan.jobs.size() == 1 ? "s" : "",
-                             plan.jobs.empty() ? "" : fmt::format(" (suggested: {} shard{})", plan.shards,
-                                                                  plan.shards == 1 ? "" : "s"),
-                             failed ? "; the gate has already failed (see report --merge)" : "");
+  context.err << fmt::format(
+      "kforecast: plan written to {}: {} kernel{} need{} a GPU{}{}\n", path, plan.jobs.size(),
+      plan.jobs.size() == 1 ? "" : "s", plan.jobs.size() == 1 ? "s" : "",
+      plan.jobs.empty() ? "" : fmt::format(" (suggested: {} shard{})", plan.shards, plan.shards == 1 ? "" : "s"),
+      failed ? "; the gate has already failed (see report --merge)" : "");
   return ExitCode::pass;
 }
 

@@ -8,8 +8,8 @@
 
 #include <cstddef>
 #include <filesystem>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -44,8 +44,8 @@ std::string utc_timestamp();
 // One kernel to measure, self-contained: both sides' texts (the kernel's file and the local
 // headers it reaches), so it can be measured where the repository is not (a plan's GPU shard).
 struct MeasureSide {
-  std::string file;    // the kernel's file
-  std::string kernel;  // its qualified name
+  std::string file;                                        // the kernel's file
+  std::string kernel;                                      // its qualified name
   std::vector<std::pair<std::string, std::string>> files;  // path, text: `file` and its closure
 };
 struct MeasureJob {

@@ -19,10 +19,10 @@
 #include "cli/identical_code_step.hpp"
 #include "cli/llm_forecast_step.hpp"
 #include "cli/llm_launch_text.hpp"
+#include "cli/plan_step.hpp"
 #include "cli/policy_step.hpp"
 #include "cli/post_step.hpp"
 #include "cli/pr_bench.hpp"
-#include "cli/plan_step.hpp"
 #include "cli/pr_sources.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
@@ -353,7 +353,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
                config->number_value("bench.tolerance"),
                config->string_value("policy.on_unverified") == "fail"});
   const PrBenchInputs bench_inputs{analysis, base_sources, head_sources, ledger_path(*config, repository_root),
-                                  invocation.has("--no-bench")};
+                                   invocation.has("--no-bench")};
   // --plan stops here: the GPU jobs measure from the plan, and `report --merge` finishes the report.
   if (invocation.has("--plan"))
     return write_plan(report, to_measure, bench_inputs, *config, invocation.value("--plan"), context);

@@ -35,7 +35,8 @@ ShardResults read_results(simdjson::dom::object root, std::string_view name) {
     if (!is_null(o, "measurement")) {
       // The child's own reader reads it, so a shard's measurement means what pr's would.
       auto measurement = bench::parse_measurement_json(simdjson::to_string(field(o, "measurement", path)));
-      if (!measurement) malformed(path + ".measurement", fmt::format("a measurement ({})", measurement.error().message));
+      if (!measurement)
+        malformed(path + ".measurement", fmt::format("a measurement ({})", measurement.error().message));
       result.measurement = std::move(*measurement);
     } else {
       result.unmeasured_reason = string_at(o, "unmeasured", path);
@@ -69,21 +70,24 @@ Result<ShardResults> parse_results_json(std::string_view text, std::string_view 
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (auto error = parser.parse(simdjson::padded_string(text)).get(root); error != simdjson::SUCCESS)
-    return usage_error(fmt::format("{}: not kforecast results: not JSON ({}); write them with "
-                                   "`kforecast bench --plan PLAN --shard I/N --output {}`",
-                                   name, simdjson::error_message(error), name));
+    return usage_error(
+        fmt::format("{}: not kforecast results: not JSON ({}); write them with "
+                    "`kforecast bench --plan PLAN --shard I/N --output {}`",
+                    name, simdjson::error_message(error), name));
   try {
     const auto object = as_object(root, "the results");
     simdjson::dom::element tag;
     if (object["kforecast_results"].get(tag) != simdjson::SUCCESS)
-      return usage_error(fmt::format("{}: not kforecast results (no \"kforecast_results\" key); write them with "
-                                     "`kforecast bench --plan PLAN --shard I/N --output {}`",
-                                     name, name));
+      return usage_error(
+          fmt::format("{}: not kforecast results (no \"kforecast_results\" key); write them with "
+                      "`kforecast bench --plan PLAN --shard I/N --output {}`",
+                      name, name));
     std::uint64_t version = 0;
     if (tag.get_uint64().get(version) != simdjson::SUCCESS || version != results_schema_version)
-      return usage_error(fmt::format("{}: results schema {} is not the one this kforecast reads ({}); use the same "
-                                     "kforecast version for plan, bench and report",
-                                     name, simdjson::to_string(tag), results_schema_version));
+      return usage_error(
+          fmt::format("{}: results schema {} is not the one this kforecast reads ({}); use the same "
+                      "kforecast version for plan, bench and report",
+                      name, simdjson::to_string(tag), results_schema_version));
     return read_results(object, name);
   } catch (const JsonFieldError& error) {
     return usage_error(fmt::format("{}: malformed results: {}", name, error.message));

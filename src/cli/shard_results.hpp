@@ -20,7 +20,7 @@ namespace kforecast::cli {
 inline constexpr int results_schema_version = 1;
 
 struct KernelResult {
-  std::size_t entry = 0;                         // report.kernels index in the plan
+  std::size_t entry = 0;                          // report.kernels index in the plan
   std::optional<bench::Measurement> measurement;  // set when measured
   std::string unmeasured_reason;                  // otherwise why (policy.on_unverified applies)
 };

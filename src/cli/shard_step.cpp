@@ -34,8 +34,9 @@ Result<std::pair<std::size_t, std::size_t>> parse_shard(std::string_view text) {
 
 Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& context) {
   if (!invocation.positional.empty() || invocation.has("--vs") || invocation.has("--against"))
-    return usage_error("'kforecast bench --plan PLAN --shard I/N' takes no FILE:KERNEL, --vs or --against: the "
-                       "kernels come from the plan");
+    return usage_error(
+        "'kforecast bench --plan PLAN --shard I/N' takes no FILE:KERNEL, --vs or --against: the "
+        "kernels come from the plan");
   if (!invocation.has("--shard")) return usage_error("--plan needs --shard I/N (e.g. --shard 1/1 for all of it)");
   auto shard = parse_shard(invocation.value("--shard"));
   if (!shard) return std::unexpected(shard.error());
@@ -79,11 +80,11 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
       continue;
     }
     // measure_kernels passed it over: this shard's share of policy.gpu_budget_seconds was spent.
-    results.kernels.push_back({job.entry, std::nullopt,
-                               fmt::format("the GPU budget is spent on shard {}/{} (policy.gpu_budget_seconds = {:g}; "
-                                           "riskier kernels were measured first)",
-                                           shard->first, shard->second,
-                                           config->number_value("policy.gpu_budget_seconds"))});
+    results.kernels.push_back(
+        {job.entry, std::nullopt,
+         fmt::format("the GPU budget is spent on shard {}/{} (policy.gpu_budget_seconds = {:g}; "
+                     "riskier kernels were measured first)",
+                     shard->first, shard->second, config->number_value("policy.gpu_budget_seconds"))});
   }
   results.finished = utc_timestamp();
 

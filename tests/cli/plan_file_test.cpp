@@ -34,16 +34,41 @@ Plan sample_plan() {
   f.raw_sum = 0.987654321;
   f.fallback_for = "llm";
   f.fallback_reason = "endpoint down";
-  report::KernelEntry settle{"settle", "src/settle.cu", 9, report::Change::modified, report::Decision::forecast_only,
-                             report::KernelVerdict::warn, {"needs a GPU measurement"}, f, std::nullopt, false};
-  report::KernelEntry nospec{"nospec<float, 4>", "src/settle.cu", 20, report::Change::renamed,
-                             report::Decision::forecast_only, report::KernelVerdict::fail, {}, std::nullopt,
-                             std::nullopt, true};
-  report::KernelEntry same{"same", "src/same.cu", 3, report::Change::modified, report::Decision::identical_code,
-                           report::KernelVerdict::pass, {"machine code identical"}, std::nullopt, std::nullopt, false};
+  report::KernelEntry settle{"settle",
+                             "src/settle.cu",
+                             9,
+                             report::Change::modified,
+                             report::Decision::forecast_only,
+                             report::KernelVerdict::warn,
+                             {"needs a GPU measurement"},
+                             f,
+                             std::nullopt,
+                             false};
+  report::KernelEntry nospec{"nospec<float, 4>",
+                             "src/settle.cu",
+                             20,
+                             report::Change::renamed,
+                             report::Decision::forecast_only,
+                             report::KernelVerdict::fail,
+                             {},
+                             std::nullopt,
+                             std::nullopt,
+                             true};
+  report::KernelEntry same{"same",
+                           "src/same.cu",
+                           3,
+                           report::Change::modified,
+                           report::Decision::identical_code,
+                           report::KernelVerdict::pass,
+                           {"machine code identical"},
+                           std::nullopt,
+                           std::nullopt,
+                           false};
   plan.report.kernels = {same, settle, nospec};
   plan.to_measure = {1, 2};
-  plan.jobs = {{2, true, {"src/settle.cu", "nospec<float, 4>", {{"src/settle.cu", "base text"}, {"src/h.cuh", "h"}}},
+  plan.jobs = {{2,
+                true,
+                {"src/settle.cu", "nospec<float, 4>", {{"src/settle.cu", "base text"}, {"src/h.cuh", "h"}}},
                 {"src/settle.cu", "nospec<float, 4>", {{"src/settle.cu", "head text"}}}},
                {1, false, {}, {}}};
   return plan;
@@ -175,7 +200,8 @@ TEST_CASE("results: bad results files are errors naming the file and the field")
     REQUIRE_FALSE(read);
     CHECK_THAT(read.error().message, Contains("cut.json"));
   }
-  auto version = parse_results_json(replace_once(text, "\"kforecast_results\": 1", "\"kforecast_results\": 0"), "r.json");
+  auto version =
+      parse_results_json(replace_once(text, "\"kforecast_results\": 1", "\"kforecast_results\": 0"), "r.json");
   REQUIRE_FALSE(version);
   CHECK_THAT(version.error().message, Contains("r.json: results schema 0"));
   auto plan = parse_results_json(plan_json(sample_plan()), "r.json");

@@ -168,8 +168,8 @@ TEST_CASE("e2e: report --merge: a missing shard leaves its kernels unverified by
   // Another plan (the same repository, planned with --no-bench): its results are refused, by name.
   const fs::path other_plan = repo.path() / ".git/other.json";
   const fs::path other_results = repo.path() / ".git/other-results.json";
-  REQUIRE(run_kforecast({"pr", "--base", "HEAD~1", "--no-bench", "--plan", other_plan.string()}, repo.path())
-              .status == 0);
+  REQUIRE(run_kforecast({"pr", "--base", "HEAD~1", "--no-bench", "--plan", other_plan.string()}, repo.path()).status ==
+          0);
   REQUIRE(run_kforecast({"bench", "--plan", other_plan.string(), "--shard", "2/2", "--output", other_results.string()})
               .status == 0);
   auto mixed = run_kforecast({"report", "--merge", plan.string(), first.string(), other_results.string()});
