@@ -24,7 +24,7 @@ namespace {
 
 struct Collected {
   std::map<std::size_t, KernelResult> by_entry;
-  std::string note;  // the shards' note where every shard that ran gave the same one ("no GPU")
+  std::string note;  // the note every shard with kernels gave, where they agree ("no GPU")
 };
 
 Result<Collected> collect_results(const Plan& plan, const std::string& hash, const std::string& plan_path,
@@ -41,7 +41,8 @@ Result<Collected> collect_results(const Plan& plan, const std::string& hash, con
           "{}: these results belong to another plan (plan {}, but {} is {}): merge each run's results with the "
           "plan they were measured from",
           path, results->plan_hash, plan_path, hash));
-    notes.push_back(results->note);
+    // An empty shard (more shards than kernels) measured nothing and says nothing about why.
+    if (!results->kernels.empty()) notes.push_back(results->note);
     for (auto& kernel : results->kernels) {
       if (std::ranges::find(plan.jobs, kernel.entry, &MeasureJob::entry) == plan.jobs.end())
         return usage_error(fmt::format("{}: kernel id {} is not one the plan sends to a GPU", path, kernel.entry));

@@ -219,6 +219,7 @@ Result<Plan> parse_plan_json(std::string_view text, std::string_view name) {
   if (auto error = parser.parse(simdjson::padded_string(text)).get(root); error != simdjson::SUCCESS)
     return usage_error(fmt::format("{}: not a kforecast plan: not JSON ({}); write one with `kforecast pr --plan {}`",
                                    name, simdjson::error_message(error), name));
+  if (!root.is_object()) return usage_error(fmt::format("{}: not a kforecast plan (not a JSON object)", name));
   try {
     const auto object = as_object(root, "the plan");
     std::uint64_t version = 0;

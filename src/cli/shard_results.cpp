@@ -37,6 +37,11 @@ ShardResults read_results(simdjson::dom::object root, std::string_view name) {
       auto measurement = bench::parse_measurement_json(simdjson::to_string(field(o, "measurement", path)));
       if (!measurement)
         malformed(path + ".measurement", fmt::format("a measurement ({})", measurement.error().message));
+      // What the measurement object rounds or leaves out, exactly (cli/shard_results.hpp).
+      measurement->gpu_seconds = number_at(o, "gpu_seconds", path);
+      const auto checks = unsigned_at(o, "regression_checks", path);
+      if (checks < 1 || checks > 2) malformed(path + ".regression_checks", "1 or 2");
+      measurement->regression_checks = static_cast<int>(checks);
       result.measurement = std::move(*measurement);
     } else {
       result.unmeasured_reason = string_at(o, "unmeasured", path);
@@ -54,9 +59,13 @@ std::string results_json(const ShardResults& r) {
   std::string kernels;
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
     const auto& k = r.kernels[i];
-    kernels += fmt::format("{}{{\"id\": {}, \"measurement\": {}, \"unmeasured\": {}}}", i ? ",\n  " : "\n  ", k.entry,
+    kernels += fmt::format("{}{{\"id\": {}, \"measurement\": {}, \"unmeasured\": {}", i ? ",\n  " : "\n  ", k.entry,
                            k.measurement ? bench::measurement_json(*k.measurement) : "null",
                            k.measurement ? "null" : json_string(k.unmeasured_reason));
+    if (k.measurement)
+      kernels += fmt::format(", \"gpu_seconds\": {}, \"regression_checks\": {}", k.measurement->gpu_seconds,
+                             k.measurement->regression_checks);
+    kernels += "}";
   }
   return fmt::format(
       "{{\"kforecast_results\": {}, \"kforecast\": {}, \"plan\": {}, \"shard\": {}, \"shards\": {}, \"gpu\": {}, "
@@ -74,6 +83,8 @@ Result<ShardResults> parse_results_json(std::string_view text, std::string_view 
         fmt::format("{}: not kforecast results: not JSON ({}); write them with "
                     "`kforecast bench --plan PLAN --shard I/N --output {}`",
                     name, simdjson::error_message(error), name));
+  if (!root.is_object())
+    return usage_error(fmt::format("{}: not kforecast results (not a JSON object)", name));
   try {
     const auto object = as_object(root, "the results");
     simdjson::dom::element tag;

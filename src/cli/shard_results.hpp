@@ -4,7 +4,9 @@
 // What `kforecast bench --plan PLAN --shard I/N` writes and `kforecast report --merge` reads
 // (docs/ci/plan.md): per kernel of the shard, its measurement (the child's measurement object,
 // audit fields included) or why it was not measured; the GPU and driver; when it ran. Tied to its
-// plan by the plan's hash.
+// plan by the plan's hash. The measurement object rounds GPU seconds to 4 digits and its reader
+// leaves out how many processes measured it, so each kernel also carries both exactly: the merge
+// must decide (budget, notes) on what pr would have.
 
 #include <cstddef>
 #include <optional>

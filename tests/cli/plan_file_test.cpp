@@ -145,7 +145,7 @@ TEST_CASE("plan: bad plans are errors naming the file and the field") {
       if (text.find_first_not_of(" \n", size) == std::string::npos) continue;
       REQUIRE_FALSE(read);
       CHECK_THAT(read.error().message, Contains("cut.json"));
-      CHECK(read.error().code == ExitCode::usage);
+      CHECK(read.error().exit_code == ExitCode::usage);
     }
   }
   SECTION("not a plan") {

@@ -54,7 +54,8 @@ std::map<std::string, std::string> kernels_of(const std::string& json, std::stri
     REQUIRE(kernel["name"].get_string().get(name) == simdjson::SUCCESS);
     REQUIRE(kernel["decision"].get_string().get(decision) == simdjson::SUCCESS);
     REQUIRE(kernel["verdict"].get_string().get(kernel_verdict) == simdjson::SUCCESS);
-    if (!kernel["measurement"].is_null()) (void)kernel["measurement"]["verdict"].get_string().get(measured);
+    if (!kernel["measurement"].is_null())
+      REQUIRE(kernel["measurement"]["verdict"].get_string().get(measured) == simdjson::SUCCESS);
     kernels[std::string(name)] = fmt::format("{} {} {}", decision, kernel_verdict, measured);
   }
   return kernels;

@@ -119,7 +119,7 @@ TEST_CASE("e2e: plan, shards and merge agree with pr on every fixture repository
   }
 }
 
-TEST_CASE("e2e: pr --plan writes the step outputs; nothing to measure means no GPU job") {
+TEST_CASE("e2e: pr --plan writes the step outputs, and nothing to measure means no GPU job") {
   FixtureRepo repo;
   commit_slower_kernel(repo);
   const fs::path output = repo.path() / ".git/github_output";
@@ -147,7 +147,7 @@ TEST_CASE("e2e: pr --plan writes the step outputs; nothing to measure means no G
   CHECK_THAT(merged.out, Contains("\"verdict\": \"pass\""));
 }
 
-TEST_CASE("e2e: report --merge: a missing shard leaves its kernels unverified by name; other plans are refused") {
+TEST_CASE("e2e: report --merge: a missing shard leaves its kernels unverified by name, and other plans are refused") {
   FixtureRepo repo;
   commit_slower_kernel(repo, "on_unverified = \"fail\"\n");
   const fs::path plan = repo.path() / ".git/plan.json";
