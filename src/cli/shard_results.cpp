@@ -83,8 +83,7 @@ Result<ShardResults> parse_results_json(std::string_view text, std::string_view 
         fmt::format("{}: not kforecast results: not JSON ({}); write them with "
                     "`kforecast bench --plan PLAN --shard I/N --output {}`",
                     name, simdjson::error_message(error), name));
-  if (!root.is_object())
-    return usage_error(fmt::format("{}: not kforecast results (not a JSON object)", name));
+  if (!root.is_object()) return usage_error(fmt::format("{}: not kforecast results (not a JSON object)", name));
   try {
     const auto object = as_object(root, "the results");
     simdjson::dom::element tag;
