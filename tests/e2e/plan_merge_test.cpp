@@ -10,6 +10,8 @@
 
 #include "e2e.hpp"
 #include "pr_bench_fixture.hpp"
+#include "support/fake_forge.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
@@ -205,6 +207,47 @@ TEST_CASE("e2e: plan, bench --plan and report --merge refuse bad input with a cl
   CHECK_THAT(no_merge.err, Contains("needs --merge PLAN RESULTS"));
   auto plan_and_post = run_kforecast({"pr", "--base", "HEAD~1", "--plan", "p.json", "--post"}, repo.path());
   CHECK(plan_and_post.status == 2);
+}
+
+TEST_CASE("e2e: report --merge --post updates the comment a single pr --post made, with the same body") {
+  const std::string token = "ghs_plan_merge_token_never_shown";
+  FixtureRepo repo;
+  commit_slower_kernel(repo);
+  const std::string base = repo.git({"rev-parse", "HEAD~1"}), head = repo.git({"rev-parse", "HEAD"});
+  kforecast::testing::TempDir runner;
+  kforecast::testing::FakeForge github{kforecast::testing::FakeForge::Kind::github, token, "", "octo/kernels", "12"};
+  std::ofstream(runner.path() / "event.json")
+      << R"({"number": 12, "pull_request": {"number": 12, "base": {"sha": ")" << base.substr(0, 40)
+      << R"("}, "head": {"sha": ")" << head.substr(0, 40) << R"("}}})";
+  const std::vector<std::string> env{no_gpu,
+                                     "GITHUB_ACTIONS=true",
+                                     "GITHUB_EVENT_NAME=pull_request",
+                                     "GITHUB_EVENT_PATH=" + (runner.path() / "event.json").string(),
+                                     "GITHUB_REPOSITORY=octo/kernels",
+                                     "GITHUB_API_URL=" + github.api_url(),
+                                     "GITHUB_TOKEN=" + token,
+                                     "GITHUB_OUTPUT=" + (runner.path() / "output.txt").string()};
+  auto single = run_kforecast({"pr", "--post"}, repo.path(), env);
+  INFO(single.err);
+  REQUIRE(single.status == 0);
+  REQUIRE(github.comments().size() == 1);
+  const std::string single_body = github.comments()[0].body;
+
+  const std::string plan = (runner.path() / "plan.json").string(), results = (runner.path() / "r.json").string();
+  REQUIRE(run_kforecast({"pr", "--plan", plan}, repo.path(), env).status == 0);
+  REQUIRE(run_kforecast({"bench", "--plan", plan, "--shard", "1/1", "--output", results}, {}, {no_gpu}).status == 0);
+  auto merged = run_kforecast({"report", "--merge", plan, results, "--post"}, {}, env);
+  INFO(merged.err);
+  CHECK(merged.status == 0);
+  CHECK(merged.out == single.out);
+  CHECK_THAT(merged.err, Contains("updated the report comment"));
+  REQUIRE(github.comments().size() == 1);
+  CHECK(github.comments()[0].body == single_body);
+  const std::string outputs = read_file(runner.path() / "output.txt");
+  CHECK_THAT(outputs, Contains("needs_gpu=true\nshards=2\n"));
+  CHECK(outputs.ends_with("verdict=pass\nneeds_gpu=true\n"));  // the merge's, as pr --post writes them
+  for (const auto& text : {single.out, single.err, merged.out, merged.err, read_file(plan), read_file(results)})
+    CHECK_THAT(text, !Contains(token));
 }
 
 TEST_CASE("e2e: --help teaches plan, shard and merge") {
