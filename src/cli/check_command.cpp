@@ -195,10 +195,14 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
     for (std::size_t i = 0; i < report.kernels.size(); ++i)
       if (report.kernels[i].decision == report::Decision::trusted_forecast) measure.push_back(i);
   std::ranges::sort(measure);
-  measure_in_pr(report, measure,
-                {*analysis, base, head, ledger_path(*config, sources->root), !bench,
-                 "check measures only with --bench: add it to measure on this machine's GPU", "--bench not given"},
-                *config, context);
+  measure_in_pr(
+      report, measure,
+      {*analysis,
+       base,
+       head,
+       ledger_path(*config, sources->root),
+       {!bench, "check measures only with --bench: add it to measure on this machine's GPU", "--bench not given"}},
+      *config, context);
   if (format == "json")
     report::make_json_writer(context.out)->write(report);
   else

@@ -13,9 +13,11 @@
 #include "cli/change_review.hpp"
 #include "cli/handlers.hpp"
 #include "cli/llm_forecast_step.hpp"
+#include "cli/plan_step.hpp"
 #include "cli/post_step.hpp"
 #include "cli/pr_bench.hpp"
 #include "cli/pr_sources.hpp"
+#include "cli/report_output.hpp"
 #include "config/config.hpp"
 #include "git/revision_range.hpp"
 #include "kforecast_version.hpp"
@@ -35,28 +37,11 @@ Result<config::Config> config_at_base(const Invocation& invocation, const Contex
   return config::apply_environment(std::move(*parsed), context.env);
 }
 
-Result<ExitCode> write_report(const report::Report& report, const Invocation& invocation, Context& context) {
-  const std::string format = invocation.has("--format") ? invocation.value("--format") : "md";
-  if (format != "md" && format != "json" && format != "sarif")
-    return usage_error(fmt::format("--format {}: expected md, json or sarif", format));
-  std::ofstream file;
-  if (invocation.has("--output")) {
-    file.open(invocation.value("--output"), std::ios::binary);
-    if (!file) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", invocation.value("--output")));
-  }
-  std::ostream& out = file.is_open() ? file : context.out;
-  const auto writer = format == "json"    ? report::make_json_writer(out)
-                      : format == "sarif" ? report::make_sarif_writer(out)
-                                          : report::make_markdown_writer(out);
-  writer->write(report);
-  return report.verdict == report::GateVerdict::fail ? ExitCode::gate_failed : ExitCode::pass;
-}
-
 }  // namespace
 
 Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
-  if (invocation.has("--plan"))
-    return fail(ExitCode::could_not_run, fmt::format("--plan is not built yet in kforecast {}", kforecast::version));
+  if (invocation.has("--plan") && invocation.has("--post"))
+    return usage_error("--plan writes a plan, not a report: give --post to 'kforecast report --merge' instead");
   if (!invocation.positional.empty()) return usage_error("'kforecast pr' takes no arguments; see 'kforecast help pr'");
 
   std::error_code ec;
@@ -128,10 +113,12 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   auto to_measure = review_changed_kernels(
       report, {base_sources, head_sources, analysis, *config, std::move(prompts), sources->diff.notes}, context);
   if (!to_measure) return std::unexpected(to_measure.error());
-  measure_in_pr(
-      report, *to_measure,
-      {analysis, base_sources, head_sources, ledger_path(*config, repository_root), invocation.has("--no-bench")},
-      *config, context);
+  const PrBenchInputs bench_inputs{
+      analysis, base_sources, head_sources, ledger_path(*config, repository_root), {invocation.has("--no-bench")}};
+  // --plan stops here: the GPU jobs measure from the plan, and `report --merge` finishes the report.
+  if (invocation.has("--plan"))
+    return write_plan(report, *to_measure, bench_inputs, *config, invocation.value("--plan"), context);
+  measure_in_pr(report, *to_measure, bench_inputs, *config, context);
   auto written = write_report(report, invocation, context);
   if (!written || !invocation.has("--post")) return written;
   if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());
