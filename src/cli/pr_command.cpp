@@ -216,8 +216,8 @@ std::filesystem::path ledger_path(const config::Config& config, const std::files
 // What the embedded forecaster reads beside the two texts: the compiler (for NVRTC facts) and the
 // target GPU of forecast.hardware, where its table knows it.
 embedded::FeatureContext embedded_features(const config::Config& config, const cuda::Compiler* compiler,
-                                           const std::string& arch) {
-  embedded::FeatureContext features{compiler, arch, {}};
+                                           const std::string& arch, const embedded::FactsCache* facts_cache) {
+  embedded::FeatureContext features{compiler, arch, {}, facts_cache};
   if (auto gpu = embedded::find_gpu(config.string_value("forecast.hardware"))) features.gpu = *gpu;
   return features;
 }
@@ -314,7 +314,13 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   auto compiler = cuda::load_nvrtc({config->string_value("cuda.nvrtc_library"), ""}, context.env);
   std::vector<KernelCodeVerdict> code;
   std::optional<policy::PtxCache> cache;
-  if (auto directory = policy::default_ptx_cache_directory(context.env)) cache.emplace(*directory);
+  // The forecaster's compiler facts sit beside the PTX cache (…/kforecast/facts), and are off
+  // exactly when it is (no cache directory).
+  std::optional<embedded::FactsCache> facts_cache;
+  if (auto directory = policy::default_ptx_cache_directory(context.env)) {
+    cache.emplace(*directory);
+    facts_cache.emplace(directory->parent_path() / "facts");
+  }
   if (compiler) {
     IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include_dir(context.env)};
     // A progress line on a terminal only: CI logs and pipes get none.
@@ -351,17 +357,20 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
         report, inputs, {*config, context.env, std::move(*prompts), terminal ? &context.err : nullptr, fallback});
     if (!failures) return std::unexpected(failures.error());
     if (fallback && !failures->empty())
-      add_fallback_forecasts(report,
-                             embedded_inputs(report, analysis, base_sources, head_sources,
-                                             cuda_include_dir(context.env), launch_specs.specs),
-                             *failures, "llm", embedded_features(*config, compiler ? compiler->get() : nullptr, arch),
-                             config->number_value("bench.tolerance"));
+      add_fallback_forecasts(
+          report,
+          embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env),
+                          launch_specs.specs),
+          *failures, "llm",
+          embedded_features(*config, compiler ? compiler->get() : nullptr, arch, facts_cache ? &*facts_cache : nullptr),
+          config->number_value("bench.tolerance"));
   } else {
-    add_embedded_forecasts(report,
-                           embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env),
-                                           launch_specs.specs),
-                           embedded_features(*config, compiler ? compiler->get() : nullptr, arch),
-                           config->number_value("bench.tolerance"));
+    add_embedded_forecasts(
+        report,
+        embedded_inputs(report, analysis, base_sources, head_sources, cuda_include_dir(context.env),
+                        launch_specs.specs),
+        embedded_features(*config, compiler ? compiler->get() : nullptr, arch, facts_cache ? &*facts_cache : nullptr),
+        config->number_value("bench.tolerance"));
   }
   const auto to_measure = apply_policy(
       report, {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},
