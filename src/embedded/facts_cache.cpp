@@ -68,6 +68,44 @@ NumericFields numeric_fields(CompilerFacts& f) {
            {"mix.barriers", &m.barriers}}};
 }
 
+// A compile log kept whole, up to a size: the rationale quotes only its first lines.
+constexpr std::size_t max_failure_bytes = 8 * 1024;
+
+std::string escape_line(std::string_view text) {
+  std::string out;
+  for (char c : text.substr(0, max_failure_bytes)) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::optional<std::string> unescape_line(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\') {
+      out += text[i];
+      continue;
+    }
+    if (++i == text.size()) return std::nullopt;
+    if (text[i] == '\\')
+      out += '\\';
+    else if (text[i] == 'n')
+      out += '\n';
+    else if (text[i] == 'r')
+      out += '\r';
+    else
+      return std::nullopt;
+  }
+  return out;
+}
+
 // Names are written as they are; one that would break the line format is not cached.
 bool single_line(std::string_view text) { return text.find_first_of("\n\r") == std::string_view::npos; }
 
@@ -89,7 +127,11 @@ std::string write_facts_entry(const CompilerFacts& facts) {
   return out;
 }
 
-std::optional<CompilerFacts> read_facts_entry(std::string_view text) {
+std::string write_facts_failure(std::string_view message) {
+  return fmt::format("{}\nerror {}\nend\n", format_magic, escape_line(message));
+}
+
+std::optional<Result<CompilerFacts>> read_facts_entry(std::string_view text) {
   if (text.size() > max_entry_bytes) return std::nullopt;
   std::map<std::string_view, std::string_view, std::less<>> values;
   bool ended = false;
@@ -114,6 +156,12 @@ std::optional<CompilerFacts> read_facts_entry(std::string_view text) {
     if (!values.emplace(line.substr(0, space), line.substr(space + 1)).second) return std::nullopt;  // twice
   }
   if (!ended) return std::nullopt;
+  if (auto error = values.find("error"); error != values.end()) {
+    if (values.size() != 1) return std::nullopt;
+    auto message = unescape_line(error->second);
+    if (!message || message->empty()) return std::nullopt;
+    return Result<CompilerFacts>(fail(ExitCode::could_not_run, std::move(*message)));
+  }
 
   CompilerFacts facts;
   auto take = [&](std::string_view field) -> std::optional<std::string_view> {
@@ -149,7 +197,7 @@ std::optional<CompilerFacts> read_facts_entry(std::string_view text) {
   if (!values.empty()) return std::nullopt;  // a field this version does not know
   // Only facts whose kernel was found in the PTX are ever stored (compile_facts fails otherwise).
   facts.mix.found = true;
-  return facts;
+  return Result<CompilerFacts>(std::move(facts));
 }
 
 std::string FactsCache::key(const cuda::CompileRequest& request, std::string_view kernel,
@@ -172,7 +220,7 @@ std::string FactsCache::key(const cuda::CompileRequest& request, std::string_vie
   return hasher.hex();
 }
 
-std::optional<CompilerFacts> FactsCache::find(const std::string& key) const {
+std::optional<Result<CompilerFacts>> FactsCache::find(const std::string& key) const {
   std::ifstream in(entry_path(key), std::ios::binary);
   if (!in) return std::nullopt;
   std::string text;
@@ -186,6 +234,14 @@ void FactsCache::store(const std::string& key, const CompilerFacts& facts) const
   if (!single_line(facts.resources.name) || !single_line(facts.resources.source_name) ||
       !single_line(facts.resources.arch) || facts.resources.name.empty())
     return;
+  write_entry(key, write_facts_entry(facts));
+}
+
+void FactsCache::store_failure(const std::string& key, std::string_view message) const {
+  if (!message.empty()) write_entry(key, write_facts_failure(message));
+}
+
+void FactsCache::write_entry(const std::string& key, const std::string& text) const {
   std::error_code ec;
   std::filesystem::create_directories(m_directory, ec);
   const auto final_path = entry_path(key);
@@ -194,7 +250,7 @@ void FactsCache::store(const std::string& key, const CompilerFacts& facts) const
                                                    std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
     std::ofstream out(temporary, std::ios::binary);
-    if (!(out << write_facts_entry(facts)) || !out.flush()) {
+    if (!(out << text) || !out.flush()) {
       out.close();
       std::filesystem::remove(temporary, ec);
       return;

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.hpp"
 #include "cuda/compiler.hpp"
 #include "embedded/kernel_features.hpp"
 
@@ -27,13 +28,17 @@ class FactsCache {
   static std::string key(const cuda::CompileRequest& request, std::string_view kernel,
                          const cuda::NvrtcVersion& version);
 
-  std::optional<CompilerFacts> find(const std::string& key) const;
+  // The facts, or the compile error NVRTC gave for the same request (a source that does not
+  // compile does not start compiling on a re-run); nullopt on a miss.
+  std::optional<Result<CompilerFacts>> find(const std::string& key) const;
   void store(const std::string& key, const CompilerFacts& facts) const;
+  void store_failure(const std::string& key, std::string_view message) const;
 
   std::filesystem::path entry_path(const std::string& key) const { return m_directory / (key + ".facts"); }
   const std::filesystem::path& directory() const { return m_directory; }
 
  private:
+  void write_entry(const std::string& key, const std::string& text) const;
   std::filesystem::path m_directory;
 };
 
@@ -41,6 +46,7 @@ class FactsCache {
 // given untrusted bytes (a file anyone could have edited; a fuzz target): anything it does not
 // fully understand is nullopt.
 std::string write_facts_entry(const CompilerFacts& facts);
-std::optional<CompilerFacts> read_facts_entry(std::string_view text);
+std::string write_facts_failure(std::string_view message);
+std::optional<Result<CompilerFacts>> read_facts_entry(std::string_view text);
 
 }  // namespace kforecast::embedded

@@ -130,7 +130,12 @@ Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::s
       return std::move(*cached);
     }
   auto output = compiler.compile(request);
-  if (!output) return std::unexpected(output.error());
+  if (!output) {
+    // A compile error is as much a fact of the text as its registers are: kept, so a source
+    // that does not compile costs NVRTC once, not on every run.
+    if (cache) cache->store_failure(key, output.error().message);
+    return std::unexpected(output.error());
+  }
   const cuda::KernelResources* resources = cuda::find_function(output->functions, kernel);
   if (!resources) resources = cuda::find_function(output->functions, plain);
   if (!resources)

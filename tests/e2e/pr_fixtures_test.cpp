@@ -90,3 +90,31 @@ TEST_CASE("e2e: kforecast pr on every fixture repository") {
     CHECK(fmt::format("exit {}", run.status) == exit_line);
   }
 }
+
+TEST_CASE("e2e: a second kforecast pr on the same change reads the forecast's NVRTC facts from the cache") {
+  const fs::path dir = fs::path(KF_SOURCE_DIR) / "fixtures/pr/device_helper_two_deep";
+  FixtureRepo repo;
+  copy_tree(dir / "base", repo);
+  repo.commit("base");
+  repo.git({"rm", "-q", "-r", "."});
+  copy_tree(dir / "head", repo);
+  repo.commit("head");
+  const fs::path cache = repo.path() / ".git/kf-cache";
+  const std::vector<std::string> env{"XDG_CACHE_HOME=" + cache.string()};
+  auto first = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(), env);
+  INFO(first.out << first.err);
+  // Both texts of the changed kernel were compiled, and their facts are now on disk.
+  CHECK(first.out.find("forecast compiler facts: 0 of 2 kernel text(s) read from the cache") != std::string::npos);
+  REQUIRE(fs::is_directory(cache / "kforecast/facts"));
+  CHECK(std::distance(fs::directory_iterator(cache / "kforecast/facts"), {}) == 2);
+  auto second = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(), env);
+  INFO(second.out << second.err);
+  CHECK(second.out.find("forecast compiler facts: 2 of 2 kernel text(s) read from the cache") != std::string::npos);
+  CHECK(second.status == first.status);
+  // Same facts, same forecast: the reports differ in nothing but that note.
+  auto without_note = [](std::string text) {
+    const auto at = text.find("forecast compiler facts:");
+    return at == std::string::npos ? text : text.erase(at, text.find('"', at) - at);
+  };
+  CHECK(without_note(second.out) == without_note(first.out));
+}

@@ -54,7 +54,27 @@ TEST_CASE("facts cache: an entry reads back as the facts written") {
   const CompilerFacts facts = sample_facts();
   const auto read = read_facts_entry(write_facts_entry(facts));
   REQUIRE(read.has_value());
-  CHECK(*read == facts);
+  REQUIRE(read->has_value());
+  CHECK(**read == facts);
+}
+
+TEST_CASE("facts cache: a compile error is kept too, log lines and all") {
+  const std::string log = "kernel.cu(3): error: identifier \"undeclared\" is undefined\r\n  x[0] = un\\declared;\n";
+  const auto read = read_facts_entry(write_facts_failure(log));
+  REQUIRE(read.has_value());
+  REQUIRE_FALSE(read->has_value());
+  CHECK(read->error().message == log);
+  CHECK_FALSE(read_facts_entry("kforecast-facts 1\nerror bad\\x escape\nend\n").has_value());
+  CHECK_FALSE(read_facts_entry("kforecast-facts 1\nerror \nend\n").has_value());
+  CHECK_FALSE(read_facts_entry("kforecast-facts 1\nerror e\nregisters 3\nend\n").has_value());
+
+  kforecast::testing::TempDir dir;
+  const FactsCache cache(dir.path());
+  cache.store_failure("0123456789abcdef0123456789abcdef", log);
+  const auto found = cache.find("0123456789abcdef0123456789abcdef");
+  REQUIRE(found.has_value());
+  REQUIRE_FALSE(found->has_value());
+  CHECK(found->error().message == log);
 }
 
 TEST_CASE("facts cache: a stored entry is found, a missing one is not") {
@@ -64,7 +84,8 @@ TEST_CASE("facts cache: a stored entry is found, a missing one is not") {
   cache.store("0123456789abcdef0123456789abcdef", sample_facts());
   const auto found = cache.find("0123456789abcdef0123456789abcdef");
   REQUIRE(found.has_value());
-  CHECK(*found == sample_facts());
+  REQUIRE(found->has_value());
+  CHECK(**found == sample_facts());
   // Nothing but the entry is left behind (no temporary files).
   CHECK(std::distance(std::filesystem::directory_iterator(dir.path() / "facts"), {}) == 1);
 }
@@ -100,7 +121,10 @@ TEST_CASE("facts cache: corrupt, truncated or foreign entries are misses, and st
   CHECK_FALSE(cache.find(key).has_value());
   cache.store(key, sample_facts());
   CHECK(read_all(cache.entry_path(key)) == good);
-  CHECK(cache.find(key) == sample_facts());
+  const auto repaired = cache.find(key);
+  REQUIRE(repaired.has_value());
+  REQUIRE(repaired->has_value());
+  CHECK(**repaired == sample_facts());
 }
 
 TEST_CASE("facts cache: the key changes with the text, kernel, arch, options and NVRTC version") {
@@ -136,14 +160,15 @@ TEST_CASE("facts cache: concurrent writers of one key leave a valid entry and no
       for (int i = 0; i < 50; ++i) {
         cache.store(key, sample_facts(32 + t));
         // A reader racing the writers sees either a miss or a whole entry, never a torn one.
-        if (auto found = cache.find(key)) CHECK(found->resources.registers >= 32);
+        if (auto found = cache.find(key)) CHECK((*found)->resources.registers >= 32);
       }
     });
   for (auto& writer : writers) writer.join();
   const auto found = cache.find(key);
   REQUIRE(found.has_value());
-  CHECK(found->resources.registers >= 32);
-  CHECK(found->resources.registers < 40);
+  REQUIRE(found->has_value());
+  CHECK((*found)->resources.registers >= 32);
+  CHECK((*found)->resources.registers < 40);
   CHECK(std::distance(std::filesystem::directory_iterator(dir.path()), {}) == 1);
 }
 
@@ -153,4 +178,12 @@ TEST_CASE("facts cache: a directory that cannot be created is skipped, not an er
   const FactsCache cache(dir.path() / "file" / "facts");
   cache.store("00112233445566778899aabbccddeeff", sample_facts());
   CHECK_FALSE(cache.find("00112233445566778899aabbccddeeff").has_value());
+}
+
+TEST_CASE("facts cache: the fuzz seed is a valid entry (so mutations start from one)") {
+  const auto seed = read_all(std::filesystem::path(KF_SOURCE_DIR) / "fixtures/fuzz/facts_entry/valid");
+  const auto facts = read_facts_entry(seed);
+  REQUIRE(facts.has_value());
+  REQUIRE(facts->has_value());
+  CHECK(write_facts_entry(**facts) == seed);
 }

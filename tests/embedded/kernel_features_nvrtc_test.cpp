@@ -136,6 +136,22 @@ TEST_CASE("embedded: NVRTC facts from the on-disk cache equal the compiled ones,
   }
 }
 
+TEST_CASE("embedded: a compile error is cached too, and read back without compiling") {
+  kforecast::testing::TempDir dir;
+  const FactsCache cache(dir.path());
+  CountingCompiler compiler;
+  const std::string source = "__global__ void k(float* x) { x[0] = undeclared; }";
+  bool from_cache = true;
+  auto cold = compile_facts(compiler, source, "k", "sm_90", &cache, &from_cache);
+  REQUIRE_FALSE(cold.has_value());
+  CHECK_FALSE(from_cache);
+  auto warm = compile_facts(compiler, source, "k", "sm_90", &cache, &from_cache);
+  REQUIRE_FALSE(warm.has_value());
+  CHECK(from_cache);
+  CHECK(compiler.compiles == 1);
+  CHECK(warm.error().message == cold.error().message);
+}
+
 TEST_CASE("embedded: FeatureCache reads NVRTC facts back from disk on a second run") {
   kforecast::testing::TempDir dir;
   const FactsCache cache(dir.path());
