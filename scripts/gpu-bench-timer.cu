@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // An independent timer for the kernels kforecast bench measures in scripts/gpu-bench.sh: the
 // CUDA runtime and nvcc (not NVRTC and the driver API), CUDA events around a CUDA graph of
-// launches, the median over replays. Warm: 20 launches back to back. Cold (kforecast's
-// semantics): 20 x (read 2x the L2, launch) minus 20 x (read 2x the L2). Build and run there:
+// launches, the median over replays. Warm: 20 launches back to back. Cold: 20 x (read 2x the
+// L2, launch) minus 20 x (read 2x the L2), which charges a kernel with writing back the dirty
+// lines it leaves in L2 (the next flush pays for them). Isolated (kforecast's semantics, without
+// its spin kernel): per replay, the flush, then events around one launch; the lines the kernel
+// leaves dirty are written back after the end event. Build and run there:
 //   nvcc -O3 -arch=native -o timer scripts/gpu-bench-timer.cu -I fixtures/bench && ./timer
 #include <cuda_runtime.h>
 
@@ -62,6 +65,29 @@ double median_us_per_launch(Launch launch, int launches_per_graph, int replays) 
   return times[times.size() / 2];
 }
 
+// Events around one launch after `before` (the flush), 21 times: the median.
+template <class Before, class Launch>
+double median_us_isolated(Before before, Launch launch) {
+  cudaStream_t stream;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaEvent_t start, end;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&end));
+  std::vector<double> times;
+  for (int r = 0; r < 24; ++r) {
+    before(stream);
+    CHECK(cudaEventRecord(start, stream));
+    launch(stream);
+    CHECK(cudaEventRecord(end, stream));
+    CHECK(cudaEventSynchronize(end));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, end));
+    if (r >= 3) times.push_back(ms * 1000.0);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
 int main() {
   const int n_max = 16777216;
   std::vector<float> host(n_max);
@@ -93,13 +119,15 @@ int main() {
           launch(s);
         },
         20, 21);
-    std::printf("%-44s warm %9.3f us   cold %9.3f us per launch\n", what, warm, both - flush_us);
+    const double isolated = median_us_isolated(flush, launch);
+    std::printf("%-44s warm %9.3f us   cold %9.3f us   isolated %9.3f us per launch\n", what, warm, both - flush_us,
+                isolated);
   };
   struct Chain {
     const char* name;
     int n, iters;
   };
-  for (Chain c : {Chain{"chain-5us", 131072, 2000}, Chain{"chain-50us", 1048576, 1150}, Chain{"chain-500us", 1048576, 12500}}) {
+  for (Chain c : {Chain{"chain-5us", 131072, 400}, Chain{"chain-50us", 1048576, 1150}, Chain{"chain-500us", 1048576, 12500}}) {
     char what[96];
     std::snprintf(what, sizeof what, "%s (chain<0>, n=%d, iters=%d)", c.name, c.n, c.iters);
     report(what, [&](cudaStream_t s) { chain<0><<<(c.n + 255) / 256, 256, 0, s>>>(x, y, c.n, c.iters); });
