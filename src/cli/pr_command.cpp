@@ -314,13 +314,8 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   auto compiler = cuda::load_nvrtc({config->string_value("cuda.nvrtc_library"), ""}, context.env);
   std::vector<KernelCodeVerdict> code;
   std::optional<policy::PtxCache> cache;
-  // The forecaster's compiler facts sit beside the PTX cache (…/kforecast/facts), and are off
-  // exactly when it is (no cache directory).
-  std::optional<embedded::FactsCache> facts_cache;
-  if (auto directory = policy::default_ptx_cache_directory(context.env)) {
-    cache.emplace(*directory);
-    facts_cache.emplace(directory->parent_path() / "facts");
-  }
+  if (auto directory = policy::default_ptx_cache_directory(context.env)) cache.emplace(*directory);
+  const auto facts_cache = default_facts_cache(context.env);
   if (compiler) {
     IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include_dir(context.env)};
     // A progress line on a terminal only: CI logs and pipes get none.
