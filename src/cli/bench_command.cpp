@@ -13,6 +13,7 @@
 
 #include "cli/bench_child.hpp"
 #include "cli/handlers.hpp"
+#include "cli/shard_step.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -56,6 +57,7 @@ ExitCode exit_code_for(const Measurement& m) {
 }  // namespace
 
 Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
+  if (invocation.has("--plan")) return bench_shard_command(invocation, context);
   if (invocation.positional.size() != 1)
     return usage_error(
         "'kforecast bench' takes one FILE:KERNEL (the candidate), e.g. kforecast bench src/gemm.cu:sgemm "

@@ -30,7 +30,9 @@ constexpr std::array pr_options{
     OptionSpec{"--no-bench", "",
                "measure nothing, even with a GPU: kernels the policy sends to the GPU stay unverified "
                "(policy.on_unverified decides); to act as on a machine without a GPU"},
-    OptionSpec{"--plan", "", "print which kernels need a GPU (a CI job matrix) and stop (not built yet)"},
+    OptionSpec{"--plan", "FILE",
+               "stop after the policy and write a plan for GPU jobs ('kforecast bench --plan') and 'kforecast report "
+               "--merge'; in GitHub Actions also the outputs needs_gpu, shards, matrix, verdict_so_far"},
     OptionSpec{"--post", "",
                "publish the report: one comment on the pull request (GitHub, GITHUB_TOKEN) or merge request "
                "(GitLab, GITLAB_TOKEN), updated in place; in GitHub Actions also the step summary and outputs"},
@@ -46,14 +48,29 @@ constexpr std::array lint_options{
     repo_option,
     config_option};
 constexpr std::array rules_options{config_option, repo_option};
-constexpr std::array check_options{OptionSpec{"--against", "REV", "compare with the kernel at this revision"},
-                                   OptionSpec{"--vs", "FILE[:KERNEL]", "compare with another file's kernel"},
-                                   OptionSpec{"--bench", "", "measure the pair on the GPU"}, config_option};
+constexpr std::array check_options{
+    OptionSpec{"--against", "REV", "compare with FILE at this git revision (default HEAD)"},
+    OptionSpec{"--vs", "FILE[:KERNEL]", "compare with another file's kernel instead (same name unless given)"},
+    OptionSpec{"--bench", "", "also measure on the local GPU, as 'kforecast bench' does (exit 3 without a GPU)"},
+    OptionSpec{"--format", "text|json",
+               "output format (default text; json: the report of 'kforecast pr --format json')"},
+    OptionSpec{"--forecaster", "embedded|llm", "which forecaster to use (default forecast.forecaster)"},
+    config_option};
 constexpr std::array bench_options{
     OptionSpec{"--against", "REV", "the reference is this file's kernel at a git revision"},
     OptionSpec{"--vs", "FILE[:KERNEL]", "the reference is another file's kernel (same name unless given)"},
-    OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"}, config_option,
-    OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"}};
+    OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"},
+    config_option,
+    OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"},
+    OptionSpec{"--plan", "FILE", "measure a share of the kernels of a plan written by 'kforecast pr --plan'"},
+    OptionSpec{"--shard", "I/N",
+               "with --plan: the share to measure, shard I of N (kernel k of the plan goes to k mod N)"},
+    OptionSpec{"--output", "FILE", "with --plan: write the results here instead of standard output"}};
+constexpr std::array report_options{
+    OptionSpec{"--merge", "PLAN", "the plan written by 'kforecast pr --plan'; the RESULTS files follow as arguments"},
+    OptionSpec{"--format", "md|json|sarif", "report format (default md)"},
+    OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
+    OptionSpec{"--post", "", "publish the report as 'kforecast pr --post' does (comment, step summary, outputs)"}};
 constexpr std::array eval_options{
     OptionSpec{"--forecaster", "embedded|llm",
                "which forecaster to score (default forecast.forecaster; llm needs endpoint.url and endpoint.model)"},
@@ -86,13 +103,11 @@ constexpr std::array config_options{
     OptionSpec{"--reference", "", "print the reference of every key in Markdown (docs/config.md)"}};
 constexpr std::array<OptionSpec, 0> no_options{};
 
-Result<ExitCode> not_built(const Invocation&, Context&) { return ExitCode::could_not_run; }
-
 const std::array commands{
     Command{
         "pr", "gate a revision range: find changed kernels, forecast them, measure where unsure",
         "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format md|json|sarif] [--output FILE] "
-        "[--forecaster embedded|llm] [--no-bench] [--post]",
+        "[--forecaster embedded|llm] [--no-bench] [--post | --plan FILE]",
         "The CI gate. Finds the CUDA kernels that changed between two revisions, forecasts each one's speedup,\n"
         "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
         "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
@@ -114,7 +129,12 @@ const std::array commands{
         "Exit 1 when a changed kernel no longer compiles, is measured slower or failed, or is unverified under\n"
         "on_unverified = \"fail\".\n"
         "In GitHub Actions without --base it reads $GITHUB_EVENT_PATH: a pull request is its head against the\n"
-        "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.",
+        "merge-base with the base branch (use fetch-depth: 0 on actions/checkout), a push is before..after.\n"
+        "Across CI jobs (docs/ci/plan.md): 'kforecast pr --plan plan.json' on a CPU runner stops after the policy\n"
+        "and writes the plan (the report so far, each kernel that needs a GPU with both texts, riskiest first, and a\n"
+        "suggested shard count; exit 0 once written, the verdict comes from the merge); 'kforecast bench --plan\n"
+        "plan.json --shard I/N --output results-I.json' measures a share on a GPU runner; 'kforecast report --merge\n"
+        "plan.json results-*.json [--post]' writes the same report and exit code a single 'pr' run would.",
         pr_options, pr_command},
     Command{"lint", "pre-commit performance lint of staged changes or named files",
             "kforecast lint [--staged | FILE...] [--format text|json|sarif] [--no-forecast] [--install-hook [--force]]",
@@ -139,10 +159,25 @@ const std::array commands{
             "summary. With a rule id, prints what it costs, how to fix it, the CUDA guide section, and an example\n"
             "that fires with its corrected form.",
             rules_options, rules_command},
-    Command{"check", "spot-check one kernel against an earlier revision or another file",
-            "kforecast check FILE[:KERNEL] [--against REV | --vs FILE[:KERNEL]] [--bench]",
-            "Forecasts (and with --bench measures) one kernel against its previous version.", check_options, not_built,
-            "the kernel scanner and forecasters are not built yet"},
+    Command{
+        "check", "spot-check one kernel against an earlier revision or another file",
+        "kforecast check FILE[:KERNEL] [--against REV | --vs FILE[:KERNEL]] [--bench] [--format text|json] "
+        "[--forecaster embedded|llm]",
+        "Checks KERNEL of FILE as it is in the work tree (or every kernel of FILE, without :KERNEL) against the\n"
+        "same file at REV (default HEAD), or against another file with --vs, through the stages of 'kforecast pr':\n"
+        "where NVRTC is installed both are compiled for cuda.arch and identical machine code settles the kernel\n"
+        "(speedup exactly 1); otherwise the forecaster (embedded by default, offline; or --forecaster llm) gives\n"
+        "the speedup bin with its distribution over the eight bins, P(regression), confidence and a rationale,\n"
+        "and the policy says whether the forecast can be trusted or the kernel needs a GPU measurement. With\n"
+        "--bench the kernel is measured on the local GPU as 'kforecast bench' measures it (it needs a launch spec:\n"
+        "see 'kforecast help bench'); a measurement is appended to the ledger. Examples:\n"
+        "  kforecast check src/gemm.cu:sgemm                  # the edit you are making, against HEAD\n"
+        "  kforecast check src/gemm.cu --against main         # every kernel of the file, against main\n"
+        "  kforecast check new.cu:sgemm --vs old.cu:sgemm_v1 --bench\n"
+        "Exit 1 for a measured regression, a failed candidate or a candidate that does not compile (or an\n"
+        "unverified kernel under policy.on_unverified = \"fail\"); 2 for a missing file, kernel or revision; 3 for\n"
+        "--bench without a GPU.",
+        check_options, check_command},
     Command{
         "bench", "measure a kernel pair on the GPU", "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
         "Measures the speedup of FILE's KERNEL (the candidate) over a reference on the local GPU: both are compiled\n"
@@ -160,8 +195,28 @@ const std::array commands{
         "  // x = { count = \"n\", init = \"uniform(-1, 1)\" }\n"
         "  // y = { count = \"n\", role = \"out\" }\n"
         "  // n = \"n\"\n"
-        "Exit 1 for a regression or a failed candidate, 0 otherwise; 3 without a GPU.",
+        "Exit 1 for a regression or a failed candidate, 0 otherwise; 3 without a GPU.\n"
+        "With --plan PLAN --shard I/N (a GPU job of a plan; see 'kforecast help pr'): measures shard I of N of the\n"
+        "plan's kernels (its riskiest-first list, positions I, I+N, ...) as 'kforecast pr' would, with the plan's\n"
+        "config, appends ledger lines (policy.ledger, relative to the current directory), and writes the results\n"
+        "JSON; without a GPU each kernel is recorded unmeasured with the reason. Exit 0 once the results are\n"
+        "written: 'kforecast report --merge' decides the verdict. Example (a GitHub Actions matrix job):\n"
+        "  kforecast bench --plan plan.json --shard ${{ matrix.shard }} --output results.json",
         bench_options, bench_command},
+    Command{"report", "merge a plan and its GPU jobs' results into the final report and verdict",
+            "kforecast report --merge PLAN RESULTS... [--format md|json|sarif] [--output FILE] [--post]",
+            "Completes the report of 'kforecast pr --plan PLAN' with the results of 'kforecast bench --plan PLAN\n"
+            "--shard I/N' (any number of files, any order) by the same step 'kforecast pr' measures with: each\n"
+            "measurement's verdict, policy.gpu_budget_seconds riskiest first, policy.on_unverified for a kernel that\n"
+            "was not measured, the GPU time in the footer. A kernel no results file covers is unverified (named);\n"
+            "results of another plan are refused. Runs anywhere: no git, no GPU, no forecaster. The same report,\n"
+            "byte for byte, and the same exit code as one 'kforecast pr' run. Example:\n"
+            "  kforecast pr --plan plan.json                                  # CPU runner\n"
+            "  kforecast bench --plan plan.json --shard 1/2 --output r1.json   # GPU runner 1\n"
+            "  kforecast bench --plan plan.json --shard 2/2 --output r2.json   # GPU runner 2\n"
+            "  kforecast report --merge plan.json r1.json r2.json --post       # any runner\n"
+            "Exit codes as 'kforecast pr': 1 when the gate fails.",
+            report_options, report_command},
     Command{
         "eval", "score a forecaster on labelled kernel pairs",
         "kforecast eval DATASET.jsonl [--forecaster embedded|llm] [--cv family] [--format text|json] "

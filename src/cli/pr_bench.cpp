@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -63,24 +64,30 @@ bool safe_relative(const std::string& path) {
   return true;
 }
 
-// Writes `path` and the local headers it reaches at one revision under `root`; the hash of
-// what was written (paths and texts), for the ledger.
-Result<std::string> write_side(const kernels::RevisionSources& sources, const std::string& path, const fs::path& root) {
+// Writes one side's texts under `root`; the hash of what was written (paths and texts), for the
+// ledger.
+Result<std::string> write_side(const MeasureSide& side, const fs::path& root) {
   ContentHasher hasher;
-  for (const auto& file : sources.closure(path)) {
+  for (const auto& [file, text] : side.files) {
     if (!safe_relative(file)) return usage_error(fmt::format("{}: not a path inside the repository", file));
-    const auto found = sources.files().find(file);
-    if (found == sources.files().end()) continue;
     const fs::path target = root / file;
     std::error_code ec;
     fs::create_directories(target.parent_path(), ec);
     std::ofstream out(target, std::ios::binary);
-    out << found->second;
+    out << text;
     if (!out) return fail(ExitCode::could_not_run, fmt::format("cannot write {}", target.string()));
     hasher.add(file);
-    hasher.add(found->second);
+    hasher.add(text);
   }
   return hasher.hex();
+}
+
+MeasureSide side_of(const kernels::RevisionSources& sources, const kernels::KernelSite& site) {
+  MeasureSide side{site.file, site.qualified_name, {}};
+  for (const auto& file : sources.closure(site.file))
+    if (const auto found = sources.files().find(file); found != sources.files().end())
+      side.files.emplace_back(file, found->second);
+  return side;
 }
 
 std::string replace_all(std::string text, std::string_view from, std::string_view to) {
@@ -90,7 +97,9 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
   return text;
 }
 
-std::string utc_now() {
+}  // namespace
+
+std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
   ::gmtime_r(&now, &tm);
@@ -98,16 +107,7 @@ std::string utc_now() {
                      tm.tm_min, tm.tm_sec);
 }
 
-// Why no kernel can be measured here, or nullopt when a GPU is usable: the CUDA driver loads and
-// reports a device (the check `kforecast doctor` makes).
-std::optional<std::string> no_gpu_reason(const config::Config& config) {
-  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
-  if (!driver) return fmt::format("no GPU here ({})", driver.error().message());
-  auto devices = (*driver)->devices();
-  if (!devices) return fmt::format("no GPU here ({})", devices.error().message);
-  if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
-  return std::nullopt;
-}
+namespace {
 
 std::string how_to_measure(const report::KernelEntry& entry) {
   return fmt::format("run `kforecast bench {}:{} --against BASE` on a GPU", entry.file, entry.name);
@@ -119,28 +119,63 @@ struct Settings {
 };
 
 Settings settings_of(const config::Config& config) {
-  return {{config.string_value("policy.on_unverified") == "fail", config.boolean_value("policy.fail_on_inconclusive"),
-           config.number_value("policy.gpu_budget_seconds")},
-          config.number_value("bench.timeout_seconds")};
+  return {measure_settings(config), config.number_value("bench.timeout_seconds")};
 }
 
 }  // namespace
 
+std::optional<std::string> no_gpu_reason(const config::Config& config) {
+  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
+  if (!driver) return fmt::format("no GPU here ({})", driver.error().message());
+  auto devices = (*driver)->devices();
+  if (!devices) return fmt::format("no GPU here ({})", devices.error().message);
+  if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
+  return std::nullopt;
+}
+
+MeasureSettings measure_settings(const config::Config& config) {
+  return {config.string_value("policy.on_unverified") == "fail", config.boolean_value("policy.fail_on_inconclusive"),
+          config.number_value("policy.gpu_budget_seconds")};
+}
+
+std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
+                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head) {
+  std::vector<MeasureJob> jobs;
+  for (const std::size_t index : to_measure) {
+    const auto& kernel = analysis.kernels[index];
+    MeasureJob job{index, kernel.base && kernel.head, {}, {}};
+    if (job.complete) job.base = side_of(base, *kernel.base), job.head = side_of(head, *kernel.head);
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
 void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
                    const config::Config& config, Context& context) {
+  const auto jobs = measure_jobs(to_measure, inputs.analysis, inputs.base, inputs.head);
+  measure_jobs_in_pr(report, jobs, inputs.ledger, inputs.no_bench, config, context);
+}
+
+void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,
+                        const NoBench& no_bench, const config::Config& config, Context& context,
+                        const MeasureObserver& observe) {
   const Settings settings = settings_of(config);
+  std::vector<std::size_t> to_measure;
+  for (const auto& job : jobs) to_measure.push_back(job.entry);
   if (to_measure.empty()) {
     report.gpu_time = gpu_time(report, {}, "");
     return;
   }
   const auto leave = [&](const std::string& why, const std::string& note) {
-    for (const std::size_t index : to_measure)
-      mark_unverified(report.kernels[index], fmt::format("{}; {}", why, how_to_measure(report.kernels[index])),
-                      settings.measure);
+    for (const std::size_t index : to_measure) {
+      const std::string reason = fmt::format("{}; {}", why, how_to_measure(report.kernels[index]));
+      if (observe) observe(index, usage_error(reason));
+      mark_unverified(report.kernels[index], reason, settings.measure);
+    }
     leave_unmeasured(report, {}, "", settings.measure);  // sets the gate verdict
     report.gpu_time = gpu_time(report, {}, note);
   };
-  if (inputs.no_bench) return leave("--no-bench was given", "--no-bench");
+  if (no_bench.set) return leave(no_bench.reason, no_bench.note);
   if (auto why = no_gpu_reason(config)) return leave(*why, "no GPU");
   auto scratch = ScratchDirectory::create();
   if (!scratch) return leave(scratch.error().message, "no scratch directory");
@@ -167,24 +202,24 @@ void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measu
   };
   policy::LedgerEntry run;
   run.kforecast_version = std::string(kforecast::version);
-  run.recorded = utc_now();
+  run.recorded = utc_timestamp();
   run.base = report.base;
   run.head = report.head;
   std::size_t done = 0;
 
-  const MeasureKernel measure = [&](std::size_t index) -> Result<bench::Measurement> {
-    const auto& kernel = inputs.analysis.kernels[index];
+  const MeasureKernel measure_one = [&](std::size_t index) -> Result<bench::Measurement> {
+    const auto& job = *std::ranges::find(jobs, index, &MeasureJob::entry);
     const auto& entry = report.kernels[index];
     ++done;
-    if (!kernel.base || !kernel.head) return usage_error("it has no version at one of the revisions to compare with");
+    if (!job.complete) return usage_error("it has no version at one of the revisions to compare with");
     progress(fmt::format("kforecast: measuring {} on the GPU ({}/{}, limit {:g} s each)...", entry.name, done,
                          to_measure.size(), settings.timeout_seconds));
-    auto base_hash = write_side(inputs.base, kernel.base->file, root / "base");
+    auto base_hash = write_side(job.base, root / "base");
     if (!base_hash) return std::unexpected(base_hash.error());
-    auto head_hash = write_side(inputs.head, kernel.head->file, root / "head");
+    auto head_hash = write_side(job.head, root / "head");
     if (!head_hash) return std::unexpected(head_hash.error());
-    const BenchPair pair{(root / "head" / kernel.head->file).string() + ":" + kernel.head->qualified_name,
-                         (root / "base" / kernel.base->file).string() + ":" + kernel.base->qualified_name, ""};
+    const BenchPair pair{(root / "head" / job.head.file).string() + ":" + job.head.kernel,
+                         (root / "base" / job.base.file).string() + ":" + job.base.kernel, ""};
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
     if (auto prepared = prepare_pair(pair, config, context); !prepared) {
@@ -194,7 +229,7 @@ void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measu
             "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
             "(sizes, grid, block and [kernel.args]; `kforecast help bench` shows one), or a [[kernel]] table "
             "with name = \"{}\" in the base revision's .kforecast.toml; then {}",
-            kernel.head->qualified_name, kernel.head->file, kernel.head->qualified_name, how_to_measure(entry)));
+            job.head.kernel, job.head.file, job.head.kernel, how_to_measure(entry)));
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
     }
     auto measurement = measure_confirmed({pair, child_config, root.string(), settings.timeout_seconds},
@@ -205,16 +240,22 @@ void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measu
     auto line = ledger_entry(entry, *measurement, run);
     line.reference_hash = *base_hash;
     line.candidate_hash = *head_hash;
-    if (auto appended = policy::append_to_ledger(inputs.ledger, line); !appended)
+    if (auto appended = policy::append_to_ledger(ledger, line); !appended)
       report.notes.push_back(fmt::format("ledger not written: {}", appended.error().message));
     return measurement;
+  };
+  // The observer sees what measure_kernels decides with, whether measured or not.
+  const MeasureKernel measure = [&](std::size_t index) {
+    auto outcome = measure_one(index);
+    if (observe) observe(index, outcome);
+    return outcome;
   };
   const MeasureOutcome outcome = measure_kernels(report, to_measure, settings.measure, measure);
   if (terminal) context.err << "\r\033[K" << std::flush;
   report.gpu_time = gpu_time(report, outcome, "");
   if (outcome.measured > 0)
     report.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
-                                       outcome.measured == 1 ? "" : "s", inputs.ledger.string()));
+                                       outcome.measured == 1 ? "" : "s", ledger.string()));
 }
 
 }  // namespace kforecast::cli

@@ -8,12 +8,17 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/error.hpp"
+#include "bench/measurement.hpp"
 #include "cli/command.hpp"
+#include "cli/measure_step.hpp"
 #include "config/config.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
@@ -21,13 +26,58 @@
 
 namespace kforecast::cli {
 
+// Measuring turned off, and why: each kernel's note says `reason`, the footer `note`.
+struct NoBench {
+  bool set = false;
+  std::string reason = "--no-bench was given";
+  std::string note = "--no-bench";
+};
+
 struct PrBenchInputs {
   const kernels::ChangeAnalysis& analysis;  // report.kernels[i] is analysis.kernels[i]
   const kernels::RevisionSources& base;
   const kernels::RevisionSources& head;
   std::filesystem::path ledger;  // policy.ledger, resolved
-  bool no_bench = false;         // --no-bench
+  NoBench no_bench;              // --no-bench (pr), no --bench (check)
 };
+
+// Why no kernel can be measured here, or nullopt when a GPU is usable: the CUDA driver loads and
+// reports a device (the check `kforecast doctor` makes).
+std::optional<std::string> no_gpu_reason(const config::Config& config);
+
+// The measuring step's settings from the config (policy.on_unverified, fail_on_inconclusive,
+// gpu_budget_seconds): the same for pr, a plan's shards and report --merge.
+MeasureSettings measure_settings(const config::Config& config);
+
+// Now, as the ledger records it (UTC, ISO 8601).
+std::string utc_timestamp();
+
+// One kernel to measure, self-contained: both sides' texts (the kernel's file and the local
+// headers it reaches), so it can be measured where the repository is not (a plan's GPU shard).
+struct MeasureSide {
+  std::string file;                                        // the kernel's file
+  std::string kernel;                                      // its qualified name
+  std::vector<std::pair<std::string, std::string>> files;  // path, text: `file` and its closure
+};
+struct MeasureJob {
+  std::size_t entry = 0;  // index into report.kernels
+  bool complete = false;  // false: a version is missing at one revision, nothing to compare
+  MeasureSide base;
+  MeasureSide head;
+};
+
+// The jobs of `to_measure`, in the same order.
+std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
+                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head);
+
+// Sees each kernel's outcome as it is decided: a measurement, or why it was not measured (the
+// reason policy.on_unverified is applied with). A plan's shard records them (cli/shard_results.hpp).
+using MeasureObserver = std::function<void(std::size_t entry, const Result<bench::Measurement>& outcome)>;
+
+// measure_in_pr over jobs instead of an analysis: what a plan's shard runs.
+void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,
+                        const NoBench& no_bench, const config::Config& config, Context& context,
+                        const MeasureObserver& observe = {});
 
 // Measures `to_measure` (from apply_policy) and completes the report: each entry's measurement
 // and verdict, the gate verdict, report.gpu_time, and notes for anything that went wrong around

@@ -80,6 +80,12 @@ std::string_view to_string(KernelChange change) {
   return "modified";
 }
 
+std::vector<std::string> kernel_change_reasons(const RevisionSources& base, const KernelSite& base_site,
+                                               const RevisionSources& head, const KernelSite& head_site) {
+  return reasons_between(base.dependencies(base_site.file, base_site.function_index),
+                         head.dependencies(head_site.file, head_site.function_index));
+}
+
 ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionSources& head,
                                     std::span<const FileRename> renames,
                                     const std::set<std::string, std::less<>>& touched) {

@@ -51,6 +51,12 @@ ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionS
                                     std::span<const FileRename> renames,
                                     const std::set<std::string, std::less<>>& touched);
 
+// Why one named pair of kernels differs, whatever their files and names (`kforecast check --vs`):
+// the reasons find_changed_kernels gives, or none where the kernel and everything it reaches
+// read the same (comments and whitespace aside).
+std::vector<std::string> kernel_change_reasons(const RevisionSources& base, const KernelSite& base_site,
+                                               const RevisionSources& head, const KernelSite& head_site);
+
 std::string_view to_string(KernelChange change);
 
 }  // namespace kforecast::kernels

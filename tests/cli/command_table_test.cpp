@@ -48,5 +48,7 @@ TEST_CASE("cli: help texts") {
   const std::string doctor = command_help(*find_command("doctor"));
   CHECK_THAT(doctor, Contains("usage: kforecast doctor"));
   CHECK_THAT(doctor, Contains("--config FILE"));
-  CHECK_THAT(command_help(*find_command("check")), Contains("Not built yet"));
+  const std::string check = command_help(*find_command("check"));
+  CHECK_THAT(check, !Contains("Not built yet"));
+  CHECK_THAT(check, Contains("kforecast check src/gemm.cu:sgemm"));
 }

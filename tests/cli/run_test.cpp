@@ -59,11 +59,11 @@ TEST_CASE("cli: mistakes exit 2 with 'kforecast: error:'") {
   CHECK(run_cli({"doctor", "--repo", "/nonexistent/dir"}).code == ExitCode::usage);
 }
 
-TEST_CASE("cli: commands not built yet exit 3 and say so") {
-  auto check = run_cli({"check", "k.cu:k"});
-  CHECK(check.code == ExitCode::could_not_run);
-  CHECK_THAT(check.err, Contains("'kforecast check' is not available"));
-  SECTION("but their help works") { CHECK(run_cli({"check", "--help"}).code == ExitCode::pass); }
+TEST_CASE("cli: check on a missing file is a usage error, and its help works") {
+  auto check = run_cli({"check", "/nonexistent/k.cu:k"});
+  CHECK(check.code == ExitCode::usage);
+  CHECK_THAT(check.err, Contains("/nonexistent/k.cu: no such file"));
+  CHECK(run_cli({"check", "--help"}).code == ExitCode::pass);
 }
 
 TEST_CASE("cli: config prints the effective configuration") {

@@ -30,10 +30,10 @@ TEST_CASE("e2e: an unknown command suggests the nearest one and exits 2") {
   CHECK_THAT(nothing.err, Contains("usage: kforecast COMMAND"));
 }
 
-TEST_CASE("e2e: a command not built yet exits 3, never 0") {
+TEST_CASE("e2e: check on a file that does not exist exits 2, never 0") {
   auto check = run_kforecast({"check", "kernel.cu"});
-  CHECK(check.status == 3);
-  CHECK_THAT(check.err, StartsWith("kforecast: error: 'kforecast check' is not available"));
+  CHECK(check.status == 2);
+  CHECK_THAT(check.err, StartsWith("kforecast: error: kernel.cu: no such file"));
 }
 
 TEST_CASE("e2e: doctor on a repository without a config") {

@@ -176,3 +176,32 @@ TEST_CASE("kernels: a template kernel and a kernel in an included .cuh") {
   CHECK(outcome.names() == std::vector<std::string>{"modified tiled"});
   CHECK(outcome.only().head->file == "k.cuh");
 }
+
+TEST_CASE("kernels: the reasons of one named pair, across files and names") {
+  SourceFiles base = base_files();
+  SourceFiles head = base_files();
+  head["old/gemm_v1.cu"] = replaced(gemm, "x * table[1]", "x * table[2]");
+  const RevisionSources base_sources(base), head_sources(head);
+  const auto site = [](const RevisionSources& sources, const std::string& path, std::string_view name) {
+    const auto& functions = sources.scanned(path).functions;
+    for (std::size_t i = 0; i < functions.size(); ++i)
+      if (functions[i].qualified_name == name) return KernelSite{path, functions[i].qualified_name, 0, i};
+    FAIL("no kernel " << name);
+    return KernelSite{};
+  };
+  SECTION("the same kernel read the same: no reasons") {
+    CHECK(kernel_change_reasons(base_sources, site(base_sources, "src/gemm.cu", "scale"), head_sources,
+                                site(head_sources, "src/gemm.cu", "scale"))
+              .empty());
+  }
+  SECTION("another file whose device function differs") {
+    const auto reasons = kernel_change_reasons(base_sources, site(base_sources, "src/gemm.cu", "scale"), head_sources,
+                                               site(head_sources, "old/gemm_v1.cu", "scale"));
+    CHECK_THAT(reasons, VectorContains(std::string("device function leaf changed")));
+  }
+  SECTION("another kernel altogether") {
+    CHECK_FALSE(kernel_change_reasons(base_sources, site(base_sources, "src/gemm.cu", "scale"), head_sources,
+                                      site(head_sources, "src/gemm.cu", "copy"))
+                    .empty());
+  }
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/check_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+
+#include <fmt/format.h>
+
+namespace kforecast::cli {
+namespace {
+
+constexpr int label_width = 13;
+
+void line(std::ostream& out, std::string_view label, std::string_view text) {
+  out << fmt::format("  {:<{}} {}\n", label, label_width, text);
+}
+
+std::string decision_text(report::Decision decision) {
+  std::string text(report::to_string(decision));
+  std::ranges::replace(text, '_', ' ');
+  return text;
+}
+
+std::string measurement_text(const report::MeasurementEntry& m) {
+  if (!(m.speedup > 0) || !std::isfinite(m.speedup)) return fmt::format("{}: {}", m.verdict, m.reason);
+  const auto bound = [](double value) { return std::isfinite(value) ? fmt::format("{:.3f}", value) : "?"; };
+  std::string text = fmt::format("{:.3f}x [{}, {}]: {}", m.speedup, bound(m.ci_low), bound(m.ci_high), m.verdict);
+  if (m.t_base_us > 0) text += fmt::format(" ({:.2f} us -> {:.2f} us per launch", m.t_base_us, m.t_head_us);
+  if (m.t_base_us > 0) text += m.gpu.empty() ? ")" : fmt::format(", {})", m.gpu);
+  if (!m.reason.empty()) text += fmt::format("; {}", m.reason);
+  return text;
+}
+
+void write_kernel(std::ostream& out, const report::KernelEntry& entry) {
+  out << fmt::format("\n{}  {}:{}  {}\n", entry.name, entry.file, entry.line, report::to_string(entry.change));
+  if (entry.forecast) {
+    const auto& f = *entry.forecast;
+    line(out, "forecast",
+         fmt::format("bin {} {}  [{}]  (bins 1..8: severe slowdown .. extreme speedup)", f.bin, f.bin_label,
+                     distribution_bar(f.probabilities)));
+    line(out, "P(regression)", fmt::format("{:.2f}", f.p_regression));
+    line(out, "confidence",
+         fmt::format("{:.2f}  ({}{})", f.confidence, f.forecaster,
+                     f.fallback_for.empty() ? "" : fmt::format(", fallback: {} failed", f.fallback_for)));
+    if (!f.rationale.empty()) line(out, "rationale", f.rationale);
+  }
+  line(out, "decision", decision_text(entry.decision));
+  if (entry.measurement) line(out, "measured", measurement_text(*entry.measurement));
+  line(out, "verdict", report::to_string(entry.verdict));
+  for (const auto& note : entry.notes) line(out, "note", note);
+}
+
+}  // namespace
+
+std::string distribution_bar(const std::array<double, 8>& probabilities) {
+  static constexpr std::array<std::string_view, 8> blocks{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+  double top = 0;
+  for (const double p : probabilities)
+    if (std::isfinite(p)) top = std::max(top, p);
+  std::string bar;
+  for (const double p : probabilities) {
+    const double share = top > 0 && std::isfinite(p) ? std::clamp(p / top, 0.0, 1.0) : 0.0;
+    bar += blocks[static_cast<std::size_t>(std::lround(share * 7))];
+  }
+  return bar;
+}
+
+void write_check_text(std::ostream& out, const report::Report& report) {
+  out << fmt::format("kforecast check: {}\n", report::to_string(report.verdict));
+  for (const auto& entry : report.kernels) write_kernel(out, entry);
+  if (!report.notes.empty()) out << "\n";
+  for (const auto& note : report.notes) out << fmt::format("note: {}\n", note);
+}
+
+}  // namespace kforecast::cli

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/report_output.hpp"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "report/writer.hpp"
+
+namespace kforecast::cli {
+
+Result<ExitCode> write_report(const report::Report& report, const Invocation& invocation, Context& context) {
+  const std::string format = invocation.has("--format") ? invocation.value("--format") : "md";
+  if (format != "md" && format != "json" && format != "sarif")
+    return usage_error(fmt::format("--format {}: expected md, json or sarif", format));
+  std::ofstream file;
+  if (invocation.has("--output")) {
+    file.open(invocation.value("--output"), std::ios::binary);
+    if (!file) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", invocation.value("--output")));
+  }
+  std::ostream& out = file.is_open() ? file : context.out;
+  const auto writer = format == "json"    ? report::make_json_writer(out)
+                      : format == "sarif" ? report::make_sarif_writer(out)
+                                          : report::make_markdown_writer(out);
+  writer->write(report);
+  return report.verdict == report::GateVerdict::fail ? ExitCode::gate_failed : ExitCode::pass;
+}
+
+}  // namespace kforecast::cli

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Writing the final report the way `kforecast pr` and `kforecast report --merge` both do:
+// --format md|json|sarif to --output or standard output; the exit code is the gate's.
+
+#include "base/error.hpp"
+#include "cli/command.hpp"
+#include "report/report.hpp"
+
+namespace kforecast::cli {
+
+Result<ExitCode> write_report(const report::Report& report, const Invocation& invocation, Context& context);
+
+}  // namespace kforecast::cli

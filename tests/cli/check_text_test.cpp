@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/check_text.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+using namespace kforecast;
+using Catch::Matchers::Contains;
+
+TEST_CASE("cli: the distribution bar scales each bin to the most probable") {
+  CHECK(cli::distribution_bar({0, 0, 0, 1, 0, 0, 0, 0}) == "▁▁▁█▁▁▁▁");
+  CHECK(cli::distribution_bar({0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125}) == "████████");
+  CHECK(cli::distribution_bar({0.05, 0.05, 0.1, 0.2, 0.4, 0.1, 0.05, 0.05}) == "▂▂▃▅█▃▂▂");
+  SECTION("nothing to scale by, or not a number, draws the floor") {
+    CHECK(cli::distribution_bar({}) == "▁▁▁▁▁▁▁▁");
+    CHECK(cli::distribution_bar({std::nan(""), 0, 0, 1, 0, 0, 0, 0}) == "▁▁▁█▁▁▁▁");
+  }
+}
+
+TEST_CASE("cli: check's text shows the forecast, decision and measurement") {
+  report::Report report{"0.1.0", "abc", "working tree", report::GateVerdict::fail, {}, {"compared: x"}};
+  report::KernelEntry entry{"sgemm",
+                            "src/gemm.cu",
+                            42,
+                            report::Change::modified,
+                            report::Decision::measured,
+                            report::KernelVerdict::fail,
+                            {"the kernel's own source changed"}};
+  report::ForecastEntry forecast;
+  forecast.forecaster = "embedded";
+  forecast.bin = 3;
+  forecast.bin_label = "moderate slowdown";
+  forecast.probabilities = {0, 0.1, 0.6, 0.2, 0.1, 0, 0, 0};
+  forecast.confidence = 0.6;
+  forecast.p_regression = 0.9;
+  forecast.rationale = "more shared memory";
+  entry.forecast = forecast;
+  entry.measurement = report::MeasurementEntry{0.125, 0.12, 0.13, 1, "regression", 10, 80, "H100", 0.5, ""};
+  report.kernels.push_back(entry);
+  std::ostringstream out;
+  cli::write_check_text(out, report);
+  const std::string text = out.str();
+  CHECK_THAT(text, Contains("kforecast check: fail\n"));
+  CHECK_THAT(text, Contains("sgemm  src/gemm.cu:42  modified\n"));
+  CHECK_THAT(text, Contains("  forecast      bin 3 moderate slowdown  [▁▂█▃▂▁▁▁]"));
+  CHECK_THAT(text, Contains("  P(regression) 0.90\n"));
+  CHECK_THAT(text, Contains("  confidence    0.60  (embedded)\n"));
+  CHECK_THAT(text, Contains("  rationale     more shared memory\n"));
+  CHECK_THAT(text, Contains("  decision      measured\n"));
+  CHECK_THAT(text,
+             Contains("  measured      0.125x [0.120, 0.130]: regression (10.00 us -> 80.00 us per launch, H100)"));
+  CHECK_THAT(text, Contains("  verdict       fail\n"));
+  CHECK_THAT(text, Contains("note: compared: x\n"));
+}
