@@ -31,11 +31,6 @@ void add_embedded_forecasts(report::Report& report, const std::vector<EmbeddedKe
                            : "ordinal logistic, untrained prior",
                        forecast.distribution, tolerance, forecast.rationale);
   }
-  // Says whether NVRTC ran for the facts: a re-run of the same change should read them all back.
-  if (context.compiler && features.compiled() > 0)
-    report.notes.push_back(fmt::format("forecast compiler facts: {} of {} kernel text(s) read from the cache{}",
-                                       features.facts_from_cache(), features.compiled(),
-                                       context.facts_cache ? "" : " (no cache directory)"));
 }
 
 void add_fallback_forecasts(report::Report& report, const std::vector<EmbeddedKernelInput>& inputs,
