@@ -15,6 +15,7 @@
 #include "base/subprocess.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
+#include "gate_job.hpp"
 #include "pr_bench_fixture.hpp"
 #include "support/requirement.hpp"
 
@@ -122,4 +123,18 @@ TEST_CASE("e2e gpu: pr measures the kernel the policy sends to the GPU, and an 8
   CHECK_THAT(markdown.out, Contains("| regression |"));
   CHECK_THAT(markdown.out, Contains(" s spent measuring 1 of 2 changed kernels; about "));
   CHECK(std::ranges::count(read_file(repo.path() / ".kforecast/ledger.jsonl"), '\n') == 2);
+}
+
+TEST_CASE("e2e gpu gate: a measured regression fails the gate in the pull request's comment, once") {
+  e2e::PullRequestJob job(
+      [](testing::FixtureRepo& repo) { e2e::commit_slower_kernel(repo, "[bench]\nmax_gpu_seconds = 20\n"); });
+  auto first = job.run({}, {}, 300);
+  INFO(first.out << first.err);
+  CHECK(first.status == 1);
+  auto second = job.run({}, {}, 300);
+  job.check_one_comment_updated(first, second);
+  CHECK(job.comment().starts_with("<!-- kforecast:report -->\n## kforecast: fail"));
+  CHECK_THAT(job.comment(), Contains("| `settle` |"));
+  CHECK_THAT(job.comment(), Contains("regression"));
+  CHECK_THAT(job.outputs(), Contains("verdict=fail\n"));
 }
