@@ -155,8 +155,8 @@ std::vector<EmbeddedKernelInput> embedded_inputs(const report::Report& report, c
 // What the embedded forecaster reads beside the two texts: the compiler (for NVRTC facts) and the
 // target GPU of forecast.hardware, where its table knows it.
 embedded::FeatureContext embedded_features(const config::Config& config, const cuda::Compiler* compiler,
-                                           const std::string& arch) {
-  embedded::FeatureContext features{compiler, arch, {}};
+                                           const std::string& arch, const embedded::FactsCache* facts_cache) {
+  embedded::FeatureContext features{compiler, arch, {}, facts_cache};
   if (auto gpu = embedded::find_gpu(config.string_value("forecast.hardware"))) features.gpu = *gpu;
   return features;
 }
@@ -211,6 +211,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   std::vector<KernelCodeVerdict> code;
   std::optional<policy::PtxCache> cache;
   if (auto directory = policy::default_ptx_cache_directory(context.env)) cache.emplace(*directory);
+  const auto facts_cache = default_facts_cache(context.env);
   if (compiler) {
     IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include};
     // A progress line on a terminal only: CI logs and pipes get none.
@@ -248,11 +249,13 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
     if (fallback && !failures->empty())
       add_fallback_forecasts(
           report, embedded_inputs(report, analysis, inputs.base, inputs.head, cuda_include, launch_specs.specs),
-          *failures, "llm", embedded_features(config, compiler_or_null, arch), config.number_value("bench.tolerance"));
+          *failures, "llm", embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
+          config.number_value("bench.tolerance"));
   } else {
     add_embedded_forecasts(
         report, embedded_inputs(report, analysis, inputs.base, inputs.head, cuda_include, launch_specs.specs),
-        embedded_features(config, compiler_or_null, arch), config.number_value("bench.tolerance"));
+        embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
+        config.number_value("bench.tolerance"));
   }
   return apply_policy(report,
                       {{config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},

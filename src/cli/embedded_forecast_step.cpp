@@ -8,8 +8,15 @@
 #include "cli/forecast_entry.hpp"
 #include "embedded/embedded_forecaster.hpp"
 #include "embedded/ordinal_model.hpp"
+#include "policy/ptx_cache.hpp"
 
 namespace kforecast::cli {
+
+std::optional<embedded::FactsCache> default_facts_cache(const EnvLookup& env) {
+  if (auto directory = policy::default_ptx_cache_directory(env))
+    return embedded::FactsCache(directory->parent_path() / "facts");
+  return std::nullopt;
+}
 
 void add_embedded_forecasts(report::Report& report, const std::vector<EmbeddedKernelInput>& inputs,
                             const embedded::FeatureContext& context, double tolerance) {

@@ -7,14 +7,21 @@
 // distribution, and the rationale says so.
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
+#include "base/environment.hpp"
 #include "cli/forecast_entry.hpp"
+#include "embedded/facts_cache.hpp"
 #include "embedded/labelled_pairs.hpp"
 #include "embedded/pair_features.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::cli {
+
+// The on-disk cache of the forecaster's compiler facts: …/kforecast/facts, beside the PTX cache
+// (policy::default_ptx_cache_directory), and absent exactly when that is (no cache directory).
+std::optional<embedded::FactsCache> default_facts_cache(const EnvLookup& env);
 
 struct EmbeddedKernelInput {
   std::size_t entry = 0;  // index into Report::kernels

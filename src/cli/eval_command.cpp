@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/text_file.hpp"
+#include "cli/embedded_forecast_step.hpp"
 #include "cli/eval_forecasts.hpp"
 #include "cli/eval_output.hpp"
 #include "cli/eval_plots.hpp"
@@ -95,8 +96,9 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
   auto rows = eval_rows(*pairs);
   set_training_priors(rows, options->cv);
   if (options->forecaster == "embedded") {
-    auto summary =
-        forecast_embedded(*pairs, rows, {compiler.get(), arch, *gpu}, options->cv, terminal ? &context.err : nullptr);
+    const auto facts_cache = default_facts_cache(context.env);
+    auto summary = forecast_embedded(*pairs, rows, {compiler.get(), arch, *gpu, facts_cache ? &*facts_cache : nullptr},
+                                     options->cv, terminal ? &context.err : nullptr);
     if (!summary) return std::unexpected(summary.error());
     run.model = summary->model;
     run.notes.push_back(fmt::format("features for {} ({}): NVRTC facts for {} of {}", hardware, arch,

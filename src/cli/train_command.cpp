@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/text_file.hpp"
+#include "cli/embedded_forecast_step.hpp"
 #include "cli/handlers.hpp"
 #include "cuda/nvrtc.hpp"
 #include "embedded/pair_features.hpp"
@@ -62,7 +63,9 @@ Result<ExitCode> train_command(const Invocation& invocation, Context& context) {
     else
       compiler_note = loaded.error().message();
   }
-  embedded::FeatureCache cache({.compiler = compiler.get(), .arch = arch, .gpu = *gpu});
+  const auto facts_cache = default_facts_cache(context.env);
+  embedded::FeatureCache cache(
+      {.compiler = compiler.get(), .arch = arch, .gpu = *gpu, .facts_cache = facts_cache ? &*facts_cache : nullptr});
 
   std::vector<embedded::TrainingExample> examples;
   std::set<std::string> families;

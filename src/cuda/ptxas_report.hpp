@@ -33,6 +33,7 @@ struct KernelResources {
   std::int64_t shared_bytes = 0;    // static shared memory ("smem")
   std::int64_t constant_bytes = 0;  // all constant banks together ("cmem[0]", "cmem[2]", ...)
   std::int64_t local_bytes = 0;     // "lmem", printed by older ptxas instead of a stack frame
+  friend bool operator==(const KernelResources&, const KernelResources&) = default;
 };
 
 // Parses every function the report describes, in the order it names them. Lines it does not

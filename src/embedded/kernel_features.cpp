@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "embedded/facts_cache.hpp"
 #include "kernels/scanner.hpp"
 
 namespace kforecast::embedded {
@@ -109,7 +110,8 @@ FeatureDelta feature_delta(const FeatureVector& reference, const FeatureVector& 
 }
 
 Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::string& source, std::string_view kernel,
-                                    const std::string& arch) {
+                                    const std::string& arch, const FactsCache* cache, bool* from_cache) {
+  if (from_cache) *from_cache = false;
   cuda::CompileRequest request{.source = source, .file_name = "kernel.cu", .arch = arch};
   // How ptxas names the kernel: as written when it is extern "C", mangled otherwise, and then
   // found through an NVRTC name expression (which also instantiates a template).
@@ -121,14 +123,26 @@ Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::s
       function = &f;
   if (!function) return fail(ExitCode::could_not_run, "kernel " + std::string(kernel) + " not found in its source");
   if (!function->extern_c) request.name_expressions.emplace_back(kernel);
+  const std::string key = cache ? FactsCache::key(request, kernel, compiler.version()) : std::string();
+  if (cache)
+    if (auto cached = cache->find(key)) {
+      if (from_cache) *from_cache = true;
+      return std::move(*cached);
+    }
   auto output = compiler.compile(request);
-  if (!output) return std::unexpected(output.error());
+  if (!output) {
+    // A compile error is as much a fact of the text as its registers are: kept, so a source
+    // that does not compile costs NVRTC once, not on every run.
+    if (cache) cache->store_failure(key, output.error().message);
+    return std::unexpected(output.error());
+  }
   const cuda::KernelResources* resources = cuda::find_function(output->functions, kernel);
   if (!resources) resources = cuda::find_function(output->functions, plain);
   if (!resources)
     return fail(ExitCode::could_not_run, "NVRTC compiled the source but reported no kernel " + std::string(kernel));
   CompilerFacts facts{.resources = *resources, .mix = ptx_instruction_mix(output->ptx, resources->name)};
   if (!facts.mix.found) return fail(ExitCode::could_not_run, "kernel " + std::string(kernel) + " not found in the PTX");
+  if (cache) cache->store(key, facts);
   return facts;
 }
 

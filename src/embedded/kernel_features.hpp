@@ -20,6 +20,8 @@
 
 namespace kforecast::embedded {
 
+class FactsCache;
+
 struct LaunchGeometry {
   std::array<std::int64_t, 3> grid{1, 1, 1};
   std::array<std::int64_t, 3> block{1, 1, 1};
@@ -29,6 +31,7 @@ struct LaunchGeometry {
 struct CompilerFacts {
   cuda::KernelResources resources;
   PtxMix mix;
+  friend bool operator==(const CompilerFacts&, const CompilerFacts&) = default;
 };
 
 struct FeatureVector {
@@ -61,8 +64,10 @@ FeatureDelta feature_delta(const FeatureVector& reference, const FeatureVector& 
 // Compiles `source` with `compiler` for `arch` and reads the kernel's ptxas report and PTX mix.
 // `kernel` is the name as the dataset or report gives it ("k", "ns::k", "k<64>"); a kernel that
 // is not extern "C" is found through an NVRTC name expression. An error (source does not compile,
-// kernel not found) says why, for the rationale.
+// kernel not found) says why, for the rationale. With `cache`, facts already on disk for the same
+// request are read instead of compiled (`*from_cache` says which), and new ones are stored.
 Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::string& source, std::string_view kernel,
-                                    const std::string& arch);
+                                    const std::string& arch, const FactsCache* cache = nullptr,
+                                    bool* from_cache = nullptr);
 
 }  // namespace kforecast::embedded

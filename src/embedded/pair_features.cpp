@@ -14,7 +14,10 @@ const FeatureVector& FeatureCache::features(const KernelText& kernel, std::strin
     entry.source = extract_source_features(kernel.source, kernel.kernel);
     if (m_context.compiler) {
       ++m_compiled;
-      auto facts = compile_facts(*m_context.compiler, kernel.source, kernel.kernel, m_context.arch);
+      bool from_cache = false;
+      auto facts = compile_facts(*m_context.compiler, kernel.source, kernel.kernel, m_context.arch,
+                                 m_context.facts_cache, &from_cache);
+      if (from_cache) ++m_from_cache;
       if (facts) {
         entry.compiler = std::move(*facts);
       } else {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda/compiler.hpp"
+#include "embedded/facts_cache.hpp"
 #include "embedded/kernel_features.hpp"
 #include "embedded/labelled_pairs.hpp"
 
@@ -20,6 +21,7 @@ struct FeatureContext {
   const cuda::Compiler* compiler = nullptr;  // nullptr: no NVRTC facts
   std::string arch = "sm_90";
   Gpu gpu;
+  const FactsCache* facts_cache = nullptr;  // nullptr: facts are compiled on every run
 };
 
 class FeatureCache {
@@ -28,7 +30,10 @@ class FeatureCache {
 
   // The kernel's features; `note` (if given) receives why compiler facts are missing, if they are.
   const FeatureVector& features(const KernelText& kernel, std::string* note = nullptr);
+  // Texts whose compiler facts were asked for (from the cache or NVRTC), and of those read from
+  // the on-disk cache.
   std::size_t compiled() const { return m_compiled; }
+  std::size_t facts_from_cache() const { return m_from_cache; }
   std::size_t compile_failures() const { return m_failures; }
 
  private:
@@ -42,6 +47,7 @@ class FeatureCache {
   std::map<std::tuple<std::string, std::string, std::string>, FeatureVector> m_vectors;  // + launch key
   std::size_t m_compiled = 0;
   std::size_t m_failures = 0;
+  std::size_t m_from_cache = 0;
 };
 
 }  // namespace kforecast::embedded

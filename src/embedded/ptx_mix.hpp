@@ -27,6 +27,7 @@ struct PtxMix {
   double special = 0;         // ex2, lg2, sin, cos, rsqrt, rcp, sqrt, tanh (approximate SFU forms)
   double shuffles = 0;        // shfl.*
   double barriers = 0;        // bar.*, barrier.*
+  friend bool operator==(const PtxMix&, const PtxMix&) = default;
 };
 
 // The mix of the entry (kernel) called `entry`, as PTX names it: the mangled name, or the plain

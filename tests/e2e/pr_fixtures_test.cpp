@@ -3,7 +3,10 @@
 // set of changed kernels, their decisions and verdicts, and the exit code (fixtures/pr/README.md).
 // Needs NVRTC, since the identical-code tier decides several cases; skipped (77) without it.
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 #include <simdjson.h>
@@ -89,4 +92,41 @@ TEST_CASE("e2e: kforecast pr on every fixture repository") {
     CHECK(kernel_lines(run.out) == expected);
     CHECK(fmt::format("exit {}", run.status) == exit_line);
   }
+}
+
+TEST_CASE("e2e: a second kforecast pr on the same change reads the forecast's NVRTC facts from the cache") {
+  const fs::path dir = fs::path(KF_SOURCE_DIR) / "fixtures/pr/device_helper_two_deep";
+  FixtureRepo repo;
+  copy_tree(dir / "base", repo);
+  repo.commit("base");
+  repo.git({"rm", "-q", "-r", "."});
+  copy_tree(dir / "head", repo);
+  repo.commit("head");
+  const fs::path cache = repo.path() / ".git/kf-cache";
+  const std::vector<std::string> env{"XDG_CACHE_HOME=" + cache.string()};
+  auto first = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(), env);
+  INFO(first.out << first.err);
+  // Both texts of the changed kernel were compiled, and their facts (here: compile errors, the
+  // fixture includes <cstdio>) are now on disk.
+  const fs::path facts = cache / "kforecast/facts";
+  REQUIRE(fs::is_directory(facts));
+  // Every entry by inode: a compile stores its entry again (a new file renamed into place), a
+  // cache hit writes nothing, so unchanged inodes mean NVRTC was not asked for these facts.
+  auto entries = [&] {
+    std::map<std::string, ino_t> inodes;
+    for (const auto& entry : fs::directory_iterator(facts)) {
+      struct stat info {};
+      REQUIRE(::stat(entry.path().c_str(), &info) == 0);
+      inodes[entry.path().filename().string()] = info.st_ino;
+    }
+    return inodes;
+  };
+  const auto after_first = entries();
+  CHECK(after_first.size() == 2);
+  auto second = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(), env);
+  INFO(second.out << second.err);
+  CHECK(entries() == after_first);
+  CHECK(second.status == first.status);
+  // Same facts, same report.
+  CHECK(second.out == first.out);
 }

@@ -16,3 +16,4 @@ kf_fuzz_target(llm_answer llm_answer_fuzz.cpp CORPUS fixtures/endpoints DEPS kf_
 kf_fuzz_target(llm_error_body llm_error_body_fuzz.cpp CORPUS fixtures/endpoints DEPS kf_llm)
 kf_fuzz_target(plan_file plan_file_fuzz.cpp DEPS kf_cli)
 kf_fuzz_target(shard_results shard_results_fuzz.cpp DEPS kf_cli)
+kf_fuzz_target(facts_entry facts_entry_fuzz.cpp DEPS kf_embedded)
