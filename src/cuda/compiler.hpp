@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/content_hash.hpp"
 #include "base/error.hpp"
 #include "cuda/ptxas_report.hpp"
 #include "cuda/unavailable.hpp"
@@ -40,6 +41,22 @@ struct CompileRequest {
   std::vector<std::string> name_expressions;                 // "sgemm<64, 64>", "&ns::kernel": instantiated and lowered
   std::vector<SourceHeader> headers;
 };
+
+// Adds every field of `request` that decides what the compiler makes of it to `hasher`: the
+// caches of compiled results (the PTX cache, the forecaster's facts) key on it.
+inline void add_to_hash(ContentHasher& hasher, const CompileRequest& request) {
+  hasher.add(request.source);
+  hasher.add(request.file_name);
+  hasher.add(request.arch);
+  for (const auto& dir : request.include_dirs) hasher.add(dir);
+  for (const auto& [name, value] : request.defines) hasher.add(name + "=" + value);
+  for (const auto& option : request.options) hasher.add(option);
+  for (const auto& expression : request.name_expressions) hasher.add(expression);
+  for (const auto& header : request.headers) {
+    hasher.add(header.include_name);
+    hasher.add(header.text);
+  }
+}
 
 struct LoweredName {
   std::string expression;  // "sgemm<64, 64>"

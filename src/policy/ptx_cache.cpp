@@ -17,17 +17,7 @@ std::string PtxCache::key(const cuda::CompileRequest& request, const cuda::Nvrtc
   ContentHasher hasher;
   hasher.add("kforecast-ptx-1");
   hasher.add(version.text());
-  hasher.add(request.source);
-  hasher.add(request.file_name);
-  hasher.add(request.arch);
-  for (const auto& dir : request.include_dirs) hasher.add(dir);
-  for (const auto& [name, value] : request.defines) hasher.add(name + "=" + value);
-  for (const auto& option : request.options) hasher.add(option);
-  for (const auto& expression : request.name_expressions) hasher.add(expression);
-  for (const auto& header : request.headers) {
-    hasher.add(header.include_name);
-    hasher.add(header.text);
-  }
+  cuda::add_to_hash(hasher, request);
   return hasher.hex();
 }
 
