@@ -22,10 +22,14 @@
 
 #include "base/subprocess.hpp"
 #include "lint_fixture.hpp"
+#include "process_timing.hpp"
 
 namespace fs = std::filesystem;
 using kforecast::run_process;
 using kforecast::bench_fixture::kernel_file;
+
+using kforecast::bench_support::ProcessTiming;
+using kforecast::bench_support::time_process;
 
 namespace {
 
@@ -54,42 +58,6 @@ fs::path make_repository() {
   return root;
 }
 
-double children_cpu_ms() {
-  rusage usage{};
-  ::getrusage(RUSAGE_CHILDREN, &usage);
-  const auto ms = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3;
-  };
-  return ms(usage.ru_utime) + ms(usage.ru_stime);
-}
-
-// Wall and CPU time (kforecast and the git it runs, all threads): medians over the runs. On a
-// shared machine the CPU time is the steadier figure.
-struct Timing {
-  double wall_ms, cpu_ms;
-};
-
-Timing median_ms(const std::vector<std::string>& argv, const fs::path& cwd, int runs,
-                 const std::string& cold_cache = "") {
-  std::vector<double> times, cpu;
-  for (int r = 0; r < runs; ++r) {
-    if (!cold_cache.empty()) fs::remove_all(cold_cache);
-    const double cpu_before = children_cpu_ms();
-    const auto start = std::chrono::steady_clock::now();
-    auto result = run_process(argv, {.working_directory = cwd.string()});
-    const auto stop = std::chrono::steady_clock::now();
-    if (!result || (result->exit_status != 0 && result->exit_status != 1)) {
-      std::fprintf(stderr, "failed: %s\n", result ? result->err.c_str() : result.error().message.c_str());
-      std::exit(1);
-    }
-    times.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
-    cpu.push_back(children_cpu_ms() - cpu_before);
-  }
-  std::sort(times.begin(), times.end());
-  std::sort(cpu.begin(), cpu.end());
-  return {times[times.size() / 2], cpu[cpu.size() / 2]};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -105,10 +73,11 @@ int main(int argc, char** argv) {
   };
   // What the runs report, once, so the figures below are known to be about real findings.
   auto sample = run_process(lint({"XDG_CACHE_HOME=" + warm}), {.working_directory = repo.string()});
-  const Timing git_diff = median_ms({"git", "diff", "--cached"}, repo, runs);
-  const Timing source_only = median_ms(lint({"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"}), repo, runs);
-  const Timing cold_ms = median_ms(lint({"XDG_CACHE_HOME=" + cold}), repo, runs, cold);
-  const Timing warm_ms = median_ms(lint({"XDG_CACHE_HOME=" + warm}), repo, runs);
+  const ProcessTiming git_diff = time_process({"git", "diff", "--cached"}, repo, runs);
+  const ProcessTiming source_only =
+      time_process(lint({"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"}), repo, runs);
+  const ProcessTiming cold_ms = time_process(lint({"XDG_CACHE_HOME=" + cold}), repo, runs, cold);
+  const ProcessTiming warm_ms = time_process(lint({"XDG_CACHE_HOME=" + warm}), repo, runs);
   auto text =
       run_process({"env", "XDG_CACHE_HOME=" + warm, binary, "lint", "--staged"}, {.working_directory = repo.string()});
   fs::remove_all(repo);
@@ -118,7 +87,7 @@ int main(int argc, char** argv) {
               static_cast<long>(lines), runs);
   std::printf("%u CPU cores online; wall and CPU time (all threads and child processes)\n",
               static_cast<unsigned>(::sysconf(_SC_NPROCESSORS_ONLN)));
-  const auto row = [](const char* what, Timing t, const char* target) {
+  const auto row = [](const char* what, ProcessTiming t, const char* target) {
     std::printf("%-36s %8.1f ms wall %8.1f ms CPU  %s\n", what, t.wall_ms, t.cpu_ms, target);
   };
   row("git diff --cached:", git_diff, "(floor)");

@@ -24,9 +24,13 @@
 #include <fmt/format.h>
 
 #include "base/subprocess.hpp"
+#include "process_timing.hpp"
 
 namespace fs = std::filesystem;
 using kforecast::run_process;
+
+using kforecast::bench_support::ProcessTiming;
+using kforecast::bench_support::time_process;
 
 namespace {
 
@@ -75,41 +79,6 @@ fs::path make_repository() {
   return root;
 }
 
-// Wall time is what a user waits; CPU time (user + system, of the process and every git it
-// waited for) is what the stage costs, and varies less when other work shares the machine.
-struct Timing {
-  double median_ms = 0;
-  double min_ms = 0;
-  double cpu_median_ms = 0;
-};
-
-double children_cpu_ms() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3; };
-  return ms(usage.ru_utime) + ms(usage.ru_stime);
-}
-
-Timing timed(const std::vector<std::string>& argv, const fs::path& cwd, int runs, const std::string& cache = "") {
-  std::vector<double> times, cpu;
-  for (int r = 0; r < runs; ++r) {
-    if (!cache.empty() && cache.find("cold") != std::string::npos) fs::remove_all(cache);
-    const double cpu_start = children_cpu_ms();
-    const auto start = std::chrono::steady_clock::now();
-    auto result = run_process(argv, {.working_directory = cwd.string()});
-    const auto stop = std::chrono::steady_clock::now();
-    if (!result || (result->exit_status != 0 && result->exit_status != 1)) {
-      std::fprintf(stderr, "failed: %s\n", result ? result->err.c_str() : result.error().message.c_str());
-      std::exit(1);
-    }
-    times.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
-    cpu.push_back(children_cpu_ms() - cpu_start);
-  }
-  std::sort(times.begin(), times.end());
-  std::sort(cpu.begin(), cpu.end());
-  return {times[times.size() / 2], times.front(), cpu[cpu.size() / 2]};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,22 +97,22 @@ int main(int argc, char** argv) {
     ::unsetenv(name);
     return result;
   };
-  const Timing git_diff = timed({"git", "diff", "HEAD~1", "HEAD"}, repo, runs);
-  const Timing no_compile =
-      with_env("KFORECAST_NVRTC_LIBRARY", "/nonexistent/libnvrtc.so", [&] { return timed(pr, repo, runs); });
-  std::optional<Timing> cold_run, warm_run;
+  const ProcessTiming git_diff = time_process({"git", "diff", "HEAD~1", "HEAD"}, repo, runs);
+  const ProcessTiming no_compile =
+      with_env("KFORECAST_NVRTC_LIBRARY", "/nonexistent/libnvrtc.so", [&] { return time_process(pr, repo, runs); });
+  std::optional<ProcessTiming> cold_run, warm_run;
   if (with_nvrtc) {
-    cold_run = with_env("XDG_CACHE_HOME", cold, [&] { return timed(pr, repo, runs, cold); });
-    with_env("XDG_CACHE_HOME", warm, [&] { return timed(pr, repo, 1); });  // fill the warm cache
-    warm_run = with_env("XDG_CACHE_HOME", warm, [&] { return timed(pr, repo, runs); });
+    cold_run = with_env("XDG_CACHE_HOME", cold, [&] { return time_process(pr, repo, runs, cold); });
+    with_env("XDG_CACHE_HOME", warm, [&] { return time_process(pr, repo, 1); });  // fill the warm cache
+    warm_run = with_env("XDG_CACHE_HOME", warm, [&] { return time_process(pr, repo, runs); });
   }
   fs::remove_all(repo);
 
   std::printf("pr_stage_bench: 200 .cu files, 100 kernels changed (50 with new code), %d runs each\n", runs);
   std::printf("%-34s %9s %9s %9s %s\n", "", "median", "min", "CPU", "median vs git diff");
-  auto row = [&](const char* what, const Timing& t, const char* note) {
-    std::printf("%-34s %6.1f ms %6.1f ms %6.1f ms %.2fx%s\n", what, t.median_ms, t.min_ms, t.cpu_median_ms,
-                t.median_ms / git_diff.median_ms, note);
+  auto row = [&](const char* what, const ProcessTiming& t, const char* note) {
+    std::printf("%-34s %6.1f ms %6.1f ms %6.1f ms %.2fx%s\n", what, t.wall_ms, t.fastest_wall_ms, t.cpu_ms,
+                t.wall_ms / git_diff.wall_ms, note);
   };
   row("git diff HEAD~1 HEAD:", git_diff, " (baseline)");
   row("kforecast pr, no compiling:", no_compile, " (target <= 1.5x)");
