@@ -7,7 +7,8 @@
 // its spin kernel): per replay, the flush, then events around one launch; the lines the kernel
 // leaves dirty are written back after the end event. Batched (kforecast's samples): per replay,
 // the flush, then events around a graph of k launches, k = ceil(20 us / isolated time) as
-// kforecast chooses it; the time per launch is the graph's over k. Build and run there:
+// kforecast chooses it; the time per launch is the graph's over k (kforecast's definition, which
+// a spin kernel before the flush leaves unchanged). Build and run there:
 //   nvcc -O3 -arch=native -o timer scripts/gpu-bench-timer.cu -I fixtures/bench && ./timer
 #include <cuda_runtime.h>
 
@@ -37,6 +38,15 @@ __global__ void flush_l2(const int4* data, unsigned long long count, int* sink) 
     folded ^= v.x ^ v.y ^ v.z ^ v.w;
   }
   if (folded == 0x7fffffff) *sink = folded;
+}
+
+// Holds the stream for `ns` nanoseconds of the GPU's global timer (one thread).
+__global__ void spin(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
 }
 
 template <class Launch>
@@ -154,8 +164,17 @@ int main() {
     const double isolated = median_us_isolated(flush, launch);
     const int k = std::max(1, static_cast<int>(std::ceil(20.0 / isolated)));
     const double batched = median_us_batched(flush, launch, k);
-    std::printf("%-44s warm %9.3f us   cold %9.3f us   isolated %9.3f us   batched (k=%d) %9.3f us per launch\n",
-                what, warm, both - flush_us, isolated, k, batched);
+    // The same with the GPU idle for 20 us between the flush and the events: how much a kernel
+    // started straight after the flush differs from one started on a quiet GPU.
+    const double after_idle = median_us_batched(
+        [&](cudaStream_t s) {
+          flush(s);
+          spin<<<1, 1, 0, s>>>(20000);
+        },
+        launch, k);
+    std::printf("%-44s warm %9.3f us   cold %9.3f us   isolated %9.3f us   batched (k=%d) %9.3f us"
+                "   batched after idle %9.3f us per launch\n",
+                what, warm, both - flush_us, isolated, k, batched, after_idle);
   };
   struct Chain {
     const char* name;
