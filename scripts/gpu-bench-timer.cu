@@ -184,6 +184,16 @@ int main() {
     char what[96];
     std::snprintf(what, sizeof what, "%s (chain<0>, n=%d, iters=%d)", c.name, c.n, c.iters);
     report(what, [&](cudaStream_t s) { chain<0><<<(c.n + 255) / 256, 256, 0, s>>>(x, y, c.n, c.iters); });
+    // The same with buffers of exactly the spec's size, as kforecast allocates them (x and y
+    // above are 64 MiB each, for the copies).
+    float *xs, *ys;
+    CHECK(cudaMalloc(&xs, c.n * sizeof(float)));
+    CHECK(cudaMalloc(&ys, c.n * sizeof(float)));
+    CHECK(cudaMemcpy(xs, host.data(), c.n * sizeof(float), cudaMemcpyHostToDevice));
+    std::snprintf(what, sizeof what, "  the same, buffers of n floats");
+    report(what, [&](cudaStream_t s) { chain<0><<<(c.n + 255) / 256, 256, 0, s>>>(xs, ys, c.n, c.iters); });
+    CHECK(cudaFree(xs));
+    CHECK(cudaFree(ys));
   }
   report("copy (n=16777216)", [&](cudaStream_t s) { copy<<<(n_max + 255) / 256, 256, 0, s>>>(x, y, n_max); });
   report("copy_strided (n=16777216)",
