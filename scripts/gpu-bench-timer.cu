@@ -144,7 +144,7 @@ double median_us_queued(Before before, Launch launch, int k) {
   CHECK(cudaStreamEndCapture(stream, &graph));
   CHECK(cudaGraphInstantiate(&exec, graph, 0));
   std::vector<cudaEvent_t> events(20);
-  for (auto& e : events) CHECK(cudaEventCreate(&e));
+  for (auto& event : events) CHECK(cudaEventCreate(&event));
   std::vector<double> medians;
   for (int b = 0; b < 11; ++b) {
     for (int s = 0; s < 10; ++s) {
