@@ -5,11 +5,15 @@
 // L2, launch) minus 20 x (read 2x the L2), which charges a kernel with writing back the dirty
 // lines it leaves in L2 (the next flush pays for them). Isolated (kforecast's semantics, without
 // its spin kernel): per replay, the flush, then events around one launch; the lines the kernel
-// leaves dirty are written back after the end event. Build and run there:
+// leaves dirty are written back after the end event. Batched (kforecast's samples): per replay,
+// the flush, then events around a graph of k launches, k = ceil(20 us / isolated time) as
+// kforecast chooses it; the time per launch is the graph's over k (kforecast's definition, which
+// a spin kernel before the flush leaves unchanged). Build and run there:
 //   nvcc -O3 -arch=native -o timer scripts/gpu-bench-timer.cu -I fixtures/bench && ./timer
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -34,6 +38,15 @@ __global__ void flush_l2(const int4* data, unsigned long long count, int* sink) 
     folded ^= v.x ^ v.y ^ v.z ^ v.w;
   }
   if (folded == 0x7fffffff) *sink = folded;
+}
+
+// Holds the stream for `ns` nanoseconds of the GPU's global timer (one thread).
+__global__ void spin(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
 }
 
 template <class Launch>
@@ -88,6 +101,35 @@ double median_us_isolated(Before before, Launch launch) {
   return times[times.size() / 2];
 }
 
+// Events around a graph of `k` launches after `before` (the flush), 21 times: the median / k.
+template <class Before, class Launch>
+double median_us_batched(Before before, Launch launch, int k) {
+  cudaStream_t stream;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  for (int i = 0; i < k; ++i) launch(stream);
+  CHECK(cudaStreamEndCapture(stream, &graph));
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  cudaEvent_t start, end;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&end));
+  std::vector<double> times;
+  for (int r = 0; r < 24; ++r) {
+    before(stream);
+    CHECK(cudaEventRecord(start, stream));
+    CHECK(cudaGraphLaunch(exec, stream));
+    CHECK(cudaEventRecord(end, stream));
+    CHECK(cudaEventSynchronize(end));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, end));
+    if (r >= 3) times.push_back(ms * 1000.0 / k);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
 int main() {
   const int n_max = 16777216;
   std::vector<float> host(n_max);
@@ -120,17 +162,38 @@ int main() {
         },
         20, 21);
     const double isolated = median_us_isolated(flush, launch);
-    std::printf("%-44s warm %9.3f us   cold %9.3f us   isolated %9.3f us per launch\n", what, warm, both - flush_us,
-                isolated);
+    const int k = std::max(1, static_cast<int>(std::ceil(20.0 / isolated)));
+    const double batched = median_us_batched(flush, launch, k);
+    // The same with the GPU idle for 20 us between the flush and the events: how much a kernel
+    // started straight after the flush differs from one started on a quiet GPU.
+    const double after_idle = median_us_batched(
+        [&](cudaStream_t s) {
+          flush(s);
+          spin<<<1, 1, 0, s>>>(20000);
+        },
+        launch, k);
+    std::printf("%-44s warm %9.3f us   cold %9.3f us   isolated %9.3f us   batched (k=%d) %9.3f us"
+                "   batched after idle %9.3f us per launch\n",
+                what, warm, both - flush_us, isolated, k, batched, after_idle);
   };
   struct Chain {
     const char* name;
     int n, iters;
   };
-  for (Chain c : {Chain{"chain-5us", 131072, 400}, Chain{"chain-50us", 1048576, 1150}, Chain{"chain-500us", 1048576, 12500}}) {
+  for (Chain c : {Chain{"chain-5us", 131072, 400}, Chain{"chain-15us", 131072, 2000}, Chain{"chain-50us", 1048576, 1150}, Chain{"chain-500us", 1048576, 12500}}) {
     char what[96];
     std::snprintf(what, sizeof what, "%s (chain<0>, n=%d, iters=%d)", c.name, c.n, c.iters);
     report(what, [&](cudaStream_t s) { chain<0><<<(c.n + 255) / 256, 256, 0, s>>>(x, y, c.n, c.iters); });
+    // The same with buffers of exactly the spec's size, as kforecast allocates them (x and y
+    // above are 64 MiB each, for the copies).
+    float *xs, *ys;
+    CHECK(cudaMalloc(&xs, c.n * sizeof(float)));
+    CHECK(cudaMalloc(&ys, c.n * sizeof(float)));
+    CHECK(cudaMemcpy(xs, host.data(), c.n * sizeof(float), cudaMemcpyHostToDevice));
+    std::snprintf(what, sizeof what, "  the same, buffers of n floats");
+    report(what, [&](cudaStream_t s) { chain<0><<<(c.n + 255) / 256, 256, 0, s>>>(xs, ys, c.n, c.iters); });
+    CHECK(cudaFree(xs));
+    CHECK(cudaFree(ys));
   }
   report("copy (n=16777216)", [&](cudaStream_t s) { copy<<<(n_max + 255) / 256, 256, 0, s>>>(x, y, n_max); });
   report("copy_strided (n=16777216)",
