@@ -9,12 +9,18 @@
 // the flush, then events around a graph of k launches, k = ceil(20 us / isolated time) as
 // kforecast chooses it; the time per launch is the graph's over k (kforecast's definition, which
 // a spin kernel before the flush leaves unchanged). Build and run there:
-//   nvcc -O3 -arch=native -o timer scripts/gpu-bench-timer.cu -I fixtures/bench && ./timer
+//   nvcc -O3 -arch=native -o timer scripts/gpu-bench-timer.cu -I fixtures/bench -lnvrtc -lcuda && ./timer
+#include <cuda.h>
 #include <cuda_runtime.h>
+#include <nvrtc.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -168,6 +174,44 @@ double median_us_queued(Before before, Launch launch, int k) {
   return (medians[4] + medians[5]) / 2;
 }
 
+// chain<EXTRA> compiled the way kforecast compiles it (NVRTC, the GPU's architecture,
+// -default-device, the name expression), so the same machine code can be timed here too.
+CUfunction nvrtc_chain(const char* expression) {
+  std::ifstream file("fixtures/bench/chain.cu");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string source = text.str();
+  int device = 0, major = 0, minor = 0;
+  CHECK(cudaGetDevice(&device));
+  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const std::string arch = "--gpu-architecture=sm_" + std::to_string(major * 10 + minor);
+  const char* options[] = {arch.c_str(), "-default-device"};
+  nvrtcProgram program;
+  if (nvrtcCreateProgram(&program, source.c_str(), "chain.cu", 0, nullptr, nullptr) != NVRTC_SUCCESS ||
+      nvrtcAddNameExpression(program, expression) != NVRTC_SUCCESS ||
+      nvrtcCompileProgram(program, 2, options) != NVRTC_SUCCESS) {
+    std::fprintf(stderr, "NVRTC could not compile %s (run from the repository root)\n", expression);
+    std::exit(1);
+  }
+  size_t size = 0;
+  nvrtcGetCUBINSize(program, &size);
+  std::vector<char> cubin(size);
+  nvrtcGetCUBIN(program, cubin.data());
+  if (const char* path = std::getenv("TIMER_CUBIN_OUT")) std::ofstream(path, std::ios::binary).write(cubin.data(), size);
+  const char* lowered = nullptr;
+  nvrtcGetLoweredName(program, expression, &lowered);
+  CUmodule module;
+  CUfunction function;
+  if (cuModuleLoadData(&module, cubin.data()) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&function, module, lowered) != CUDA_SUCCESS) {
+    std::fprintf(stderr, "could not load the NVRTC cubin of %s\n", expression);
+    std::exit(1);
+  }
+  nvrtcDestroyProgram(&program);
+  return function;
+}
+
 int main() {
   const int n_max = 16777216;
   std::vector<float> host(n_max);
@@ -231,6 +275,15 @@ int main() {
     CHECK(cudaMemcpy(xs, host.data(), c.n * sizeof(float), cudaMemcpyHostToDevice));
     std::snprintf(what, sizeof what, "  the same, buffers of n floats");
     report(what, [&](cudaStream_t s) { chain<0><<<(c.n + 255) / 256, 256, 0, s>>>(xs, ys, c.n, c.iters); });
+    // And the machine code kforecast runs: chain<0> compiled by NVRTC, launched by the driver.
+    static CUfunction nvrtc_function = nvrtc_chain("chain<0>");
+    int n = c.n, iters = c.iters;
+    void* arguments[] = {&xs, &ys, &n, &iters};
+    std::snprintf(what, sizeof what, "  the same, NVRTC's code (as kforecast)");
+    report(what, [&](cudaStream_t s) {
+      if (cuLaunchKernel(nvrtc_function, (n + 255) / 256, 1, 1, 256, 1, 1, 0, s, arguments, nullptr) != CUDA_SUCCESS)
+        std::exit(1);
+    });
     CHECK(cudaFree(xs));
     CHECK(cudaFree(ys));
   }
