@@ -140,7 +140,7 @@ double median_us_batched(Before before, Launch launch, int k) {
 // then one synchronisation, so the GPU is never idle between samples; the median of 10 blocks'
 // medians.
 template <class Before, class Launch>
-double median_us_queued(Before before, Launch launch, int k) {
+double median_us_queued(Before before, Launch launch, int k, bool print_spread = false) {
   cudaStream_t stream;
   CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cudaGraph_t graph;
@@ -151,7 +151,7 @@ double median_us_queued(Before before, Launch launch, int k) {
   CHECK(cudaGraphInstantiate(&exec, graph, 0));
   std::vector<cudaEvent_t> events(20);
   for (auto& event : events) CHECK(cudaEventCreate(&event));
-  std::vector<double> medians;
+  std::vector<double> medians, all;
   for (int b = 0; b < 11; ++b) {
     for (int s = 0; s < 10; ++s) {
       spin<<<1, 1, 0, stream>>>(20000);
@@ -169,6 +169,13 @@ double median_us_queued(Before before, Launch launch, int k) {
     }
     std::sort(times.begin(), times.end());
     if (b > 0) medians.push_back((times[4] + times[5]) / 2);
+    if (b > 0) all.insert(all.end(), times.begin(), times.end());
+  }
+  if (print_spread) {
+    std::sort(all.begin(), all.end());
+    std::printf("    samples (us per launch): min %.3f p10 %.3f p25 %.3f p50 %.3f p75 %.3f p90 %.3f max %.3f\n", all[0],
+                all[all.size() / 10], all[all.size() / 4], all[all.size() / 2], all[3 * all.size() / 4],
+                all[9 * all.size() / 10], all.back());
   }
   std::sort(medians.begin(), medians.end());
   return (medians[4] + medians[5]) / 2;
@@ -212,7 +219,44 @@ CUfunction nvrtc_chain(const char* expression) {
   return function;
 }
 
+// The 5 us chain kernel with device memory laid out as kforecast lays it out (each buffer, then its
+// pristine copy, in name order; then the flush buffer), before anything else is allocated, and
+// NVRTC's code: whether the layout explains a difference from the figures below.
+void chain_5us_in_kforecast_layout() {
+  const int n = 131072, iters = 400;
+  std::vector<float> host(n, 0.5f);
+  float *x, *x_pristine, *y, *y_pristine;
+  CHECK(cudaMalloc(&x, n * sizeof(float)));
+  CHECK(cudaMalloc(&x_pristine, n * sizeof(float)));
+  CHECK(cudaMalloc(&y, n * sizeof(float)));
+  CHECK(cudaMalloc(&y_pristine, n * sizeof(float)));
+  CHECK(cudaMemcpy(x, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  int device = 0, l2 = 0, sms = 0;
+  CHECK(cudaGetDevice(&device));
+  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const unsigned long long words = 2ull * l2 / 16;
+  int4* flush_buffer;
+  int* sink;
+  CHECK(cudaMalloc(&flush_buffer, words * 16));
+  CHECK(cudaMalloc(&sink, 16));
+  CHECK(cudaMemset(flush_buffer, 0, words * 16));
+  const auto flush = [&](cudaStream_t s) { flush_l2<<<sms * 4, 256, 0, s>>>(flush_buffer, words, sink); };
+  CUfunction function = nvrtc_chain("chain<0>");
+  int count = n, steps = iters;
+  void* arguments[] = {&x, &y, &count, &steps};
+  const auto launch = [&](cudaStream_t s) {
+    if (cuLaunchKernel(function, n / 256, 1, 1, 256, 1, 1, 0, s, arguments, nullptr) != CUDA_SUCCESS) std::exit(1);
+  };
+  for (int k : {4, 1, 2, 8}) {
+    std::printf("chain-5us, kforecast's memory layout, NVRTC's code: batched (k=%d) %.3f us, queued:\n", k,
+                median_us_batched(flush, launch, k));
+    std::printf("    queued median %.3f us per launch\n", median_us_queued(flush, launch, k, true));
+  }
+}
+
 int main() {
+  chain_5us_in_kforecast_layout();
   const int n_max = 16777216;
   std::vector<float> host(n_max);
   std::mt19937 generator(1);
@@ -254,7 +298,7 @@ int main() {
           spin<<<1, 1, 0, s>>>(20000);
         },
         launch, k);
-    const double queued = median_us_queued(flush, launch, k);
+    const double queued = median_us_queued(flush, launch, k, k > 2);
     std::printf("%-44s warm %9.3f us   cold %9.3f us   isolated %9.3f us   batched (k=%d) %9.3f us"
                 "   batched after idle %9.3f us   batched, queued %9.3f us per launch\n",
                 what, warm, both - flush_us, isolated, k, batched, after_idle, queued);
