@@ -19,6 +19,7 @@
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
 #include "pr_bench_fixture.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
@@ -71,13 +72,8 @@ std::size_t lines_in(const fs::path& path) {
 }  // namespace
 
 std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto driver = cuda::load_driver({});
-  if (!driver) return driver.error().message();
-  auto devices = (*driver)->devices();
-  if (!devices || devices->empty()) return std::string("no CUDA device");
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
+  if (auto missing = missing_gpu()) return missing;
+  return missing_nvrtc();
 }
 
 TEST_CASE("e2e gpu: plan, GPU shards and merge give the verdict of one pr run on a measured regression") {

@@ -17,6 +17,7 @@
 #include "cuda/nvrtc.hpp"
 #include "gate_job.hpp"
 #include "pr_bench_fixture.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
@@ -46,13 +47,8 @@ std::string read_file(const std::filesystem::path& path) {
 }  // namespace
 
 std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto driver = cuda::load_driver({});
-  if (!driver) return driver.error().message();
-  auto devices = (*driver)->devices();
-  if (!devices || devices->empty()) return std::string("no CUDA device");
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
+  if (auto missing = missing_gpu()) return missing;
+  return missing_nvrtc();
 }
 
 TEST_CASE("e2e gpu: pr measures the kernel the policy sends to the GPU, and an 8x slower one fails the gate") {

@@ -15,6 +15,7 @@
 
 #include "cuda/nvrtc.hpp"
 #include "e2e.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
@@ -60,11 +61,7 @@ std::vector<std::string> expected_lines(const fs::path& file) {
 
 }  // namespace
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return missing_nvrtc(); }
 
 TEST_CASE("e2e: kforecast pr on every fixture repository") {
   const fs::path root = fs::path(KF_SOURCE_DIR) / "fixtures/pr";
