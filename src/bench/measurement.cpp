@@ -71,11 +71,40 @@ std::string measurement_json(const Measurement& m, Detail detail) {
     json += "], \"block_sm_mhz\": [";
     for (std::size_t b = 0; b < s.block_clocks.size(); ++b)
       json += (b ? ", " : "") + std::to_string(s.block_clocks[b].sm_mhz);
+    json += "], \"block_throttle_reasons\": [";
+    for (std::size_t b = 0; b < s.block_clocks.size(); ++b)
+      json += (b ? ", " : "") + std::to_string(s.block_clocks[b].throttle_reasons);
+    json += "], \"block_samples_us\": [";
+    for (std::size_t b = 0; b < s.block_samples_us.size(); ++b) {
+      json += b ? ", [" : "[";
+      for (std::size_t k = 0; k < s.block_samples_us[b].size(); ++k)
+        json += (k ? ", " : "") + number(s.block_samples_us[b][k]);
+      json += "]";
+    }
     json += "], \"checks\": [";
     for (std::size_t c = 0; c < s.checks.size(); ++c) json += (c ? ", " : "") + json_string(s.checks[c]);
     json += "]}";
   }
   return json + "]}";
+}
+
+// The numbers of a JSON array (integers too); anything else in it, or a non-array, is skipped.
+std::vector<double> numbers_of(simdjson::dom::element element) {
+  std::vector<double> numbers;
+  simdjson::dom::array array;
+  if (element.get_array().get(array) != simdjson::SUCCESS) return numbers;
+  for (auto item : array) {
+    double d = 0;
+    std::int64_t i = 0;
+    std::uint64_t u = 0;
+    if (item.get_double().get(d) == simdjson::SUCCESS)
+      numbers.push_back(d);
+    else if (item.get_int64().get(i) == simdjson::SUCCESS)
+      numbers.push_back(static_cast<double>(i));
+    else if (item.get_uint64().get(u) == simdjson::SUCCESS)
+      numbers.push_back(static_cast<double>(u));
+  }
+  return numbers;
 }
 
 Result<Measurement> parse_measurement_json(std::string_view text) {
@@ -136,11 +165,23 @@ Result<Measurement> parse_measurement_json(std::string_view text) {
       if (size["t_head_us"].get_double().get(d) == simdjson::SUCCESS) s.t_candidate_us = d;
       std::int64_t n = 0;
       if (size["batch"].get_int64().get(n) == simdjson::SUCCESS) s.batch = static_cast<int>(n);
-      simdjson::dom::array rounds;
-      if (size["round_log_speedups"].get_array().get(rounds) == simdjson::SUCCESS)
-        for (auto r : rounds)
-          if (r.get_double().get(d) == simdjson::SUCCESS) s.round_log_speedups.push_back(d);
+      if (size["samples_per_block"].get_int64().get(n) == simdjson::SUCCESS) s.samples_per_block = static_cast<int>(n);
+      if (size["redone_blocks"].get_int64().get(n) == simdjson::SUCCESS) s.redone_blocks = static_cast<int>(n);
+      s.round_log_speedups = numbers_of(size["round_log_speedups"]);
       s.interval.rounds = static_cast<int>(s.round_log_speedups.size());
+      const auto clocks = numbers_of(size["block_sm_mhz"]);
+      const auto throttles = numbers_of(size["block_throttle_reasons"]);
+      for (std::size_t b = 0; b < clocks.size(); ++b)
+        s.block_clocks.push_back(
+            {static_cast<unsigned>(clocks[b]), b < throttles.size() ? static_cast<std::uint64_t>(throttles[b]) : 0});
+      simdjson::dom::array blocks;
+      if (size["block_samples_us"].get_array().get(blocks) == simdjson::SUCCESS)
+        for (auto block : blocks)
+          if (block.is_array()) s.block_samples_us.push_back(numbers_of(block));
+      simdjson::dom::array checks;
+      if (size["checks"].get_array().get(checks) == simdjson::SUCCESS)
+        for (auto check : checks)
+          if (check.get_string().get(value) == simdjson::SUCCESS) s.checks.emplace_back(value);
       m.sizes.push_back(std::move(s));
     }
   return m;

@@ -3,7 +3,8 @@
 
 // The result of measuring one kernel pair: DESIGN.md's `measurement` object (speedup, interval,
 // bin, verdict, times, GPU, GPU seconds) and, for audit (BENCHMARKING.md step 10), everything
-// behind it: per size the rounds, batch size and correctness checks, and the clocks per block.
+// behind it: per size the rounds, batch size and correctness checks, and per block the clocks and
+// the samples.
 // The isolated child writes it as JSON; the parent reads it back.
 
 #include <cstdint>
@@ -30,8 +31,9 @@ struct SizeMeasurement {
   int samples_per_block = 0;
   int redone_blocks = 0;  // blocks whose SM clock dropped
   std::vector<double> round_log_speedups;
-  std::vector<BlockClock> block_clocks;
-  std::vector<std::string> checks;  // one line per compared output and seed
+  std::vector<BlockClock> block_clocks;               // per timed block, in A B B A order (reference first)
+  std::vector<std::vector<double>> block_samples_us;  // each timed block's samples, per launch
+  std::vector<std::string> checks;                    // one line per compared output and seed
 };
 
 struct Measurement {
@@ -61,7 +63,8 @@ Measurement failed_measurement(std::string reason, std::string gpu = "");
 enum class Detail { design, audit };
 std::string measurement_json(const Measurement& measurement, Detail detail = Detail::audit);
 
-// Reads measurement_json's output (the child's); the fields the parent needs, sizes summarised.
+// Reads measurement_json's output (the child's), every field, so the parent writes it again
+// unchanged; audit fields of the wrong type are skipped.
 Result<Measurement> parse_measurement_json(std::string_view text);
 
 // The bin number (1-8) of a speedup, as the report's `bin`.

@@ -292,6 +292,7 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
       }
       block_clocks.push_back(reading.sm_mhz);
       result.block_clocks.push_back({reading.sm_mhz, reading.throttle_reasons});
+      result.block_samples_us.push_back(*times);
       return median(*times);
     }
   };
