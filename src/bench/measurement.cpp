@@ -89,7 +89,7 @@ std::string measurement_json(const Measurement& m, Detail detail) {
 }
 
 // The numbers of a JSON array (integers too); anything else in it, or a non-array, is skipped.
-std::vector<double> numbers_of(simdjson::dom::element element) {
+std::vector<double> numbers_of(simdjson::simdjson_result<simdjson::dom::element> element) {
   std::vector<double> numbers;
   simdjson::dom::array array;
   if (element.get_array().get(array) != simdjson::SUCCESS) return numbers;
@@ -143,6 +143,7 @@ Result<Measurement> parse_measurement_json(std::string_view text) {
   m.sm_clock_median_mhz = static_cast<unsigned>(real("sm_clock_median_mhz", 0));
   m.sm_clock_min_mhz = static_cast<unsigned>(real("sm_clock_min_mhz", 0));
   m.throttle_reasons = static_cast<std::uint64_t>(real("throttle_reasons", 0));
+  m.regression_checks = static_cast<int>(real("regression_checks", 1));
   simdjson::dom::array notes;
   if (root["notes"].get_array().get(notes) == simdjson::SUCCESS)
     for (auto note : notes) {
