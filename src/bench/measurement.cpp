@@ -89,7 +89,7 @@ std::string measurement_json(const Measurement& m, Detail detail) {
 }
 
 // The numbers of a JSON array (integers too); anything else in it, or a non-array, is skipped.
-std::vector<double> numbers_of(simdjson::simdjson_result<simdjson::dom::element> element) {
+std::vector<double> numbers_of(simdjson::dom::element element) {
   std::vector<double> numbers;
   simdjson::dom::array array;
   if (element.get_array().get(array) != simdjson::SUCCESS) return numbers;
@@ -105,6 +105,13 @@ std::vector<double> numbers_of(simdjson::simdjson_result<simdjson::dom::element>
       numbers.push_back(static_cast<double>(u));
   }
   return numbers;
+}
+
+// The same for a field looked up by name: one that is missing has no numbers.
+std::vector<double> numbers_of(simdjson::simdjson_result<simdjson::dom::element> field) {
+  simdjson::dom::element element;
+  if (field.get(element) != simdjson::SUCCESS) return {};
+  return numbers_of(element);
 }
 
 Result<Measurement> parse_measurement_json(std::string_view text) {
