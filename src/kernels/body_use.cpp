@@ -65,7 +65,7 @@ void NameSet::insert(std::string_view name) {
   m_names.push_back(name);
 }
 
-std::vector<std::string> NameSet::sorted_without_keywords() const {
+std::vector<std::string_view> NameSet::sorted_without_keywords() const {
   // Sorting views moves 16 bytes per swap where strings move 32 and may touch the heap.
   thread_local std::vector<std::string_view> views;
   views.clear();
@@ -83,14 +83,14 @@ std::vector<std::string> NameSet::sorted_without_keywords() const {
   }
   std::sort(keyed.begin(), keyed.end(),
             [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
-  std::vector<std::string> sorted;
+  std::vector<std::string_view> sorted;
   sorted.reserve(keyed.size());
-  for (const auto& [key, name] : keyed) sorted.emplace_back(name);
+  for (const auto& [key, name] : keyed) sorted.push_back(name);
   return sorted;
 }
 
 BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<const Token>> also_used,
-                         NameSet& scratch) {
+                         NameSet& scratch, TextStore& store) {
   BodyUse use;
   scratch.clear();
   for (std::size_t i = 0; i < body.size(); ++i) {
@@ -116,12 +116,17 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
     // A leading "::" means the global f; after S<T>:: the qualifier is a type we cannot name.
     const bool after_template = first >= 2 && (body[first - 2].is_punct(">") || body[first - 2].is_punct(">>"));
     if (first >= 1 && body[first - 1].is_punct("::") && !after_template) --first;
-    if (first == i) {
-      use.calls.emplace_back(t.text);
+    // A qualified name written without spaces is its own view of the source.
+    bool contiguous = true;
+    for (std::size_t k = first + 1; k <= i && contiguous; ++k)
+      contiguous = body[k].text.data() == body[k - 1].text.data() + body[k - 1].text.size();
+    if (contiguous) {
+      use.calls.emplace_back(body[first].text.data(),
+                             static_cast<std::size_t>(t.text.data() + t.text.size() - body[first].text.data()));
     } else {
       std::string name;
       for (std::size_t k = first; k <= i; ++k) name += body[k].text;
-      use.calls.push_back(std::move(name));
+      use.calls.push_back(store.keep(name));
     }
   }
   for (const auto tokens : also_used)

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/scanner.hpp"
 #include "kernels/token.hpp"
 
 namespace kforecast::kernels {
@@ -20,7 +21,7 @@ class NameSet {
   void clear();
   void insert(std::string_view name);
   // The names inserted since clear(), sorted, keywords left out.
-  std::vector<std::string> sorted_without_keywords() const;
+  std::vector<std::string_view> sorted_without_keywords() const;
 
  private:
   // One cache line holds several slots; the hash's high bits spare most string comparisons.
@@ -36,14 +37,16 @@ class NameSet {
   std::uint32_t m_generation = 1;
 };
 
+// Views of the tokens' text, or of `store` for a qualified call written with spaces or comments
+// between its parts ("ns :: f" is kept as "ns::f").
 struct BodyUse {
-  std::vector<std::string> identifiers;  // sorted, unique, keywords left out
-  std::vector<std::string> calls;        // sorted, unique, as written: "f", "ns::g"
+  std::vector<std::string_view> identifiers;  // sorted, unique, keywords left out
+  std::vector<std::string_view> calls;        // sorted, unique, as written: "f", "ns::g"
 };
 
 // `body` is the tokens between the braces; the identifiers among `also_used` count as used too
 // (the signature's, those of preprocessor conditions inside the body) but are never calls.
 BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<const Token>> also_used,
-                         NameSet& scratch);
+                         NameSet& scratch, TextStore& store);
 
 }  // namespace kforecast::kernels

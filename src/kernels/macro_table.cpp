@@ -106,10 +106,11 @@ void MacroTable::define(const Macro& macro) {
       kernel.has_body = open != body.end() && open->is_punct("{");
       if (kernel.has_body) {
         NameSet names;
-        BodyUse use =
-            collect_body_use(std::span(body).subspan(static_cast<std::size_t>(open - body.begin()) + 1), {}, names);
-        kernel.referenced_identifiers = std::move(use.identifiers);
-        kernel.calls = std::move(use.calls);
+        TextStore composed;
+        const BodyUse use = collect_body_use(std::span(body).subspan(static_cast<std::size_t>(open - body.begin()) + 1),
+                                             {}, names, composed);
+        meaning.kernel_identifiers.assign(use.identifiers.begin(), use.identifiers.end());
+        meaning.kernel_calls.assign(use.calls.begin(), use.calls.end());
       }
     }
   }
@@ -122,7 +123,7 @@ void MacroTable::define(const Macro& macro) {
 }
 
 std::optional<Function> MacroTable::expand(const MacroMeaning& meaning,
-                                           std::span<const std::span<const Token>> arguments) const {
+                                           std::span<const std::span<const Token>> arguments, TextStore& store) const {
   if (!meaning.kernel_name_parameter || *meaning.kernel_name_parameter >= arguments.size()) return std::nullopt;
   const auto name_tokens = arguments[*meaning.kernel_name_parameter];
   if (name_tokens.size() != 1 || !name_tokens[0].is_identifier()) return std::nullopt;
@@ -140,20 +141,24 @@ std::optional<Function> MacroTable::expand(const MacroMeaning& meaning,
     p.default_value = substitute(p.default_value, meaning.parameters, texts);
   }
   // An argument that is not a name (an operator, an expression) is not a use of a name.
-  auto substitute_names = [&](std::vector<std::string>& names) {
+  auto substitute_names = [&](const std::vector<std::string>& names, std::string_view also) {
     std::vector<std::string> out;
-    for (const std::string& name : names) {
+    auto add = [&](std::string_view name) {
       std::string replaced = substitute(name, meaning.parameters, texts);
       if (name.find("::") != std::string::npos || (is_plain_identifier(replaced) && !is_keyword(replaced)))
         out.push_back(std::move(replaced));
-    }
+    };
+    for (const std::string& name : names) add(name);
+    if (!also.empty()) add(also);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
-    names = std::move(out);
+    std::vector<std::string_view> kept;
+    kept.reserve(out.size());
+    for (const std::string& name : out) kept.push_back(store.keep(name));
+    return kept;
   };
-  kernel.referenced_identifiers.push_back(meaning.name);
-  substitute_names(kernel.referenced_identifiers);
-  substitute_names(kernel.calls);
+  kernel.referenced_identifiers = substitute_names(meaning.kernel_identifiers, meaning.name);
+  kernel.calls = substitute_names(meaning.kernel_calls, {});
   return kernel;
 }
 

@@ -2,6 +2,7 @@
 #include "kernels/scanner.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "kernels/declaration.hpp"
 #include "kernels/source_scanner.hpp"
@@ -16,8 +17,25 @@ thread_local std::vector<Token> t_token_storage;
 
 }  // namespace
 
+std::string_view TextStore::keep(std::string_view text) {
+  if (text.empty()) return {};
+  if (text.size() > m_left) {
+    // Blocks of 16 KiB: a scan composes few names, most of them short.
+    const std::size_t size = std::max<std::size_t>(text.size(), 16 * 1024);
+    m_blocks.push_back(std::make_unique_for_overwrite<char[]>(size));
+    m_free = m_blocks.back().get();
+    m_left = size;
+  }
+  std::memcpy(m_free, text.data(), text.size());
+  const std::string_view kept(m_free, text.size());
+  m_free += text.size();
+  m_left -= text.size();
+  return kept;
+}
+
 SourceScanner::SourceScanner(std::string_view source, const ScanOptions& options)
     : m_source(source), m_pre(preprocess(source, std::move(t_token_storage))), m_code(m_pre.code) {
+  m_result.text_store = std::make_shared<TextStore>();
   for (const Macro& macro : options.known_macros) m_macros.define(macro);
   for (const Macro& macro : m_pre.macros) m_macros.define(macro);
 }

@@ -45,7 +45,7 @@ TEST_CASE("kernels: fixture sgemm_tiled.cu, a tiled SGEMM with a helper two call
   CHECK(k.parameters[4].name == "A");
   CHECK(k.parameters[7].type == "float* __restrict__");
   CHECK(k.parameters[7].name == "C");
-  CHECK(k.calls == std::vector<std::string>{"CEIL_DIV", "__syncthreads", "load_tile"});
+  CHECK(k.calls == std::vector<std::string_view>{"CEIL_DIV", "__syncthreads", "load_tile"});
 
   const Function& load_tile = only(scanned, "load_tile");
   REQUIRE(load_tile.parameters.size() == 6);
@@ -82,7 +82,7 @@ TEST_CASE("kernels: fixture templates.cu, template kernels and their explicit in
   REQUIRE(reduce.parameters.size() == 4);
   CHECK(reduce.parameters[3].name == "init");
   CHECK(reduce.parameters[3].default_value == "T(0)");
-  CHECK(reduce.calls == std::vector<std::string>{"warp_sum"});
+  CHECK(reduce.calls == std::vector<std::string_view>{"warp_sum"});
   CHECK(only(scanned, "fill").instantiations == std::vector<std::string>{"fill(float*, float)", "fill<int, 4>"});
   CHECK(only(scanned, "warp_sum").template_parameters == "template <typename T>");
   CHECK(only(scanned, "warp_sum").instantiations.empty());
@@ -99,7 +99,7 @@ TEST_CASE("kernels: fixture macro_kernels.cu, kernels stamped out by a macro") {
   CHECK(scale.from_macro);
   CHECK(scale.macro == "DEFINE_UNARY_KERNEL");
   CHECK(scale.whole.first_line == 14);
-  CHECK(scale.calls == std::vector<std::string>{"scaled"});
+  CHECK(scale.calls == std::vector<std::string_view>{"scaled"});
   CHECK(only(scanned, "negate_kernel").calls.empty());  // '-' is not a name
   CHECK(only(scanned, "negate_kernel").whole.first_line == 15);
   const Macro& macro = scanned.macros.at(2);
@@ -150,7 +150,7 @@ TEST_CASE("kernels: fixture tricky.cu, kernels in comments, strings and #if 0 ar
   const Function& after = only(scanned, "after_all_that");
   CHECK(after.signature.first_line == 35);
   CHECK(after.body.last_line == 43);
-  CHECK(after.calls == std::vector<std::string>{"EXP", "LONG_MACRO"});
+  CHECK(after.calls == std::vector<std::string_view>{"EXP", "LONG_MACRO"});
   CHECK(contains(after.referenced_identifiers, "USE_FAST_MATH"));
   REQUIRE(scanned.macros.size() == 3);
   CHECK(scanned.macros[2].name == "LONG_MACRO");
@@ -184,7 +184,7 @@ TEST_CASE("kernels: fixture broken.cu, code that does not compile still gives wh
   // The unclosed body of helper ends where the next kernel begins.
   CHECK(only(scanned, "helper").body.last_line == 5);
   CHECK(only(scanned, "after_unclosed").signature.first_line == 8);
-  CHECK(only(scanned, "after_unclosed").calls == std::vector<std::string>{"helper"});
+  CHECK(only(scanned, "after_unclosed").calls == std::vector<std::string_view>{"helper"});
   CHECK(only(scanned, "last_one").body.first_line == 19);
   // The last body never closes: it runs to the end of the file.
   CHECK(only(scanned, "never_closed").body.last_line == 22);

@@ -53,7 +53,7 @@ TEST_CASE("kernels: scanner records spans of signature, body and whole") {
   CHECK(text_of(source, k.body) == "{\n  x[0] = BM;\n}");
   CHECK(k.whole.begin == k.signature.begin);
   CHECK(k.whole.end == k.body.end);
-  CHECK(k.referenced_identifiers == std::vector<std::string>{"BM", "T", "k", "x"});
+  CHECK(k.referenced_identifiers == std::vector<std::string_view>{"BM", "T", "k", "x"});
 }
 
 TEST_CASE("kernels: scanner qualifies names with namespaces and classes, not with extern C or anonymous ones") {
@@ -198,7 +198,7 @@ TEST_CASE("kernels: body use lists names and calls, including calls through temp
       "  if (a < b && c > (d)) {} for (;;) {} sizeof(int);\n"
       "}\n");
   const Function& k = only(scanned, "k");
-  CHECK(k.calls == std::vector<std::string>{"::top", "__expf", "child", "g", "h", "method", "ns::util::clamp"});
+  CHECK(k.calls == std::vector<std::string_view>{"::top", "__expf", "child", "g", "h", "method", "ns::util::clamp"});
   for (const char* name : {"USE_FAST_MATH", "x", "obj", "a", "b", "c", "d", "ns", "util"})
     CHECK(contains(k.referenced_identifiers, name));
   for (const char* keyword : {"if", "for", "sizeof", "int", "float", "__global__"})
