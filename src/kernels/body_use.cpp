@@ -96,21 +96,21 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
   for (std::size_t i = 0; i < body.size(); ++i) {
     const Token& t = body[i];
     if (t.kind != TokenKind::identifier) continue;
-    scratch.insert(t.text);
+    scratch.insert(t.text());
     if (i + 1 >= body.size() || body[i + 1].kind != TokenKind::punctuation) continue;
     const Token& after = body[i + 1];
-    bool call = after.text == "(";
-    if (after.text == "<") {
+    bool call = after.text() == "(";
+    if (after.text() == "<") {
       // f<T>(x) is a call; a < b && c > (d) is two comparisons.
       const std::size_t close = matching_angle(body, i + 1, 64);
       call = close + 1 < body.size() && body[close + 1].is_punct("(") &&
              std::none_of(body.begin() + static_cast<std::ptrdiff_t>(i) + 2,
                           body.begin() + static_cast<std::ptrdiff_t>(close),
                           [](const Token& a) { return a.is_punct("&&") || a.is_punct("||"); });
-    } else if (after.text == "<<") {
+    } else if (after.text() == "<<") {
       call = i + 2 < body.size() && body[i + 2].is_punct("<");  // a launch: k<<<grid, block>>>(...)
     }
-    if (!call || is_keyword(t.text)) continue;
+    if (!call || is_keyword(t.text())) continue;
     std::size_t first = i;
     while (first >= 2 && body[first - 1].is_punct("::") && body[first - 2].is_identifier()) first -= 2;
     // A leading "::" means the global f; after S<T>:: the qualifier is a type we cannot name.
@@ -119,19 +119,19 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
     // A qualified name written without spaces is its own view of the source.
     bool contiguous = true;
     for (std::size_t k = first + 1; k <= i && contiguous; ++k)
-      contiguous = body[k].text.data() == body[k - 1].text.data() + body[k - 1].text.size();
+      contiguous = body[k].text().data() == body[k - 1].text().data() + body[k - 1].text().size();
     if (contiguous) {
-      use.calls.emplace_back(body[first].text.data(),
-                             static_cast<std::size_t>(t.text.data() + t.text.size() - body[first].text.data()));
+      use.calls.emplace_back(body[first].text().data(),
+                             static_cast<std::size_t>(t.text().data() + t.text().size() - body[first].text().data()));
     } else {
       std::string name;
-      for (std::size_t k = first; k <= i; ++k) name += body[k].text;
+      for (std::size_t k = first; k <= i; ++k) name += body[k].text();
       use.calls.push_back(store.keep(name));
     }
   }
   for (const auto tokens : also_used)
     for (const Token& t : tokens)
-      if (t.is_identifier()) scratch.insert(t.text);
+      if (t.is_identifier()) scratch.insert(t.text());
   use.identifiers = scratch.sorted_without_keywords();
   std::sort(use.calls.begin(), use.calls.end());
   use.calls.erase(std::unique(use.calls.begin(), use.calls.end()), use.calls.end());

@@ -50,8 +50,8 @@ CallGraph::CallGraph(std::span<const ScannedSource> sources) : m_sources(sources
       Lexer lexer(macro.body, 1, StartOfLine::no);
       for (Token t = lexer.next(); t.kind != TokenKind::end; t = lexer.next())
         if (t.is_identifier() &&
-            std::find(macro.parameters.begin(), macro.parameters.end(), t.text) == macro.parameters.end())
-          body_names.push_back(t.text);
+            std::find(macro.parameters.begin(), macro.parameters.end(), t.text()) == macro.parameters.end())
+          body_names.push_back(t.text());
       names.push_back(std::move(body_names));
     }
   }

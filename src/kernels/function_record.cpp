@@ -151,10 +151,10 @@ void SourceScanner::resolve_instantiations() {
 std::span<const Token> SourceScanner::conditions_within(const Token& open, const Token& last) const {
   const std::less<const char*> before;
   const auto& all = m_pre.condition_identifiers;
-  const auto begin = std::lower_bound(all.begin(), all.end(), open.text.data(),
-                                      [&](const Token& t, const char* p) { return before(t.text.data(), p); });
-  const auto end = std::lower_bound(begin, all.end(), last.text.data(),
-                                    [&](const Token& t, const char* p) { return before(t.text.data(), p); });
+  const auto begin = std::lower_bound(all.begin(), all.end(), open.text().data(),
+                                      [&](const Token& t, const char* p) { return before(t.text().data(), p); });
+  const auto end = std::lower_bound(begin, all.end(), last.text().data(),
+                                    [&](const Token& t, const char* p) { return before(t.text().data(), p); });
   return {begin, end};
 }
 

@@ -350,12 +350,7 @@ void lex_code(std::string_view source, std::vector<Token>& code, DirectiveHandle
       for (token = lexer.read(); token.kind != TokenKind::directive_end; token = lexer.read()) words.push_back(token);
       live = handler.directive(hash, words);
     } else if (live) {
-      // Field by field: copying the whole Token made GCC assemble it on the stack first, a
-      // store-forwarding stall on every token.
-      Token& slot = code.emplace_back();
-      slot.text = token.text;
-      slot.line = token.line;
-      slot.kind = token.kind;
+      code.push_back(token);
     }
   }
 }

@@ -75,10 +75,10 @@ void MacroTable::define(const Macro& macro) {
   for (std::size_t i = 0; i < body.size(); ++i) {
     if (!body[i].is_identifier()) continue;
     Specifiers here;
-    here.global = body[i].text == "__global__";
-    here.device = body[i].text == "__device__";
-    here.host = body[i].text == "__host__";
-    if (const MacroMeaning* inner = find(body[i].text); inner && !inner->kernel_name_parameter)
+    here.global = body[i].text() == "__global__";
+    here.device = body[i].text() == "__device__";
+    here.host = body[i].text() == "__host__";
+    if (const MacroMeaning* inner = find(body[i].text()); inner && !inner->kernel_name_parameter)
       here.add(inner->specifiers);
     if (here.global && !global_at) global_at = i;
     meaning.specifiers.add(here);
@@ -86,9 +86,10 @@ void MacroTable::define(const Macro& macro) {
 
   if (macro.function_like && global_at) {
     const auto head = find_function_head(body, *global_at + 1);
-    const auto parameter = head && head->name_first == head->name_last
-                               ? std::find(macro.parameters.begin(), macro.parameters.end(), body[head->name_last].text)
-                               : macro.parameters.end();
+    const auto parameter =
+        head && head->name_first == head->name_last
+            ? std::find(macro.parameters.begin(), macro.parameters.end(), body[head->name_last].text())
+            : macro.parameters.end();
     if (parameter != macro.parameters.end()) {
       meaning.kernel_name_parameter = static_cast<std::size_t>(parameter - macro.parameters.begin());
       Function& kernel = meaning.kernel;
@@ -131,7 +132,7 @@ std::optional<Function> MacroTable::expand(const MacroMeaning& meaning,
   std::vector<std::string> texts;
   for (const auto& argument : arguments) texts.push_back(spaced_text(argument));
   Function kernel = meaning.kernel;
-  kernel.name = std::string(name_tokens[0].text);
+  kernel.name = std::string(name_tokens[0].text());
   kernel.qualified_name = kernel.name;
   kernel.template_parameters = substitute(kernel.template_parameters, meaning.parameters, texts);
   kernel.launch_bounds = substitute(kernel.launch_bounds, meaning.parameters, texts);

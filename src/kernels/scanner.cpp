@@ -57,8 +57,8 @@ std::size_t SourceScanner::head_end(std::size_t start) const {
   bool constructor_initializers = false;
   for (std::size_t i = start; i < m_code.size(); ++i) {
     const Token& t = m_code[i];
-    if (t.kind != TokenKind::punctuation || t.text.size() != 1) continue;
-    switch (t.text[0]) {
+    if (t.kind != TokenKind::punctuation || t.text().size() != 1) continue;
+    switch (t.text()[0]) {
       case ';':
         return i;  // even inside parentheses: nothing at namespace scope runs on past one
       case '(':
@@ -128,20 +128,20 @@ std::size_t SourceScanner::declaration(std::size_t start) {
   for (std::size_t i = start; i < end; ++i) {
     const Token& t = m_code[i];
     if (t.kind == TokenKind::punctuation) {
-      if (t.text == "(" || t.text == "[" || t.text == "{") ++depth;
-      if ((t.text == ")" || t.text == "]" || t.text == "}") && depth > 0) --depth;
+      if (t.text() == "(" || t.text() == "[" || t.text() == "{") ++depth;
+      if ((t.text() == ")" || t.text() == "]" || t.text() == "}") && depth > 0) --depth;
       continue;
     }
     if (depth != 0 || !t.is_identifier()) continue;
     const bool call = i + 1 < end && m_code[i + 1].is_punct("(");
-    if (t.text == "template" && i + 1 < end && m_code[i + 1].is_punct("<")) {
+    if (t.text() == "template" && i + 1 < end && m_code[i + 1].is_punct("<")) {
       i = std::min(matching_angle(m_code, i + 1), end - 1);
-    } else if (t.text == "__global__" || t.text == "__device__" || t.text == "__host__") {
-      specifiers.global = specifiers.global || t.text == "__global__";
-      specifiers.device = specifiers.device || t.text == "__device__";
-      specifiers.host = specifiers.host || t.text == "__host__";
+    } else if (t.text() == "__global__" || t.text() == "__device__" || t.text() == "__host__") {
+      specifiers.global = specifiers.global || t.text() == "__global__";
+      specifiers.device = specifiers.device || t.text() == "__device__";
+      specifiers.host = specifiers.host || t.text() == "__host__";
       if (!specifier_at) specifier_at = i;
-    } else if (const MacroMeaning* meaning = m_macros.find(t.text)) {
+    } else if (const MacroMeaning* meaning = m_macros.find(t.text())) {
       if (meaning->kernel_name_parameter && call) {
         const std::size_t close = std::min(matching_close(m_code, i + 1), end - 1);
         macro_kernel(*meaning, i, close);
@@ -151,7 +151,7 @@ std::size_t SourceScanner::declaration(std::size_t start) {
         specifiers.add(meaning->specifiers);
         if (!specifier_at) specifier_at = i;
       }
-    } else if (call && !specifier_at && !is_keyword(t.text) && !is_attribute_word(t.text)) {
+    } else if (call && !specifier_at && !is_keyword(t.text()) && !is_attribute_word(t.text())) {
       const std::size_t close = std::min(matching_close(m_code, i + 1), end - 1);
       from = close + 1;
       i = close;
@@ -199,13 +199,13 @@ std::optional<std::string> SourceScanner::class_name(std::size_t from, std::size
     if (t.is_punct("(") || t.is_punct("[")) ++depth;
     if ((t.is_punct(")") || t.is_punct("]")) && depth > 0) --depth;
     if (depth != 0 || !t.is_identifier()) continue;
-    if (t.text == "enum") return std::nullopt;
-    if (t.text != "class" && t.text != "struct" && t.text != "union") continue;
+    if (t.text() == "enum") return std::nullopt;
+    if (t.text() != "class" && t.text() != "struct" && t.text() != "union") continue;
     std::size_t k = i + 1;
     while (k < head.size()) {
       if (head[k].is_punct("[") && k + 1 < head.size() && head[k + 1].is_punct("[")) {
         k = matching_close(head, k) + 1;
-      } else if (head[k].is_identifier() && is_attribute_word(head[k].text) && k + 1 < head.size() &&
+      } else if (head[k].is_identifier() && is_attribute_word(head[k].text()) && k + 1 < head.size() &&
                  head[k + 1].is_punct("(")) {
         k = matching_close(head, k + 1) + 1;
       } else {
@@ -213,8 +213,8 @@ std::optional<std::string> SourceScanner::class_name(std::size_t from, std::size
       }
     }
     std::string name;
-    for (; k < head.size() && (head[k].is_punct("::") || (head[k].is_identifier() && head[k].text != "final")); ++k)
-      name += head[k].text;
+    for (; k < head.size() && (head[k].is_punct("::") || (head[k].is_identifier() && head[k].text() != "final")); ++k)
+      name += head[k].text();
     if (k < head.size() && head[k].is_punct("<")) k = matching_angle(head, k) + 1;
     if (k < head.size() && head[k].is_identifier("final")) ++k;
     if (k >= head.size() || head[k].is_punct(":")) return name;
@@ -230,11 +230,11 @@ std::string SourceScanner::namespace_name(std::size_t from, std::size_t end) con
     const Token& t = m_code[i];
     if (t.is_punct("[") && i + 1 < end && m_code[i + 1].is_punct("[")) {
       i = matching_close(m_code, i);
-    } else if (t.is_identifier() && is_attribute_word(t.text)) {
+    } else if (t.is_identifier() && is_attribute_word(t.text())) {
       if (i + 1 < end && m_code[i + 1].is_punct("(")) i = matching_close(m_code, i + 1);
-    } else if (t.is_identifier() && t.text != "inline") {
+    } else if (t.is_identifier() && t.text() != "inline") {
       name += name.empty() ? "" : "::";
-      name += t.text;
+      name += t.text();
     }
   }
   return name;
