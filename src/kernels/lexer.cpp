@@ -104,7 +104,9 @@ void Lexer::skip_block_comment() {
 
 // m_pos never passes the end, so the view needs no bounds check.
 [[gnu::always_inline]] inline Token Lexer::finish(std::size_t begin, std::uint32_t line, TokenKind kind) {
-  return Token{std::string_view(m_source.data() + begin, m_pos - begin), line, kind};
+  if (m_checked) [[unlikely]]
+    return Token{std::string_view(m_source.data() + begin, m_pos - begin), line, kind};
+  return Token{Token::Unchecked{}, m_source.data() + begin, m_pos - begin, line, kind};
 }
 
 Token Lexer::quoted(std::size_t begin, std::uint32_t line, char quote, TokenKind kind) {

@@ -37,6 +37,12 @@ struct Token {
         line(line_ < max_line ? line_ : max_line),
         kind(kind_) {}
 
+  // Without those two checks, for the lexer, which knows once per source that neither a line
+  // nor a length can overflow (a source of fewer than 2^24 - 1 bytes).
+  struct Unchecked {};
+  Token(Unchecked, const char* data, std::size_t size, std::uint32_t line_, TokenKind kind_)
+      : m_data(data), m_size(static_cast<std::uint32_t>(size)), line(line_), kind(kind_) {}
+
   static constexpr std::uint32_t max_line = (std::uint32_t{1} << 24) - 1;
 
   std::string_view text() const { return {m_data, m_size}; }
