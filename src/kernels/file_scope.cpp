@@ -55,7 +55,10 @@ std::size_t offset_of(std::string_view source, const Token& token) {
 }  // namespace
 
 std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view source) {
-  const std::vector<Token> tokens = lex(source);
+  return file_scope_declarations(source, lex(source));
+}
+
+std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view source, std::span<const Token> tokens) {
   std::vector<FileScopeDeclaration> declarations;
   std::size_t start = 0;  // first token of the statement being read
   int depth = 0;          // braces, parentheses and brackets inside the statement

@@ -129,4 +129,25 @@ Preprocessed preprocess(std::string_view source, std::vector<Token> storage) {
   return out;
 }
 
+Preprocessed preprocess(std::string_view source, std::span<const Token> tokens, std::vector<Token> storage) {
+  Preprocessed out;
+  DirectiveReader reader(source, out);
+  storage.clear();
+  storage.reserve(tokens.size());
+  bool live = true;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind == TokenKind::directive_begin) {
+      // As lex_code() hands a directive over: its words, up to its directive_end.
+      std::size_t end = i + 1;
+      while (end < tokens.size() && tokens[end].kind != TokenKind::directive_end) ++end;
+      live = reader.directive(tokens[i], tokens.subspan(i + 1, end - i - 1));
+      i = end;
+    } else if (live) {
+      storage.push_back(tokens[i]);
+    }
+  }
+  out.code = std::move(storage);
+  return out;
+}
+
 }  // namespace kforecast::kernels

@@ -34,7 +34,10 @@ std::string_view TextStore::keep(std::string_view text) {
 }
 
 SourceScanner::SourceScanner(std::string_view source, const ScanOptions& options)
-    : m_source(source), m_pre(preprocess(source, std::move(t_token_storage))), m_code(m_pre.code) {
+    : m_source(source),
+      m_pre(options.tokens != nullptr ? preprocess(source, *options.tokens, std::move(t_token_storage))
+                                      : preprocess(source, std::move(t_token_storage))),
+      m_code(m_pre.code) {
   m_result.text_store = std::make_shared<TextStore>();
   for (const Macro& macro : options.known_macros) m_macros.define(macro);
   for (const Macro& macro : m_pre.macros) m_macros.define(macro);

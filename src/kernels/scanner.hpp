@@ -145,10 +145,15 @@ struct ScannedSource {
   std::shared_ptr<TextStore> text_store;
 };
 
+struct Token;
+
 struct ScanOptions {
   // Macros visible before the first line, e.g. those of headers the source includes: they let
   // DEFINE_KERNEL(foo) be found when DEFINE_KERNEL lives in a header.
   std::span<const Macro> known_macros;
+  // Every token of the text as lex(text) gives them, when the caller needs them too (for
+  // file_scope_declarations): the scan then reads these instead of lexing the text again.
+  const std::vector<Token>* tokens = nullptr;
 };
 
 // Never fails: on any input it returns what it could find. `text` must outlive the result (see
