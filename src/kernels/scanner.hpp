@@ -159,5 +159,11 @@ struct ScanOptions {
 // Never fails: on any input it returns what it could find. `text` must outlive the result (see
 // "Lifetimes" above).
 ScannedSource scan_cuda_source(std::string_view text, const ScanOptions& options = {});
+// A temporary string would die before the views into it are read: keep the text in a variable.
+ScannedSource scan_cuda_source(std::string&& text, const ScanOptions& options = {}) = delete;
+// String literals live for the whole program (and would be ambiguous between the two above).
+inline ScannedSource scan_cuda_source(const char* text, const ScanOptions& options = {}) {
+  return scan_cuda_source(std::string_view(text), options);
+}
 
 }  // namespace kforecast::kernels

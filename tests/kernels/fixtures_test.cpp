@@ -74,7 +74,8 @@ TEST_CASE("kernels: fixture sgemm_tiled.cu, a tiled SGEMM with a helper two call
 }
 
 TEST_CASE("kernels: fixture templates.cu, template kernels and their explicit instantiations") {
-  const auto scanned = scan_cuda_source(read_fixture("templates.cu"));
+  const std::string source = read_fixture("templates.cu");  // outlives the views the scan returns
+  const auto scanned = scan_cuda_source(source);
   CHECK(qualified_names(scanned) == std::vector<std::string>{"warp_sum", "reduce_rows", "fill"});
   const Function& reduce = only(scanned, "reduce_rows");
   CHECK(reduce.template_parameters == "template <int BLOCK, typename T = float>");
@@ -115,7 +116,8 @@ TEST_CASE("kernels: fixture macro_kernels.cu, kernels stamped out by a macro") {
 }
 
 TEST_CASE("kernels: fixture extern_c.cu, extern C blocks, namespaces and attributes") {
-  const auto scanned = scan_cuda_source(read_fixture("extern_c.cu"));
+  const std::string source = read_fixture("extern_c.cu");  // outlives the views the scan returns
+  const auto scanned = scan_cuda_source(source);
   CHECK(qualified_names(scanned) == std::vector<std::string>{"c_add", "c_declared", "c_single", "outer::inner::square",
                                                              "outer::inner::nested_kernel", "outer::hidden",
                                                              "outer::both", "outer::attributed", "a::b::deep"});
@@ -145,7 +147,8 @@ TEST_CASE("kernels: fixture extern_c.cu, extern C blocks, namespaces and attribu
 TEST_CASE("kernels: fixture tricky.cu, kernels in comments, strings and #if 0 are not found") {
   // #if 0 is honoured: in_if_zero is not found, the #else branch is. Other conditions keep
   // every branch, so both EXP macros are listed.
-  const auto scanned = scan_cuda_source(read_fixture("tricky.cu"));
+  const std::string source = read_fixture("tricky.cu");  // outlives the views the scan returns
+  const auto scanned = scan_cuda_source(source);
   CHECK(qualified_names(scanned) == std::vector<std::string>{"in_else_of_if_zero", "after_all_that"});
   const Function& after = only(scanned, "after_all_that");
   CHECK(after.signature.first_line == 35);
