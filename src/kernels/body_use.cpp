@@ -9,7 +9,12 @@
 namespace kforecast::kernels {
 namespace {
 
-std::uint64_t hash_name(std::string_view name) {
+struct NameHash {
+  std::uint64_t hash;
+  std::uint64_t tail;  // a name of up to eight bytes: all of them, so equal tails mean equal names
+};
+
+NameHash hash_name(std::string_view name) {
   // Identifiers are short: folding 8-byte words with a multiply spreads them well enough.
   std::uint64_t h = 0x9e3779b97f4a7c15ull ^ name.size();
   std::size_t i = 0;
@@ -27,7 +32,7 @@ std::uint64_t hash_name(std::string_view name) {
     for (; i < name.size(); ++i) tail = (tail << 8) | static_cast<unsigned char>(name[i]);
   }
   h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 29);
+  return {h ^ (h >> 29), tail};
 }
 
 }  // namespace
@@ -44,24 +49,27 @@ void NameSet::grow() {
   const std::size_t capacity = std::max<std::size_t>(64, m_slots.size() * 2);
   m_slots.assign(capacity, {});
   for (const std::string_view name : m_names) {
-    const std::uint64_t hash = hash_name(name);
-    std::size_t slot = hash & (capacity - 1);
+    const NameHash hashed = hash_name(name);
+    std::size_t slot = hashed.hash & (capacity - 1);
     while (m_slots[slot].generation == m_generation) slot = (slot + 1) & (capacity - 1);
-    m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hash};
+    m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hashed.hash, hashed.tail};
   }
 }
 
 void NameSet::insert(std::string_view name) {
   if ((m_names.size() + 1) * 2 > m_slots.size()) grow();
   const std::size_t mask = m_slots.size() - 1;
-  const std::uint64_t hash = hash_name(name);
-  std::size_t slot = hash & mask;
+  const NameHash hashed = hash_name(name);
+  std::size_t slot = hashed.hash & mask;
   while (m_slots[slot].generation == m_generation) {
     const Slot& taken = m_slots[slot];
-    if (taken.hash == hash && std::string_view(taken.data, taken.size) == name) return;
+    // Most names are short and seen again: their bytes are all in the tail, so no memcmp.
+    if (taken.hash == hashed.hash && taken.size == name.size() && taken.tail == hashed.tail &&
+        (name.size() <= 8 || std::string_view(taken.data, taken.size) == name))
+      return;
     slot = (slot + 1) & mask;
   }
-  m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hash};
+  m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hashed.hash, hashed.tail};
   m_names.push_back(name);
 }
 

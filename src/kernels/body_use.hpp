@@ -30,6 +30,7 @@ class NameSet {
     std::uint32_t size = 0;
     std::uint32_t generation = 0;  // taken when it holds m_generation
     std::uint64_t hash = 0;
+    std::uint64_t tail = 0;  // what hash_name packed of the name's last bytes: all of a short name
   };
   void grow();
   std::vector<Slot> m_slots;
