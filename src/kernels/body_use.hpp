@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kernels/scanner.hpp"
@@ -34,7 +35,7 @@ class NameSet {
   };
   void grow();
   std::vector<Slot> m_slots;
-  std::vector<std::string_view> m_names;  // in insertion order
+  std::vector<std::pair<std::uint64_t, std::string_view>> m_names;  // sort key and name, in insertion order
   std::uint32_t m_generation = 1;
 };
 
