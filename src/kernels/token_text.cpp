@@ -172,6 +172,20 @@ void append_spaced_text(std::string& text, std::span<const Token> tokens) {
   const auto first = reinterpret_cast<std::uintptr_t>(tokens.front().text().data());
   const auto last = reinterpret_cast<std::uintptr_t>(tokens.back().text().data() + tokens.back().text().size());
   if (last >= first && last - first < (std::uintptr_t{1} << 20)) text.reserve(text.size() + (last - first));
+  // Most token runs (a parameter's type, a macro's body) are written with single spaces: then
+  // the text is the source's own bytes, copied at once rather than token by token.
+  bool as_written =
+      tokens.front().kind != TokenKind::directive_begin && tokens.front().kind != TokenKind::directive_end;
+  for (std::size_t i = 1; i < tokens.size() && as_written; ++i) {
+    const auto end = reinterpret_cast<std::uintptr_t>(tokens[i - 1].text().data() + tokens[i - 1].text().size());
+    const auto begin = reinterpret_cast<std::uintptr_t>(tokens[i].text().data());
+    as_written = tokens[i].kind != TokenKind::directive_begin && tokens[i].kind != TokenKind::directive_end &&
+                 (begin == end || (begin == end + 1 && tokens[i].text().data()[-1] == ' '));
+  }
+  if (as_written) {
+    text.append(tokens.front().text().data(), last - first);
+    return;
+  }
   const std::size_t start = text.size();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind == TokenKind::directive_begin || tokens[i].kind == TokenKind::directive_end) continue;
