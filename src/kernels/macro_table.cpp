@@ -143,20 +143,28 @@ std::optional<Function> MacroTable::expand(const MacroMeaning& meaning,
   }
   // An argument that is not a name (an operator, an expression) is not a use of a name.
   auto substitute_names = [&](const std::vector<std::string>& names, std::string_view also) {
-    std::vector<std::string> out;
+    // Most names are one word: the argument's text or the name itself, with no new string.
+    std::vector<std::string> substituted;  // the others; reserved, so views of them stay put
+    substituted.reserve(names.size() + 1);
+    std::vector<std::string_view> out;
     auto add = [&](std::string_view name) {
-      std::string replaced = substitute(name, meaning.parameters, texts);
+      std::string_view replaced = name;
+      if (std::all_of(name.begin(), name.end(), is_word_char)) {
+        const auto found = std::find(meaning.parameters.begin(), meaning.parameters.end(), name);
+        const auto index = static_cast<std::size_t>(found - meaning.parameters.begin());
+        if (found != meaning.parameters.end() && index < texts.size()) replaced = texts[index];
+      } else {
+        replaced = substituted.emplace_back(substitute(name, meaning.parameters, texts));
+      }
       if (name.find("::") != std::string::npos || (is_plain_identifier(replaced) && !is_keyword(replaced)))
-        out.push_back(std::move(replaced));
+        out.push_back(replaced);
     };
     for (const std::string& name : names) add(name);
     if (!also.empty()) add(also);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
-    std::vector<std::string_view> kept;
-    kept.reserve(out.size());
-    for (const std::string& name : out) kept.push_back(store.keep(name));
-    return kept;
+    for (std::string_view& name : out) name = store.keep(name);
+    return out;
   };
   kernel.referenced_identifiers = substitute_names(meaning.kernel_identifiers, meaning.name);
   kernel.calls = substitute_names(meaning.kernel_calls, {});
