@@ -71,8 +71,9 @@ std::uint64_t digest(const kforecast::kernels::ScannedSource& scanned) {
     text(f.template_parameters), number(f.extern_c), number(f.has_body), text(f.launch_bounds);
     for (const auto& p : f.parameters) text(p.type), text(p.name), text(p.default_value);
     span(f.signature), span(f.body), span(f.whole);
-    for (const auto* names : {&f.referenced_identifiers, &f.calls, &f.instantiations})
+    for (const auto* names : {&f.referenced_identifiers, &f.calls})
       for (const auto& name : *names) text(name);
+    for (const auto& name : f.instantiations) text(name);
     number(f.from_macro), text(f.macro);
   }
   for (const auto& m : scanned.macros) {

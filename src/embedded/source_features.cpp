@@ -102,7 +102,7 @@ class ThreadIndexTracker {
   // A thread term starting at i: threadIdx.x or a tracked name; `last` is its final token.
   ThreadUse term_at(const std::vector<Token>& t, std::size_t i, std::size_t end, std::size_t& last) const {
     if (!t[i].is_identifier()) return ThreadUse::none;
-    if (t[i].text == "threadIdx") {
+    if (t[i].text() == "threadIdx") {
       // Only x: the dimension along which a warp's threads are consecutive.
       if (i + 2 < end && t[i + 1].is_punct(".") && t[i + 2].is_identifier("x")) {
         last = i + 2;
@@ -111,7 +111,7 @@ class ThreadIndexTracker {
       return ThreadUse::none;
     }
     if (i > 0 && (t[i - 1].is_punct(".") || t[i - 1].is_punct("->"))) return ThreadUse::none;  // a member
-    const std::string name(t[i].text);
+    const std::string name(t[i].text());
     if (m_strided.contains(name)) return ThreadUse::strided;
     if (m_linear.contains(name)) return ThreadUse::linear;
     return ThreadUse::none;
@@ -173,7 +173,7 @@ void count_tokens(const std::vector<Token>& t, SourceFeatures& f) {
       continue;
     }
     if (tok.kind == TokenKind::number) {
-      if (is_double_literal(tok.text)) f.fp64_code += 1;
+      if (is_double_literal(tok.text())) f.fp64_code += 1;
       continue;
     }
     if (tok.is_punct("{")) {
@@ -202,15 +202,15 @@ void count_tokens(const std::vector<Token>& t, SourceFeatures& f) {
       if (use == ThreadUse::strided) {
         f.thread_strided_accesses += 1;
         // Written to when an assignment follows the subscript: out[c * rows + r] = ...
-        if (close + 1 < t.size() && t[close + 1].kind == TokenKind::punctuation && t[close + 1].text.ends_with("=") &&
-            t[close + 1].text != "==" && t[close + 1].text != "!=" && t[close + 1].text != "<=" &&
-            t[close + 1].text != ">=")
+        if (close + 1 < t.size() && t[close + 1].kind == TokenKind::punctuation && t[close + 1].text().ends_with("=") &&
+            t[close + 1].text() != "==" && t[close + 1].text() != "!=" && t[close + 1].text() != "<=" &&
+            t[close + 1].text() != ">=")
           f.thread_strided_stores += 1;
       }
       continue;
     }
     if (!tok.is_identifier()) continue;
-    const std::string_view word = tok.text;
+    const std::string_view word = tok.text();
     // The `while` of a do-while follows the body's '}' and is not a second loop.
     const bool do_while_tail = word == "while" && i > 0 && t[i - 1].is_punct("}");
     if (word == "for" || (word == "while" && !do_while_tail) || word == "do") {
@@ -250,7 +250,7 @@ void count_tokens(const std::vector<Token>& t, SourceFeatures& f) {
   // Inline PTX: tensor-core instructions written as asm strings.
   for (const Token& tok : t)
     if (tok.kind == TokenKind::string_literal &&
-        (tok.text.find("mma.sync") != std::string_view::npos || tok.text.find("wgmma") != std::string_view::npos))
+        (tok.text().find("mma.sync") != std::string_view::npos || tok.text().find("wgmma") != std::string_view::npos))
       f.tensor_core_code += 1;
 }
 

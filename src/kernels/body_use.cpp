@@ -2,6 +2,7 @@
 #include "kernels/body_use.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "kernels/token_text.hpp"
@@ -9,7 +10,12 @@
 namespace kforecast::kernels {
 namespace {
 
-std::uint64_t hash_name(std::string_view name) {
+struct NameHash {
+  std::uint64_t hash;
+  std::uint64_t tail;  // a name of up to eight bytes: all of them, so equal tails mean equal names
+};
+
+NameHash hash_name(std::string_view name) {
   // Identifiers are short: folding 8-byte words with a multiply spreads them well enough.
   std::uint64_t h = 0x9e3779b97f4a7c15ull ^ name.size();
   std::size_t i = 0;
@@ -27,7 +33,18 @@ std::uint64_t hash_name(std::string_view name) {
     for (; i < name.size(); ++i) tail = (tail << 8) | static_cast<unsigned char>(name[i]);
   }
   h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 29);
+  return {h ^ (h >> 29), tail};
+}
+
+// The first eight bytes as one big-endian number, bytes past a short name's end as zero (names
+// hold no zero bytes): ordering by it, then by the name, is ordering by the name, and most
+// comparisons are then one integer comparison. From the tail hash_name packed, without a loop.
+std::uint64_t sort_key(std::string_view name, std::uint64_t tail) {
+  if (name.size() < 8) return name.empty() ? 0 : tail << (8 * (8 - name.size()));
+  std::uint64_t first;
+  std::memcpy(&first, name.data(), 8);
+  if constexpr (std::endian::native == std::endian::little) first = __builtin_bswap64(first);
+  return first;
 }
 
 }  // namespace
@@ -43,90 +60,88 @@ void NameSet::clear() {
 void NameSet::grow() {
   const std::size_t capacity = std::max<std::size_t>(64, m_slots.size() * 2);
   m_slots.assign(capacity, {});
-  for (const std::string_view name : m_names) {
-    const std::uint64_t hash = hash_name(name);
-    std::size_t slot = hash & (capacity - 1);
+  for (const auto& [key, name] : m_names) {
+    const NameHash hashed = hash_name(name);
+    std::size_t slot = hashed.hash & (capacity - 1);
     while (m_slots[slot].generation == m_generation) slot = (slot + 1) & (capacity - 1);
-    m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hash};
+    m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hashed.hash, hashed.tail};
   }
 }
 
 void NameSet::insert(std::string_view name) {
   if ((m_names.size() + 1) * 2 > m_slots.size()) grow();
   const std::size_t mask = m_slots.size() - 1;
-  const std::uint64_t hash = hash_name(name);
-  std::size_t slot = hash & mask;
+  const NameHash hashed = hash_name(name);
+  std::size_t slot = hashed.hash & mask;
   while (m_slots[slot].generation == m_generation) {
     const Slot& taken = m_slots[slot];
-    if (taken.hash == hash && std::string_view(taken.data, taken.size) == name) return;
+    // Most names are short and seen again: their bytes are all in the tail, so no memcmp.
+    if (taken.hash == hashed.hash && taken.size == name.size() && taken.tail == hashed.tail &&
+        (name.size() <= 8 || std::string_view(taken.data, taken.size) == name))
+      return;
     slot = (slot + 1) & mask;
   }
-  m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hash};
-  m_names.push_back(name);
+  m_slots[slot] = {name.data(), static_cast<std::uint32_t>(name.size()), m_generation, hashed.hash, hashed.tail};
+  m_names.emplace_back(sort_key(name, hashed.tail), name);
 }
 
-std::vector<std::string> NameSet::sorted_without_keywords() const {
-  // Sorting views moves 16 bytes per swap where strings move 32 and may touch the heap.
-  thread_local std::vector<std::string_view> views;
-  views.clear();
-  for (const std::string_view name : m_names)
-    if (!is_keyword(name)) views.push_back(name);
-  // Sorted by the first eight bytes as one big-endian number (bytes past a short name's end
-  // count as zero, and names hold no zero bytes): most comparisons are then one integer
-  // comparison, in the same order as comparing the names.
+std::vector<std::string_view> NameSet::sorted_without_keywords() const {
+  // Sorting (key, view) pairs moves 24 bytes per swap where strings move 32 and may touch the heap.
   thread_local std::vector<std::pair<std::uint64_t, std::string_view>> keyed;
   keyed.clear();
-  for (const std::string_view name : views) {
-    std::uint64_t key = 0;
-    for (std::size_t i = 0; i < 8; ++i) key = (key << 8) | (i < name.size() ? static_cast<unsigned char>(name[i]) : 0u);
-    keyed.emplace_back(key, name);
-  }
+  for (const auto& named : m_names)
+    if (!is_keyword(named.second)) keyed.push_back(named);
   std::sort(keyed.begin(), keyed.end(),
             [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
-  std::vector<std::string> sorted;
+  std::vector<std::string_view> sorted;
   sorted.reserve(keyed.size());
-  for (const auto& [key, name] : keyed) sorted.emplace_back(name);
+  for (const auto& [key, name] : keyed) sorted.push_back(name);
   return sorted;
 }
 
 BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<const Token>> also_used,
-                         NameSet& scratch) {
+                         NameSet& scratch, TextStore& store) {
   BodyUse use;
   scratch.clear();
   for (std::size_t i = 0; i < body.size(); ++i) {
     const Token& t = body[i];
     if (t.kind != TokenKind::identifier) continue;
-    scratch.insert(t.text);
+    scratch.insert(t.text());
     if (i + 1 >= body.size() || body[i + 1].kind != TokenKind::punctuation) continue;
     const Token& after = body[i + 1];
-    bool call = after.text == "(";
-    if (after.text == "<") {
+    bool call = after.text() == "(";
+    if (after.text() == "<") {
       // f<T>(x) is a call; a < b && c > (d) is two comparisons.
       const std::size_t close = matching_angle(body, i + 1, 64);
       call = close + 1 < body.size() && body[close + 1].is_punct("(") &&
              std::none_of(body.begin() + static_cast<std::ptrdiff_t>(i) + 2,
                           body.begin() + static_cast<std::ptrdiff_t>(close),
                           [](const Token& a) { return a.is_punct("&&") || a.is_punct("||"); });
-    } else if (after.text == "<<") {
+    } else if (after.text() == "<<") {
       call = i + 2 < body.size() && body[i + 2].is_punct("<");  // a launch: k<<<grid, block>>>(...)
     }
-    if (!call || is_keyword(t.text)) continue;
+    if (!call || is_keyword(t.text())) continue;
     std::size_t first = i;
     while (first >= 2 && body[first - 1].is_punct("::") && body[first - 2].is_identifier()) first -= 2;
     // A leading "::" means the global f; after S<T>:: the qualifier is a type we cannot name.
     const bool after_template = first >= 2 && (body[first - 2].is_punct(">") || body[first - 2].is_punct(">>"));
     if (first >= 1 && body[first - 1].is_punct("::") && !after_template) --first;
-    if (first == i) {
-      use.calls.emplace_back(t.text);
+    // A qualified name written without spaces is its own view of the source.
+    bool contiguous = true;
+    for (std::size_t k = first + 1; k <= i && contiguous; ++k)
+      contiguous = body[k].text().data() == body[k - 1].text().data() + body[k - 1].text().size();
+    if (contiguous) {
+      use.calls.emplace_back(body[first].text().data(),
+                             static_cast<std::size_t>(t.text().data() + t.text().size() - body[first].text().data()));
     } else {
       std::string name;
-      for (std::size_t k = first; k <= i; ++k) name += body[k].text;
-      use.calls.push_back(std::move(name));
+      for (std::size_t k = first; k <= i; ++k) name += body[k].text();
+      use.calls.push_back(store.keep(name));
     }
   }
   for (const auto tokens : also_used)
     for (const Token& t : tokens)
-      if (t.is_identifier()) scratch.insert(t.text);
+      if (t.is_identifier()) scratch.insert(t.text());
   use.identifiers = scratch.sorted_without_keywords();
   std::sort(use.calls.begin(), use.calls.end());
   use.calls.erase(std::unique(use.calls.begin(), use.calls.end()), use.calls.end());

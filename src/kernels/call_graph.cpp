@@ -50,8 +50,8 @@ CallGraph::CallGraph(std::span<const ScannedSource> sources) : m_sources(sources
       Lexer lexer(macro.body, 1, StartOfLine::no);
       for (Token t = lexer.next(); t.kind != TokenKind::end; t = lexer.next())
         if (t.is_identifier() &&
-            std::find(macro.parameters.begin(), macro.parameters.end(), t.text) == macro.parameters.end())
-          body_names.push_back(t.text);
+            std::find(macro.parameters.begin(), macro.parameters.end(), t.text()) == macro.parameters.end())
+          body_names.push_back(t.text());
       names.push_back(std::move(body_names));
     }
   }
@@ -59,7 +59,7 @@ CallGraph::CallGraph(std::span<const ScannedSource> sources) : m_sources(sources
   for (std::size_t s = 0; s < sources.size(); ++s) {
     for (std::size_t i = 0; i < sources[s].functions.size(); ++i) {
       auto& callees = m_callees[m_first_slot[s] + i];
-      for (const std::string& call : sources[s].functions[i].calls) {
+      for (const std::string_view call : sources[s].functions[i].calls) {
         const auto found = resolve({s, i}, call);
         callees.insert(callees.end(), found.begin(), found.end());
       }
@@ -128,7 +128,7 @@ std::vector<MacroRef> CallGraph::macros_used(FunctionRef start, MacroReach reach
   }
   std::vector<std::string_view> pending;
   for (const FunctionRef ref : functions)
-    for (const std::string& name : function(ref).referenced_identifiers) pending.push_back(name);
+    for (const std::string_view name : function(ref).referenced_identifiers) pending.push_back(name);
   std::vector<MacroRef> used;
   while (!pending.empty()) {
     const std::string_view name = pending.back();

@@ -10,7 +10,7 @@ namespace kforecast::kernels {
 namespace {
 
 bool is_closing_angle(const Token& t) { return t.is_punct(">") || t.is_punct(">>"); }
-bool is_name(const Token& t) { return t.is_identifier() && !is_keyword(t.text); }
+bool is_name(const Token& t) { return t.is_identifier() && !is_keyword(t.text()); }
 
 // The '<' that opens the template argument list closed at `close`, or nothing.
 std::optional<std::size_t> matching_open_angle(std::span<const Token> tokens, std::size_t floor, std::size_t close) {
@@ -19,11 +19,11 @@ std::optional<std::size_t> matching_open_angle(std::span<const Token> tokens, st
     const Token& t = tokens[i];
     if (t.kind != TokenKind::punctuation) continue;
     if (is_closing_angle(t)) {
-      depth += t.text.size();
-    } else if (t.text == "<") {
+      depth += t.text().size();
+    } else if (t.text() == "<") {
       if (depth <= 1) return i;
       --depth;
-    } else if (t.text == ";" || t.text == "{" || t.text == "}") {
+    } else if (t.text() == ";" || t.text() == "{" || t.text() == "}") {
       return std::nullopt;
     }
   }
@@ -82,7 +82,7 @@ Parameter make_parameter(std::span<const Token> declaration, std::span<const Tok
     parameter.type = spaced_text(declaration);
     return parameter;
   }
-  parameter.name = std::string(declaration[*name_at].text);
+  parameter.name = std::string(declaration[*name_at].text());
   parameter.type = spaced_text(declaration.first(*name_at));
   append_spaced_text(parameter.type, declaration.subspan(*name_at + 1));
   return parameter;
@@ -104,7 +104,7 @@ std::optional<FunctionHead> find_function_head(std::span<const Token> head, std:
       i = matching_close(head, i);
       continue;
     }
-    if (t.is_identifier() && is_attribute_word(t.text) && i + 1 < head.size() && head[i + 1].is_punct("(")) {
+    if (t.is_identifier() && is_attribute_word(t.text()) && i + 1 < head.size() && head[i + 1].is_punct("(")) {
       i = matching_close(head, i + 1);
       continue;
     }
@@ -156,7 +156,7 @@ std::string declarator_name(std::span<const Token> head, const FunctionHead& fou
         continue;
       }
     }
-    name += head[i].text;
+    name += head[i].text();
   }
   return name;
 }
@@ -183,18 +183,18 @@ std::vector<Parameter> parse_parameters(std::span<const Token> inside) {
       const Token& t = inside[i];
       if (t.kind != TokenKind::punctuation) continue;
       // Angle brackets count only before a default value: there '<' may be a comparison.
-      if (t.text == "(" || t.text == "[" || t.text == "{") {
+      if (t.text() == "(" || t.text() == "[" || t.text() == "{") {
         ++depth;
-      } else if (t.text == ")" || t.text == "]" || t.text == "}") {
+      } else if (t.text() == ")" || t.text() == "]" || t.text() == "}") {
         if (depth > 0) --depth;
-      } else if (t.text == "<" && equals == none && i > start && inside[i - 1].is_identifier()) {
+      } else if (t.text() == "<" && equals == none && i > start && inside[i - 1].is_identifier()) {
         ++angles;
       } else if (is_closing_angle(t) && equals == none && angles > 0) {
-        angles -= std::min(angles, t.text.size());
-      } else if (t.text == "=" && depth == 0 && angles == 0 && equals == none) {
+        angles -= std::min(angles, t.text().size());
+      } else if (t.text() == "=" && depth == 0 && angles == 0 && equals == none) {
         equals = i;
       }
-      if (!(t.text == "," && depth == 0 && angles == 0)) continue;
+      if (!(t.text() == "," && depth == 0 && angles == 0)) continue;
     }
     const std::size_t declaration_end = equals == none ? i : equals;
     const auto declaration = inside.subspan(start, declaration_end - start);

@@ -17,7 +17,7 @@ void blank(std::string& text, std::size_t begin, std::size_t end) {
 }
 
 std::size_t offset_of(std::string_view source, const Token& token) {
-  return static_cast<std::size_t>(token.text.data() - source.data());
+  return static_cast<std::size_t>(token.text().data() - source.data());
 }
 
 // Whether [begin, end) lies inside a function the scanner found (device code, kept).
@@ -92,7 +92,7 @@ DeviceSource device_source(std::string_view source, const ScannedSource& scanned
     const std::size_t end = k < tokens.size() ? offset_of(source, tokens[k]) + 1 : source.size();
     std::string name;
     for (std::size_t n = statement; n < i; ++n)
-      if (tokens[n].is_identifier() && n + 1 < i && tokens[n + 1].is_punct("(")) name = std::string(tokens[n].text);
+      if (tokens[n].is_identifier() && n + 1 < i && tokens[n + 1].is_punct("(")) name = std::string(tokens[n].text());
     // A function device code names (a constexpr helper, say) stays: compiled with
     // -default-device it becomes device code. Launch code and the rest of the host side go.
     if (!inside_device_function(scanned, offset_of(source, token)) && !used_by_device_code.contains(name)) {

@@ -19,10 +19,10 @@ std::vector<std::string> declared_names(std::span<const Token> statement) {
   const auto alias = std::ranges::find_if(statement, [](const Token& t) { return t.is_identifier("using"); });
   if (alias != statement.end() && alias + 2 < statement.end() && (alias + 2)->is_punct("=") &&
       (alias + 1)->is_identifier())
-    return {std::string((alias + 1)->text)};
+    return {std::string((alias + 1)->text())};
   if (std::ranges::any_of(statement, [](const Token& t) { return t.is_identifier("typedef"); })) {
     for (auto it = statement.rbegin(); it != statement.rend(); ++it)
-      if (it->is_identifier()) return {std::string(it->text)};
+      if (it->is_identifier()) return {std::string(it->text())};
     return {};
   }
   int depth = 0;
@@ -31,17 +31,17 @@ std::vector<std::string> declared_names(std::span<const Token> statement) {
     if (token.is_punct("(") || token.is_punct("[") || token.is_punct("{") || token.is_punct("<")) ++depth;
     if (token.is_punct(")") || token.is_punct("]") || token.is_punct("}") || token.is_punct(">")) --depth;
     if (!token.is_identifier()) continue;
-    if (is_tag_keyword(token.text) && i + 1 < statement.size()) {
+    if (is_tag_keyword(token.text()) && i + 1 < statement.size()) {
       std::size_t k = i + 1;
       if (statement[k].is_identifier("class") || statement[k].is_identifier("struct")) ++k;  // enum class
-      if (k < statement.size() && statement[k].is_identifier()) names.emplace_back(statement[k].text);
+      if (k < statement.size() && statement[k].is_identifier()) names.emplace_back(statement[k].text());
       continue;
     }
     if (depth != 0 || i + 1 >= statement.size()) continue;
     const Token& next = statement[i + 1];
     if (next.is_punct("=") || next.is_punct("[") || next.is_punct(";") || next.is_punct(",") || next.is_punct("{") ||
         next.is_punct("("))
-      names.emplace_back(token.text);
+      names.emplace_back(token.text());
   }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -49,13 +49,16 @@ std::vector<std::string> declared_names(std::span<const Token> statement) {
 }
 
 std::size_t offset_of(std::string_view source, const Token& token) {
-  return static_cast<std::size_t>(token.text.data() - source.data());
+  return static_cast<std::size_t>(token.text().data() - source.data());
 }
 
 }  // namespace
 
 std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view source) {
-  const std::vector<Token> tokens = lex(source);
+  return file_scope_declarations(source, lex(source));
+}
+
+std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view source, std::span<const Token> tokens) {
   std::vector<FileScopeDeclaration> declarations;
   std::size_t start = 0;  // first token of the statement being read
   int depth = 0;          // braces, parentheses and brackets inside the statement
@@ -67,7 +70,7 @@ std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view sourc
       auto names = declared_names(statement);
       if (!names.empty()) {
         const std::size_t begin = offset_of(source, tokens[start]);
-        const std::size_t end = offset_of(source, tokens[last]) + tokens[last].text.size();
+        const std::size_t end = offset_of(source, tokens[last]) + tokens[last].text().size();
         declarations.push_back({std::move(names), {begin, end, tokens[start].line, tokens[last].line}});
       }
     }
@@ -119,7 +122,7 @@ std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view sourc
 std::vector<std::string> identifiers_in(std::string_view text) {
   std::vector<std::string> names;
   for (const Token& token : lex(text))
-    if (token.is_identifier()) names.emplace_back(token.text);
+    if (token.is_identifier()) names.emplace_back(token.text());
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;

@@ -5,11 +5,13 @@
 // __constant__ tables, aliases, variables. A kernel that names one depends on its text, so a
 // change there is a change to the kernel (DESIGN.md: "a macro or constant it uses").
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "kernels/scanner.hpp"
+#include "kernels/token.hpp"
 
 namespace kforecast::kernels {
 
@@ -21,6 +23,8 @@ struct FileScopeDeclaration {
 // Never fails. Function definitions (host, device or kernel) and preprocessor lines are skipped;
 // namespace and extern "C" blocks are looked into.
 std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view source);
+// The same from every token of `source`, as lex(source) gives them.
+std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view source, std::span<const Token> tokens);
 
 // The identifiers in a piece of source (a declaration's or a macro's text), keywords included.
 std::vector<std::string> identifiers_in(std::string_view text);

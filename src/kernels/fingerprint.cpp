@@ -23,9 +23,9 @@ std::uint64_t token_fingerprint(std::string_view source, Span span) {
   for (Token t = lexer.next(); t.kind != TokenKind::end; t = lexer.next()) {
     // Kind and length delimit each token, so "ab" and "a" "b" differ.
     hash = mix_byte(hash, static_cast<unsigned char>(t.kind));
-    for (std::size_t size = t.text.size(), i = 0; i < sizeof size; ++i, size >>= 8)
+    for (std::size_t size = t.text().size(), i = 0; i < sizeof size; ++i, size >>= 8)
       hash = mix_byte(hash, static_cast<unsigned char>(size & 0xff));
-    for (const char c : t.text) hash = mix_byte(hash, static_cast<unsigned char>(c));
+    for (const char c : t.text()) hash = mix_byte(hash, static_cast<unsigned char>(c));
   }
   // A final avalanche, so that nearby inputs do not give nearby fingerprints.
   hash ^= hash >> 33;

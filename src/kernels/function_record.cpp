@@ -52,7 +52,8 @@ std::optional<std::size_t> SourceScanner::function(std::size_t from, std::size_t
     f.whole = span_of(m_source, head.front(), m_code[extent.last]);
     const std::size_t inside_end = extent.closed ? extent.last : extent.last + 1;
     const std::span<const Token> also_used[] = {head, conditions_within(m_code[end], m_code[extent.last])};
-    BodyUse use = collect_body_use(m_code.subspan(end + 1, inside_end - end - 1), also_used, m_names);
+    BodyUse use =
+        collect_body_use(m_code.subspan(end + 1, inside_end - end - 1), also_used, m_names, *m_result.text_store);
     f.referenced_identifiers = std::move(use.identifiers);
     f.calls = std::move(use.calls);
     next = extent.resume;
@@ -62,7 +63,7 @@ std::optional<std::size_t> SourceScanner::function(std::size_t from, std::size_t
     f.whole = semicolon ? span_of(m_source, head.front(), m_code[end]) : f.signature;
     f.body = Span{f.whole.end, f.whole.end, f.whole.last_line, f.whole.last_line};
     const std::span<const Token> also_used[] = {head};
-    f.referenced_identifiers = collect_body_use({}, also_used, m_names).identifiers;
+    f.referenced_identifiers = collect_body_use({}, also_used, m_names, *m_result.text_store).identifiers;
     next = semicolon ? end + 1 : end;
   }
   m_result.functions.push_back(std::move(f));
@@ -84,7 +85,7 @@ void SourceScanner::macro_kernel(const MacroMeaning& meaning, std::size_t name_a
       start = i + 1;
     }
   }
-  auto kernel = m_macros.expand(meaning, arguments);
+  auto kernel = m_macros.expand(meaning, arguments, *m_result.text_store);
   if (!kernel) return;
   kernel->qualified_name = join_scope(m_prefix, kernel->name);
   kernel->extern_c = in_extern_c();
@@ -150,10 +151,10 @@ void SourceScanner::resolve_instantiations() {
 std::span<const Token> SourceScanner::conditions_within(const Token& open, const Token& last) const {
   const std::less<const char*> before;
   const auto& all = m_pre.condition_identifiers;
-  const auto begin = std::lower_bound(all.begin(), all.end(), open.text.data(),
-                                      [&](const Token& t, const char* p) { return before(t.text.data(), p); });
-  const auto end = std::lower_bound(begin, all.end(), last.text.data(),
-                                    [&](const Token& t, const char* p) { return before(t.text.data(), p); });
+  const auto begin = std::lower_bound(all.begin(), all.end(), open.text().data(),
+                                      [&](const Token& t, const char* p) { return before(t.text().data(), p); });
+  const auto end = std::lower_bound(begin, all.end(), last.text().data(),
+                                    [&](const Token& t, const char* p) { return before(t.text().data(), p); });
   return {begin, end};
 }
 

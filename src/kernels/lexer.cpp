@@ -104,7 +104,9 @@ void Lexer::skip_block_comment() {
 
 // m_pos never passes the end, so the view needs no bounds check.
 [[gnu::always_inline]] inline Token Lexer::finish(std::size_t begin, std::uint32_t line, TokenKind kind) {
-  return Token{std::string_view(m_source.data() + begin, m_pos - begin), line, kind};
+  if (m_checked) [[unlikely]]
+    return Token{std::string_view(m_source.data() + begin, m_pos - begin), line, kind};
+  return Token{Token::Unchecked{}, m_source.data() + begin, m_pos - begin, line, kind};
 }
 
 Token Lexer::quoted(std::size_t begin, std::uint32_t line, char quote, TokenKind kind) {
@@ -350,12 +352,7 @@ void lex_code(std::string_view source, std::vector<Token>& code, DirectiveHandle
       for (token = lexer.read(); token.kind != TokenKind::directive_end; token = lexer.read()) words.push_back(token);
       live = handler.directive(hash, words);
     } else if (live) {
-      // Field by field: copying the whole Token made GCC assemble it on the stack first, a
-      // store-forwarding stall on every token.
-      Token& slot = code.emplace_back();
-      slot.text = token.text;
-      slot.line = token.line;
-      slot.kind = token.kind;
+      code.push_back(token);
     }
   }
 }

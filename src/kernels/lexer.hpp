@@ -24,7 +24,10 @@ class DirectiveHandler;
 class Lexer {
  public:
   explicit Lexer(std::string_view source, std::uint32_t first_line = 1, StartOfLine start = StartOfLine::yes)
-      : m_source(source), m_line(first_line), m_at_line_start(start == StartOfLine::yes) {}
+      : m_source(source),
+        m_line(first_line),
+        m_at_line_start(start == StartOfLine::yes),
+        m_checked(first_line + source.size() >= Token::max_line) {}
 
   // The next token; at the end of input, a token of kind `end` (again on every later call).
   Token next();
@@ -52,6 +55,7 @@ class Lexer {
   bool m_in_directive = false;
   int m_directive_tokens = 0;  // tokens since the directive's '#'
   bool m_expect_header_name = false;
+  bool m_checked;  // whether a line or a length may overflow a Token's fields (a huge source)
 };
 
 // Takes each directive whole while the code around it is lexed, so that the code tokens need no

@@ -75,10 +75,10 @@ void MacroTable::define(const Macro& macro) {
   for (std::size_t i = 0; i < body.size(); ++i) {
     if (!body[i].is_identifier()) continue;
     Specifiers here;
-    here.global = body[i].text == "__global__";
-    here.device = body[i].text == "__device__";
-    here.host = body[i].text == "__host__";
-    if (const MacroMeaning* inner = find(body[i].text); inner && !inner->kernel_name_parameter)
+    here.global = body[i].text() == "__global__";
+    here.device = body[i].text() == "__device__";
+    here.host = body[i].text() == "__host__";
+    if (const MacroMeaning* inner = find(body[i].text()); inner && !inner->kernel_name_parameter)
       here.add(inner->specifiers);
     if (here.global && !global_at) global_at = i;
     meaning.specifiers.add(here);
@@ -86,9 +86,10 @@ void MacroTable::define(const Macro& macro) {
 
   if (macro.function_like && global_at) {
     const auto head = find_function_head(body, *global_at + 1);
-    const auto parameter = head && head->name_first == head->name_last
-                               ? std::find(macro.parameters.begin(), macro.parameters.end(), body[head->name_last].text)
-                               : macro.parameters.end();
+    const auto parameter =
+        head && head->name_first == head->name_last
+            ? std::find(macro.parameters.begin(), macro.parameters.end(), body[head->name_last].text())
+            : macro.parameters.end();
     if (parameter != macro.parameters.end()) {
       meaning.kernel_name_parameter = static_cast<std::size_t>(parameter - macro.parameters.begin());
       Function& kernel = meaning.kernel;
@@ -106,10 +107,11 @@ void MacroTable::define(const Macro& macro) {
       kernel.has_body = open != body.end() && open->is_punct("{");
       if (kernel.has_body) {
         NameSet names;
-        BodyUse use =
-            collect_body_use(std::span(body).subspan(static_cast<std::size_t>(open - body.begin()) + 1), {}, names);
-        kernel.referenced_identifiers = std::move(use.identifiers);
-        kernel.calls = std::move(use.calls);
+        TextStore composed;
+        const BodyUse use = collect_body_use(std::span(body).subspan(static_cast<std::size_t>(open - body.begin()) + 1),
+                                             {}, names, composed);
+        meaning.kernel_identifiers.assign(use.identifiers.begin(), use.identifiers.end());
+        meaning.kernel_calls.assign(use.calls.begin(), use.calls.end());
       }
     }
   }
@@ -122,7 +124,7 @@ void MacroTable::define(const Macro& macro) {
 }
 
 std::optional<Function> MacroTable::expand(const MacroMeaning& meaning,
-                                           std::span<const std::span<const Token>> arguments) const {
+                                           std::span<const std::span<const Token>> arguments, TextStore& store) const {
   if (!meaning.kernel_name_parameter || *meaning.kernel_name_parameter >= arguments.size()) return std::nullopt;
   const auto name_tokens = arguments[*meaning.kernel_name_parameter];
   if (name_tokens.size() != 1 || !name_tokens[0].is_identifier()) return std::nullopt;
@@ -130,7 +132,7 @@ std::optional<Function> MacroTable::expand(const MacroMeaning& meaning,
   std::vector<std::string> texts;
   for (const auto& argument : arguments) texts.push_back(spaced_text(argument));
   Function kernel = meaning.kernel;
-  kernel.name = std::string(name_tokens[0].text);
+  kernel.name = std::string(name_tokens[0].text());
   kernel.qualified_name = kernel.name;
   kernel.template_parameters = substitute(kernel.template_parameters, meaning.parameters, texts);
   kernel.launch_bounds = substitute(kernel.launch_bounds, meaning.parameters, texts);
@@ -140,20 +142,32 @@ std::optional<Function> MacroTable::expand(const MacroMeaning& meaning,
     p.default_value = substitute(p.default_value, meaning.parameters, texts);
   }
   // An argument that is not a name (an operator, an expression) is not a use of a name.
-  auto substitute_names = [&](std::vector<std::string>& names) {
-    std::vector<std::string> out;
-    for (const std::string& name : names) {
-      std::string replaced = substitute(name, meaning.parameters, texts);
+  auto substitute_names = [&](const std::vector<std::string>& names, std::string_view also) {
+    // Most names are one word: the argument's text or the name itself, with no new string.
+    std::vector<std::string> substituted;  // the others; reserved, so views of them stay put
+    substituted.reserve(names.size() + 1);
+    std::vector<std::string_view> out;
+    auto add = [&](std::string_view name) {
+      std::string_view replaced = name;
+      if (std::all_of(name.begin(), name.end(), is_word_char)) {
+        const auto found = std::find(meaning.parameters.begin(), meaning.parameters.end(), name);
+        const auto index = static_cast<std::size_t>(found - meaning.parameters.begin());
+        if (found != meaning.parameters.end() && index < texts.size()) replaced = texts[index];
+      } else {
+        replaced = substituted.emplace_back(substitute(name, meaning.parameters, texts));
+      }
       if (name.find("::") != std::string::npos || (is_plain_identifier(replaced) && !is_keyword(replaced)))
-        out.push_back(std::move(replaced));
-    }
+        out.push_back(replaced);
+    };
+    for (const std::string& name : names) add(name);
+    if (!also.empty()) add(also);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
-    names = std::move(out);
+    for (std::string_view& name : out) name = store.keep(name);
+    return out;
   };
-  kernel.referenced_identifiers.push_back(meaning.name);
-  substitute_names(kernel.referenced_identifiers);
-  substitute_names(kernel.calls);
+  kernel.referenced_identifiers = substitute_names(meaning.kernel_identifiers, meaning.name);
+  kernel.calls = substitute_names(meaning.kernel_calls, {});
   return kernel;
 }
 

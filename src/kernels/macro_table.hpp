@@ -36,9 +36,13 @@ struct MacroMeaning {
   std::vector<std::string> parameters;
   Specifiers specifiers;  // what the macro stands for when it is object-like
   // For a kernel-defining macro: which parameter names the kernel, and the kernel as the macro
-  // body declares it, still in terms of the macro's parameters.
+  // body declares it, still in terms of the macro's parameters. The kernel's name lists are
+  // empty: the names its body uses and calls are kept here, owned, since the macro's text may
+  // not outlive the table.
   std::optional<std::size_t> kernel_name_parameter;
   Function kernel;
+  std::vector<std::string> kernel_identifiers;
+  std::vector<std::string> kernel_calls;
 };
 
 class MacroTable {
@@ -51,8 +55,10 @@ class MacroTable {
     return found == m_meanings.end() ? nullptr : &found->second;
   }
   // The kernel that `meaning` defines when invoked with `arguments` (each argument's tokens);
-  // nothing when the argument that names the kernel is not one identifier.
-  std::optional<Function> expand(const MacroMeaning& meaning, std::span<const std::span<const Token>> arguments) const;
+  // nothing when the argument that names the kernel is not one identifier. Its name lists view
+  // `store`.
+  std::optional<Function> expand(const MacroMeaning& meaning, std::span<const std::span<const Token>> arguments,
+                                 TextStore& store) const;
 
  private:
   static std::uint64_t length_bit(std::size_t length) { return std::uint64_t{1} << std::min<std::size_t>(length, 63); }

@@ -20,7 +20,7 @@ enum class Truth { no, yes, unknown };
 // Only a literal 0 or 1 (false, true) is known; anything else may go either way.
 Truth known_value(std::span<const Token> condition) {
   if (condition.size() != 1) return Truth::unknown;
-  const std::string_view text = condition[0].text;
+  const std::string_view text = condition[0].text();
   if (text == "0" || text == "false") return Truth::no;
   if (text == "1" || text == "true") return Truth::yes;
   return Truth::unknown;
@@ -40,7 +40,7 @@ class DirectiveReader final : public DirectiveHandler {
  private:
   void read(const Token& hash, std::span<const Token> words) {
     if (words.empty() || !words[0].is_identifier()) return;
-    const std::string_view directive = words[0].text;
+    const std::string_view directive = words[0].text();
     const auto rest = words.subspan(1);
     if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
       const bool parent = live();
@@ -74,22 +74,22 @@ class DirectiveReader final : public DirectiveHandler {
 
   void note_condition(std::span<const Token> condition) {
     for (const Token& t : condition)
-      if (t.is_identifier() && t.text != "defined") m_out.condition_identifiers.push_back(t);
+      if (t.is_identifier() && t.text() != "defined") m_out.condition_identifiers.push_back(t);
   }
 
   void define(const Token& hash, std::span<const Token> words) {
     if (words.size() < 2 || !words[1].is_identifier()) return;
     Macro macro;
-    macro.name = std::string(words[1].text);
+    macro.name = std::string(words[1].text());
     macro.span = span_of(m_source, hash, words.back());
     std::size_t body = 2;
     // Function-like only when the '(' touches the name.
     if (words.size() > 2 && words[2].is_punct("(") &&
-        words[2].text.data() == words[1].text.data() + words[1].text.size()) {
+        words[2].text().data() == words[1].text().data() + words[1].text().size()) {
       macro.function_like = true;
       std::size_t i = 3;
       for (; i < words.size() && !words[i].is_punct(")"); ++i)
-        if (words[i].is_identifier() || words[i].is_punct("...")) macro.parameters.emplace_back(words[i].text);
+        if (words[i].is_identifier() || words[i].is_punct("...")) macro.parameters.emplace_back(words[i].text());
       body = std::min(i + 1, words.size());
     }
     macro.body = spaced_text(words.subspan(body));
@@ -99,7 +99,7 @@ class DirectiveReader final : public DirectiveHandler {
   void include(const Token& hash, std::span<const Token> rest) {
     if (rest.empty()) return;
     const Token& path = rest[0];
-    std::string_view text = path.text;
+    std::string_view text = path.text();
     bool angled = false;
     if (path.kind == TokenKind::header_name) {
       angled = true;
@@ -125,6 +125,27 @@ Preprocessed preprocess(std::string_view source, std::vector<Token> storage) {
   Preprocessed out;
   DirectiveReader reader(source, out);
   lex_code(source, storage, reader);
+  out.code = std::move(storage);
+  return out;
+}
+
+Preprocessed preprocess(std::string_view source, std::span<const Token> tokens, std::vector<Token> storage) {
+  Preprocessed out;
+  DirectiveReader reader(source, out);
+  storage.clear();
+  storage.reserve(tokens.size());
+  bool live = true;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind == TokenKind::directive_begin) {
+      // As lex_code() hands a directive over: its words, up to its directive_end.
+      std::size_t end = i + 1;
+      while (end < tokens.size() && tokens[end].kind != TokenKind::directive_end) ++end;
+      live = reader.directive(tokens[i], tokens.subspan(i + 1, end - i - 1));
+      i = end;
+    } else if (live) {
+      storage.push_back(tokens[i]);
+    }
+  }
   out.code = std::move(storage);
   return out;
 }

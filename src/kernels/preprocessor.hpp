@@ -5,6 +5,7 @@
 // and #include, honours #if 0 and #if 1 (with their #elif and #else branches) and treats every
 // other condition as unknown, keeping all of its branches. Macros are recorded, not expanded.
 
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -25,5 +26,8 @@ struct Preprocessed {
 // `storage` lends its memory to Preprocessed::code, so that scanning many files does not fault
 // in fresh pages for every one of them.
 Preprocessed preprocess(std::string_view source, std::vector<Token> storage = {});
+// The same from `tokens`, every token of `source` as lex(source) gives them: the same result
+// without lexing again.
+Preprocessed preprocess(std::string_view source, std::span<const Token> tokens, std::vector<Token> storage = {});
 
 }  // namespace kforecast::kernels

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "kernels/fingerprint.hpp"
+#include "kernels/lexer.hpp"
 
 namespace kforecast::kernels {
 namespace {
@@ -27,9 +28,11 @@ bool is_cuda_source_path(std::string_view path) {
 }
 
 RevisionSources::RevisionSources(const SourceFiles& files) : m_files(files) {
+  std::vector<Token> tokens;  // each file lexed once, for the scan and its declarations
   for (const auto& [path, text] : files) {
-    m_scanned.emplace(path, scan_cuda_source(text));
-    m_declarations.emplace(path, file_scope_declarations(text));
+    lex(text, tokens);
+    m_scanned.emplace(path, scan_cuda_source(text, {.tokens = &tokens}));
+    m_declarations.emplace(path, file_scope_declarations(text, tokens));
   }
   for (const auto& [path, scanned] : m_scanned) {
     std::vector<std::string> resolved;

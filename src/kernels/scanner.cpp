@@ -2,6 +2,7 @@
 #include "kernels/scanner.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "kernels/declaration.hpp"
 #include "kernels/source_scanner.hpp"
@@ -16,13 +17,36 @@ thread_local std::vector<Token> t_token_storage;
 
 }  // namespace
 
+std::string_view TextStore::keep(std::string_view text) {
+  if (text.empty()) return {};
+  if (text.size() > m_left) {
+    // Blocks of 16 KiB: a scan composes few names, most of them short.
+    const std::size_t size = std::max<std::size_t>(text.size(), 16 * 1024);
+    m_blocks.push_back(std::make_unique_for_overwrite<char[]>(size));
+    m_free = m_blocks.back().get();
+    m_left = size;
+  }
+  std::memcpy(m_free, text.data(), text.size());
+  const std::string_view kept(m_free, text.size());
+  m_free += text.size();
+  m_left -= text.size();
+  return kept;
+}
+
 SourceScanner::SourceScanner(std::string_view source, const ScanOptions& options)
-    : m_source(source), m_pre(preprocess(source, std::move(t_token_storage))), m_code(m_pre.code) {
+    : m_source(source),
+      m_pre(options.tokens != nullptr ? preprocess(source, *options.tokens, std::move(t_token_storage))
+                                      : preprocess(source, std::move(t_token_storage))),
+      m_code(m_pre.code) {
+  m_result.text_store = std::make_shared<TextStore>();
   for (const Macro& macro : options.known_macros) m_macros.define(macro);
   for (const Macro& macro : m_pre.macros) m_macros.define(macro);
 }
 
 ScannedSource SourceScanner::run() {
+  // Growing the vector moves every Function (352 bytes, a dozen heap pointers) each time;
+  // dense CUDA code declares a function per 70 tokens. A larger guess costs only address space.
+  m_result.functions.reserve(m_code.size() / 64);
   for (std::size_t i = 0; i < m_code.size();) i = std::max(declaration(i), i + 1);
   while (!m_scopes.empty()) close_scope(m_code.size());
   resolve_instantiations();
@@ -39,8 +63,8 @@ std::size_t SourceScanner::head_end(std::size_t start) const {
   bool constructor_initializers = false;
   for (std::size_t i = start; i < m_code.size(); ++i) {
     const Token& t = m_code[i];
-    if (t.kind != TokenKind::punctuation || t.text.size() != 1) continue;
-    switch (t.text[0]) {
+    if (t.kind != TokenKind::punctuation || t.text().size() != 1) continue;
+    switch (t.text()[0]) {
       case ';':
         return i;  // even inside parentheses: nothing at namespace scope runs on past one
       case '(':
@@ -110,20 +134,20 @@ std::size_t SourceScanner::declaration(std::size_t start) {
   for (std::size_t i = start; i < end; ++i) {
     const Token& t = m_code[i];
     if (t.kind == TokenKind::punctuation) {
-      if (t.text == "(" || t.text == "[" || t.text == "{") ++depth;
-      if ((t.text == ")" || t.text == "]" || t.text == "}") && depth > 0) --depth;
+      if (t.text() == "(" || t.text() == "[" || t.text() == "{") ++depth;
+      if ((t.text() == ")" || t.text() == "]" || t.text() == "}") && depth > 0) --depth;
       continue;
     }
     if (depth != 0 || !t.is_identifier()) continue;
     const bool call = i + 1 < end && m_code[i + 1].is_punct("(");
-    if (t.text == "template" && i + 1 < end && m_code[i + 1].is_punct("<")) {
+    if (t.text() == "template" && i + 1 < end && m_code[i + 1].is_punct("<")) {
       i = std::min(matching_angle(m_code, i + 1), end - 1);
-    } else if (t.text == "__global__" || t.text == "__device__" || t.text == "__host__") {
-      specifiers.global = specifiers.global || t.text == "__global__";
-      specifiers.device = specifiers.device || t.text == "__device__";
-      specifiers.host = specifiers.host || t.text == "__host__";
+    } else if (t.text() == "__global__" || t.text() == "__device__" || t.text() == "__host__") {
+      specifiers.global = specifiers.global || t.text() == "__global__";
+      specifiers.device = specifiers.device || t.text() == "__device__";
+      specifiers.host = specifiers.host || t.text() == "__host__";
       if (!specifier_at) specifier_at = i;
-    } else if (const MacroMeaning* meaning = m_macros.find(t.text)) {
+    } else if (const MacroMeaning* meaning = m_macros.find(t.text())) {
       if (meaning->kernel_name_parameter && call) {
         const std::size_t close = std::min(matching_close(m_code, i + 1), end - 1);
         macro_kernel(*meaning, i, close);
@@ -133,7 +157,7 @@ std::size_t SourceScanner::declaration(std::size_t start) {
         specifiers.add(meaning->specifiers);
         if (!specifier_at) specifier_at = i;
       }
-    } else if (call && !specifier_at && !is_keyword(t.text) && !is_attribute_word(t.text)) {
+    } else if (call && !specifier_at && !is_keyword(t.text()) && !is_attribute_word(t.text())) {
       const std::size_t close = std::min(matching_close(m_code, i + 1), end - 1);
       from = close + 1;
       i = close;
@@ -181,13 +205,13 @@ std::optional<std::string> SourceScanner::class_name(std::size_t from, std::size
     if (t.is_punct("(") || t.is_punct("[")) ++depth;
     if ((t.is_punct(")") || t.is_punct("]")) && depth > 0) --depth;
     if (depth != 0 || !t.is_identifier()) continue;
-    if (t.text == "enum") return std::nullopt;
-    if (t.text != "class" && t.text != "struct" && t.text != "union") continue;
+    if (t.text() == "enum") return std::nullopt;
+    if (t.text() != "class" && t.text() != "struct" && t.text() != "union") continue;
     std::size_t k = i + 1;
     while (k < head.size()) {
       if (head[k].is_punct("[") && k + 1 < head.size() && head[k + 1].is_punct("[")) {
         k = matching_close(head, k) + 1;
-      } else if (head[k].is_identifier() && is_attribute_word(head[k].text) && k + 1 < head.size() &&
+      } else if (head[k].is_identifier() && is_attribute_word(head[k].text()) && k + 1 < head.size() &&
                  head[k + 1].is_punct("(")) {
         k = matching_close(head, k + 1) + 1;
       } else {
@@ -195,8 +219,8 @@ std::optional<std::string> SourceScanner::class_name(std::size_t from, std::size
       }
     }
     std::string name;
-    for (; k < head.size() && (head[k].is_punct("::") || (head[k].is_identifier() && head[k].text != "final")); ++k)
-      name += head[k].text;
+    for (; k < head.size() && (head[k].is_punct("::") || (head[k].is_identifier() && head[k].text() != "final")); ++k)
+      name += head[k].text();
     if (k < head.size() && head[k].is_punct("<")) k = matching_angle(head, k) + 1;
     if (k < head.size() && head[k].is_identifier("final")) ++k;
     if (k >= head.size() || head[k].is_punct(":")) return name;
@@ -212,11 +236,11 @@ std::string SourceScanner::namespace_name(std::size_t from, std::size_t end) con
     const Token& t = m_code[i];
     if (t.is_punct("[") && i + 1 < end && m_code[i + 1].is_punct("[")) {
       i = matching_close(m_code, i);
-    } else if (t.is_identifier() && is_attribute_word(t.text)) {
+    } else if (t.is_identifier() && is_attribute_word(t.text())) {
       if (i + 1 < end && m_code[i + 1].is_punct("(")) i = matching_close(m_code, i + 1);
-    } else if (t.is_identifier() && t.text != "inline") {
+    } else if (t.is_identifier() && t.text() != "inline") {
       name += name.empty() ? "" : "::";
-      name += t.text;
+      name += t.text();
     }
   }
   return name;

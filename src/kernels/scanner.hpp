@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -68,11 +69,12 @@ struct Function {
   Span body;                  // the braces and what is between; empty (at whole.end) when none
   Span whole;                 // signature and body, or the declaration up to its ';'
   // Names used in the signature and the body (and in preprocessor conditions inside the body),
-  // sorted and unique, keywords left out: the input for macro and constant use.
-  std::vector<std::string> referenced_identifiers;
+  // sorted and unique, keywords left out: the input for macro and constant use. Views: see
+  // "Lifetimes" below.
+  std::vector<std::string_view> referenced_identifiers;
   // Names called in the body: an identifier (or a qualified name) followed by ( or <...>( or
-  // <<<. As written ("f", "ns::g"), sorted and unique; CallGraph resolves them.
-  std::vector<std::string> calls;
+  // <<<. As written ("f", "ns::g"), sorted and unique; CallGraph resolves them. Views, as above.
+  std::vector<std::string_view> calls;
   // Explicit instantiations of this function, each as written without `template` and the
   // specifiers: "k<64, float>", or "k(float*)" when the arguments are deduced.
   std::vector<std::string> instantiations;
@@ -108,6 +110,30 @@ struct ExplicitInstantiation {
   std::uint32_t line = 0;
 };
 
+// Text that a scan composed instead of finding it whole in the source: a qualified call written
+// with spaces ("ns :: f" gives "ns::f"), the names of a kernel a macro defines (its arguments
+// substituted). Written once into blocks that never move, so views of it stay valid as long as
+// the store lives, however the ScannedSource that holds it is moved or copied.
+class TextStore {
+ public:
+  std::string_view keep(std::string_view text);
+
+ private:
+  std::vector<std::unique_ptr<char[]>> m_blocks;
+  char* m_free = nullptr;
+  std::size_t m_left = 0;
+};
+
+// Lifetimes. A Function's referenced_identifiers and calls are views, not strings (a function
+// names dozens of identifiers, and a string for each was a third of the scan's allocations):
+// each views either the text given to scan_cuda_source or the ScannedSource's text_store. So
+//   - the scanned text must outlive the ScannedSource and every copy of its Functions that
+//     reads those two lists (RevisionSources keeps the SourceFiles it scanned, by reference,
+//     for its own lifetime; lint and the CLI scan texts they hold for the whole command);
+//   - copies of a ScannedSource share its text_store (a shared_ptr), so any copy keeps the
+//     composed names alive; a Function copied out alone does not, so read its lists only while
+//     the ScannedSource (or a copy of it) lives.
+// Every other field owns its text.
 struct ScannedSource {
   std::vector<Function> functions;  // in source order
   std::vector<Macro> macros;
@@ -115,15 +141,29 @@ struct ScannedSource {
   std::vector<Namespace> namespaces;
   // Every explicit instantiation, also those of functions this source does not define.
   std::vector<ExplicitInstantiation> instantiations;
+  // What composed names of `functions` view (set by every scan; holds no memory until needed).
+  std::shared_ptr<TextStore> text_store;
 };
+
+struct Token;
 
 struct ScanOptions {
   // Macros visible before the first line, e.g. those of headers the source includes: they let
   // DEFINE_KERNEL(foo) be found when DEFINE_KERNEL lives in a header.
   std::span<const Macro> known_macros;
+  // Every token of the text as lex(text) gives them, when the caller needs them too (for
+  // file_scope_declarations): the scan then reads these instead of lexing the text again.
+  const std::vector<Token>* tokens = nullptr;
 };
 
-// Never fails: on any input it returns what it could find.
+// Never fails: on any input it returns what it could find. `text` must outlive the result (see
+// "Lifetimes" above).
 ScannedSource scan_cuda_source(std::string_view text, const ScanOptions& options = {});
+// A temporary string would die before the views into it are read: keep the text in a variable.
+ScannedSource scan_cuda_source(std::string&& text, const ScanOptions& options = {}) = delete;
+// String literals live for the whole program (and would be ambiguous between the two above).
+inline ScannedSource scan_cuda_source(const char* text, const ScanOptions& options = {}) {
+  return scan_cuda_source(std::string_view(text), options);
+}
 
 }  // namespace kforecast::kernels

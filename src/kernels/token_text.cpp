@@ -169,34 +169,48 @@ void append_spaced_text(std::string& text, std::span<const Token> tokens) {
   if (tokens.empty()) return;
   // One allocation: the text is at most the bytes the tokens cover. Addresses as integers,
   // since tokens of a copy may lie anywhere.
-  const auto first = reinterpret_cast<std::uintptr_t>(tokens.front().text.data());
-  const auto last = reinterpret_cast<std::uintptr_t>(tokens.back().text.data() + tokens.back().text.size());
+  const auto first = reinterpret_cast<std::uintptr_t>(tokens.front().text().data());
+  const auto last = reinterpret_cast<std::uintptr_t>(tokens.back().text().data() + tokens.back().text().size());
   if (last >= first && last - first < (std::uintptr_t{1} << 20)) text.reserve(text.size() + (last - first));
+  // Most token runs (a parameter's type, a macro's body) are written with single spaces: then
+  // the text is the source's own bytes, copied at once rather than token by token.
+  bool as_written =
+      tokens.front().kind != TokenKind::directive_begin && tokens.front().kind != TokenKind::directive_end;
+  for (std::size_t i = 1; i < tokens.size() && as_written; ++i) {
+    const auto end = reinterpret_cast<std::uintptr_t>(tokens[i - 1].text().data() + tokens[i - 1].text().size());
+    const auto begin = reinterpret_cast<std::uintptr_t>(tokens[i].text().data());
+    as_written = tokens[i].kind != TokenKind::directive_begin && tokens[i].kind != TokenKind::directive_end &&
+                 (begin == end || (begin == end + 1 && tokens[i].text().data()[-1] == ' '));
+  }
+  if (as_written) {
+    text.append(tokens.front().text().data(), last - first);
+    return;
+  }
   const std::size_t start = text.size();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].kind == TokenKind::directive_begin || tokens[i].kind == TokenKind::directive_end) continue;
-    if (text.size() > start && tokens[i].text.data() != tokens[i - 1].text.data() + tokens[i - 1].text.size())
+    if (text.size() > start && tokens[i].text().data() != tokens[i - 1].text().data() + tokens[i - 1].text().size())
       text += ' ';
-    text += tokens[i].text;
+    text += tokens[i].text();
   }
 }
 
 Span span_of(std::string_view source, const Token& first, const Token& last) {
   const std::less<const char*> before;
   const char* const source_end = source.data() + source.size();
-  if (before(first.text.data(), source.data()) || before(source_end, last.text.data() + last.text.size()))
+  if (before(first.text().data(), source.data()) || before(source_end, last.text().data() + last.text().size()))
     return Span{};
-  const auto begin = static_cast<std::size_t>(first.text.data() - source.data());
-  const auto end = std::max(begin, static_cast<std::size_t>(last.text.data() + last.text.size() - source.data()));
-  const auto newlines = static_cast<std::uint32_t>(std::count(last.text.begin(), last.text.end(), '\n'));
+  const auto begin = static_cast<std::size_t>(first.text().data() - source.data());
+  const auto end = std::max(begin, static_cast<std::size_t>(last.text().data() + last.text().size() - source.data()));
+  const auto newlines = static_cast<std::uint32_t>(std::count(last.text().begin(), last.text().end(), '\n'));
   return Span{begin, end, first.line, std::max(first.line, last.line + newlines)};
 }
 
 std::size_t matching_close(std::span<const Token> tokens, std::size_t open) {
   std::size_t depth = 0;
   for (std::size_t i = open; i < tokens.size(); ++i) {
-    if (tokens[i].kind != TokenKind::punctuation || tokens[i].text.size() != 1) continue;
-    const char c = tokens[i].text[0];
+    if (tokens[i].kind != TokenKind::punctuation || tokens[i].text().size() != 1) continue;
+    const char c = tokens[i].text()[0];
     if (c == '(' || c == '[' || c == '{') {
       ++depth;
     } else if (c == ')' || c == ']' || c == '}') {
@@ -213,17 +227,17 @@ std::size_t matching_angle(std::span<const Token> tokens, std::size_t open, std:
   for (std::size_t i = open; i < stop; ++i) {
     const Token& t = tokens[i];
     if (t.kind != TokenKind::punctuation) continue;
-    if (t.text == "<") {
+    if (t.text() == "<") {
       ++depth;
-    } else if (t.text == ">" || t.text == ">>") {
-      const std::size_t closes = t.text.size();
+    } else if (t.text() == ">" || t.text() == ">>") {
+      const std::size_t closes = t.text().size();
       if (depth <= closes) return i;
       depth -= closes;
-    } else if (t.text == "(" || t.text == "[") {
+    } else if (t.text() == "(" || t.text() == "[") {
       const std::size_t close = matching_close(tokens, i);
       if (close >= stop) return tokens.size();
       i = close;
-    } else if (t.text == ";" || t.text == "{" || t.text == "}" || t.text == ")" || t.text == "]") {
+    } else if (t.text() == ";" || t.text() == "{" || t.text() == "}" || t.text() == ")" || t.text() == "]") {
       return tokens.size();
     }
   }

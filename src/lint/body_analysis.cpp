@@ -17,7 +17,7 @@ bool contains(const std::vector<std::string_view>& names, std::string_view name)
 
 bool is_assignment(const Token& token) {
   if (token.kind != kernels::TokenKind::punctuation) return false;
-  const std::string_view text = token.text;
+  const std::string_view text = token.text();
   return text == "=" || text == "+=" || text == "-=" || text == "*=" || text == "/=" || text == "%=" || text == "&=" ||
          text == "|=" || text == "^=" || text == "<<=" || text == ">>=";
 }
@@ -47,7 +47,8 @@ BodyAnalysis::BodyAnalysis(std::span<const Token> body) : m_tokens(body) {
 
 bool BodyAnalysis::thread_dependent(std::size_t begin, std::size_t end) const {
   for (std::size_t i = begin; i < end && i < m_tokens.size(); ++i)
-    if (m_tokens[i].is_identifier() && (m_tokens[i].text == "threadIdx" || contains(m_thread_names, m_tokens[i].text)))
+    if (m_tokens[i].is_identifier() &&
+        (m_tokens[i].text() == "threadIdx" || contains(m_thread_names, m_tokens[i].text())))
       return true;
   return false;
 }
@@ -55,10 +56,10 @@ bool BodyAnalysis::thread_dependent(std::size_t begin, std::size_t end) const {
 bool BodyAnalysis::lane_dependent(std::size_t begin, std::size_t end) const {
   for (std::size_t i = begin; i < end && i < m_tokens.size(); ++i) {
     if (!m_tokens[i].is_identifier()) continue;
-    if (m_tokens[i].text == "threadIdx" && i + 2 < m_tokens.size() && m_tokens[i + 1].is_punct(".") &&
+    if (m_tokens[i].text() == "threadIdx" && i + 2 < m_tokens.size() && m_tokens[i + 1].is_punct(".") &&
         m_tokens[i + 2].is_identifier("x"))
       return true;
-    if (contains(m_lane_names, m_tokens[i].text)) return true;
+    if (contains(m_lane_names, m_tokens[i].text())) return true;
   }
   return false;
 }
@@ -72,7 +73,7 @@ void BodyAnalysis::derive_thread_dependence() {
     const std::size_t before = m_thread_names.size() + m_lane_names.size();
     for (std::size_t i = 1; i < m_tokens.size(); ++i) {
       if (!is_assignment(m_tokens[i]) || !m_tokens[i - 1].is_identifier()) continue;
-      const std::string_view name = m_tokens[i - 1].text;
+      const std::string_view name = m_tokens[i - 1].text();
       const std::size_t end = expression_end(m_tokens, i + 1);
       if (!contains(m_thread_names, name) && thread_dependent(i + 1, end)) m_thread_names.push_back(name);
       if (!contains(m_lane_names, name) && lane_dependent(i + 1, end)) m_lane_names.push_back(name);

@@ -53,19 +53,20 @@ IntegerNames integer_names(const FunctionUnderLint& unit) {
   }
   const auto tokens = unit.body;
   for (std::size_t j = 1; j + 1 < tokens.size(); ++j) {
-    if (!tokens[j].is_identifier() || !tokens[j - 1].is_identifier() || !is_integer_word(tokens[j - 1].text)) continue;
-    if (is_integer_word(tokens[j].text)) continue;  // "unsigned int"
+    if (!tokens[j].is_identifier() || !tokens[j - 1].is_identifier() || !is_integer_word(tokens[j - 1].text()))
+      continue;
+    if (is_integer_word(tokens[j].text())) continue;  // "unsigned int"
     bool is_constexpr = false;
     for (std::size_t k = j; k-- > 0 && tokens[k].is_identifier();)
       if (tokens[k].is_identifier("constexpr")) is_constexpr = true;
-    (is_constexpr ? names.constant : names.runtime).push_back(tokens[j].text);
+    (is_constexpr ? names.constant : names.runtime).push_back(tokens[j].text());
   }
   return names;
 }
 
 std::optional<std::int64_t> value_of(const SourceView& view, const Token& token) {
   if (auto literal = integer_literal(token)) return literal;
-  return token.is_identifier() ? view.macro_number(token.text) : std::nullopt;
+  return token.is_identifier() ? view.macro_number(token.text()) : std::nullopt;
 }
 
 }  // namespace
@@ -81,17 +82,17 @@ void match_division_in_loop(const Rule& rule, const FunctionUnderLint& unit, std
       rule.match.names.empty() ? std::vector<std::string>{"/", "%", "/=", "%="} : rule.match.names;
   for (std::size_t i = 1; i + 1 < tokens.size(); ++i) {
     if (tokens[i].kind != kernels::TokenKind::punctuation ||
-        std::ranges::find(operators, tokens[i].text) == operators.end() || !unit.analysis.in_loop(i))
+        std::ranges::find(operators, tokens[i].text()) == operators.end() || !unit.analysis.in_loop(i))
       continue;
     const Token& right = tokens[i + 1];
     const bool builtin = (right.is_identifier("blockDim") || right.is_identifier("gridDim")) && i + 2 < tokens.size() &&
                          tokens[i + 2].is_punct(".");
-    if (!builtin && !(right.is_identifier() && runtime(right.text))) continue;
+    if (!builtin && !(right.is_identifier() && runtime(right.text()))) continue;
     const Token& left = tokens[i - 1];
-    const bool integer_left = integer_literal(left).has_value() || (left.is_identifier() && runtime(left.text)) ||
+    const bool integer_left = integer_literal(left).has_value() || (left.is_identifier() && runtime(left.text())) ||
                               (left.is_identifier() && i >= 2 && tokens[i - 2].is_punct("."));  // threadIdx.x
-    if (!tokens[i].text.starts_with('%') && !integer_left) continue;
-    out.push_back({unit.view.offset(tokens[i]), fmt::format("{} {}", tokens[i].text, right.text)});
+    if (!tokens[i].text().starts_with('%') && !integer_left) continue;
+    out.push_back({unit.view.offset(tokens[i]), fmt::format("{} {}", tokens[i].text(), right.text())});
   }
 }
 
@@ -113,7 +114,7 @@ void match_local_array_dynamic_index(const Rule&, const FunctionUnderLint& unit,
         if (tokens[k].is_identifier(word)) qualified = true;
     const std::size_t close = closing(tokens, j + 1);
     if (qualified || close != j + 3 || !value_of(unit.view, tokens[j + 2])) continue;
-    arrays.push_back(tokens[j].text);
+    arrays.push_back(tokens[j].text());
     declared_at.push_back(j);
   }
   if (arrays.empty()) return;
@@ -133,10 +134,10 @@ void match_local_array_dynamic_index(const Rule&, const FunctionUnderLint& unit,
     const auto second = std::find_if(first + 1, header.end(), [](const Token& t) { return t.is_punct(";"); });
     std::string_view counter;
     for (auto it = header.begin(); it != first; ++it)
-      if (it->is_identifier() && it + 1 != first && (it + 1)->is_punct("=")) counter = it->text;
+      if (it->is_identifier() && it + 1 != first && (it + 1)->is_punct("=")) counter = it->text();
     const bool constant_trip = !counter.empty() && std::all_of(first + 1, second, [&](const Token& t) {
-      return !t.is_identifier() || t.text == counter || looks_constant(t.text) || t.text == "sizeof" ||
-             unit.view.macro_number(t.text) || contains_word(unit.function.template_parameters, t.text);
+      return !t.is_identifier() || t.text() == counter || looks_constant(t.text()) || t.text() == "sizeof" ||
+             unit.view.macro_number(t.text()) || contains_word(unit.function.template_parameters, t.text());
     });
     if (constant_trip) counters.push_back({counter, region.begin, region.end});
   }
@@ -147,14 +148,14 @@ void match_local_array_dynamic_index(const Rule&, const FunctionUnderLint& unit,
                                [&](const Counter& c) { return c.name == word && at >= c.begin && at < c.end; });
   };
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
-    const auto found = std::ranges::find(arrays, tokens[i].text);
+    const auto found = std::ranges::find(arrays, tokens[i].text());
     if (!tokens[i].is_identifier() || !tokens[i + 1].is_punct("[") || found == arrays.end()) continue;
     if (i == declared_at[static_cast<std::size_t>(found - arrays.begin())]) continue;
     const std::size_t close = closing(tokens, i + 1);
     for (std::size_t k = i + 2; k < close; ++k) {
       if (!tokens[k].is_identifier() || (k > 0 && tokens[k - 1].is_punct("."))) continue;
-      if (static_index_word(tokens[k].text, i)) continue;
-      out.push_back({unit.view.offset(tokens[i]), fmt::format("{}[{}]", tokens[i].text, tokens[k].text)});
+      if (static_index_word(tokens[k].text(), i)) continue;
+      out.push_back({unit.view.offset(tokens[i]), fmt::format("{}[{}]", tokens[i].text(), tokens[k].text())});
       break;
     }
   }
@@ -197,7 +198,7 @@ void match_launch_block_size(const Rule& rule, const SourceView& view, std::vect
       if (auto value = value_of(view, tokens[begin])) return value;
       if (!tokens[begin].is_identifier()) return std::nullopt;
       for (std::size_t k = begin; k-- > 1;) {
-        if (!tokens[k].is_identifier(tokens[begin].text)) continue;
+        if (!tokens[k].is_identifier(tokens[begin].text())) continue;
         if (tokens[k - 1].is_identifier("dim3") && k + 1 < begin &&
             (tokens[k + 1].is_punct("(") || tokens[k + 1].is_punct("{"))) {
           begin = k + 1, end = closing(tokens, k + 1) + 1;

@@ -54,10 +54,10 @@ std::optional<std::int64_t> SourceView::macro_number(std::string_view name) cons
 }
 
 std::optional<std::int64_t> integer_literal(const Token& token) {
-  if (token.kind != kernels::TokenKind::number || token.text.empty()) return std::nullopt;
+  if (token.kind != kernels::TokenKind::number || token.text().empty()) return std::nullopt;
   std::string digits;
   int base = 10;
-  std::string_view text = token.text;
+  std::string_view text = token.text();
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) base = 16, text.remove_prefix(2);
   for (char c : text) {
     if (c == '\'') continue;

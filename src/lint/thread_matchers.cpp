@@ -39,7 +39,7 @@ std::string text_of(const SourceView& view, std::span<const Token> tokens, std::
   end = std::min(end, tokens.size());
   if (begin >= end) return {};
   const std::size_t from = view.offset(tokens[begin]);
-  const std::size_t to = view.offset(tokens[end - 1]) + tokens[end - 1].text.size();
+  const std::size_t to = view.offset(tokens[end - 1]) + tokens[end - 1].text().size();
   return std::string(view.text().substr(from, to - from));
 }
 
@@ -48,17 +48,17 @@ std::string text_of(const SourceView& view, std::span<const Token> tokens, std::
 void match_barrier_in_divergent_branch(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
   const auto tokens = unit.body;
   for (std::size_t i = 0; i < tokens.size(); ++i)
-    if (calls_at(tokens, i) && named(rule, default_barriers, tokens[i].text) && unit.analysis.in_divergent_branch(i))
-      out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text)});
+    if (calls_at(tokens, i) && named(rule, default_barriers, tokens[i].text()) && unit.analysis.in_divergent_branch(i))
+      out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text())});
 }
 
 void match_atomic_uniform_address(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
   const auto tokens = unit.body;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (!calls_at(tokens, i) || !named(rule, default_atomics, tokens[i].text)) continue;
+    if (!calls_at(tokens, i) || !named(rule, default_atomics, tokens[i].text())) continue;
     const std::size_t end = expression_end(tokens, i + 2);
     if (unit.analysis.thread_dependent(i + 2, end) || unit.analysis.in_elected_branch(i)) continue;
-    out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text)});
+    out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text())});
   }
 }
 
@@ -69,20 +69,20 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
   const auto tokens = unit.body;
   const auto& analysis = unit.analysis;
   const auto lane_left = [&](std::size_t j) {  // the operand ending just before token j
-    return (tokens[j - 1].is_identifier() && analysis.lane_dependent_name(tokens[j - 1].text)) ||
+    return (tokens[j - 1].is_identifier() && analysis.lane_dependent_name(tokens[j - 1].text())) ||
            (j >= 3 && thread_x_at(tokens, j - 3));
   };
   const auto lane_right = [&](std::size_t j) {  // the operand starting just after token j
-    return (tokens[j + 1].is_identifier() && analysis.lane_dependent_name(tokens[j + 1].text)) ||
+    return (tokens[j + 1].is_identifier() && analysis.lane_dependent_name(tokens[j + 1].text())) ||
            thread_x_at(tokens, j + 1);
   };
   const auto stride = [&](const Token& token) {
     if (auto value = integer_literal(token)) return *value > 1;
-    return token.is_identifier() && !analysis.lane_dependent_name(token.text) && token.text != "threadIdx";
+    return token.is_identifier() && !analysis.lane_dependent_name(token.text()) && token.text() != "threadIdx";
   };
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (!tokens[i].is_identifier() || !tokens[i + 1].is_punct("[") ||
-        std::ranges::find(pointers, tokens[i].text) == pointers.end())
+        std::ranges::find(pointers, tokens[i].text()) == pointers.end())
       continue;
     const std::size_t close = closing(tokens, i + 1);
     for (std::size_t j = i + 3; j + 1 < close; ++j) {
@@ -90,7 +90,7 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
       const bool left = lane_left(j), right = lane_right(j);
       if ((left && !right && stride(tokens[j + 1])) || (right && !left && stride(tokens[j - 1]))) {
         out.push_back({unit.view.offset(tokens[i]),
-                       std::string(tokens[i].text) + "[" + text_of(unit.view, tokens, i + 2, close) + "]"});
+                       std::string(tokens[i].text()) + "[" + text_of(unit.view, tokens, i + 2, close) + "]"});
         break;
       }
     }
@@ -101,7 +101,7 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
   const auto tokens = unit.body;
   const auto value_of = [&](const Token& token) -> std::optional<std::int64_t> {
     if (auto literal = integer_literal(token)) return literal;
-    return token.is_identifier() ? unit.view.macro_number(token.text) : std::nullopt;
+    return token.is_identifier() ? unit.view.macro_number(token.text()) : std::nullopt;
   };
   std::vector<std::string_view> tiles;  // 2-D shared arrays of words whose rows are a multiple of 32 words
   for (std::size_t i = 0; i < tokens.size(); ++i) {
@@ -109,13 +109,13 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
     const std::size_t end = expression_end(tokens, i);
     bool word = false;
     for (std::size_t j = i + 1; j + 1 < end; ++j) {
-      if (tokens[j].is_identifier() && named(rule, default_word_types, tokens[j].text)) word = true;
+      if (tokens[j].is_identifier() && named(rule, default_word_types, tokens[j].text())) word = true;
       if (!tokens[j].is_identifier() || !tokens[j + 1].is_punct("[")) continue;
       // NAME [ A ] [ B ] with B a known multiple
       const std::size_t first_close = closing(tokens, j + 1);
       if (first_close + 3 < end && tokens[first_close + 1].is_punct("[") && tokens[first_close + 3].is_punct("]")) {
         const auto columns = value_of(tokens[first_close + 2]);
-        if (word && columns && *columns > 0 && *columns % rule.match.multiple == 0) tiles.push_back(tokens[j].text);
+        if (word && columns && *columns > 0 && *columns % rule.match.multiple == 0) tiles.push_back(tokens[j].text());
       }
       break;
     }
@@ -123,7 +123,7 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
   if (tiles.empty()) return;
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (!tokens[i].is_identifier() || !tokens[i + 1].is_punct("[") ||
-        std::ranges::find(tiles, tokens[i].text) == tiles.end())
+        std::ranges::find(tiles, tokens[i].text()) == tiles.end())
       continue;
     if (i > 0 && (tokens[i - 1].is_identifier() || tokens[i - 1].is_identifier("__shared__")))
       continue;  // a declaration
@@ -131,7 +131,7 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
     if (row_close + 1 >= tokens.size() || !tokens[row_close + 1].is_punct("[")) continue;
     const std::size_t column_close = closing(tokens, row_close + 1);
     if (unit.analysis.lane_dependent(i + 2, row_close) && !unit.analysis.lane_dependent(row_close + 2, column_close))
-      out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text) + "[" +
+      out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text()) + "[" +
                                                       text_of(unit.view, tokens, i + 2, row_close) + "][" +
                                                       text_of(unit.view, tokens, row_close + 2, column_close) + "]"});
   }

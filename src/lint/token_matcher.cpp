@@ -16,7 +16,7 @@ using kernels::TokenKind;
 // A decimal floating literal without an f (float) or h suffix: a double.
 bool is_double_literal(const Token& token) {
   if (token.kind != TokenKind::number) return false;
-  const std::string_view text = token.text;
+  const std::string_view text = token.text();
   if (text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return false;
   const bool floating = text.find('.') != std::string_view::npos || text.find_first_of("eE") != std::string_view::npos;
   return floating && text.back() != 'f' && text.back() != 'F';
@@ -31,7 +31,7 @@ bool element_matches(std::string_view element, const Token& token) {
   if (token.kind == TokenKind::string_literal || token.kind == TokenKind::char_literal) return false;
   while (!element.empty()) {
     const std::size_t bar = element.find('|');
-    if (element.substr(0, bar) == token.text) return true;
+    if (element.substr(0, bar) == token.text()) return true;
     if (bar == std::string_view::npos) break;
     element.remove_prefix(bar + 1);
   }
@@ -40,7 +40,7 @@ bool element_matches(std::string_view element, const Token& token) {
 
 bool uses_any(std::span<const Token> tokens, const std::vector<std::string>& words) {
   return std::ranges::any_of(tokens, [&](const Token& token) {
-    return token.is_identifier() && std::ranges::find(words, token.text) != words.end();
+    return token.is_identifier() && std::ranges::find(words, token.text()) != words.end();
   });
 }
 
@@ -73,8 +73,8 @@ void match_tokens(const Rule& rule, const SourceView& view, std::span<const Toke
     bool all = true;
     for (std::size_t k = 0; k < length && all; ++k) all = element_matches(match.pattern[k], tokens[i + k]);
     if (!all) continue;
-    if (i > 0 && std::ranges::find(match.not_after, tokens[i - 1].text) != match.not_after.end()) continue;
-    out.push_back({view.offset(tokens[i]), std::string(tokens[i].text)});
+    if (i > 0 && std::ranges::find(match.not_after, tokens[i - 1].text()) != match.not_after.end()) continue;
+    out.push_back({view.offset(tokens[i]), std::string(tokens[i].text())});
   }
 }
 

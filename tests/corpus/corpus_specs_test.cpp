@@ -22,7 +22,8 @@ TEST_CASE("corpus: every launch spec reads and binds with the benchmark runner's
     REQUIRE(specs.has_value());
     for (const auto& spec : *specs) {
       INFO(spec.name);
-      const auto scanned = kernels::scan_cuda_source(testing::read_text(entry.path() / spec.file));
+      const std::string text = testing::read_text(entry.path() / spec.file);
+      const auto scanned = kernels::scan_cuda_source(text);
       const auto kernel = std::ranges::find_if(scanned.functions, [&](const auto& f) { return f.name == spec.name; });
       REQUIRE(kernel != scanned.functions.end());
       for (const auto& size : spec.sizes) {

@@ -28,11 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::uint32_t line = 1;
   std::size_t counted_to = 0;
   for (const Token& token : lex(text)) {
-    const auto begin = static_cast<std::size_t>(token.text.data() - text.data());
-    if (begin < previous_end || begin + token.text.size() > size) __builtin_trap();
+    const auto begin = static_cast<std::size_t>(token.text().data() - text.data());
+    if (begin < previous_end || begin + token.text().size() > size) __builtin_trap();
     for (; counted_to < begin; ++counted_to) line += text[counted_to] == '\n';
     if (token.line != line) __builtin_trap();
-    previous_end = begin + token.text.size();
+    previous_end = begin + token.text().size();
   }
 
   const ScannedSource scanned = scan_cuda_source(text);

@@ -56,16 +56,16 @@ TEST_CASE("kernels: the function head is the name before the first parameter lis
   const auto head = find_function_head(tokens, 1);
   REQUIRE(head.has_value());
   CHECK(declarator_name(tokens, *head) == "ns::S::k");
-  CHECK(tokens[head->params_open].text == "(");
-  CHECK(tokens[head->params_open + 1].text == "float");
-  CHECK(tokens[head->params_close].text == ")");
+  CHECK(tokens[head->params_open].text() == "(");
+  CHECK(tokens[head->params_open + 1].text() == "float");
+  CHECK(tokens[head->params_close].text() == ")");
   CHECK(launch_bounds_of(tokens) == "256, 2");
 
   const auto op = lex("__device__ float operator()(float x)");
   const auto op_head = find_function_head(op, 1);
   REQUIRE(op_head.has_value());
   CHECK(declarator_name(op, *op_head) == "operator()");
-  CHECK(op[op_head->params_open + 1].text == "float");
+  CHECK(op[op_head->params_open + 1].text() == "float");
 
   CHECK_FALSE(find_function_head(lex("__device__ int x = f(3)"), 1).has_value());  // a variable
   CHECK_FALSE(find_function_head(lex("__device__ void (*fp)"), 1).has_value());    // no name before (
@@ -74,7 +74,7 @@ TEST_CASE("kernels: the function head is the name before the first parameter lis
 
 TEST_CASE("kernels: template headers are skipped as a whole") {
   const auto tokens = lex("template <int N = (4 > 2), typename T> template <class U> __device__ void f()");
-  CHECK(tokens[skip_template_headers(tokens, 0)].text == "__device__");
+  CHECK(tokens[skip_template_headers(tokens, 0)].text() == "__device__");
   const auto plain = lex("__device__ void f()");
   CHECK(skip_template_headers(plain, 0) == 0);
 }

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "kernels/lexer.hpp"
+
 using namespace kforecast::kernels;
 
 namespace {
@@ -48,4 +50,19 @@ TEST_CASE("kernels: file-scope declarations of broken input end") {
     CHECK_NOTHROW(file_scope_declarations(junk));
   }
   CHECK(identifiers_in("a + b * a(c)") == std::vector<std::string>{"a", "b", "c"});
+}
+
+TEST_CASE("kernels: file-scope declarations from the caller's tokens are those from the text") {
+  const std::string source =
+      "#include \"tile.h\"\nconstexpr int kTile = 16;\nstruct Tile { float v[kTile]; };\n"
+      "namespace ns { using Index = int; }\n__global__ void k(Tile* t) { t->v[0] = 1; }\n"
+      "extern \"C\" { typedef float real; }\n#define X 1\nint table[4] = {1, 2, 3, 4};";
+  const auto from_text = file_scope_declarations(source);
+  const auto from_tokens = file_scope_declarations(source, lex(source));
+  REQUIRE(from_text.size() == 5);  // kTile, Tile, Index, real, table
+  REQUIRE(from_tokens.size() == from_text.size());
+  for (std::size_t i = 0; i < from_text.size(); ++i) {
+    CHECK(from_tokens[i].names == from_text[i].names);
+    CHECK(from_tokens[i].span == from_text[i].span);
+  }
 }

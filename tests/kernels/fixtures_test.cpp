@@ -45,7 +45,7 @@ TEST_CASE("kernels: fixture sgemm_tiled.cu, a tiled SGEMM with a helper two call
   CHECK(k.parameters[4].name == "A");
   CHECK(k.parameters[7].type == "float* __restrict__");
   CHECK(k.parameters[7].name == "C");
-  CHECK(k.calls == std::vector<std::string>{"CEIL_DIV", "__syncthreads", "load_tile"});
+  CHECK(k.calls == std::vector<std::string_view>{"CEIL_DIV", "__syncthreads", "load_tile"});
 
   const Function& load_tile = only(scanned, "load_tile");
   REQUIRE(load_tile.parameters.size() == 6);
@@ -74,7 +74,8 @@ TEST_CASE("kernels: fixture sgemm_tiled.cu, a tiled SGEMM with a helper two call
 }
 
 TEST_CASE("kernels: fixture templates.cu, template kernels and their explicit instantiations") {
-  const auto scanned = scan_cuda_source(read_fixture("templates.cu"));
+  const std::string source = read_fixture("templates.cu");  // outlives the views the scan returns
+  const auto scanned = scan_cuda_source(source);
   CHECK(qualified_names(scanned) == std::vector<std::string>{"warp_sum", "reduce_rows", "fill"});
   const Function& reduce = only(scanned, "reduce_rows");
   CHECK(reduce.template_parameters == "template <int BLOCK, typename T = float>");
@@ -82,7 +83,7 @@ TEST_CASE("kernels: fixture templates.cu, template kernels and their explicit in
   REQUIRE(reduce.parameters.size() == 4);
   CHECK(reduce.parameters[3].name == "init");
   CHECK(reduce.parameters[3].default_value == "T(0)");
-  CHECK(reduce.calls == std::vector<std::string>{"warp_sum"});
+  CHECK(reduce.calls == std::vector<std::string_view>{"warp_sum"});
   CHECK(only(scanned, "fill").instantiations == std::vector<std::string>{"fill(float*, float)", "fill<int, 4>"});
   CHECK(only(scanned, "warp_sum").template_parameters == "template <typename T>");
   CHECK(only(scanned, "warp_sum").instantiations.empty());
@@ -99,7 +100,7 @@ TEST_CASE("kernels: fixture macro_kernels.cu, kernels stamped out by a macro") {
   CHECK(scale.from_macro);
   CHECK(scale.macro == "DEFINE_UNARY_KERNEL");
   CHECK(scale.whole.first_line == 14);
-  CHECK(scale.calls == std::vector<std::string>{"scaled"});
+  CHECK(scale.calls == std::vector<std::string_view>{"scaled"});
   CHECK(only(scanned, "negate_kernel").calls.empty());  // '-' is not a name
   CHECK(only(scanned, "negate_kernel").whole.first_line == 15);
   const Macro& macro = scanned.macros.at(2);
@@ -115,7 +116,8 @@ TEST_CASE("kernels: fixture macro_kernels.cu, kernels stamped out by a macro") {
 }
 
 TEST_CASE("kernels: fixture extern_c.cu, extern C blocks, namespaces and attributes") {
-  const auto scanned = scan_cuda_source(read_fixture("extern_c.cu"));
+  const std::string source = read_fixture("extern_c.cu");  // outlives the views the scan returns
+  const auto scanned = scan_cuda_source(source);
   CHECK(qualified_names(scanned) == std::vector<std::string>{"c_add", "c_declared", "c_single", "outer::inner::square",
                                                              "outer::inner::nested_kernel", "outer::hidden",
                                                              "outer::both", "outer::attributed", "a::b::deep"});
@@ -145,12 +147,13 @@ TEST_CASE("kernels: fixture extern_c.cu, extern C blocks, namespaces and attribu
 TEST_CASE("kernels: fixture tricky.cu, kernels in comments, strings and #if 0 are not found") {
   // #if 0 is honoured: in_if_zero is not found, the #else branch is. Other conditions keep
   // every branch, so both EXP macros are listed.
-  const auto scanned = scan_cuda_source(read_fixture("tricky.cu"));
+  const std::string source = read_fixture("tricky.cu");  // outlives the views the scan returns
+  const auto scanned = scan_cuda_source(source);
   CHECK(qualified_names(scanned) == std::vector<std::string>{"in_else_of_if_zero", "after_all_that"});
   const Function& after = only(scanned, "after_all_that");
   CHECK(after.signature.first_line == 35);
   CHECK(after.body.last_line == 43);
-  CHECK(after.calls == std::vector<std::string>{"EXP", "LONG_MACRO"});
+  CHECK(after.calls == std::vector<std::string_view>{"EXP", "LONG_MACRO"});
   CHECK(contains(after.referenced_identifiers, "USE_FAST_MATH"));
   REQUIRE(scanned.macros.size() == 3);
   CHECK(scanned.macros[2].name == "LONG_MACRO");
@@ -184,7 +187,7 @@ TEST_CASE("kernels: fixture broken.cu, code that does not compile still gives wh
   // The unclosed body of helper ends where the next kernel begins.
   CHECK(only(scanned, "helper").body.last_line == 5);
   CHECK(only(scanned, "after_unclosed").signature.first_line == 8);
-  CHECK(only(scanned, "after_unclosed").calls == std::vector<std::string>{"helper"});
+  CHECK(only(scanned, "after_unclosed").calls == std::vector<std::string_view>{"helper"});
   CHECK(only(scanned, "last_one").body.first_line == 19);
   // The last body never closes: it runs to the end of the file.
   CHECK(only(scanned, "never_closed").body.last_line == 22);

@@ -12,7 +12,7 @@ namespace {
 
 std::vector<std::string> texts(std::string_view source) {
   std::vector<std::string> out;
-  for (const Token& t : lex(source)) out.emplace_back(t.text);
+  for (const Token& t : lex(source)) out.emplace_back(t.text());
   return out;
 }
 
@@ -68,9 +68,9 @@ TEST_CASE("kernels: lexer reads raw strings whole") {
   const std::string source = "R\"d(a )\" } { \"\n)d\" after";
   const auto tokens = lex(source);
   REQUIRE(tokens.size() == 2);
-  CHECK(tokens[0].text == "R\"d(a )\" } { \"\n)d\"");
+  CHECK(tokens[0].text() == "R\"d(a )\" } { \"\n)d\"");
   CHECK(tokens[0].kind == TokenKind::string_literal);
-  CHECK(tokens[1].text == "after");
+  CHECK(tokens[1].text() == "after");
   CHECK(tokens[1].line == 2);
   CHECK(texts("u8R\"(x)\" LR\"(y)\"") == V{"u8R\"(x)\"", "LR\"(y)\""});
   CHECK(texts("R\"(never closed } {") == V{"R\"(never closed } {"});
@@ -88,7 +88,7 @@ TEST_CASE("kernels: lexer brackets directives and continues them over backslash-
                          K::punctuation,     K::directive_end,  K::identifier,   K::identifier,    K::punctuation,
                          K::directive_begin, K::identifier,     K::header_name,  K::directive_end, K::directive_begin,
                          K::identifier,      K::string_literal, K::directive_end});
-  CHECK(tokens[17].text == "<a/b.h>");
+  CHECK(tokens[17].text() == "<a/b.h>");
   CHECK(tokens[11].line == 2);  // the directive ends on its continuation line
   CHECK(tokens[12].line == 3);
   // '#' that does not start a line is an operator.
@@ -105,7 +105,7 @@ TEST_CASE("kernels: lexer counts lines across LF, CRLF, continuations and multi-
   CHECK(tokens[1].line == 2);
   CHECK(tokens[2].line == 3);
   CHECK(tokens[3].line == 4);
-  CHECK(tokens[4].text == "\"s\\\ns\"");
+  CHECK(tokens[4].text() == "\"s\\\ns\"");
   CHECK(tokens[5].line == 5);
   CHECK(tokens[6].line == 7);
 }
@@ -115,12 +115,12 @@ TEST_CASE("kernels: lexer takes any bytes") {
   const std::string bytes(raw, sizeof raw - 1);
   const auto tokens = lex(bytes);
   REQUIRE(tokens.size() == 7);
-  CHECK(tokens[0].text == "a\xff\xfe");  // bytes >= 0x80 are name characters (UTF-8 names)
+  CHECK(tokens[0].text() == "a\xff\xfe");  // bytes >= 0x80 are name characters (UTF-8 names)
   CHECK(tokens[2].kind == TokenKind::other);
-  CHECK(tokens[5].text == std::string_view("\0", 1));
-  CHECK(tokens[6].text == "c");
+  CHECK(tokens[5].text() == std::string_view("\0", 1));
+  CHECK(tokens[6].text() == "c");
   Lexer lexer("x");
-  CHECK(lexer.next().text == "x");
+  CHECK(lexer.next().text() == "x");
   CHECK(lexer.next().kind == TokenKind::end);
   CHECK(lexer.next().kind == TokenKind::end);  // and again
 }

@@ -37,7 +37,8 @@ TEST_CASE("kernels: a macro that defines a kernel named by a parameter") {
   const auto args = lex("double, my_kernel, 128");
   const std::span<const Token> arguments[] = {std::span(args).subspan(0, 1), std::span(args).subspan(2, 1),
                                               std::span(args).subspan(4, 1)};
-  const auto kernel = table.expand(*meaning, arguments);
+  TextStore store;
+  const auto kernel = table.expand(*meaning, arguments, store);
   REQUIRE(kernel.has_value());
   CHECK(kernel->name == "my_kernel");
   CHECK(kernel->from_macro);
@@ -47,14 +48,14 @@ TEST_CASE("kernels: a macro that defines a kernel named by a parameter") {
   REQUIRE(kernel->parameters.size() == 2);
   CHECK(kernel->parameters[0].type == "double*");
   CHECK(kernel->parameters[0].name == "x");
-  CHECK(kernel->calls == std::vector<std::string>{"helper"});
+  CHECK(kernel->calls == std::vector<std::string_view>{"helper"});
   CHECK(std::find(kernel->referenced_identifiers.begin(), kernel->referenced_identifiers.end(), "K") !=
         kernel->referenced_identifiers.end());
 
   const auto bad = lex("double, a + b, 1");
   const std::span<const Token> not_a_name[] = {std::span(bad).subspan(0, 1), std::span(bad).subspan(2, 3),
                                                std::span(bad).subspan(6, 1)};
-  CHECK_FALSE(table.expand(*meaning, not_a_name).has_value());
+  CHECK_FALSE(table.expand(*meaning, not_a_name, store).has_value());
 }
 
 TEST_CASE("kernels: redefining a macro as something plain takes its meaning away") {

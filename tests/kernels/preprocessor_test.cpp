@@ -12,7 +12,7 @@ namespace {
 
 std::string code_of(const Preprocessed& p) {
   std::string out;
-  for (const Token& t : p.code) out += std::string(t.text) + " ";
+  for (const Token& t : p.code) out += std::string(t.text()) + " ";
   return out;
 }
 
@@ -69,6 +69,6 @@ TEST_CASE("kernels: #include records quoted and angled paths, and macros in #if 
 TEST_CASE("kernels: identifiers of conditions and pragmas are kept for macro use") {
   const auto p = preprocess("#ifdef USE_FAST\n#pragma unroll UNROLL\n#endif\n#if defined(A) && B\n#endif\n");
   std::vector<std::string> names;
-  for (const Token& t : p.condition_identifiers) names.emplace_back(t.text);
+  for (const Token& t : p.condition_identifiers) names.emplace_back(t.text());
   CHECK(names == std::vector<std::string>{"USE_FAST", "unroll", "UNROLL", "A", "B"});
 }

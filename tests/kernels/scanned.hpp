@@ -41,7 +41,7 @@ inline std::vector<std::string> qualified_names(const ScannedSource& scanned) {
   return names;
 }
 
-inline bool contains(const std::vector<std::string>& names, std::string_view name) {
+inline bool contains(const std::vector<std::string_view>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 

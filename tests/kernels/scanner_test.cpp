@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/scanner.hpp"
 
+#include <filesystem>
+
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
+#include "kernels/lexer.hpp"
 #include "scanned.hpp"
 
 using namespace kforecast::kernels;
@@ -53,7 +57,7 @@ TEST_CASE("kernels: scanner records spans of signature, body and whole") {
   CHECK(text_of(source, k.body) == "{\n  x[0] = BM;\n}");
   CHECK(k.whole.begin == k.signature.begin);
   CHECK(k.whole.end == k.body.end);
-  CHECK(k.referenced_identifiers == std::vector<std::string>{"BM", "T", "k", "x"});
+  CHECK(k.referenced_identifiers == std::vector<std::string_view>{"BM", "T", "k", "x"});
 }
 
 TEST_CASE("kernels: scanner qualifies names with namespaces and classes, not with extern C or anonymous ones") {
@@ -198,7 +202,7 @@ TEST_CASE("kernels: body use lists names and calls, including calls through temp
       "  if (a < b && c > (d)) {} for (;;) {} sizeof(int);\n"
       "}\n");
   const Function& k = only(scanned, "k");
-  CHECK(k.calls == std::vector<std::string>{"::top", "__expf", "child", "g", "h", "method", "ns::util::clamp"});
+  CHECK(k.calls == std::vector<std::string_view>{"::top", "__expf", "child", "g", "h", "method", "ns::util::clamp"});
   for (const char* name : {"USE_FAST_MATH", "x", "obj", "a", "b", "c", "d", "ns", "util"})
     CHECK(contains(k.referenced_identifiers, name));
   for (const char* keyword : {"if", "for", "sizeof", "int", "float", "__global__"})
@@ -233,4 +237,50 @@ TEST_CASE("kernels: scanner returns on hostile input") {
   const auto unclosed = scan_cuda_source("__global__ void k() {\n  if (x) {\n");
   REQUIRE(unclosed.functions.size() == 1);
   CHECK(unclosed.functions[0].body.last_line == 2);
+}
+
+namespace {
+
+// Every field a scan returns, as text, so two scans can be compared whole.
+std::string everything(const ScannedSource& s) {
+  std::string out;
+  auto span = [&](const Span& x) { out += fmt::format("[{} {} {} {}]", x.begin, x.end, x.first_line, x.last_line); };
+  for (const Function& f : s.functions) {
+    out += fmt::format("F {} {} {} {} {} {} {} {}|", f.name, f.qualified_name, f.kind == FunctionKind::global, f.host,
+                       f.template_parameters, f.launch_bounds, f.from_macro, f.macro);
+    for (const Parameter& p : f.parameters) out += p.type + "/" + p.name + "/" + p.default_value + ",";
+    span(f.signature), span(f.body), span(f.whole);
+    for (const auto name : f.referenced_identifiers) out += fmt::format(" r:{}", name);
+    for (const auto name : f.calls) out += fmt::format(" c:{}", name);
+    for (const auto& name : f.instantiations) out += " i:" + name;
+    out += "\n";
+  }
+  for (const Macro& m : s.macros) {
+    out += "M " + m.name + " " + m.body;
+    span(m.span);
+  }
+  for (const Include& i : s.includes) out += fmt::format("I {} {} {}\n", i.path, i.angled, i.line);
+  for (const Namespace& n : s.namespaces) out += "N " + n.qualified_name, span(n.span);
+  for (const ExplicitInstantiation& i : s.instantiations) out += fmt::format("X {} {} {}\n", i.name, i.text, i.line);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("kernels: a scan of the caller's tokens finds what a scan of the text finds") {
+  std::vector<std::string> sources = {
+      "#define K(name) __global__ void name(float* x) { x[0] = 1; }\nK(from_macro)\n"
+      "#if 0\n__global__ void dead() {}\n#else\n__global__ void live(int n) { ns :: f(n); }\n#endif\n"
+      "#ifdef FAST\n__device__ float g(float x) { return x; }\n#endif\n#include <cstdio>\n#define LAST 1",
+      "#define UNFINISHED(a, b) a ## b \\\n  continued\n__global__ void k() { /* unterminated", ""};
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(KF_SOURCE_DIR) / "fixtures" / "cuda"))
+    sources.push_back(read_fixture(entry.path().filename().string()));
+  REQUIRE(sources.size() >= 10);
+  for (const std::string& source : sources) {
+    const std::vector<Token> tokens = lex(source);
+    const std::string from_text = everything(scan_cuda_source(source));
+    CHECK(everything(scan_cuda_source(source, {.tokens = &tokens})) == from_text);
+    CHECK(from_text.empty() == source.empty());  // the comparison above compares something
+  }
 }

@@ -9,7 +9,7 @@ using namespace kforecast::lint;
 namespace {
 std::size_t index_of(std::span<const Token> tokens, std::string_view text, int nth = 0) {
   for (std::size_t i = 0; i < tokens.size(); ++i)
-    if (tokens[i].text == text && nth-- == 0) return i;
+    if (tokens[i].text() == text && nth-- == 0) return i;
   FAIL("no token " << text);
   return 0;
 }
