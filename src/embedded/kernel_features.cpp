@@ -110,7 +110,8 @@ FeatureDelta feature_delta(const FeatureVector& reference, const FeatureVector& 
 }
 
 Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::string& source, std::string_view kernel,
-                                    const std::string& arch, const FactsCache* cache, bool* from_cache) {
+                                    const std::string& arch, const FactsCache* cache, bool* from_cache,
+                                    BuiltinHeader header) {
   if (from_cache) *from_cache = false;
   cuda::CompileRequest request{.source = source, .file_name = "kernel.cu", .arch = arch};
   // How ptxas names the kernel: as written when it is extern "C", mangled otherwise, and then
@@ -129,7 +130,15 @@ Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::s
       if (from_cache) *from_cache = true;
       return std::move(*cached);
     }
-  auto output = compiler.compile(request);
+  auto output = [&] {
+    if (header == BuiltinHeader::minimal_when_possible && cuda::supports_minimal_header(compiler.version()) &&
+        !has_include_directive(source)) {
+      auto minimal = request;
+      minimal.options.push_back("-minimal");
+      if (auto compiled = compiler.compile(minimal)) return compiled;
+    }
+    return compiler.compile(request);
+  }();
   if (!output) {
     // A compile error is as much a fact of the text as its registers are: kept, so a source
     // that does not compile costs NVRTC once, not on every run.
@@ -144,6 +153,24 @@ Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::s
   if (!facts.mix.found) return fail(ExitCode::could_not_run, "kernel " + std::string(kernel) + " not found in the PTX");
   if (cache) cache->store(key, facts);
   return facts;
+}
+
+bool has_include_directive(std::string_view source) {
+  for (std::size_t at = 0; at < source.size();) {
+    const std::size_t end = std::min(source.find('\n', at), source.size());
+    std::string_view line = source.substr(at, end - at);
+    const auto skip_blanks = [&] {
+      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    };
+    skip_blanks();
+    if (line.starts_with('#')) {
+      line.remove_prefix(1);
+      skip_blanks();
+      if (line.starts_with("include")) return true;
+    }
+    at = end + 1;
+  }
+  return false;
 }
 
 }  // namespace kforecast::embedded
