@@ -145,7 +145,7 @@ TEST_CASE("embedded: NVRTC facts from the on-disk cache equal the compiled ones,
   SECTION("a corrupt entry is compiled again and rewritten") {
     for (const auto& file : std::filesystem::directory_iterator(dir.path() / "facts")) {
       std::ofstream out(file.path(), std::ios::binary | std::ios::trunc);
-      out << "kforecast-facts 1\nname _Z\n";
+      out << "kforecast-facts 2\nname _Z\n";
     }
     auto again = compile_facts(compiler, source, kernel, "sm_90", &cache, &from_cache);
     REQUIRE(again.has_value());
