@@ -45,7 +45,7 @@ TEST_CASE("embedded: FP64 and special functions cost by their rates, and the GPU
   const auto fp64 = estimate_time(elementwise(0, 64), threads, h100, sm90);
   const auto sfu = estimate_time(elementwise(0, 0, 64), threads, h100, sm90);
   REQUIRE((fp32 && fp64 && sfu));
-  CHECK(fp64->compute_us > 1.9 * fp32->compute_us);  // 64 against 128 per SM per clock on sm_90
+  CHECK(fp64->compute_us > 1.8 * fp32->compute_us);  // 64 against 128 per SM per clock on sm_90 (plus the loads)
   CHECK(sfu->compute_us > 7 * fp32->compute_us);     // 16 against 128
   // On an L4 (sm_89) FP64 runs at 2 per SM per clock: the same kernel becomes compute-bound.
   const auto l4 = estimate_time(elementwise(0, 64), threads, *find_gpu("L4"), *arch_limits(89));
