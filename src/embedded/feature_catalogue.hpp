@@ -92,12 +92,19 @@ enum class Scale {
   log_ratio,  // log2(candidate / reference) where both are positive, else 0 (unknown): estimates
 };
 
+// Which way more of a feature can move the speed, where how GPUs work settles it whatever else
+// changes (spilling to local memory never speeds a kernel up): training keeps such a weight on
+// that side of zero, so a rationale never says "estimated time 60 us -> 120 us (faster)" because
+// of a correlation in the corpus. `free`: either way, as the data says.
+enum class Direction { free, faster, slower };
+
 struct FeatureInfo {
   Feature feature;
   std::string_view name;  // "spill_bytes"
   FeatureGroup group;
   Scale scale;
   std::string_view label;  // "spills (bytes)", as a rationale prints it
+  Direction direction = Direction::free;
 };
 
 std::span<const FeatureInfo, feature_count> all_features();
