@@ -7,20 +7,26 @@
 # Order: first every variant against its family's first [[kernel]] (the star, enough to label
 # every ordered pair), then the remaining pairs (direct measurements of the same labels). A pair
 # already in RESULTS is skipped, so a second run resumes where a time limit stopped the first.
+# --family NAME (repeatable) measures only those families, e.g. ones just added to the corpus,
+# appending to the same RESULTS as the rest.
 #
-#   scripts/corpus-measure.sh RESULTS.jsonl [--seconds N] [--star-only]
+#   scripts/corpus-measure.sh RESULTS.jsonl [--seconds N] [--star-only] [--family NAME]...
 #
 # KFORECAST names the binary (default build/release/src/kforecast). Needs a GPU and NVRTC.
 set -euo pipefail
 
-results=${1:?usage: corpus-measure.sh RESULTS.jsonl [--seconds N] [--star-only]}
+results=${1:?usage: corpus-measure.sh RESULTS.jsonl [--seconds N] [--star-only] [--family NAME]...}
 shift
 limit=0
 star_only=0
+only=()
 while (($#)); do
   case $1 in
     --seconds) limit=$2; shift 2 ;;
     --star-only) star_only=1; shift ;;
+    --family)
+      [[ -f fixtures/corpus/${2:-}/kforecast.toml ]] || { echo "corpus-measure: no family '${2:-}' in fixtures/corpus" >&2; exit 2; }
+      only+=("$2"); shift 2 ;;
     *) echo "corpus-measure: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -29,16 +35,26 @@ corpus=fixtures/corpus
 touch "$results"
 started=$SECONDS
 
+# The families to measure: those named by --family, else all of them.
+families() {
+  local name
+  if ((${#only[@]})); then
+    for name in "${only[@]}"; do echo "$corpus/$name/"; done
+  else
+    for name in "$corpus"/*/; do echo "$name"; done
+  fi
+}
+
 # The pairs, in measuring order, as "family reference_index candidate_index".
 plan() {
   local dir family count i j
-  for dir in "$corpus"/*/; do
+  for dir in $(families); do
     family=$(basename "$dir")
     count=$(grep -c '^name = ' "$dir/kforecast.toml")
     for ((j = 1; j < count; j++)); do echo "$family 0 $j"; done
   done
   ((star_only)) && return
-  for dir in "$corpus"/*/; do
+  for dir in $(families); do
     family=$(basename "$dir")
     count=$(grep -c '^name = ' "$dir/kforecast.toml")
     for ((i = 1; i < count; i++)); do

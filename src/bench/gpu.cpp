@@ -39,6 +39,7 @@ Gpu::~Gpu() {
   // Best effort: after a fault the context is lost and these fail; the process ends soon after.
   if (m_stream != nullptr) m_api.cuStreamSynchronize(m_stream);
   for (CUevent event : m_events) m_api.cuEventDestroy_v2(event);
+  for (cuda::CUgraphExec graph : m_graphs) m_api.cuGraphExecDestroy(graph);
   for (CUdeviceptr pointer : m_allocations) m_api.cuMemFree_v2(pointer);
   for (CUmodule module : m_modules) m_api.cuModuleUnload(module);
   if (m_stream != nullptr) m_api.cuStreamDestroy_v2(m_stream);
@@ -92,6 +93,33 @@ Result<void> Gpu::launch(CUfunction function, const LaunchShape& shape, void** p
   return KF_CU_CALL(
       m_api, m_api.cuLaunchKernel(function, shape.grid[0], shape.grid[1], shape.grid[2], shape.block[0], shape.block[1],
                                   shape.block[2], shape.shared_bytes, m_stream, parameters, nullptr));
+}
+
+Result<cuda::CUgraphExec> Gpu::capture_launches(CUfunction function, const LaunchShape& shape, void** parameters,
+                                                int count) {
+  if (auto ok = KF_CU_CALL(m_api, m_api.cuStreamBeginCapture_v2(m_stream, cuda::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+      !ok)
+    return std::unexpected(ok.error());
+  Result<void> launched;
+  for (int i = 0; i < count && launched; ++i) launched = launch(function, shape, parameters);
+  // Capture always ends, so a failed launch leaves the stream usable and the first error reported.
+  cuda::CUgraph graph = nullptr;
+  auto ended = KF_CU_CALL(m_api, m_api.cuStreamEndCapture(m_stream, &graph));
+  if (!launched) {
+    if (graph != nullptr) m_api.cuGraphDestroy(graph);
+    return std::unexpected(launched.error());
+  }
+  if (!ended) return std::unexpected(ended.error());
+  cuda::CUgraphExec executable = nullptr;
+  auto instantiated = KF_CU_CALL(m_api, m_api.cuGraphInstantiateWithFlags(&executable, graph, 0));
+  m_api.cuGraphDestroy(graph);  // the executable keeps what it needs
+  if (!instantiated) return std::unexpected(instantiated.error());
+  m_graphs.push_back(executable);
+  return executable;
+}
+
+Result<void> Gpu::launch_graph(cuda::CUgraphExec graph) {
+  return KF_CU_CALL(m_api, m_api.cuGraphLaunch(graph, m_stream));
 }
 
 Result<void> Gpu::synchronize() { return KF_CU_CALL(m_api, m_api.cuStreamSynchronize(m_stream)); }

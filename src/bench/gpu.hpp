@@ -48,6 +48,11 @@ class Gpu {
   Result<void> copy_async(cuda::CUdeviceptr destination, cuda::CUdeviceptr source, std::size_t bytes);
   Result<void> fill_async(cuda::CUdeviceptr destination, std::byte value, std::size_t bytes);
   Result<void> launch(cuda::CUfunction function, const LaunchShape& shape, void** parameters);
+  // `count` launches of one kernel captured into a graph (kept until the Gpu goes), so a sample's
+  // launches reach the GPU as one submission and run back to back with no host in between.
+  Result<cuda::CUgraphExec> capture_launches(cuda::CUfunction function, const LaunchShape& shape, void** parameters,
+                                             int count);
+  Result<void> launch_graph(cuda::CUgraphExec graph);
   Result<void> synchronize();
   std::size_t free_memory() const;
 
@@ -66,6 +71,7 @@ class Gpu {
   std::vector<cuda::CUmodule> m_modules;
   std::vector<cuda::CUdeviceptr> m_allocations;
   std::vector<cuda::CUevent> m_events;
+  std::vector<cuda::CUgraphExec> m_graphs;
   std::unique_ptr<cuda::NvmlDevice> m_nvml;
   bool m_retained = false;
 };

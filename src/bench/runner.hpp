@@ -4,8 +4,8 @@
 // Measuring a kernel pair on one GPU, per BENCHMARKING.md: an untimed first launch; outputs
 // poisoned and compared over 2-3 seeds (a disagreeing candidate is `failed`, never timed); the
 // same buffers for both kernels; warm-up alternating both until the SM clock is steady; samples
-// of `batch` launches queued behind a spin kernel so launch gaps stay out of the events, each
-// lasting >= ~20 us; L2 flushed (and in-place inputs restored) before each sample, outside the
+// of `batch` launches (one CUDA graph when more than one) queued behind a spin kernel so launch
+// gaps stay out of the events, each lasting >= ~20 us; L2 flushed (and in-place inputs restored) before each sample, outside the
 // events; A B B A blocks with per-block medians; clocks per block, a block redone when its SM
 // clock fell >3% below the run's median; the sequential rule at 4, 8, 16, 32 rounds within a GPU
 // time cap. Every size of the spec is measured and the sizes combine by geometric mean.

@@ -49,6 +49,12 @@ std::string bind_api(const DynamicLibrary& library, DriverApi& api) {
       KF_BIND(library, api, cuEventRecord),
       KF_BIND(library, api, cuEventSynchronize),
       KF_BIND(library, api, cuEventElapsedTime),
+      KF_BIND(library, api, cuStreamBeginCapture_v2),
+      KF_BIND(library, api, cuStreamEndCapture),
+      KF_BIND(library, api, cuGraphInstantiateWithFlags),
+      KF_BIND(library, api, cuGraphLaunch),
+      KF_BIND(library, api, cuGraphExecDestroy),
+      KF_BIND(library, api, cuGraphDestroy),
   });
   return missing;
 }

@@ -18,6 +18,8 @@ using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
 using CUevent = struct CUevent_st*;
+using CUgraph = struct CUgraph_st*;
+using CUgraphExec = struct CUgraphExec_st*;
 using CUdeviceptr = unsigned long long;  // CUdeviceptr_v2
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
@@ -28,6 +30,7 @@ inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 inline constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0;
+inline constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;  // CUstreamCaptureMode
 
 // CUdevice_attribute values (cuda.h); only those DeviceInfo reports.
 enum class DeviceAttribute : int {
@@ -85,6 +88,14 @@ struct DriverApi {
   CUresult (*cuEventRecord)(CUevent event, CUstream stream) = nullptr;
   CUresult (*cuEventSynchronize)(CUevent event) = nullptr;
   CUresult (*cuEventElapsedTime)(float* milliseconds, CUevent start, CUevent end) = nullptr;
+
+  // A sample's launches captured once into a graph (CUDA 11.4 and later).
+  CUresult (*cuStreamBeginCapture_v2)(CUstream stream, int mode) = nullptr;
+  CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph* graph) = nullptr;
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec* executable, CUgraph graph, unsigned long long flags) = nullptr;
+  CUresult (*cuGraphLaunch)(CUgraphExec executable, CUstream stream) = nullptr;
+  CUresult (*cuGraphExecDestroy)(CUgraphExec executable) = nullptr;
+  CUresult (*cuGraphDestroy)(CUgraph graph) = nullptr;
 };
 
 }  // namespace kforecast::cuda

@@ -49,6 +49,19 @@ TEST_CASE("bench gpu: a kernel against itself is the same") {
   CHECK(has(result, "\"verdict\": \"same\""));
 }
 
+TEST_CASE("bench gpu: a kernel of a few microseconds is timed as a graph of launches, and against itself is the same") {
+  // About 5 us on an H100: a sample holds several launches, captured into one CUDA graph.
+  auto result = bench({fixtures + "chain.cu:chain<0>", "--vs", fixtures + "chain.cu:chain<0>", "--config",
+                       fixtures + "chain-5us.toml"});
+  CHECK(result.exit_status == 0);
+  CHECK(has(result, "\"verdict\": \"same\""));
+  CHECK_FALSE(has(result, "\"batch\": 1,"));
+  // and a planted 10% slowdown of it is still caught through the graph
+  auto slower = bench({fixtures + "chain.cu:chain<100>", "--vs", fixtures + "chain.cu:chain<0>", "--config",
+                       fixtures + "chain-5us.toml"});
+  CHECK(has(slower, "\"verdict\": \"regression\""));
+}
+
 TEST_CASE("bench gpu: a coalesced copy is faster than a strided one, and the reverse a regression") {
   auto faster = bench({fixtures + "copy.cu:copy", "--vs", fixtures + "copy.cu:copy_strided"});
   CHECK(faster.exit_status == 0);

@@ -20,7 +20,7 @@ TEST_CASE("corpus: every kernel compiles for sm_90 with NVRTC, without warnings"
   const auto compiler = cuda::load_nvrtc({}, process_environment());
   REQUIRE(compiler.has_value());
   const auto corpus = testing::load_corpus();
-  REQUIRE(corpus.size() >= 72);
+  REQUIRE(corpus.size() >= 91);  // the README's 91 kernels: none left out of its spec
   for (const auto& k : corpus) {
     INFO(k.family << "/" << k.file << ": " << k.name);
     auto output = (*compiler)->compile({.source = k.source, .file_name = k.file, .arch = "sm_90"});

@@ -33,5 +33,5 @@ TEST_CASE("corpus: every launch spec reads and binds with the benchmark runner's
       }
     }
   }
-  CHECK(bound >= 72);
+  CHECK(bound >= 91);  // one size per kernel, 91 kernels (README.md)
 }
