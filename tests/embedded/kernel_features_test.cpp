@@ -7,6 +7,7 @@
 #include "cuda/fake_compiler.hpp"
 #include "embedded/corpus_source.hpp"
 #include "embedded/kernel_features.hpp"
+#include "embedded/pair_features.hpp"
 
 using namespace kforecast::embedded;
 namespace cuda = kforecast::cuda;
@@ -153,4 +154,38 @@ TEST_CASE("embedded: facts compile with -minimal where the text and NVRTC allow,
     REQUIRE(nvrtc.requests().size() == 1);
     CHECK_FALSE(has_minimal(nvrtc.requests()[0]));
   }
+}
+
+TEST_CASE("embedded: FeatureCache::prepare compiles each new text once, failures counted, cached ones not again") {
+  cuda::FakeCompiler nvrtc([](const cuda::CompileRequest& request) -> kforecast::Result<cuda::CompileOutput> {
+    if (request.source.find("broken") != std::string::npos)
+      return kforecast::fail(kforecast::ExitCode::could_not_run, "kernel.cu(1): error: broken");
+    cuda::CompileOutput output;
+    output.functions.push_back({.name = "k", .arch = request.arch, .registers = 8});
+    output.ptx = ".visible .entry k()\n{\nret;\n}\n";
+    return output;
+  });
+  const FeatureContext context{.compiler = &nvrtc, .arch = "sm_90", .gpu = h100};
+  const KernelText good{"extern \"C\" __global__ void k(float* x) { x[0] = 1; }", "k", std::nullopt};
+  const KernelText also_good{"extern \"C\" __global__ void k(float* x) { x[1] = 2; }", "k", std::nullopt};
+  const KernelText broken{"extern \"C\" __global__ void k(float* x) { broken; }", "k", std::nullopt};
+  FeatureCache cache(context);
+  cache.prepare({&good, &broken, &good});
+  CHECK(cache.compiled() == 2);  // the repeat is one text
+  CHECK(cache.compile_failures() == 1);
+  const std::size_t requests = nvrtc.requests().size();  // -minimal, and the full header for the broken one
+  std::string note;
+  CHECK(cache.features(good).compiler);
+  CHECK_FALSE(cache.features(broken, &note).compiler);
+  CHECK(note.find("broken") != std::string::npos);
+  CHECK(nvrtc.requests().size() == requests);  // features() found both prepared
+  cache.prepare({&good, &also_good});          // one new text: no thread for it, features() compiles it
+  CHECK(cache.compiled() == 2);
+  CHECK(cache.features(also_good).compiler);
+  CHECK(cache.compiled() == 3);
+
+  FeatureCache without_nvrtc({.compiler = nullptr, .arch = "sm_90", .gpu = h100});
+  without_nvrtc.prepare({&good, &also_good});  // nothing to compile: a no-op
+  CHECK(without_nvrtc.compiled() == 0);
+  CHECK_FALSE(without_nvrtc.features(good).compiler);
 }
