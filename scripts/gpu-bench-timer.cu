@@ -55,85 +55,93 @@ __global__ void spin(unsigned long long ns) {
   } while (now - start < ns);
 }
 
+// kforecast's L2 flush, launched as kforecast launches it (4 blocks of 256 per SM).
+struct L2Flush {
+  int4* buffer = nullptr;
+  int* sink = nullptr;
+  unsigned long long words = 0;
+  int sms = 0;
+  void operator()(cudaStream_t s) const { flush_l2<<<sms * 4, 256, 0, s>>>(buffer, words, sink); }
+};
+
+L2Flush new_l2_flush() {
+  int device = 0, l2 = 0;
+  L2Flush flush;
+  CHECK(cudaGetDevice(&device));
+  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  CHECK(cudaDeviceGetAttribute(&flush.sms, cudaDevAttrMultiProcessorCount, device));
+  flush.words = 2ull * l2 / 16;
+  CHECK(cudaMalloc(&flush.buffer, flush.words * 16));
+  CHECK(cudaMalloc(&flush.sink, 16));
+  CHECK(cudaMemset(flush.buffer, 0, flush.words * 16));
+  return flush;
+}
+
+cudaStream_t new_stream() {
+  cudaStream_t stream;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  return stream;
+}
+
+// `k` launches captured into one graph.
 template <class Launch>
-double median_us_per_launch(Launch launch, int launches_per_graph, int replays) {
-  cudaStream_t stream;
-  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  for (int i = 0; i < 10; ++i) launch(stream);
-  CHECK(cudaStreamSynchronize(stream));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  for (int i = 0; i < launches_per_graph; ++i) launch(stream);
-  CHECK(cudaStreamEndCapture(stream, &graph));
-  CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  cudaEvent_t start, end;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&end));
-  std::vector<double> times;
-  for (int r = 0; r < replays + 3; ++r) {
-    CHECK(cudaEventRecord(start, stream));
-    CHECK(cudaGraphLaunch(exec, stream));
-    CHECK(cudaEventRecord(end, stream));
-    CHECK(cudaEventSynchronize(end));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, start, end));
-    if (r >= 3) times.push_back(ms * 1000.0 / launches_per_graph);
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-// Events around one launch after `before` (the flush), 21 times: the median.
-template <class Before, class Launch>
-double median_us_isolated(Before before, Launch launch) {
-  cudaStream_t stream;
-  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaEvent_t start, end;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&end));
-  std::vector<double> times;
-  for (int r = 0; r < 24; ++r) {
-    before(stream);
-    CHECK(cudaEventRecord(start, stream));
-    launch(stream);
-    CHECK(cudaEventRecord(end, stream));
-    CHECK(cudaEventSynchronize(end));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, start, end));
-    if (r >= 3) times.push_back(ms * 1000.0);
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-// Events around a graph of `k` launches after `before` (the flush), 21 times: the median / k.
-template <class Before, class Launch>
-double median_us_batched(Before before, Launch launch, int k) {
-  cudaStream_t stream;
-  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+cudaGraphExec_t capture(cudaStream_t stream, Launch launch, int k) {
   cudaGraph_t graph;
   cudaGraphExec_t exec;
   CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
   for (int i = 0; i < k; ++i) launch(stream);
   CHECK(cudaStreamEndCapture(stream, &graph));
   CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  return exec;
+}
+
+// Per replay: `before` (outside the events), then events around `timed`, synchronised; the
+// first 3 replays dropped; the median of `replays` over `per` (the launches `timed` makes).
+template <class Before, class Timed>
+double median_replay_us(cudaStream_t stream, Before before, Timed timed, int replays, int per) {
   cudaEvent_t start, end;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&end));
   std::vector<double> times;
-  for (int r = 0; r < 24; ++r) {
+  for (int r = 0; r < replays + 3; ++r) {
     before(stream);
     CHECK(cudaEventRecord(start, stream));
-    CHECK(cudaGraphLaunch(exec, stream));
+    timed(stream);
     CHECK(cudaEventRecord(end, stream));
     CHECK(cudaEventSynchronize(end));
     float ms = 0;
     CHECK(cudaEventElapsedTime(&ms, start, end));
-    if (r >= 3) times.push_back(ms * 1000.0 / k);
+    if (r >= 3) times.push_back(ms * 1000.0 / per);
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
+}
+
+const auto nothing = [](cudaStream_t) {};
+
+// Events around a graph of `launches_per_graph` back to back, after 10 untimed launches.
+template <class Launch>
+double median_us_per_launch(Launch launch, int launches_per_graph, int replays) {
+  cudaStream_t stream = new_stream();
+  for (int i = 0; i < 10; ++i) launch(stream);
+  CHECK(cudaStreamSynchronize(stream));
+  cudaGraphExec_t exec = capture(stream, launch, launches_per_graph);
+  return median_replay_us(
+      stream, nothing, [&](cudaStream_t s) { CHECK(cudaGraphLaunch(exec, s)); }, replays, launches_per_graph);
+}
+
+// Events around one launch after `before` (the flush), 21 times: the median.
+template <class Before, class Launch>
+double median_us_isolated(Before before, Launch launch) {
+  return median_replay_us(new_stream(), before, launch, 21, 1);
+}
+
+// Events around a graph of `k` launches after `before` (the flush), 21 times: the median / k.
+template <class Before, class Launch>
+double median_us_batched(Before before, Launch launch, int k) {
+  cudaStream_t stream = new_stream();
+  cudaGraphExec_t exec = capture(stream, launch, k);
+  return median_replay_us(stream, before, [&](cudaStream_t s) { CHECK(cudaGraphLaunch(exec, s)); }, 21, k);
 }
 
 // kforecast's block: 10 samples queued back to back (spin, flush, events around a graph of k),
@@ -141,14 +149,8 @@ double median_us_batched(Before before, Launch launch, int k) {
 // medians.
 template <class Before, class Launch>
 double median_us_queued(Before before, Launch launch, int k, bool print_spread = false) {
-  cudaStream_t stream;
-  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  for (int i = 0; i < k; ++i) launch(stream);
-  CHECK(cudaStreamEndCapture(stream, &graph));
-  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  cudaStream_t stream = new_stream();
+  cudaGraphExec_t exec = capture(stream, launch, k);
   std::vector<cudaEvent_t> events(20);
   for (auto& event : events) CHECK(cudaEventCreate(&event));
   std::vector<double> medians, all;
@@ -231,17 +233,7 @@ void chain_5us_in_kforecast_layout() {
   CHECK(cudaMalloc(&y, n * sizeof(float)));
   CHECK(cudaMalloc(&y_pristine, n * sizeof(float)));
   CHECK(cudaMemcpy(x, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  int device = 0, l2 = 0, sms = 0;
-  CHECK(cudaGetDevice(&device));
-  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const unsigned long long words = 2ull * l2 / 16;
-  int4* flush_buffer;
-  int* sink;
-  CHECK(cudaMalloc(&flush_buffer, words * 16));
-  CHECK(cudaMalloc(&sink, 16));
-  CHECK(cudaMemset(flush_buffer, 0, words * 16));
-  const auto flush = [&](cudaStream_t s) { flush_l2<<<sms * 4, 256, 0, s>>>(flush_buffer, words, sink); };
+  const L2Flush flush = new_l2_flush();
   CUfunction function = nvrtc_chain("chain<0>");
   int count = n, steps = iters;
   void* arguments[] = {&x, &y, &count, &steps};
@@ -266,17 +258,7 @@ int main() {
   CHECK(cudaMalloc(&x, n_max * sizeof(float)));
   CHECK(cudaMalloc(&y, n_max * sizeof(float)));
   CHECK(cudaMemcpy(x, host.data(), n_max * sizeof(float), cudaMemcpyHostToDevice));
-  int device = 0, l2 = 0, sms = 0;
-  CHECK(cudaGetDevice(&device));
-  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const unsigned long long flush_words = 2ull * l2 / 16;
-  int4* flush_buffer;
-  int* sink;
-  CHECK(cudaMalloc(&flush_buffer, flush_words * 16));
-  CHECK(cudaMalloc(&sink, 16));
-  CHECK(cudaMemset(flush_buffer, 0, flush_words * 16));
-  const auto flush = [&](cudaStream_t s) { flush_l2<<<sms * 4, 256, 0, s>>>(flush_buffer, flush_words, sink); };
+  const L2Flush flush = new_l2_flush();
   const double flush_us = median_us_per_launch(flush, 20, 21);
   // Warm and cold times of one kernel launch.
   const auto report = [&](const char* what, auto launch) {

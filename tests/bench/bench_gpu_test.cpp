@@ -8,6 +8,7 @@
 
 #include "base/subprocess.hpp"
 #include "cuda/cuda_driver.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 namespace {
@@ -35,13 +36,7 @@ bool has(const kforecast::ProcessOutput& output, std::string_view text) {
 
 }  // namespace
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto driver = kforecast::cuda::load_driver({});
-  if (!driver) return driver.error().message();
-  auto devices = (*driver)->devices();
-  if (!devices || devices->empty()) return std::string("no CUDA device");
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return missing_gpu(); }
 
 TEST_CASE("bench gpu: a kernel against itself is the same") {
   auto result = bench({fixtures + "copy.cu:copy", "--vs", fixtures + "copy.cu:copy"});

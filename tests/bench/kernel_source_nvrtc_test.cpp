@@ -12,6 +12,7 @@
 #include "bench/resolved_launch.hpp"
 #include "bench/runner.hpp"
 #include "cuda/nvrtc.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast::bench;
@@ -66,8 +67,7 @@ void host_only() { std::vector<int> v; }
 }  // namespace
 
 std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = kforecast::cuda::load_nvrtc({}, kforecast::process_environment());
-  if (!compiler) return compiler.error().message();
+  if (auto missing = missing_nvrtc()) return missing;
   if (!std::filesystem::exists(include_dir + "/cuda_fp16.h")) return "the CUDA headers are not in " + include_dir;
   return std::nullopt;
 }

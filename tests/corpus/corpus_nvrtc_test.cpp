@@ -6,15 +6,12 @@
 
 #include "corpus/corpus.hpp"
 #include "cuda/nvrtc.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return missing_nvrtc(); }
 
 TEST_CASE("corpus: every kernel compiles for sm_90 with NVRTC, without warnings") {
   const auto compiler = cuda::load_nvrtc({}, process_environment());

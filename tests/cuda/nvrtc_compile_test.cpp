@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "cuda/nvrtc.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast::cuda;
@@ -32,11 +33,7 @@ bool contains(const std::string& text, std::string_view part) { return text.find
 
 }  // namespace
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = load_nvrtc({}, kforecast::process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return missing_nvrtc(); }
 
 TEST_CASE("cuda: NVRTC loads and reports itself") {
   const auto& compiler = nvrtc();

@@ -12,19 +12,15 @@
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
 #include "pr_bench_fixture.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
 using Catch::Matchers::Contains;
 
 std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  auto driver = cuda::load_driver({});
-  if (!driver) return driver.error().message();
-  auto devices = (*driver)->devices();
-  if (!devices || devices->empty()) return std::string("no GPU");
-  return std::nullopt;
+  if (auto missing = missing_gpu()) return missing;
+  return missing_nvrtc();
 }
 
 TEST_CASE("e2e: check --bench measures an 8x slower kernel as a regression, exit 1") {

@@ -7,17 +7,14 @@
 #include "base/environment.hpp"
 #include "cuda/nvrtc.hpp"
 #include "gate_job.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return missing_nvrtc(); }
 
 namespace {
 

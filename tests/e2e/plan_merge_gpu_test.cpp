@@ -10,7 +10,6 @@
 #include <map>
 
 #include <fmt/format.h>
-#include <simdjson.h>
 
 #include <catch2/catch.hpp>
 
@@ -19,6 +18,7 @@
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
 #include "pr_bench_fixture.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
@@ -39,28 +39,6 @@ ProcessOutput run(const testing::FixtureRepo& repo, std::vector<std::string> arg
   return *output;
 }
 
-// name -> "decision verdict measured-verdict" of a JSON report, and its gate verdict.
-std::map<std::string, std::string> kernels_of(const std::string& json, std::string& gate) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element report;
-  INFO(json);
-  REQUIRE(parser.parse(json).get(report) == simdjson::SUCCESS);
-  std::string_view verdict;
-  REQUIRE(report["verdict"].get_string().get(verdict) == simdjson::SUCCESS);
-  gate = verdict;
-  std::map<std::string, std::string> kernels;
-  for (simdjson::dom::element kernel : report["kernels"].get_array()) {
-    std::string_view name, decision, kernel_verdict, measured = "-";
-    REQUIRE(kernel["name"].get_string().get(name) == simdjson::SUCCESS);
-    REQUIRE(kernel["decision"].get_string().get(decision) == simdjson::SUCCESS);
-    REQUIRE(kernel["verdict"].get_string().get(kernel_verdict) == simdjson::SUCCESS);
-    if (!kernel["measurement"].is_null())
-      REQUIRE(kernel["measurement"]["verdict"].get_string().get(measured) == simdjson::SUCCESS);
-    kernels[std::string(name)] = fmt::format("{} {} {}", decision, kernel_verdict, measured);
-  }
-  return kernels;
-}
-
 std::size_t lines_in(const fs::path& path) {
   std::ifstream in(path);
   std::size_t lines = 0;
@@ -71,13 +49,8 @@ std::size_t lines_in(const fs::path& path) {
 }  // namespace
 
 std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto driver = cuda::load_driver({});
-  if (!driver) return driver.error().message();
-  auto devices = (*driver)->devices();
-  if (!devices || devices->empty()) return std::string("no CUDA device");
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
+  if (auto missing = missing_gpu()) return missing;
+  return missing_nvrtc();
 }
 
 TEST_CASE("e2e gpu: plan, GPU shards and merge give the verdict of one pr run on a measured regression") {
@@ -103,13 +76,12 @@ TEST_CASE("e2e gpu: plan, GPU shards and merge give the verdict of one pr run on
   const auto merged = run(repo, merge);
   INFO(merged.out << merged.err);
   CHECK(merged.exit_status == single.exit_status);
-  std::string single_gate, merged_gate;
-  const auto single_kernels = kernels_of(single.out, single_gate);
-  const auto merged_kernels = kernels_of(merged.out, merged_gate);
-  CHECK(merged_gate == "fail");
-  CHECK(merged_gate == single_gate);
-  CHECK(merged_kernels == single_kernels);
-  CHECK(merged_kernels.at("settle") == "measured fail regression");
+  const auto single_report = e2e::read_report_kernels(single.out);
+  const auto merged_report = e2e::read_report_kernels(merged.out);
+  CHECK(merged_report.gate == "fail");
+  CHECK(merged_report.gate == single_report.gate);
+  CHECK(merged_report.summaries == single_report.summaries);
+  CHECK(merged_report.summaries.at("settle") == "measured fail regression");
   CHECK_THAT(merged.out, Contains("no launch spec, so it cannot be run"));
   CHECK_THAT(merged.out, Contains("measured 1 kernel on the GPU; ledger: "));
 }

@@ -10,6 +10,7 @@
 
 #include "e2e.hpp"
 #include "pr_bench_fixture.hpp"
+#include "pr_fixture_cases.hpp"
 #include "support/fake_forge.hpp"
 #include "support/temp_dir.hpp"
 
@@ -69,15 +70,6 @@ void check_same(const Compared& compared) {
   CHECK_FALSE(compared.single.out.empty());
 }
 
-void copy_tree(const fs::path& from, const FixtureRepo& repo) {
-  for (const auto& entry : fs::recursive_directory_iterator(from)) {
-    if (!entry.is_regular_file()) continue;
-    const fs::path target = repo.path() / fs::relative(entry.path(), from);
-    fs::create_directories(target.parent_path());
-    fs::copy_file(entry.path(), target, fs::copy_options::overwrite_existing);
-  }
-}
-
 }  // namespace
 
 TEST_CASE("e2e: plan, two shards and merge give the report and exit code of one pr run (no GPU)") {
@@ -103,20 +95,10 @@ TEST_CASE("e2e: plan, two shards and merge give the report and exit code of one 
 }
 
 TEST_CASE("e2e: plan, shards and merge agree with pr on every fixture repository") {
-  const fs::path root = fs::path(KF_SOURCE_DIR) / "fixtures/pr";
-  std::vector<fs::path> cases;
-  for (const auto& entry : fs::directory_iterator(root))
-    if (entry.is_directory()) cases.push_back(entry.path());
-  std::sort(cases.begin(), cases.end());
-  REQUIRE(cases.size() >= 12);
-  for (const auto& dir : cases) {
+  for (const auto& dir : pr_fixture_cases()) {
     INFO("fixture " << dir.filename().string());
     FixtureRepo repo;
-    copy_tree(dir / "base", repo);
-    repo.commit("base");
-    repo.git({"rm", "-q", "-r", "."});
-    copy_tree(dir / "head", repo);
-    repo.commit("head");
+    commit_pr_fixture(dir, repo);
     check_same(single_and_split(repo, "json", {}, 2, {no_gpu}));
   }
 }

@@ -6,7 +6,14 @@
 // launch spec; `nospec` also changed but has no spec, so it cannot be measured. The base's
 // config makes the policy trust no forecast, so both go to the GPU.
 
+#include <map>
 #include <string>
+#include <utility>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <catch2/catch.hpp>
 
 #include "support/fixture_repo.hpp"
 
@@ -43,6 +50,39 @@ inline void commit_slower_kernel(const testing::FixtureRepo& repo, const std::st
   repo.commit("base");
   repo.write("src/settle.cu", settle_source(true));
   repo.commit("head: settle does its loop 8 times");
+}
+
+// What the GPU tests read back from a `--format json` report.
+struct ReportKernels {
+  std::string gate;                                           // the report's verdict
+  std::map<std::string, std::string> summaries;               // name -> "decision verdict measured-verdict"
+  std::map<std::string, std::pair<double, double>> measured;  // name -> (speedup, ci_high)
+};
+
+inline ReportKernels read_report_kernels(const std::string& json) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element report;
+  INFO(json);
+  REQUIRE(parser.parse(json).get(report) == simdjson::SUCCESS);
+  ReportKernels read;
+  std::string_view verdict;
+  REQUIRE(report["verdict"].get_string().get(verdict) == simdjson::SUCCESS);
+  read.gate = verdict;
+  for (simdjson::dom::element kernel : report["kernels"].get_array()) {
+    std::string_view name, decision, kernel_verdict, measured = "-";
+    REQUIRE(kernel["name"].get_string().get(name) == simdjson::SUCCESS);
+    REQUIRE(kernel["decision"].get_string().get(decision) == simdjson::SUCCESS);
+    REQUIRE(kernel["verdict"].get_string().get(kernel_verdict) == simdjson::SUCCESS);
+    if (!kernel["measurement"].is_null()) {
+      REQUIRE(kernel["measurement"]["verdict"].get_string().get(measured) == simdjson::SUCCESS);
+      double speedup = 0, high = 0;
+      REQUIRE(kernel["measurement"]["speedup"].get_double().get(speedup) == simdjson::SUCCESS);
+      REQUIRE(kernel["measurement"]["ci_high"].get_double().get(high) == simdjson::SUCCESS);
+      read.measured[std::string(name)] = {speedup, high};
+    }
+    read.summaries[std::string(name)] = fmt::format("{} {} {}", decision, kernel_verdict, measured);
+  }
+  return read;
 }
 
 }  // namespace kforecast::e2e

@@ -7,8 +7,6 @@
 #include <cstdlib>
 #include <fstream>
 
-#include <simdjson.h>
-
 #include <catch2/catch.hpp>
 
 #include "base/environment.hpp"
@@ -17,6 +15,7 @@
 #include "cuda/nvrtc.hpp"
 #include "gate_job.hpp"
 #include "pr_bench_fixture.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
@@ -46,13 +45,8 @@ std::string read_file(const std::filesystem::path& path) {
 }  // namespace
 
 std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto driver = cuda::load_driver({});
-  if (!driver) return driver.error().message();
-  auto devices = (*driver)->devices();
-  if (!devices || devices->empty()) return std::string("no CUDA device");
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
+  if (auto missing = missing_gpu()) return missing;
+  return missing_nvrtc();
 }
 
 TEST_CASE("e2e gpu: pr measures the kernel the policy sends to the GPU, and an 8x slower one fails the gate") {
@@ -62,39 +56,15 @@ TEST_CASE("e2e gpu: pr measures the kernel the policy sends to the GPU, and an 8
   INFO(run.out << run.err);
   CHECK(run.exit_status == 1);
 
-  simdjson::dom::parser parser;
-  simdjson::dom::element report;
-  REQUIRE(parser.parse(run.out).get(report) == simdjson::SUCCESS);
-  std::string_view verdict;
-  CHECK(report["verdict"].get_string().get(verdict) == simdjson::SUCCESS);
-  CHECK(verdict == "fail");
-  bool saw_settle = false, saw_nospec = false;
-  for (simdjson::dom::element kernel : report["kernels"].get_array()) {
-    std::string_view name, decision, kernel_verdict, measured;
-    REQUIRE(kernel["name"].get_string().get(name) == simdjson::SUCCESS);
-    REQUIRE(kernel["decision"].get_string().get(decision) == simdjson::SUCCESS);
-    REQUIRE(kernel["verdict"].get_string().get(kernel_verdict) == simdjson::SUCCESS);
-    if (name == "settle") {
-      saw_settle = true;
-      CHECK(decision == "measured");
-      CHECK(kernel_verdict == "fail");
-      REQUIRE(kernel["measurement"]["verdict"].get_string().get(measured) == simdjson::SUCCESS);
-      CHECK(measured == "regression");
-      double speedup = 0, high = 0;
-      REQUIRE(kernel["measurement"]["speedup"].get_double().get(speedup) == simdjson::SUCCESS);
-      REQUIRE(kernel["measurement"]["ci_high"].get_double().get(high) == simdjson::SUCCESS);
-      CHECK(speedup < 0.7);  // 8x the dependent work in a kernel that is mostly that work
-      CHECK(high < 1 / 1.02);
-    }
-    if (name == "nospec") {
-      saw_nospec = true;
-      CHECK(decision == "forecast_only");
-      CHECK(kernel_verdict == "warn");
-      CHECK(kernel["measurement"].is_null());
-    }
-  }
-  CHECK(saw_settle);
-  CHECK(saw_nospec);
+  const auto report = e2e::read_report_kernels(run.out);
+  CHECK(report.gate == "fail");
+  CHECK(report.summaries.at("settle") == "measured fail regression");
+  REQUIRE(report.measured.contains("settle"));
+  const auto [speedup, high] = report.measured.at("settle");
+  CHECK(speedup < 0.7);  // 8x the dependent work in a kernel that is mostly that work
+  CHECK(high < 1 / 1.02);
+  CHECK(report.summaries.at("nospec") == "forecast_only warn -");
+  CHECK_FALSE(report.measured.contains("nospec"));
   CHECK_THAT(run.out, Contains("no launch spec, so it cannot be run: add a `// kforecast:` comment block directly "
                                "above `nospec` in src/settle.cu"));
   CHECK_THAT(run.out, Contains("\"gpu_time\": {\"spent_seconds\": "));

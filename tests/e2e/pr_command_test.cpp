@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kforecast pr` behaviour that does not depend on NVRTC being present.
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "e2e.hpp"
 

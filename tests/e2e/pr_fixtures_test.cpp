@@ -15,6 +15,8 @@
 
 #include "cuda/nvrtc.hpp"
 #include "e2e.hpp"
+#include "pr_fixture_cases.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
@@ -22,15 +24,6 @@ using namespace kforecast::e2e;
 namespace fs = std::filesystem;
 
 namespace {
-
-void copy_tree(const fs::path& from, const FixtureRepo& repo) {
-  for (const auto& entry : fs::recursive_directory_iterator(from)) {
-    if (!entry.is_regular_file()) continue;
-    const fs::path target = repo.path() / fs::relative(entry.path(), from);
-    fs::create_directories(target.parent_path());
-    fs::copy_file(entry.path(), target, fs::copy_options::overwrite_existing);
-  }
-}
 
 // "change decision verdict file:name" per kernel of our own JSON report, sorted.
 std::vector<std::string> kernel_lines(const std::string& json) {
@@ -60,27 +53,13 @@ std::vector<std::string> expected_lines(const fs::path& file) {
 
 }  // namespace
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return missing_nvrtc(); }
 
 TEST_CASE("e2e: kforecast pr on every fixture repository") {
-  const fs::path root = fs::path(KF_SOURCE_DIR) / "fixtures/pr";
-  std::vector<fs::path> cases;
-  for (const auto& entry : fs::directory_iterator(root))
-    if (entry.is_directory()) cases.push_back(entry.path());
-  std::sort(cases.begin(), cases.end());
-  REQUIRE(cases.size() >= 12);
-  for (const auto& dir : cases) {
+  for (const auto& dir : pr_fixture_cases()) {
     INFO("fixture " << dir.filename().string());
     FixtureRepo repo;
-    copy_tree(dir / "base", repo);
-    repo.commit("base");
-    repo.git({"rm", "-q", "-r", "."});
-    copy_tree(dir / "head", repo);
-    repo.commit("head");
+    commit_pr_fixture(dir, repo);
     // No cache: the run must decide from the sources, not from an earlier run's PTX.
     auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(),
                              {"XDG_CACHE_HOME=" + (repo.path() / ".git/kf-cache").string()});
@@ -97,11 +76,7 @@ TEST_CASE("e2e: kforecast pr on every fixture repository") {
 TEST_CASE("e2e: a second kforecast pr on the same change reads the forecast's NVRTC facts from the cache") {
   const fs::path dir = fs::path(KF_SOURCE_DIR) / "fixtures/pr/device_helper_two_deep";
   FixtureRepo repo;
-  copy_tree(dir / "base", repo);
-  repo.commit("base");
-  repo.git({"rm", "-q", "-r", "."});
-  copy_tree(dir / "head", repo);
-  repo.commit("head");
+  commit_pr_fixture(dir, repo);
   const fs::path cache = repo.path() / ".git/kf-cache";
   const std::vector<std::string> env{"XDG_CACHE_HOME=" + cache.string()};
   auto first = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(), env);

@@ -6,6 +6,7 @@
 
 #include "cuda/nvrtc.hpp"
 #include "policy/ptx_code.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
@@ -52,11 +53,7 @@ std::string edited(std::string_view from, std::string_view to) {
 
 }  // namespace
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return missing_nvrtc(); }
 
 TEST_CASE("policy: identical code through NVRTC") {
   const std::string base = code_of(base_source, "scale<64>");
