@@ -25,8 +25,8 @@ constexpr std::array pr_options{
     OptionSpec{"--format", "md|json|sarif", "report format (default md; sarif for code-scanning annotations)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
     OptionSpec{"--forecaster", "embedded|llm",
-               "which forecaster to use (default forecast.forecaster; llm needs endpoint.url and endpoint.model; "
-               "embedded is not used by pr yet)"},
+               "which forecaster to use (default forecast.forecaster, which is embedded: offline, no network; llm "
+               "needs endpoint.url and endpoint.model)"},
     OptionSpec{"--no-bench", "",
                "measure nothing, even with a GPU: kernels the policy sends to the GPU stay unverified "
                "(policy.on_unverified decides); to act as on a machine without a GPU"},
@@ -110,8 +110,8 @@ const std::array commands{
         "[--forecaster embedded|llm] [--no-bench] [--post | --plan FILE]",
         "The CI gate. Finds the CUDA kernels that changed between two revisions, forecasts each one's speedup,\n"
         "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
-        "Built so far: the changed kernels (body, device functions they reach, macros, constants, types,\n"
-        "headers), and the identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
+        "A kernel changes when its body does, or the device functions it reaches, the macros, constants, types or\n"
+        "headers it uses. The identical-machine-code tier (NVRTC, cuda.arch): a kernel whose code did not change\n"
         "passes for free. Every other changed kernel is forecast: by the offline embedded model (the default),\n"
         "or with --forecaster llm (KFORECAST_FORECASTER=llm) by an OpenAI-compatible endpoint (KFORECAST_ENDPOINT,\n"
         "KFORECAST_MODEL, the key in $KFORECAST_API_KEY) whose prompt carries each kernel's launch spec; a failed\n"

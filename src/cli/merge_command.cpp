@@ -96,7 +96,7 @@ Result<ExitCode> report_command(const Invocation& invocation, Context& context) 
       report.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
                                          outcome.measured == 1 ? "" : "s", plan->ledger));
   }
-  auto written = write_report(report, invocation, context);
+  auto written = write_report(report, *config, invocation, context);
   if (!written || !invocation.has("--post")) return written;
   if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());
   return written;

@@ -119,7 +119,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (invocation.has("--plan"))
     return write_plan(report, *to_measure, bench_inputs, *config, invocation.value("--plan"), context);
   measure_in_pr(report, *to_measure, bench_inputs, *config, context);
-  auto written = write_report(report, invocation, context);
+  auto written = write_report(report, *config, invocation, context);
   if (!written || !invocation.has("--post")) return written;
   if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());
   return written;

@@ -9,8 +9,11 @@
 
 namespace kforecast::cli {
 
-Result<ExitCode> write_report(const report::Report& report, const Invocation& invocation, Context& context) {
-  const std::string format = invocation.has("--format") ? invocation.value("--format") : "md";
+Result<ExitCode> write_report(const report::Report& report, const config::Config& config, const Invocation& invocation,
+                              Context& context) {
+  // The config's value was checked against the same choices when it was read.
+  const std::string format =
+      invocation.has("--format") ? invocation.value("--format") : config.string_value("report.format");
   if (format != "md" && format != "json" && format != "sarif")
     return usage_error(fmt::format("--format {}: expected md, json or sarif", format));
   std::ofstream file;

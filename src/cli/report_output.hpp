@@ -2,14 +2,17 @@
 #pragma once
 
 // Writing the final report the way `kforecast pr` and `kforecast report --merge` both do:
-// --format md|json|sarif to --output or standard output; the exit code is the gate's.
+// --format md|json|sarif (else the config's report.format) to --output or standard output; the
+// exit code is the gate's.
 
 #include "base/error.hpp"
 #include "cli/command.hpp"
+#include "config/config.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::cli {
 
-Result<ExitCode> write_report(const report::Report& report, const Invocation& invocation, Context& context);
+Result<ExitCode> write_report(const report::Report& report, const config::Config& config, const Invocation& invocation,
+                              Context& context);
 
 }  // namespace kforecast::cli

@@ -15,9 +15,6 @@ constexpr std::array<std::string_view, 3> auth_styles{"bearer", "api-key", "none
 constexpr std::array<std::string_view, 2> unverified_actions{"warn", "fail"};
 constexpr std::array<std::string_view, 3> report_formats{"md", "json", "sarif"};
 
-constexpr std::string_view embedded_planned = "the embedded forecaster is not built yet";
-constexpr std::string_view report_planned = "the report writers are not built yet";
-
 using enum ValueType;
 
 const std::array keys{
@@ -39,20 +36,18 @@ const std::array keys{
             {},
             {},
             fallbacks},
-    KeySpec{"forecast.hardware",
-            string,
-            "\"H100\"",
-            "",
-            "The GPU the forecast is for, as named in the labelled data (H100, A100, L4, ...); the LLM prompt "
-            "describes it from a built-in table (V100, T4, A10, A100, L4, L40S, H100, H200, B200, RTX 4090, RTX 6000 Ada), "
-            "or \"local\" for the first GPU the CUDA driver reports on this machine.",
-            {},
-            {},
-            {}},
-    KeySpec{"forecast.strip_comments",
-            boolean,
-            "true",
-            "",
+    KeySpec{
+        "forecast.hardware",
+        string,
+        "\"H100\"",
+        "",
+        "The GPU the forecast is for, as named in the labelled data (H100, A100, L4, ...); the LLM prompt "
+        "describes it from a built-in table (V100, T4, A10, A100, L4, L40S, H100, H200, B200, RTX 4090, RTX 6000 Ada), "
+        "or \"local\" for the first GPU the CUDA driver reports on this machine.",
+        {},
+        {},
+        {}},
+    KeySpec{"forecast.strip_comments", boolean, "true", "",
             "Remove comments from kernel source before it is sent to an LLM (they carry no performance facts and are "
             "where text addressed to a model hides)."},
     KeySpec{"forecast.prompts", string, "\"\"", "",
@@ -148,10 +143,7 @@ const std::array keys{
             86400,
             {},
             {}},
-    KeySpec{"policy.fail_on_inconclusive",
-            boolean,
-            "false",
-            "",
+    KeySpec{"policy.fail_on_inconclusive", boolean, "false", "",
             "Whether a measurement that decides nothing (the GPU time cap reached, a regression not confirmed) fails "
             "the gate; otherwise it warns."},
     KeySpec{"policy.ledger",
@@ -187,11 +179,10 @@ const std::array keys{
             choice,
             "\"md\"",
             "",
-            "Report format when --format is not given.",
+            "Report format of `pr` and `report --merge` when --format is not given.",
             {},
             {},
-            report_formats,
-            report_planned},
+            report_formats},
 
     KeySpec{"lint.rules_path", string, "\"\"", "",
             "A rule file or a directory of *.toml rule files, relative to the repository root, read over the built-in "

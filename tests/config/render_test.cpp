@@ -21,7 +21,7 @@ TEST_CASE("config: the effective config says where each value came from") {
   CHECK_THAT(text, Contains("driver_library = \"/d.so\"  # from repo/.kforecast.toml:2"));
   CHECK_THAT(text, Contains("nvrtc_library = \"/n.so\"  # from $KFORECAST_NVRTC_LIBRARY"));
   CHECK_THAT(text, Contains("max_p_regression = 0.2  # default\n"));
-  CHECK_THAT(text, Contains("format = \"md\"  # default; not settable yet"));
+  CHECK_THAT(text, Contains("format = \"md\"  # default\n"));
   CHECK_THAT(text, Contains("# [[kernel]]"));
 }
 

@@ -71,11 +71,14 @@ TEST_CASE("config: unknown keys name file:line:column and suggest the nearest ke
   }
 }
 
-TEST_CASE("config: keys of features not built yet are rejected, not ignored") {
-  const auto message = error_of("[report]\nformat = \"json\"\n");
+TEST_CASE("config: report.format takes the report writers' formats, and nothing else") {
+  auto config = kforecast::config::parse_config("[report]\nformat = \"sarif\"\n", "c.toml");
+  REQUIRE(config.has_value());
+  CHECK(config->string_value("report.format") == "sarif");
+  const auto message = error_of("[report]\nformat = \"xml\"\n");
   CHECK_THAT(message, Contains(":2:1:"));
-  CHECK_THAT(message, Contains("key 'report.format' is not supported yet"));
-  CHECK_THAT(message, Contains("report writers"));
+  CHECK_THAT(message, Contains("report.format"));
+  CHECK_THAT(message, Contains("md"));
 }
 
 TEST_CASE("config: [[kernel]] launch specs are accepted and kept for the benchmark to read") {

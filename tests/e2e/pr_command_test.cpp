@@ -29,6 +29,19 @@ TEST_CASE("e2e: pr without NVRTC reports changed kernels as not compared, never 
   CHECK_THAT(run.out, Contains("machine code not compared: NVRTC not found"));
 }
 
+TEST_CASE("e2e: pr writes the config's report.format when --format is not given, and --format wins") {
+  FixtureRepo repo;
+  repo.write(".kforecast.toml", "[report]\nformat = \"json\"\n");
+  two_commits(repo);
+  auto run = run_kforecast({"pr", "--base", "HEAD~1"}, repo.path());
+  CHECK(run.status == 0);
+  CHECK(run.out.starts_with("{"));
+  CHECK_THAT(run.out, Contains("\"kernels\": ["));
+  auto markdown = run_kforecast({"pr", "--base", "HEAD~1", "--format", "md"}, repo.path());
+  CHECK(markdown.status == 0);
+  CHECK(markdown.out.starts_with("## kforecast"));
+}
+
 TEST_CASE("e2e: pr takes the local GPU's architecture when cuda.arch is auto") {
   FixtureRepo repo;
   two_commits(repo);
