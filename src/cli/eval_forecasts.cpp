@@ -102,6 +102,7 @@ Result<EmbeddedEvalSummary> forecast_embedded(std::span<const embedded::Labelled
   deltas.reserve(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     std::string reference_note, candidate_note;
+    cache.prepare({&pairs[i].reference, &pairs[i].candidate});  // two new texts compile at once
     const auto& reference = cache.features(pairs[i].reference, &reference_note);
     const auto& candidate = cache.features(pairs[i].candidate, &candidate_note);
     deltas.push_back(embedded::feature_delta(reference, candidate));

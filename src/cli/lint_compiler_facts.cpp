@@ -66,13 +66,6 @@ std::optional<ChangedKernels> changed_kernels_only(const std::string& text, cons
   return result;
 }
 
-// -minimal (NVRTC 12.4+) leaves texture, surface and device-runtime declarations out of NVRTC's
-// built-in header: about a third less front-end time, the same machine code for kernels that
-// do not use them. Those that do fail that way and are compiled again in full.
-bool supports_minimal(const cuda::NvrtcVersion& version) {
-  return version.major > 12 || (version.major == 12 && version.minor >= 4);
-}
-
 Compiled compile_one(const cuda::Compiler& compiler, const FactsRequest& file, const std::string& arch,
                      const std::optional<policy::PtxCache>& cache, const std::string& cuda_include_dir) {
   std::string source = file.text;
@@ -101,7 +94,7 @@ Compiled compile_one(const cuda::Compiler& compiler, const FactsRequest& file, c
     if (auto hit = cache->find(key)) return {deserialise(*hit, arch), {}};
   // The cache key is the full request's, whichever way it compiled.
   auto output = [&] {
-    if (supports_minimal(compiler.version())) {
+    if (cuda::supports_minimal_header(compiler.version())) {  // -minimal first: see compiler.hpp
       auto minimal = request;
       minimal.options.push_back("-minimal");
       if (auto compiled = compiler.compile(minimal)) return compiled;

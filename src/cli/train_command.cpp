@@ -73,6 +73,7 @@ Result<ExitCode> train_command(const Invocation& invocation, Context& context) {
   for (const auto& pair : *pairs) {
     auto bin = forecast::bin_from_speedup(pair.speedup);
     if (!bin) return usage_error(fmt::format("{}:{}: {}", path, pair.line, bin.error().message));
+    cache.prepare({&pair.reference, &pair.candidate});  // two new texts compile at once
     const auto& reference = cache.features(pair.reference);
     const auto& candidate = cache.features(pair.candidate);
     embedded::TrainingExample example{embedded::feature_delta(reference, candidate), *bin, pair.family};

@@ -72,6 +72,13 @@ struct CompileOutput {
   std::vector<std::string> options;        // the options the compiler was given
 };
 
+// -minimal (NVRTC 12.4+) leaves texture, surface and device-runtime declarations out of NVRTC's
+// built-in header: about a third less front-end time, the same code for kernels that do not use
+// them (those that do fail to compile that way and are compiled again in full).
+inline bool supports_minimal_header(const NvrtcVersion& version) {
+  return version.major > 12 || (version.major == 12 && version.minor >= 4);
+}
+
 class Compiler {
  public:
   virtual ~Compiler() = default;

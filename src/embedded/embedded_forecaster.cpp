@@ -8,6 +8,7 @@ namespace kforecast::embedded {
 EmbeddedForecast forecast_pair(const OrdinalModel& model, FeatureCache& features, const KernelText& reference,
                                const KernelText& candidate) {
   EmbeddedForecast result;
+  features.prepare({&reference, &candidate});  // both new texts compiled at once
   result.reference = features.features(reference);
   result.candidate = features.features(candidate);
   result.distribution = predict(model, feature_delta(result.reference, result.candidate));

@@ -20,7 +20,7 @@ namespace kforecast::embedded {
 namespace {
 
 // Bump when the fields or their meaning change: old entries then miss instead of misleading.
-constexpr std::string_view format_magic = "kforecast-facts 1";
+constexpr std::string_view format_magic = "kforecast-facts 2";
 // An entry is a few hundred bytes; anything far larger is not one of ours.
 constexpr std::size_t max_entry_bytes = 64 * 1024;
 
@@ -65,7 +65,12 @@ NumericFields numeric_fields(CompilerFacts& f) {
            {"mix.branches", &m.branches},
            {"mix.special", &m.special},
            {"mix.shuffles", &m.shuffles},
-           {"mix.barriers", &m.barriers}}};
+           {"mix.barriers", &m.barriers},
+           {"mix.global_load_bytes", &m.global_load_bytes},
+           {"mix.global_store_bytes", &m.global_store_bytes},
+           {"mix.shared_atomics", &m.shared_atomics},
+           {"mix.fp32", &m.fp32},
+           {"mix.backward_branches", &m.backward_branches}}};
 }
 
 // A compile log kept whole, up to a size: the rationale quotes only its first lines.

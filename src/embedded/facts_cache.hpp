@@ -42,7 +42,7 @@ class FactsCache {
   std::filesystem::path m_directory;
 };
 
-// The entry format ("kforecast-facts 1", one "field value" per line, "end" last). The reader is
+// The entry format ("kforecast-facts 2", one "field value" per line, "end" last). The reader is
 // given untrusted bytes (a file anyone could have edited; a fuzz target): anything it does not
 // fully understand is nullopt.
 std::string write_facts_entry(const CompilerFacts& facts);

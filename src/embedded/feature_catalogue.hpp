@@ -23,6 +23,7 @@ enum class Feature : std::size_t {
   loop_depth,
   unroll_pragmas,
   shared_arrays,
+  padded_shared_arrays,  // a padded dimension: the usual cure for shared-memory bank conflicts
   barriers,
   atomics,
   warp_shuffles,
@@ -56,21 +57,46 @@ enum class Feature : std::size_t {
   special_instructions,
   shuffle_instructions,
   barrier_instructions,
+  global_load_bytes,  // per thread and pass, by the access widths
+  global_store_bytes,
+  global_access_bits,          // mean width of a global access: wide accesses move more per instruction
+  shared_atomic_instructions,  // on-SM atomics (privatised histograms)
+  global_atomic_instructions,  // atomics to global memory (contended in L2)
+  fp32_instructions,
+  fp64_share,           // of the instructions, 0..1: FP64 runs at a fraction of FP32's rate on most GPUs
+  special_share,        // of the instructions, 0..1: the SFU has an eighth of FP32's lanes
+  ptx_loops,            // backward branches: loops the compiler did not unroll
+  shared_per_global,    // shared accesses per global access: staging work per element moved
+  barriers_per_global,  // barriers per global access: synchronisation per element moved
   // launch (with the target GPU)
   block_threads,
   grid_blocks,
   dynamic_shared_bytes,
   occupancy,  // theoretical, 0..1
   waves,      // blocks / (resident blocks per SM x SMs)
+  // launch with compiler facts
+  bytes_in_flight,  // per SM: resident threads x global bytes each loads per pass (Little's law: bandwidth
+                    // needs latency x bandwidth bytes in flight, about 20 KB per SM on an H100)
+  // the roofline estimate (time_estimate.hpp), where the PTX keeps no loop
+  est_dram_time,     // microseconds: threads x global bytes / DRAM bandwidth
+  est_compute_time,  // microseconds: threads x instructions / the SMs' throughput
+  est_time,          // the larger of the two
 };
 
-inline constexpr std::size_t feature_count = static_cast<std::size_t>(Feature::waves) + 1;
+inline constexpr std::size_t feature_count = static_cast<std::size_t>(Feature::est_time) + 1;
 
 // How a feature enters the model as a difference between candidate and reference.
 enum class Scale {
   log_count,  // log2((1 + candidate) / (1 + reference)): counts and sizes, scale-free
   linear,     // candidate - reference: already a fraction (occupancy)
+  log_ratio,  // log2(candidate / reference) where both are positive, else 0 (unknown): estimates
 };
+
+// Which way more of a feature can move the speed, where how GPUs work settles it whatever else
+// changes (spilling to local memory never speeds a kernel up): training keeps such a weight on
+// that side of zero, so a rationale never says "estimated time 60 us -> 120 us (faster)" because
+// of a correlation in the corpus. `free`: either way, as the data says.
+enum class Direction { free, faster, slower };
 
 struct FeatureInfo {
   Feature feature;
@@ -78,6 +104,7 @@ struct FeatureInfo {
   FeatureGroup group;
   Scale scale;
   std::string_view label;  // "spills (bytes)", as a rationale prints it
+  Direction direction = Direction::free;
 };
 
 std::span<const FeatureInfo, feature_count> all_features();

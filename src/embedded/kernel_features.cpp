@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "embedded/kernel_features.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "embedded/facts_cache.hpp"
+#include "embedded/time_estimate.hpp"
 #include "kernels/scanner.hpp"
 
 namespace kforecast::embedded {
@@ -37,6 +39,7 @@ FeatureVector kernel_features(const SourceFeatures& s, const std::optional<Compi
   set(v, loop_depth, s.loop_depth);
   set(v, unroll_pragmas, s.unroll_pragmas);
   set(v, shared_arrays, s.shared_arrays);
+  set(v, padded_shared_arrays, s.padded_shared_arrays);
   set(v, barriers, s.barriers);
   set(v, atomics, s.atomics);
   set(v, warp_shuffles, s.warp_shuffles);
@@ -73,6 +76,19 @@ FeatureVector kernel_features(const SourceFeatures& s, const std::optional<Compi
     set(v, special_instructions, m.special);
     set(v, shuffle_instructions, m.shuffles);
     set(v, barrier_instructions, m.barriers);
+    set(v, global_load_bytes, m.global_load_bytes);
+    set(v, global_store_bytes, m.global_store_bytes);
+    const double global_accesses = m.global_loads + m.global_stores;
+    set(v, global_access_bits,
+        global_accesses > 0 ? 8 * (m.global_load_bytes + m.global_store_bytes) / global_accesses : 0.0);
+    set(v, shared_atomic_instructions, m.shared_atomics);
+    set(v, global_atomic_instructions, std::max(0.0, m.atomics - m.shared_atomics));
+    set(v, fp32_instructions, m.fp32);
+    set(v, fp64_share, m.instructions > 0 ? m.fp64 / m.instructions : 0.0);
+    set(v, special_share, m.instructions > 0 ? m.special / m.instructions : 0.0);
+    set(v, ptx_loops, m.backward_branches);
+    set(v, shared_per_global, (m.shared_loads + m.shared_stores) / std::max(1.0, global_accesses));
+    set(v, barriers_per_global, m.barriers / std::max(1.0, global_accesses));
   }
   if (launch) {
     v.launch = true;
@@ -90,6 +106,15 @@ FeatureVector kernel_features(const SourceFeatures& s, const std::optional<Compi
       set(v, Feature::occupancy, occupancy.fraction);
       const double resident = static_cast<double>(occupancy.blocks_per_sm) * gpu.sm_count;
       set(v, waves, resident > 0 ? static_cast<double>(blocks) / resident : 0.0);
+      if (v.compiler) {
+        set(v, bytes_in_flight, static_cast<double>(occupancy.active_warps) * 32 * compiler->mix.global_load_bytes);
+        if (const auto estimate = estimate_time(
+                compiler->mix, static_cast<double>(threads) * static_cast<double>(blocks), gpu, *limits)) {
+          set(v, est_dram_time, estimate->dram_us);
+          set(v, est_compute_time, estimate->compute_us);
+          set(v, est_time, estimate->time_us());
+        }
+      }
     }
   }
   return v;
@@ -103,14 +128,26 @@ FeatureDelta feature_delta(const FeatureVector& reference, const FeatureVector& 
   for (const FeatureInfo& f : all_features()) {
     if (!delta.has(f.group)) continue;
     const double r = reference[f.feature], c = candidate[f.feature];
-    delta.values[index(f.feature)] =
-        f.scale == Scale::log_count ? std::log2((1.0 + std::max(c, 0.0)) / (1.0 + std::max(r, 0.0))) : c - r;
+    double d = 0;
+    switch (f.scale) {
+      case Scale::log_count:
+        d = std::log2((1.0 + std::max(c, 0.0)) / (1.0 + std::max(r, 0.0)));
+        break;
+      case Scale::linear:
+        d = c - r;
+        break;
+      case Scale::log_ratio:
+        d = c > 0 && r > 0 ? std::log2(c / r) : 0.0;
+        break;
+    }
+    delta.values[index(f.feature)] = d;
   }
   return delta;
 }
 
 Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::string& source, std::string_view kernel,
-                                    const std::string& arch, const FactsCache* cache, bool* from_cache) {
+                                    const std::string& arch, const FactsCache* cache, bool* from_cache,
+                                    BuiltinHeader header) {
   if (from_cache) *from_cache = false;
   cuda::CompileRequest request{.source = source, .file_name = "kernel.cu", .arch = arch};
   // How ptxas names the kernel: as written when it is extern "C", mangled otherwise, and then
@@ -129,7 +166,15 @@ Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::s
       if (from_cache) *from_cache = true;
       return std::move(*cached);
     }
-  auto output = compiler.compile(request);
+  auto output = [&] {
+    if (header == BuiltinHeader::minimal_when_possible && cuda::supports_minimal_header(compiler.version()) &&
+        !has_include_directive(source)) {
+      auto minimal = request;
+      minimal.options.push_back("-minimal");
+      if (auto compiled = compiler.compile(minimal)) return compiled;
+    }
+    return compiler.compile(request);
+  }();
   if (!output) {
     // A compile error is as much a fact of the text as its registers are: kept, so a source
     // that does not compile costs NVRTC once, not on every run.
@@ -144,6 +189,24 @@ Result<CompilerFacts> compile_facts(const cuda::Compiler& compiler, const std::s
   if (!facts.mix.found) return fail(ExitCode::could_not_run, "kernel " + std::string(kernel) + " not found in the PTX");
   if (cache) cache->store(key, facts);
   return facts;
+}
+
+bool has_include_directive(std::string_view source) {
+  for (std::size_t at = 0; at < source.size();) {
+    const std::size_t end = std::min(source.find('\n', at), source.size());
+    std::string_view line = source.substr(at, end - at);
+    const auto skip_blanks = [&] {
+      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    };
+    skip_blanks();
+    if (line.starts_with('#')) {
+      line.remove_prefix(1);
+      skip_blanks();
+      if (line.starts_with("include")) return true;
+    }
+    at = end + 1;
+  }
+  return false;
 }
 
 }  // namespace kforecast::embedded

@@ -23,12 +23,21 @@ struct ArchLimits {
   std::int64_t max_shared_per_block = 0;
   std::int64_t shared_allocation_unit = 128;
   std::int64_t shared_reserved_per_block = 0;  // the runtime's 1 KiB per block from sm_80
+  // Results per SM per clock (the programming guide's arithmetic-throughput table), for the
+  // time estimate (time_estimate.hpp).
+  int fp32_per_clock = 64;
+  int fp64_per_clock = 32;
+  int special_per_clock = 16;  // ex2, lg2, sin, cos, rsqrt, rcp (the SFU)
+  int other_per_clock = 64;    // integer, compare, convert, move
+  int memory_per_clock = 32;   // load/store instructions (one warp's per clock)
 };
 
 struct Gpu {
   std::string_view name;  // as forecast.hardware names it: "H100"
   int compute_capability = 0;
   int sm_count = 0;
+  int boost_clock_mhz = 0;  // cycles per microsecond
+  int dram_gb_per_s = 0;    // peak DRAM bandwidth, 10^9 bytes per second
 };
 
 std::span<const ArchLimits> all_arch_limits();

@@ -1,33 +1,71 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "embedded/pair_features.hpp"
 
+#include <algorithm>
+#include <future>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "cuda/nvrtc.hpp"
 
 namespace kforecast::embedded {
 
-const FeatureVector& FeatureCache::features(const KernelText& kernel, std::string* note) {
-  auto [it, inserted] = m_entries.try_emplace({kernel.source, kernel.kernel});
-  Entry& entry = it->second;
-  if (inserted) {
-    entry.source = extract_source_features(kernel.source, kernel.kernel);
-    if (m_context.compiler) {
-      ++m_compiled;
-      bool from_cache = false;
-      auto facts = compile_facts(*m_context.compiler, kernel.source, kernel.kernel, m_context.arch,
-                                 m_context.facts_cache, &from_cache);
-      if (from_cache) ++m_from_cache;
-      if (facts) {
-        entry.compiler = std::move(*facts);
-      } else {
-        ++m_failures;
-        entry.note = "no NVRTC facts: " + cuda::log_excerpt(facts.error().message, 3);
-      }
-    } else {
-      entry.note = "no NVRTC facts: NVRTC not loaded";
-    }
+FeatureCache::Entry FeatureCache::extract(const KernelText& kernel) const {
+  Entry entry;
+  entry.source = extract_source_features(kernel.source, kernel.kernel);
+  if (!m_context.compiler) {
+    entry.note = "no NVRTC facts: NVRTC not loaded";
+    return entry;
   }
+  entry.asked_compiler = true;
+  auto facts = compile_facts(*m_context.compiler, kernel.source, kernel.kernel, m_context.arch, m_context.facts_cache,
+                             &entry.from_cache, m_context.header);
+  if (facts)
+    entry.compiler = std::move(*facts);
+  else
+    entry.note = "no NVRTC facts: " + cuda::log_excerpt(facts.error().message, 3);
+  return entry;
+}
+
+void FeatureCache::count(const Entry& entry) {
+  if (!entry.asked_compiler) return;
+  ++m_compiled;
+  if (entry.from_cache) ++m_from_cache;
+  if (!entry.compiler) ++m_failures;
+}
+
+void FeatureCache::prepare(std::initializer_list<const KernelText*> kernels) {
+  std::vector<const KernelText*> missing;
+  for (const KernelText* kernel : kernels) {
+    const bool seen = m_entries.contains({kernel->source, kernel->kernel}) ||
+                      std::ranges::any_of(missing, [&](const KernelText* other) {
+                        return other->source == kernel->source && other->kernel == kernel->kernel;
+                      });
+    if (!seen) missing.push_back(kernel);
+  }
+  // Without a compiler an extraction is microseconds: a thread would cost more than it saves.
+  if (missing.size() < 2 || !m_context.compiler) return;
+  std::vector<std::future<Entry>> others;
+  for (std::size_t i = 1; i < missing.size(); ++i)
+    others.push_back(std::async(std::launch::async, [this, kernel = missing[i]] { return extract(*kernel); }));
+  std::vector<Entry> entries;
+  entries.push_back(extract(*missing.front()));
+  for (auto& other : others) entries.push_back(other.get());
+  for (std::size_t i = 0; i < missing.size(); ++i) {
+    count(entries[i]);
+    m_entries.emplace(std::pair{missing[i]->source, missing[i]->kernel}, std::move(entries[i]));
+  }
+}
+
+const FeatureVector& FeatureCache::features(const KernelText& kernel, std::string* note) {
+  auto it = m_entries.find({kernel.source, kernel.kernel});
+  if (it == m_entries.end()) {
+    Entry entry = extract(kernel);
+    count(entry);
+    it = m_entries.emplace(std::pair{kernel.source, kernel.kernel}, std::move(entry)).first;
+  }
+  const Entry& entry = it->second;
   if (note) *note = entry.note;
   std::string launch_key;
   if (kernel.launch) {

@@ -5,6 +5,7 @@
 // (source, kernel) is extracted and compiled once: in a corpus every variant appears in many
 // pairs.
 
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <utility>
@@ -21,7 +22,8 @@ struct FeatureContext {
   const cuda::Compiler* compiler = nullptr;  // nullptr: no NVRTC facts
   std::string arch = "sm_90";
   Gpu gpu;
-  const FactsCache* facts_cache = nullptr;  // nullptr: facts are compiled on every run
+  const FactsCache* facts_cache = nullptr;                      // nullptr: facts are compiled on every run
+  BuiltinHeader header = BuiltinHeader::minimal_when_possible;  // full: as before -minimal (the bench's baseline)
 };
 
 class FeatureCache {
@@ -30,6 +32,9 @@ class FeatureCache {
 
   // The kernel's features; `note` (if given) receives why compiler facts are missing, if they are.
   const FeatureVector& features(const KernelText& kernel, std::string* note = nullptr);
+  // Extracts (and compiles) the texts not seen yet, concurrently when more than one must be
+  // compiled: a pair's two new texts cost one compile's wall time on two cores, not two.
+  void prepare(std::initializer_list<const KernelText*> kernels);
   // Texts whose compiler facts were asked for (from the cache or NVRTC), and of those read from
   // the on-disk cache.
   std::size_t compiled() const { return m_compiled; }
@@ -41,7 +46,12 @@ class FeatureCache {
     SourceFeatures source;
     std::optional<CompilerFacts> compiler;
     std::string note;
+    bool asked_compiler = false;  // for the counters below
+    bool from_cache = false;
   };
+  // Pure of the cache's state (so several run at once): source features and compiler facts.
+  Entry extract(const KernelText& kernel) const;
+  void count(const Entry& entry);
   FeatureContext m_context;
   std::map<std::pair<std::string, std::string>, Entry> m_entries;                        // (source, kernel)
   std::map<std::tuple<std::string, std::string, std::string>, FeatureVector> m_vectors;  // + launch key

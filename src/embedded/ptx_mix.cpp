@@ -3,6 +3,8 @@
 
 #include <cctype>
 #include <charconv>
+#include <functional>
+#include <set>
 #include <string>
 
 namespace kforecast::embedded {
@@ -41,8 +43,12 @@ void count(std::string_view opcode, PtxMix& mix) {
     if (global && load) {
       mix.global_loads += 1;
       if (access_bits(opcode) >= 128) mix.global_loads_128 += 1;
+      mix.global_load_bytes += access_bits(opcode) / 8;
     }
-    if (global && store) mix.global_stores += 1;
+    if (global && store) {
+      mix.global_stores += 1;
+      mix.global_store_bytes += access_bits(opcode) / 8;
+    }
     if (shared && load) mix.shared_loads += 1;
     if (shared && store) mix.shared_stores += 1;
     if (local) mix.local_accesses += 1;
@@ -50,7 +56,10 @@ void count(std::string_view opcode, PtxMix& mix) {
   }
   if (starts_with(opcode, "fma.") || starts_with(opcode, "mad.")) mix.fma += 1;
   if (starts_with(opcode, "mma.") || starts_with(opcode, "wmma.") || starts_with(opcode, "wgmma.")) mix.tensor += 1;
-  if (starts_with(opcode, "atom.") || starts_with(opcode, "red.")) mix.atomics += 1;
+  if (starts_with(opcode, "atom.") || starts_with(opcode, "red.")) {
+    mix.atomics += 1;
+    if (contains(opcode, ".shared")) mix.shared_atomics += 1;
+  }
   if (opcode == "bra" || starts_with(opcode, "bra.") || starts_with(opcode, "brx.")) mix.branches += 1;
   if (starts_with(opcode, "shfl.")) mix.shuffles += 1;
   if (starts_with(opcode, "bar.") || starts_with(opcode, "barrier.")) mix.barriers += 1;
@@ -62,17 +71,29 @@ void count(std::string_view opcode, PtxMix& mix) {
                           root == "mad" || root == "rcp" || root == "sqrt" || root == "rsqrt" || root == "min" ||
                           root == "max" || root == "neg" || root == "abs";
   if (arithmetic && contains(opcode, ".f64")) mix.fp64 += 1;
+  if (arithmetic && contains(opcode, ".f32")) mix.fp32 += 1;
+}
+
+// The statement's branch target ("bra.uni $L__BB0_2"), or empty.
+std::string_view branch_target(std::string_view statement) {
+  const auto end = statement.find_last_not_of(" \t\r\n");
+  if (end == std::string_view::npos) return {};
+  statement = statement.substr(0, end + 1);
+  const auto start = statement.find_last_of(" \t\r\n,");
+  return start == std::string_view::npos ? std::string_view() : statement.substr(start + 1);
 }
 
 // One statement without its ';': labels and a predicate are skipped, directives are not
 // instructions.
-void count_statement(std::string_view statement, PtxMix& mix) {
+// `labels` collects the labels seen so far: a branch to one of them goes backwards (a loop).
+void count_statement(std::string_view statement, PtxMix& mix, std::set<std::string, std::less<>>& labels) {
   while (true) {
     const auto first = statement.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return;
     statement.remove_prefix(first);
     const std::string_view word = statement.substr(0, statement.find_first_of(" \t\r\n"));
     if (word.back() == ':' || word.front() == '@') {  // "$L__BB0_2:", "@%p1", "@!%p1"
+      if (word.back() == ':') labels.emplace(word.substr(0, word.size() - 1));
       statement.remove_prefix(word.size());
       continue;
     }
@@ -80,7 +101,10 @@ void count_statement(std::string_view statement, PtxMix& mix) {
   }
   if (statement.front() == '.') return;  // a directive: .reg, .shared, .loc, .pragma
   const std::string_view opcode = statement.substr(0, statement.find_first_of(" \t\r\n"));
-  if (std::isalpha(static_cast<unsigned char>(opcode.front())) != 0) count(opcode, mix);
+  if (std::isalpha(static_cast<unsigned char>(opcode.front())) == 0) return;
+  count(opcode, mix);
+  if ((opcode == "bra" || starts_with(opcode, "bra.")) && labels.contains(branch_target(statement)))
+    mix.backward_branches += 1;
 }
 
 }  // namespace
@@ -118,6 +142,7 @@ PtxMix ptx_instruction_mix(std::string_view ptx, std::string_view entry) {
   // A brace inside a statement groups vector operands ("ld.global.v4.f32 {%f1, %f2, %f3, %f4}, ...").
   int depth = 0;
   int operand_depth = 0;
+  std::set<std::string, std::less<>> labels;
   std::string statement;
   for (std::size_t i = open; i < ptx.size(); ++i) {
     const char c = ptx[i];
@@ -145,7 +170,7 @@ PtxMix ptx_instruction_mix(std::string_view ptx, std::string_view entry) {
     }
     if (c == '{') ++depth;
     if (c == '}' && --depth <= 0) return mix;
-    if (c == ';') count_statement(statement, mix);
+    if (c == ';') count_statement(statement, mix, labels);
     statement.clear();
   }
   return mix;

@@ -3,6 +3,8 @@
 
 // The instruction mix of one kernel's PTX, read from the text NVRTC returns: how many
 // instructions of each kind the entry's body holds (static counts: a loop body counts once).
+// Counts are static, so they are per-thread work only where the entry has no backward branch
+// (every loop unrolled); backward_branches says where that holds.
 // PTX from any source is untrusted here (this is a fuzz target): any bytes give counts, never an
 // error; an entry that is not there gives found = false.
 
@@ -27,6 +29,12 @@ struct PtxMix {
   double special = 0;         // ex2, lg2, sin, cos, rsqrt, rcp, sqrt, tanh (approximate SFU forms)
   double shuffles = 0;        // shfl.*
   double barriers = 0;        // bar.*, barrier.*
+  // Bytes moved, by the access widths: what one thread asks of the memory system per pass.
+  double global_load_bytes = 0;
+  double global_store_bytes = 0;
+  double shared_atomics = 0;     // atom.shared.*, red.shared.*: on-SM, cheap unless contended
+  double fp32 = 0;               // arithmetic on .f32 (add, mul, fma, min, max, ...)
+  double backward_branches = 0;  // branches to a label above them: loops the compiler kept
   friend bool operator==(const PtxMix&, const PtxMix&) = default;
 };
 

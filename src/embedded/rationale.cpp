@@ -11,6 +11,11 @@ namespace {
 std::string value_text(Feature feature, double value) {
   if (feature == Feature::occupancy) return fmt::format("{:.0f}%", value * 100);
   if (feature == Feature::waves) return fmt::format("{:.2g}", value);
+  if (feature == Feature::fp64_share || feature == Feature::special_share) return fmt::format("{:.0f}%", value * 100);
+  if (feature == Feature::shared_per_global || feature == Feature::barriers_per_global)
+    return fmt::format("{:.2g}", value);
+  if (feature == Feature::est_dram_time || feature == Feature::est_compute_time || feature == Feature::est_time)
+    return value > 0 ? fmt::format("{:.3g} us", value) : std::string("unknown (loop in PTX)");
   return fmt::format("{:.0f}", value);
 }
 

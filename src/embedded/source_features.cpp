@@ -48,6 +48,23 @@ bool is_double_literal(std::string_view number) {
   return last != 'f' && last != 'F';
 }
 
+// Whether the __shared__ declaration at t[at] pads a dimension, the usual cure for bank conflicts:
+// a constant added inside its brackets ("tile[TILE][TILE + 1]") or a padding macro or name
+// ("temp[PAD(N)]", "[N + pad]"). Read up to the declaration's ';'.
+bool padded_shared_declaration(const std::vector<Token>& t, std::size_t at) {
+  int depth = 0;
+  for (std::size_t i = at + 1; i < t.size() && i < at + 64 && !t[i].is_punct(";"); ++i) {
+    if (t[i].is_punct("[")) ++depth;
+    if (t[i].is_punct("]")) --depth;
+    if (depth <= 0) continue;
+    if (t[i].is_punct("+") && i + 1 < t.size() && t[i + 1].kind == TokenKind::number) return true;
+    if (t[i].is_identifier() &&
+        (t[i].text.find("pad") != std::string_view::npos || t[i].text.find("PAD") != std::string_view::npos))
+      return true;
+  }
+  return false;
+}
+
 // How a thread index takes part in an expression.
 enum class ThreadUse { none, linear, strided };
 
@@ -226,7 +243,10 @@ void count_tokens(const std::vector<Token>& t, SourceFeatures& f) {
       continue;
     }
     if (word == "if" || word == "switch") f.branches += 1;
-    if (word == "__shared__") f.shared_arrays += 1;
+    if (word == "__shared__") {
+      f.shared_arrays += 1;
+      if (padded_shared_declaration(t, i)) f.padded_shared_arrays += 1;
+    }
     if (starts_with(word, "__syncthreads") || word == "__syncwarp") f.barriers += 1;
     if (starts_with(word, "atomic") && i + 1 < t.size() && t[i + 1].is_punct("(")) f.atomics += 1;
     if (starts_with(word, "__shfl")) f.warp_shuffles += 1;
@@ -259,6 +279,7 @@ void add(SourceFeatures& total, const SourceFeatures& part) {
   total.loop_depth = std::max(total.loop_depth, part.loop_depth);
   total.unroll_pragmas += part.unroll_pragmas;
   total.shared_arrays += part.shared_arrays;
+  total.padded_shared_arrays += part.padded_shared_arrays;
   total.barriers += part.barriers;
   total.atomics += part.atomics;
   total.warp_shuffles += part.warp_shuffles;

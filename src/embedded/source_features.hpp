@@ -18,6 +18,7 @@ struct SourceFeatures {
   double loop_depth = 0;
   double unroll_pragmas = 0;
   double shared_arrays = 0;
+  double padded_shared_arrays = 0;  // a dimension padded ("[TILE + 1]", "[PAD(N)]"): against bank conflicts
   double barriers = 0;
   double atomics = 0;
   double warp_shuffles = 0;

@@ -137,6 +137,11 @@ OrdinalModel fit_ordinal(std::span<const TrainingExample> examples, const Traini
       const double v_hat = v[i] / (1 - std::pow(beta2, step));
       x[i] -= options.learning_rate * m_hat / (std::sqrt(v_hat) + epsilon);
     }
+    // Projected: a weight whose sign how GPUs work settles stays on its side of zero.
+    for (const FeatureInfo& f : all_features()) {
+      double& w = x[index(f.feature)];
+      if ((f.direction == Direction::faster && w < 0) || (f.direction == Direction::slower && w > 0)) w = 0;
+    }
   }
   const Parameters fitted = unflatten(x);
   OrdinalModel model;

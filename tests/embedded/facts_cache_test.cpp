@@ -64,9 +64,9 @@ TEST_CASE("facts cache: a compile error is kept too, log lines and all") {
   REQUIRE(read.has_value());
   REQUIRE_FALSE(read->has_value());
   CHECK(read->error().message == log);
-  CHECK_FALSE(read_facts_entry("kforecast-facts 1\nerror bad\\x escape\nend\n").has_value());
-  CHECK_FALSE(read_facts_entry("kforecast-facts 1\nerror \nend\n").has_value());
-  CHECK_FALSE(read_facts_entry("kforecast-facts 1\nerror e\nregisters 3\nend\n").has_value());
+  CHECK_FALSE(read_facts_entry("kforecast-facts 2\nerror bad\\x escape\nend\n").has_value());
+  CHECK_FALSE(read_facts_entry("kforecast-facts 2\nerror \nend\n").has_value());
+  CHECK_FALSE(read_facts_entry("kforecast-facts 2\nerror e\nregisters 3\nend\n").has_value());
 
   kforecast::testing::TempDir dir;
   const FactsCache cache(dir.path());
@@ -98,7 +98,8 @@ TEST_CASE("facts cache: corrupt, truncated or foreign entries are misses, and st
       good.substr(0, good.size() - 4),                     // "end" missing
       good.substr(0, good.size() - 1),                     // last line unterminated
       good + "extra 1\n",                                  // bytes after "end"
-      "kforecast-facts 2" + good.substr(good.find('\n')),  // a newer format
+      "kforecast-facts 3" + good.substr(good.find('\n')),  // a newer format
+      "kforecast-facts 1" + good.substr(good.find('\n')),  // an older one (fewer PTX-mix fields)
       std::string(good).replace(good.find("registers 40"), 12, "registers -4"),
       std::string(good).replace(good.find("registers 40"), 12, "registers 4x"),
       std::string(good).replace(good.find("registers 40"), 12, "registers 99999999999999999999"),

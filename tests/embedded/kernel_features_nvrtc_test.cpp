@@ -11,7 +11,10 @@
 #include "support/requirement.hpp"
 #include "support/temp_dir.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <regex>
 
 using namespace kforecast;
 using namespace kforecast::embedded;
@@ -80,7 +83,8 @@ TEST_CASE("embedded: a source that does not compile gives an error, not facts") 
 
 namespace {
 
-// The real NVRTC, counting its compiles: how the tests see whether the cache answered.
+// The real NVRTC, counting its compiles (how the tests see whether the cache answered) and how
+// many were running at once. Thread-safe: FeatureCache::prepare compiles two texts at once.
 class CountingCompiler : public cuda::Compiler {
  public:
   cuda::NvrtcVersion version() const override { return nvrtc().version(); }
@@ -88,10 +92,27 @@ class CountingCompiler : public cuda::Compiler {
   std::vector<int> supported_archs() const override { return nvrtc().supported_archs(); }
   Result<cuda::CompileOutput> compile(const cuda::CompileRequest& request) const override {
     ++compiles;
-    return nvrtc().compile(request);
+    const int now = ++running;
+    for (int seen = most_at_once; seen < now && !most_at_once.compare_exchange_weak(seen, now);) {
+    }
+    if (std::ranges::find(request.options, "-minimal") != request.options.end()) ++minimal;
+    auto output = nvrtc().compile(request);
+    --running;
+    return output;
   }
-  mutable int compiles = 0;
+  mutable std::atomic<int> compiles = 0;
+  mutable std::atomic<int> minimal = 0;  // of those, with -minimal
+  mutable std::atomic<int> running = 0;
+  mutable std::atomic<int> most_at_once = 0;
 };
+
+// The extern "C" kernel a corpus file defines (each defines one).
+std::string kernel_name(const std::string& source) {
+  static const std::regex global(R"(__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+))");
+  std::smatch match;
+  if (!std::regex_search(source, match, global)) FAIL("no kernel in the fixture");
+  return match[1];
+}
 
 }  // namespace
 
@@ -124,7 +145,7 @@ TEST_CASE("embedded: NVRTC facts from the on-disk cache equal the compiled ones,
   SECTION("a corrupt entry is compiled again and rewritten") {
     for (const auto& file : std::filesystem::directory_iterator(dir.path() / "facts")) {
       std::ofstream out(file.path(), std::ios::binary | std::ios::trunc);
-      out << "kforecast-facts 1\nname _Z\n";
+      out << "kforecast-facts 2\nname _Z\n";
     }
     auto again = compile_facts(compiler, source, kernel, "sm_90", &cache, &from_cache);
     REQUIRE(again.has_value());
@@ -145,10 +166,13 @@ TEST_CASE("embedded: a compile error is cached too, and read back without compil
   auto cold = compile_facts(compiler, source, "k", "sm_90", &cache, &from_cache);
   REQUIRE_FALSE(cold.has_value());
   CHECK_FALSE(from_cache);
+  // Two compiles when cold: -minimal first, then the full header (for the error it gives).
+  const int cold_compiles = compiler.compiles;
+  CHECK(cold_compiles <= 2);
   auto warm = compile_facts(compiler, source, "k", "sm_90", &cache, &from_cache);
   REQUIRE_FALSE(warm.has_value());
   CHECK(from_cache);
-  CHECK(compiler.compiles == 1);
+  CHECK(compiler.compiles == cold_compiles);
   CHECK(warm.error().message == cold.error().message);
 }
 
@@ -171,4 +195,75 @@ TEST_CASE("embedded: FeatureCache reads NVRTC facts back from disk on a second r
   CHECK(compiler.compiles == 1);
   CHECK(first.compiler);
   CHECK(first.values == second.values);
+}
+
+TEST_CASE("embedded: -minimal gives the same NVRTC facts as the full built-in header on corpus kernels") {
+  if (!cuda::supports_minimal_header(nvrtc().version())) {
+    WARN("NVRTC " << nvrtc().version().text() << " has no -minimal (12.4+): nothing to compare");
+    return;
+  }
+  // A kernel of each kind whose facts the model reads: math functions and FP64, shared memory
+  // with barriers and padding, shared and global atomics with a stack array, register blocking,
+  // warp shuffles, 128-bit loads.
+  const std::vector<std::pair<std::string, std::string>> kernels = {
+      {"elementwise", "double_promotion"}, {"scan", "blelloch_padded"}, {"histogram", "local_array"},
+      {"histogram", "shared_privatized"},  {"gemm", "register_2d"},     {"softmax", "warp_online"},
+      {"transpose", "shared_padded"},      {"attention", "online"},     {"gather", "warp_vectorized"},
+  };
+  for (const auto& [family, variant] : kernels) {
+    INFO(family << "/" << variant);
+    const std::string source = corpus_source(family, variant);
+    const std::string kernel = kernel_name(source);
+    CountingCompiler compiler;
+    auto minimal = compile_facts(compiler, source, kernel, "sm_90");
+    REQUIRE(minimal.has_value());
+    CHECK(compiler.minimal == 1);  // compiled that way, not by the fallback
+    CHECK(compiler.compiles == 1);
+    auto full = compile_facts(nvrtc(), source, kernel, "sm_90", nullptr, nullptr, BuiltinHeader::full);
+    REQUIRE(full.has_value());
+    CHECK(*minimal == *full);  // registers, spills, stack, shared, and every count of the PTX mix
+  }
+}
+
+TEST_CASE("embedded: a kernel that needs what -minimal leaves out still gets its facts, in full") {
+  // Texture objects are among the declarations -minimal omits.
+  const std::string source =
+      "extern \"C\" __global__ void fetch(cudaTextureObject_t t, float* out) {\n"
+      "  out[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x);\n}\n";
+  CountingCompiler compiler;
+  auto facts = compile_facts(compiler, source, "fetch", "sm_90");
+  REQUIRE(facts.has_value());
+  CHECK(facts->mix.global_stores == 1);
+  CHECK(compiler.compiles == (cuda::supports_minimal_header(nvrtc().version()) ? 2 : 1));
+}
+
+TEST_CASE("embedded: FeatureCache::prepare compiles a pair's two new texts at once, with the same facts") {
+  CountingCompiler compiler;
+  const auto text = [](const std::string& variant) {
+    const std::string source = corpus_source("scan", variant);
+    return KernelText{source, kernel_name(source), std::nullopt};
+  };
+  const KernelText named_reference = text("blelloch"), named_candidate = text("hillis_steele");
+  const FeatureContext context{.compiler = &compiler, .arch = "sm_90", .gpu = *find_gpu("H100")};
+
+  FeatureCache together(context);
+  together.prepare({&named_reference, &named_candidate, &named_reference});  // a repeat compiles once
+  CHECK(compiler.compiles == 2);
+  CHECK(together.compiled() == 2);
+  CHECK(together.compile_failures() == 0);
+  const FeatureVector r = together.features(named_reference);
+  const FeatureVector c = together.features(named_candidate);
+  CHECK(compiler.compiles == 2);  // already there
+  together.prepare({&named_reference, &named_candidate});
+  CHECK(compiler.compiles == 2);
+
+  FeatureCache one_by_one(context);
+  CHECK(one_by_one.features(named_reference).values == r.values);
+  CHECK(one_by_one.features(named_candidate).values == c.values);
+  CHECK(r.compiler);
+  CHECK(c.compiler);
+  CHECK(r.values != c.values);
+  // Overlap cannot be guaranteed on a loaded machine; that both ran through one compiler, and
+  // never more than two at once, can.
+  CHECK(compiler.most_at_once <= 2);
 }

@@ -83,6 +83,33 @@ TEST_CASE("embedded: PTX instruction mix of one entry") {
   // ld.param, 2 ld.global, st.shared, bar, ld.shared, fma, mad, ex2, shfl, bra, atom, add.f64,
   // st.local, mma, call, st.global, ret
   CHECK(mix.instructions == 18);
+  // Bytes by width: a v4.f32 and an f32 load; a v2.f32 store.
+  CHECK(mix.global_load_bytes == 20);
+  CHECK(mix.global_store_bytes == 8);
+  CHECK(mix.shared_atomics == 0);     // the one atomic is global
+  CHECK(mix.fp32 == 1);               // fma.rn.f32 (mad.lo.s32 is integer, ex2 is the SFU's)
+  CHECK(mix.backward_branches == 1);  // @%p2 bra $L__BB0_2, a label above it: a loop
+}
+
+TEST_CASE("embedded: PTX loops are branches back to a label above, not forward ones") {
+  constexpr const char* ptx = R"(
+.visible .entry k()
+{
+	@%p1 bra 	$L__BB0_3;
+$L__BB0_1:
+	atom.shared.add.u32 	%r1, [%r2], 1;
+	red.global.add.u32 	[%rd1], 1;
+	@%p2 bra.uni 	$L__BB0_1;
+$L__BB0_3:
+	bra.uni 	$L__BB0_3;
+	ret;
+}
+)";
+  const PtxMix mix = ptx_instruction_mix(ptx, "k");
+  CHECK(mix.branches == 3);
+  CHECK(mix.backward_branches == 2);  // to $L__BB0_1 from below, and $L__BB0_3 to itself
+  CHECK(mix.atomics == 2);
+  CHECK(mix.shared_atomics == 1);
 }
 
 TEST_CASE("embedded: PTX entries are matched by whole name") {

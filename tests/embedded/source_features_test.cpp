@@ -95,3 +95,18 @@ TEST_CASE("embedded: template arguments in the kernel name are read as the templ
   CHECK(f.kernel_found);
   CHECK(f.loops == 1);
 }
+
+TEST_CASE("embedded: padded shared arrays (the cure for bank conflicts) are told from unpadded ones") {
+  const auto conflicts =
+      extract_source_features(corpus_source("transpose", "shared_conflicts"), "transpose_shared_conflicts");
+  const auto padded = extract_source_features(corpus_source("transpose", "shared_padded"), "transpose_shared_padded");
+  CHECK(conflicts.shared_arrays == 1);
+  CHECK(conflicts.padded_shared_arrays == 0);
+  CHECK(padded.shared_arrays == 1);
+  CHECK(padded.padded_shared_arrays == 1);
+  // A padding macro counts; a sum outside the brackets, or of two names, does not.
+  CHECK(count_source_features("__shared__ float temp[PAD(N)];").padded_shared_arrays == 1);
+  CHECK(count_source_features("__shared__ float t[32][32 + 1];").padded_shared_arrays == 1);
+  CHECK(count_source_features("__shared__ float t[A + B]; x = t[0] + 1;").padded_shared_arrays == 0);
+  CHECK(count_source_features("__shared__ float t[32][32];").padded_shared_arrays == 0);
+}

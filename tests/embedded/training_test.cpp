@@ -98,3 +98,23 @@ TEST_CASE("embedded: training is deterministic and refuses too little data") {
   CHECK(a->model.temperature == b->model.temperature);
   CHECK_FALSE(train_model(std::span<const TrainingExample>(examples.data(), 1)).has_value());
 }
+
+TEST_CASE("embedded: a weight whose sign GPUs settle stays on its side, however the data pulls") {
+  // The same synthetic signal, put on features with a settled direction: on one that may only
+  // slow a kernel (est_time) with a sign that says "more is faster", and on one that may only
+  // speed it up (global_access_bits) with the sign it allows.
+  auto examples = synthetic(300, 0.1, 9, 0);
+  for (auto& e : examples) {
+    const double signal = e.delta.values[index(Feature::global_loads_128)];
+    e.delta.values[index(Feature::global_loads_128)] = 0;
+    e.delta.values[index(Feature::est_time)] = signal;
+    e.delta.values[index(Feature::global_access_bits)] = signal;
+  }
+  const OrdinalModel model = fit_ordinal(examples, {});
+  CHECK(info(Feature::est_time).direction == Direction::slower);
+  CHECK(model.weights[index(Feature::est_time)] == 0);           // held at zero, not positive
+  CHECK(model.weights[index(Feature::global_access_bits)] > 1);  // free to follow the data
+  // Without the allowed feature the constrained one still cannot turn: the fit gives up the signal.
+  for (auto& e : examples) e.delta.values[index(Feature::global_access_bits)] = 0;
+  CHECK(fit_ordinal(examples, {}).weights[index(Feature::est_time)] == 0);
+}
