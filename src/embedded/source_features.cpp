@@ -59,7 +59,7 @@ bool padded_shared_declaration(const std::vector<Token>& t, std::size_t at) {
     if (depth <= 0) continue;
     if (t[i].is_punct("+") && i + 1 < t.size() && t[i + 1].kind == TokenKind::number) return true;
     if (t[i].is_identifier() &&
-        (t[i].text.find("pad") != std::string_view::npos || t[i].text.find("PAD") != std::string_view::npos))
+        (t[i].text().find("pad") != std::string_view::npos || t[i].text().find("PAD") != std::string_view::npos))
       return true;
   }
   return false;
