@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bench/resolved_launch.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>

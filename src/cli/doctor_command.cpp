@@ -2,6 +2,7 @@
 // `kforecast doctor`: everything kforecast can use on this machine, and the fix for what is
 // missing. It reports and never fails for a missing capability; only an invalid config exits 2.
 
+#include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/lint_launch_facts.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "bench/launch_spec_reader.hpp"
