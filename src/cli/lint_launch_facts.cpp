@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/lint_launch_facts.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "bench/launch_spec_reader.hpp"
 #include "bench/resolved_launch.hpp"
