@@ -132,13 +132,10 @@ Result<std::vector<std::vector<std::byte>>> PairRun::run_once(Side& side) {
   return outputs;
 }
 
-// One sample: the spin kernel holds the stream while the host queues the rest (so no host delay
-// falls inside the events), the L2 flush, then the events around the sample's launches. The
-// launches follow the flush directly, as an independent timer's "flush, then events around a graph
-// of launches" does: with the spin between flush and events instead, the 5 us chain kernel read 5%
-// below that timer on an H100 (a kernel started after an idle GPU, not straight after the flush).
-// A sample of several launches is one graph: queued one by one, each launch of a kernel of a few
-// microseconds paid front-end work that a graph's launches do not.
+// One sample: the spin kernel holds the stream while the host queues the rest, the L2 flush, then
+// the events around the launches, which follow the flush directly as an independent timer's
+// "flush, then events around a graph of launches" does. Several launches are one graph: queued
+// one by one, each launch of a few-microsecond kernel paid front-end work a graph's do not.
 Result<void> PairRun::enqueue_sample(Side& side, int batch, std::size_t event_index) {
   if (batch > 1 && side.graph_batch != batch) {
     auto graph = m_gpu.capture_launches(side.function, side.shape(), side.parameters.data(), batch);

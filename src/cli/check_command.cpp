@@ -167,11 +167,7 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   if (!sources) return std::unexpected(sources.error());
   std::optional<llm::PromptSet> prompts;
   if (*llm) {
-    // Checked before any compile or request, so a misconfigured endpoint fails fast.
-    auto settings = endpoint_settings(*config, context.env);
-    if (!settings) return std::unexpected(settings.error());
-    auto gpu = target_gpu(*config);
-    if (!gpu) return std::unexpected(gpu.error());
+    if (auto checked = check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
     auto loaded = check_prompts(*config, *sources);
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);

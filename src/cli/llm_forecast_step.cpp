@@ -84,6 +84,12 @@ Result<llm::EndpointSettings> endpoint_settings(const config::Config& config, co
   return settings;
 }
 
+Result<void> check_llm_settings(const config::Config& config, const EnvLookup& env) {
+  if (auto settings = endpoint_settings(config, env); !settings) return std::unexpected(settings.error());
+  if (auto gpu = target_gpu(config); !gpu) return std::unexpected(gpu.error());
+  return {};
+}
+
 Result<llm::GpuProperties> target_gpu(const config::Config& config) {
   const std::string name = config.string_value("forecast.hardware");
   if (auto gpu = llm::find_gpu(name)) return *gpu;

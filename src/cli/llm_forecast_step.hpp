@@ -32,6 +32,10 @@ Result<llm::EndpointSettings> endpoint_settings(const config::Config& config, co
 // forecast.hardware looked up in the built-in table.
 Result<llm::GpuProperties> target_gpu(const config::Config& config);
 
+// Both of the above, for a command to check before any compile or request, so that a
+// misconfigured endpoint or GPU name fails fast.
+Result<void> check_llm_settings(const config::Config& config, const EnvLookup& env);
+
 // The built-in prompts, or those of forecast.prompts read at `revision` ("" reads the work tree).
 Result<llm::PromptSet> configured_prompts(const config::Config& config, const git::Repository& repository,
                                           const std::string& revision);

@@ -86,11 +86,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (!llm) return std::unexpected(llm.error());
   std::optional<llm::PromptSet> prompts;
   if (*llm) {
-    // Checked before any compile or request, so a misconfigured endpoint fails fast.
-    auto settings = endpoint_settings(*config, context.env);
-    if (!settings) return std::unexpected(settings.error());
-    auto gpu = target_gpu(*config);
-    if (!gpu) return std::unexpected(gpu.error());
+    if (auto checked = check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
     auto loaded = configured_prompts(*config, repo, invocation.has("--diff") ? "" : base);
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);
