@@ -66,8 +66,14 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Pr
   std::vector<char*> args;
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
+  std::vector<char*> environment;
+  if (options.environment) {
+    for (const auto& entry : *options.environment) environment.push_back(const_cast<char*>(entry.c_str()));
+    environment.push_back(nullptr);
+  }
   pid_t pid = 0;
-  const int spawn_error = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int spawn_error =
+      posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), options.environment ? environment.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawn_error != 0)
     return fail(ExitCode::could_not_run, fmt::format("cannot run '{}': {}", argv[0], std::strerror(spawn_error)));
@@ -85,6 +91,7 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Pr
   signal(SIGPIPE, SIG_IGN);
   const auto deadline = std::chrono::steady_clock::now() + options.timeout;
   bool timed_out = false;
+  bool flooded = false;
   std::array<char, 65536> buffer{};
   while (out.read_end >= 0 || err.read_end >= 0) {
     std::array<pollfd, 3> fds{{{out.read_end, POLLIN, 0}, {err.read_end, POLLIN, 0}, {in.write_end, POLLOUT, 0}}};
@@ -108,6 +115,10 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Pr
       else
         (i == 0 ? result.out : result.err).append(buffer.data(), static_cast<std::size_t>(n));
     }
+    if (options.max_output_bytes > 0 && result.out.size() + result.err.size() > options.max_output_bytes) {
+      flooded = true;
+      break;
+    }
     if (fds[2].fd >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
       const ssize_t n = ::write(in.write_end, options.input.data() + written, options.input.size() - written);
       if (n < 0 && errno != EAGAIN)
@@ -116,13 +127,16 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Pr
         in.close_write();
     }
   }
-  if (timed_out) kill(pid, SIGKILL);
+  if (timed_out || flooded) kill(pid, SIGKILL);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (timed_out)
     return fail(ExitCode::could_not_run, fmt::format("'{}' did not finish within {} ms and was stopped", describe(argv),
                                                      options.timeout.count()));
+  if (flooded)
+    return fail(ExitCode::could_not_run,
+                fmt::format("'{}' wrote more than {} bytes and was stopped", describe(argv), options.max_output_bytes));
   result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }

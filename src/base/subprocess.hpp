@@ -5,6 +5,8 @@
 // No shell is involved: arguments are passed as they are, so untrusted paths cannot inject.
 
 #include <chrono>
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,10 +24,14 @@ struct ProcessOptions {
   std::string working_directory;         // empty: the current one
   std::string input;                     // written to the child's standard input
   std::chrono::milliseconds timeout{0};  // 0: no limit; past it the child is killed
+  // The child's whole environment, "NAME=VALUE" each; nullopt: this process's. A child that
+  // handles hostile input gets one without the CI's secrets.
+  std::optional<std::vector<std::string>> environment;
+  std::size_t max_output_bytes = 0;  // standard output and error together; 0: no limit; past it the child is killed
 };
 
 // Runs argv[0] (searched on PATH) to completion. An Error only when the program could not be
-// started or timed out; a non-zero exit is a normal result the caller judges.
+// started, timed out or wrote more than allowed; a non-zero exit is a normal result the caller judges.
 Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
 }  // namespace kforecast

@@ -69,7 +69,7 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   if (!config) return std::unexpected(config.error());
   const BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against")};
   auto options = runner_options(*config);
-  const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
+  const bool terminal = context.err_is_terminal;
 
   Result<Measurement> measurement;
   if (invocation.has("--in-process")) {

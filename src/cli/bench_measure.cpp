@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "cli/compiler_loading.hpp"
+#include "cuda/library_search.hpp"
+
 #include "bench/kernel_source.hpp"
 #include "bench/launch_spec_reader.hpp"
 #include "bench/resolved_launch.hpp"
@@ -19,12 +22,7 @@ namespace {
 
 constexpr std::size_t max_source_bytes = 16 << 20;
 
-std::string cuda_include_directory(const EnvLookup& env) {
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (auto root = env(variable); root && !root->empty() && std::filesystem::exists(*root + "/include/cuda.h"))
-      return *root + "/include";
-  return std::filesystem::exists("/usr/local/cuda/include/cuda.h") ? "/usr/local/cuda/include" : "";
-}
+std::string cuda_include_directory(const EnvLookup& env) { return cuda::toolkit_include_dir(env); }
 
 Result<std::string> read_text_file(const std::string& path) {
   std::error_code ec;
@@ -157,7 +155,10 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   if (!driver) return std::unexpected(driver.error().to_error());
   auto gpu = bench::Gpu::open(**driver, 0);
   if (!gpu) return std::unexpected(gpu.error());
-  auto compiler = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, context.env);
+  std::error_code ec;
+  auto repository = git::open_repository(std::filesystem::current_path(ec));
+  auto compiler =
+      load_compiler(config, context.env, repository ? (*repository)->root() : std::filesystem::current_path(ec));
   if (!compiler) return std::unexpected(compiler.error().to_error());
   const std::string arch = (*gpu)->device().arch();
   const auto driver_text = [&] {

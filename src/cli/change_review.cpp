@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "cli/compiler_loading.hpp"
+#include "cuda/library_search.hpp"
+
 #include "cli/compiler_facts.hpp"
 #include "cli/device_unit.hpp"
 #include "cli/embedded_forecast_step.hpp"
@@ -177,12 +180,7 @@ std::pair<std::string, std::string> target_arch(const config::Config& config) {
   return {"sm_90", "target sm_90 (cuda.arch is auto and no GPU is visible)"};
 }
 
-std::string cuda_include_dir(const EnvLookup& env) {
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (auto root = env(variable); root && !root->empty() && std::filesystem::exists(*root + "/include/cuda.h"))
-      return *root + "/include";
-  return std::filesystem::exists("/usr/local/cuda/include/cuda.h") ? "/usr/local/cuda/include" : "";
-}
+std::string cuda_include_dir(const EnvLookup& env) { return cuda::toolkit_include_dir(env); }
 
 // Which forecaster runs: --forecaster, else forecast.forecaster (KFORECAST_FORECASTER).
 Result<bool> use_llm_forecaster(const Invocation& invocation, const config::Config& config) {
@@ -204,10 +202,10 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   const config::Config& config = inputs.config;
   const kernels::ChangeAnalysis& analysis = inputs.analysis;
   const std::string cuda_include = cuda_include_dir(context.env);
-  const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
+  const bool terminal = context.err_is_terminal;
 
   const auto [arch, arch_note] = target_arch(config);
-  auto compiler = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, context.env);
+  auto compiler = load_compiler(config, context.env);
   std::vector<KernelCodeVerdict> code;
   std::optional<policy::PtxCache> cache;
   if (auto directory = policy::default_ptx_cache_directory(context.env)) cache.emplace(*directory);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "base/repository_file.hpp"
 #include "bench/kernel_source.hpp"
 
 namespace kforecast::cli {
@@ -48,7 +49,8 @@ Result<kernels::SourceFiles> work_tree_headers(const git::Repository& repository
   kernels::SourceFiles headers;
   for (const auto& path : *listed)
     if (is_header(path))
-      if (auto text = read_text(repository.root() / path)) headers.emplace(path, std::move(*text));
+      if (auto text = read_repository_file(repository.root(), path, max_source_bytes))
+        headers.emplace(path, std::move(*text));
   return headers;
 }
 

@@ -22,6 +22,9 @@ struct Context {
   std::ostream& out;
   std::ostream& err;
   EnvLookup env;
+  // Whether out and err reach a terminal (progress lines, colour); false for tests' streams.
+  bool out_is_terminal = false;
+  bool err_is_terminal = false;
 };
 
 struct OptionSpec {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "base/process_confinement.hpp"
 #include "base/subprocess.hpp"
 #include "cli/handlers.hpp"
 #include "cli/llm_forecast_step.hpp"
@@ -76,6 +77,14 @@ void print_endpoint(Context& context, const Result<config::Config>& config) {
                           : fmt::format("no forecast from the endpoint: {}", output.problem));
 }
 
+// How code under review is compiled: what confines the compiler here, or what does not.
+std::string sandbox_status() {
+  const auto support = file_confinement_support();
+  return support.files_confined
+             ? fmt::format("compiles run in a child process without secrets; file access confined ({})", support.detail)
+             : fmt::format("compiles run in a child process without secrets; {}", support.detail);
+}
+
 }  // namespace
 
 Result<ExitCode> doctor_command(const Invocation& invocation, Context& context) {
@@ -92,6 +101,7 @@ Result<ExitCode> doctor_command(const Invocation& invocation, Context& context) 
                                    settings.string_value("cuda.driver_library")};
   for (const auto& line : cuda::describe_cuda_status(cuda::probe_cuda(loader, context.env)))
     print_line(context, line.label, line.text);
+  print_line(context, "sandbox", sandbox_status());
   print_endpoint(context, config);
 
   if (!config) return std::unexpected(config.error());

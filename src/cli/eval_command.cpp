@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/text_file.hpp"
+#include "cli/compiler_loading.hpp"
 #include "cli/embedded_forecast_step.hpp"
 #include "cli/eval_forecasts.hpp"
 #include "cli/eval_output.hpp"
@@ -85,13 +86,13 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
               {}};
   std::unique_ptr<cuda::Compiler> compiler;
   if (!invocation.has("--no-nvrtc")) {
-    auto loaded = cuda::load_nvrtc({config->string_value("cuda.nvrtc_library"), ""}, context.env);
+    auto loaded = load_compiler(*config, context.env);
     if (loaded)
       compiler = std::move(*loaded);
     else
       run.notes.push_back("no NVRTC facts: " + loaded.error().message());
   }
-  const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
+  const bool terminal = context.err_is_terminal;
 
   auto rows = eval_rows(*pairs);
   set_training_priors(rows, options->cv);

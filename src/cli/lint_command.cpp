@@ -13,6 +13,11 @@
 
 #include <fmt/format.h>
 
+#include "cuda/library_search.hpp"
+
+#include "base/redaction.hpp"
+#include "base/repository_file.hpp"
+#include "cli/compiler_loading.hpp"
 #include "cli/handlers.hpp"
 #include "cli/lint_compiler_facts.hpp"
 #include "cli/lint_forecast.hpp"
@@ -30,6 +35,9 @@
 
 namespace kforecast::cli {
 namespace {
+
+// Larger files are not lint input: they are generated or data, and would cost memory for nothing.
+constexpr std::size_t max_lint_file_bytes = std::size_t{16} << 20;
 
 // One file to lint: its name in diagnostics, its path relative to the config root (for
 // lint.ignore_paths), its text, and the added lines (none: the whole file).
@@ -56,6 +64,9 @@ std::vector<cuda::SourceHeader> local_headers(const LintInput& input, const Read
         const auto directory = std::filesystem::path(path).parent_path();
         for (const auto& candidate : {(directory / include.path).lexically_normal().generic_string(),
                                       std::filesystem::path(include.path).lexically_normal().generic_string()}) {
+          // A path that climbs out of the repository names no file of it, and one such name
+          // makes git refuse the whole batch of index reads.
+          if (candidate.starts_with("../") || candidate == "..") continue;
           wanted.push_back(candidate);
           spelled.push_back(include.path);
         }
@@ -108,39 +119,39 @@ Result<std::vector<LintInput>> file_inputs(const std::vector<std::string>& paths
                                            ReadFiles& read) {
   std::vector<LintInput> inputs;
   for (const auto& path : paths) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return usage_error(fmt::format("cannot read '{}'", path));
-    std::ostringstream text;
-    text << file.rdbuf();
     std::error_code ec;
-    const auto relative =
-        std::filesystem::weakly_canonical(path, ec).lexically_relative(std::filesystem::weakly_canonical(root, ec));
-    inputs.push_back({path, relative.empty() ? path : relative.generic_string(), text.str(), std::nullopt});
+    const auto real_root = std::filesystem::weakly_canonical(root, ec);
+    const auto lexical = std::filesystem::absolute(path, ec).lexically_normal().lexically_relative(real_root);
+    const bool in_repository = !lexical.empty() && *lexical.begin() != "..";
+    // A file named inside the repository is read as a repository file (a symlink in it that leads
+    // out is refused); one the user names outside it is theirs to name.
+    auto text = in_repository ? read_repository_file(root, lexical, max_lint_file_bytes)
+                              : read_repository_file(std::filesystem::path(path).parent_path().empty()
+                                                         ? std::filesystem::current_path(ec)
+                                                         : std::filesystem::absolute(path, ec).parent_path(),
+                                                     std::filesystem::path(path).filename(), max_lint_file_bytes);
+    if (!text) return usage_error(fmt::format("cannot read '{}': {}", path, text.error().message));
+    const auto relative = std::filesystem::weakly_canonical(path, ec).lexically_relative(real_root);
+    inputs.push_back({path, relative.empty() ? path : relative.generic_string(), std::move(*text), std::nullopt});
   }
+  // Headers are read inside the repository only: a committed symlink to /proc/self/environ or a
+  // path through .git stays unread (the compile then reports the header missing).
   read = [root](const std::vector<std::string>& wanted) {
     std::map<std::string, std::string, std::less<>> found;
-    for (const auto& path : wanted) {
-      std::ifstream file(root / path, std::ios::binary);
-      if (!file) continue;
-      std::ostringstream text;
-      text << file.rdbuf();
-      found.emplace(path, text.str());
-    }
+    for (const auto& path : wanted)
+      if (auto text = read_repository_file(root, path, max_lint_file_bytes)) found.emplace(path, std::move(*text));
     return found;
   };
   return inputs;
 }
 
-std::string cuda_include_dir(const EnvLookup& env) {
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (auto root = env(variable); root && !root->empty() && std::filesystem::exists(*root + "/include/cuda.h"))
-      return *root + "/include";
-  return std::filesystem::exists("/usr/local/cuda/include/cuda.h") ? "/usr/local/cuda/include" : "";
-}
+std::string cuda_include_dir(const EnvLookup& env) { return cuda::toolkit_include_dir(env); }
 
 // NVRTC facts for the .cu files (headers are compiled as part of the files that include them).
+// `work_tree`: where the compiler's missing headers may be read from (none for the index).
 FactsResult compiler_facts(const config::Config& config, const std::vector<LintInput>& inputs, const ReadFiles& read,
-                           Context& context, std::vector<std::string>& notes) {
+                           const std::optional<std::filesystem::path>& work_tree, Context& context,
+                           std::vector<std::string>& notes) {
   if (!config.boolean_value("lint.compiler_facts")) return {};
   std::vector<FactsRequest> requests;
   for (const auto& input : inputs)
@@ -148,7 +159,7 @@ FactsResult compiler_facts(const config::Config& config, const std::vector<LintI
       requests.push_back(
           {input.relative, input.text, local_headers(input, read), {}, input.added ? &*input.added : nullptr});
   if (requests.empty()) return {};
-  auto compiler = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, context.env);
+  auto compiler = load_compiler(config, context.env, work_tree);
   if (!compiler) {
     notes.push_back("compiler facts not gathered (register, spill and stack rules skipped): " +
                     compiler.error().message());
@@ -233,8 +244,9 @@ Result<ExitCode> write_report(const lint::LintReport& report, const Invocation& 
     file.open(invocation.value("--output"), std::ios::binary);
     if (!file) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", invocation.value("--output")));
   }
-  std::ostream& out = file.is_open() ? file : context.out;
-  const bool terminal = !file.is_open() && &context.out == &std::cout && ::isatty(STDOUT_FILENO) == 1;
+  RedactingStream redacted_file(file);
+  std::ostream& out = file.is_open() ? redacted_file.stream() : context.out;
+  const bool terminal = !file.is_open() && context.out_is_terminal;
   const auto no_color = context.env("NO_COLOR");
   const lint::Colour colour = when == "always"  ? lint::Colour::on
                               : when == "never" ? lint::Colour::off
@@ -291,7 +303,8 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
   all_rules.push_back(forecast_rule());
   all_rules.push_back(launch_spec_rule());
   lint::LintReport report{std::string(kforecast::version), {}, {}, all_rules};
-  const FactsResult facts = compiler_facts(*config, *inputs, read, context, report.notes);
+  const FactsResult facts =
+      compiler_facts(*config, *inputs, read, staged ? std::nullopt : std::optional(root), context, report.notes);
   std::map<std::string, lint::FactsByKernel, std::less<>> facts_by_path = facts.by_path;
 
   std::vector<LaunchFile> launch_files;

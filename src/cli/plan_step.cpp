@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "base/redaction.hpp"
 #include "cli/measure_step.hpp"
 #include "cli/plan_file.hpp"
 #include "kforecast_version.hpp"
@@ -16,7 +17,7 @@ namespace {
 Result<void> write_file(const std::string& path, std::string_view text, std::ios::openmode mode,
                         std::string_view what) {
   std::ofstream out(path, std::ios::binary | mode);
-  if (!out || !(out << text) || !out.flush())
+  if (!out || !(out << redact_secrets(text)) || !out.flush())
     return fail(ExitCode::could_not_run, fmt::format("cannot write {} ({})", what, path));
   return {};
 }

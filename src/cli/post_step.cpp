@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/redaction.hpp"
 #include "base/text_file.hpp"
 #include "git/github_event.hpp"
 #include "llm/curl_transport.hpp"
@@ -24,7 +25,7 @@ std::string env_or(const EnvLookup& env, std::string_view name, std::string fall
 // Appends to a file GitHub Actions hands the step (summary, outputs); each write is whole.
 Result<void> append_to(const std::string& path, std::string_view text, std::string_view what) {
   std::ofstream out(path, std::ios::binary | std::ios::app);
-  if (!out || !(out << text) || !out.flush())
+  if (!out || !(out << redact_secrets(text)) || !out.flush())
     return fail(ExitCode::could_not_run, fmt::format("cannot append to {} ({})", what, path));
   return {};
 }

@@ -191,7 +191,7 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
     std::ofstream(*child_config, std::ios::binary) << config.source_text();
   }
 
-  const bool terminal = ::isatty(STDERR_FILENO) == 1 && &context.err == &std::cerr;
+  const bool terminal = context.err_is_terminal;
   const auto progress = [&](const std::string& line) {
     if (terminal) context.err << "\r\033[K" << line << std::flush;
   };

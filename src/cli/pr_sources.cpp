@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/pr_sources.hpp"
+#include "base/repository_file.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -39,10 +40,12 @@ Result<void> take_diff(PrSources& sources, std::string_view diff_text) {
 
 bool absent_blob(std::string_view blob) { return blob.find_first_not_of('0') == std::string_view::npos; }
 
-std::optional<std::string> read_working_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+// A work-tree file the patch may have planted is read only inside the repository: a symlink to
+// /proc/self/environ or a path through .git stays unread.
+std::optional<std::string> read_working_file(const std::filesystem::path& root, const std::string& path) {
+  auto text = read_repository_file(root, path, std::size_t{64} << 20);
+  if (!text) return std::nullopt;
+  return std::move(*text);
 }
 
 }  // namespace
@@ -58,7 +61,7 @@ Result<PrSources> read_patch_sources(const git::Repository& repository, std::str
   for (const auto& path : *index)
     if (kernels::is_cuda_source_path(path) && (header_touched || is_header(path))) paths.insert(path);
   for (const auto& path : paths)
-    if (auto text = read_working_file(repository.root() / path)) sources.head_files.emplace(path, std::move(*text));
+    if (auto text = read_working_file(repository.root(), path)) sources.head_files.emplace(path, std::move(*text));
   sources.base_files = sources.head_files;
 
   std::vector<std::string> blobs;
@@ -84,7 +87,7 @@ Result<PrSources> read_patch_sources(const git::Repository& repository, std::str
     if (!file.old_blob.empty() && !absent_blob(file.old_blob))
       sources.base_files[file.old_path] = contents->at(file.old_blob);
     else if (file.kind == diff::ChangeKind::renamed)  // a pure rename: the same contents under the old name
-      if (auto text = read_working_file(repository.root() / file.new_path)) sources.base_files[file.old_path] = *text;
+      if (auto text = read_working_file(repository.root(), file.new_path)) sources.base_files[file.old_path] = *text;
   }
   return sources;
 }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "base/redaction.hpp"
 #include "report/writer.hpp"
 
 namespace kforecast::cli {
@@ -21,7 +22,9 @@ Result<ExitCode> write_report(const report::Report& report, const config::Config
     file.open(invocation.value("--output"), std::ios::binary);
     if (!file) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", invocation.value("--output")));
   }
-  std::ostream& out = file.is_open() ? file : context.out;
+  // A file leaves kforecast as much as standard output does: it passes the same redaction.
+  RedactingStream redacted_file(file);
+  std::ostream& out = file.is_open() ? redacted_file.stream() : context.out;
   const auto writer = format == "json"    ? report::make_json_writer(out)
                       : format == "sarif" ? report::make_sarif_writer(out)
                                           : report::make_markdown_writer(out);

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/run.hpp"
 
+#include <unistd.h>
+
 #include <iostream>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "base/nearest_name.hpp"
+#include "base/process_confinement.hpp"
+#include "base/redaction.hpp"
 #include "cli/handlers.hpp"
 #include "cli/options.hpp"
+#include "cuda/compile_child.hpp"
 #include "kforecast_version.hpp"
 
 namespace kforecast::cli {
@@ -68,7 +73,14 @@ ExitCode run(std::span<const std::string> args, Context& context) {
 
 int run(int argc, char** argv) {
   const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
-  Context context{std::cout, std::cerr, process_environment()};
+  // The compiler child holds no secret and speaks a wire format of its own: it skips the rest.
+  if (!args.empty() && args.front() == cuda::compile_child_command)
+    return cuda::run_compile_child(std::span(args).subspan(1), std::cin, std::cout, std::cerr);
+  protect_this_process_from_its_children();
+  register_environment_secrets();
+  RedactingStream out(std::cout), err(std::cerr);
+  Context context{out.stream(), err.stream(), process_environment(), ::isatty(STDOUT_FILENO) == 1,
+                  ::isatty(STDERR_FILENO) == 1};
   return static_cast<int>(run(args, context));
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "base/redaction.hpp"
 #include "base/text_file.hpp"
 #include "cli/plan_file.hpp"
 #include "cli/pr_bench.hpp"
@@ -88,7 +89,7 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   }
   results.finished = utc_timestamp();
 
-  const std::string json = results_json(results);
+  const std::string json = redact_secrets(results_json(results));
   if (invocation.has("--output")) {
     std::ofstream out(invocation.value("--output"), std::ios::binary);
     if (!out || !(out << json) || !out.flush())

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/text_file.hpp"
+#include "cli/compiler_loading.hpp"
 #include "cli/embedded_forecast_step.hpp"
 #include "cli/handlers.hpp"
 #include "cuda/nvrtc.hpp"
@@ -57,7 +58,7 @@ Result<ExitCode> train_command(const Invocation& invocation, Context& context) {
   std::unique_ptr<cuda::Compiler> compiler;
   std::string compiler_note;
   if (!invocation.has("--no-nvrtc")) {
-    auto loaded = cuda::load_nvrtc({config->string_value("cuda.nvrtc_library"), ""}, context.env);
+    auto loaded = load_compiler(*config, context.env);
     if (loaded)
       compiler = std::move(*loaded);
     else

@@ -211,6 +211,19 @@ const std::array keys{
             "(the local GPU's, else sm_90)."},
     KeySpec{"cuda.driver_library", string, "\"\"", "KFORECAST_CUDA_DRIVER_LIBRARY",
             "Path of the CUDA driver library (libcuda.so.1) to load instead of the loader's default."},
+    KeySpec{"cuda.compile_timeout_seconds", number, "600", "",
+            "Wall-clock limit of one compile. Every compile of code under review runs in a child process; one that "
+            "runs past this fails that kernel, not the run.",
+            1, 86400},
+    KeySpec{"cuda.compile_memory_mib", integer, "16384", "",
+            "Address-space limit of one compile's child process, in MiB (NVRTC reserves more than it uses); a compile "
+            "that needs more fails that kernel, not the run.",
+            256, 1048576},
+
+    KeySpec{"security.secret_env", string_list, "[]", "",
+            "Names of further environment variables whose values are secrets: removed from everything kforecast "
+            "writes, as the GitHub and GitLab tokens, the endpoint's API key and variables named like *TOKEN*, "
+            "*SECRET*, *PASSWORD* or *API_KEY* already are."},
 };
 
 const std::array table_arrays{
@@ -220,7 +233,8 @@ const std::array table_arrays{
                    {}},
 };
 
-const std::array<std::string_view, 7> sections{"forecast", "endpoint", "policy", "bench", "report", "lint", "cuda"};
+const std::array<std::string_view, 8> sections{"forecast", "endpoint", "policy", "bench",
+                                               "report",   "lint",     "cuda",   "security"};
 
 }  // namespace
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cuda/library_search.hpp"
 
+#include <filesystem>
+
 #include <algorithm>
 
 namespace kforecast::cuda {
@@ -51,6 +53,14 @@ std::vector<std::string> driver_candidates(const LoaderOptions& options) {
   add_unique(candidates, "libcuda.so.1");
   add_unique(candidates, "libcuda.so");
   return candidates;
+}
+
+std::string toolkit_include_dir(const EnvLookup& env) {
+  std::error_code ec;
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (auto root = env(variable); root && !root->empty() && std::filesystem::exists(*root + "/include/cuda.h", ec))
+      return *root + "/include";
+  return std::filesystem::exists("/usr/local/cuda/include/cuda.h", ec) ? "/usr/local/cuda/include" : "";
 }
 
 }  // namespace kforecast::cuda

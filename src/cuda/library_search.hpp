@@ -28,6 +28,10 @@ std::vector<std::string> nvrtc_candidates(const LoaderOptions& options, const En
 // stand-in that must not be loaded; so no toolkit directory is searched.
 std::vector<std::string> driver_candidates(const LoaderOptions& options);
 
+// The CUDA toolkit's include folder (the one holding cuda.h): $CUDA_HOME/include, $CUDA_PATH/include
+// or /usr/local/cuda/include; "" where there is none.
+std::string toolkit_include_dir(const EnvLookup& env);
+
 // libnvrtc.so.13, .so.12, .so.11.2, .so.11.1, .so.11.0, then libnvrtc.so.
 std::vector<std::string> nvrtc_sonames();
 

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "base/content_hash.hpp"
+#include "base/redaction.hpp"
 
 namespace kforecast::embedded {
 namespace {
@@ -245,7 +246,7 @@ void FactsCache::write_entry(const std::string& key, const std::string& text) co
                                                    std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
     std::ofstream out(temporary, std::ios::binary);
-    if (!(out << text) || !out.flush()) {
+    if (!(out << redact_secrets(text)) || !out.flush()) {
       out.close();
       std::filesystem::remove(temporary, ec);
       return;

@@ -13,6 +13,7 @@
 
 #include "base/content_hash.hpp"
 #include "base/json_string.hpp"
+#include "base/redaction.hpp"
 
 namespace kforecast::llm {
 
@@ -85,7 +86,7 @@ void ForecastCache::store(const std::string& key, const LlmForecast& forecast) c
   const auto temporary = m_directory / fmt::format("{}.{}.{}.tmp", key, ::getpid(), sequence++);
   {
     std::ofstream out(temporary, std::ios::binary);
-    if (!(out << text)) {
+    if (!(out << redact_secrets(text))) {
       out.close();
       std::filesystem::remove(temporary, ec);
       return;

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "base/json_string.hpp"
+#include "base/redaction.hpp"
 
 namespace kforecast::policy {
 namespace {
@@ -144,7 +145,7 @@ Result<void> append_to_ledger(const std::filesystem::path& path, const LedgerEnt
   if (fd < 0)
     return fail(ExitCode::could_not_run,
                 fmt::format("cannot open the ledger {}: {}", path.string(), std::strerror(errno)));
-  const std::string line = ledger_line(entry);
+  const std::string line = redact_secrets(ledger_line(entry));
   const ssize_t written = ::write(fd, line.data(), line.size());
   const int write_errno = errno;
   ::close(fd);

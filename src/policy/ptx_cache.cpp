@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "base/content_hash.hpp"
+#include "base/redaction.hpp"
 
 namespace kforecast::policy {
 
@@ -34,7 +35,7 @@ void PtxCache::store(const std::string& key, const std::string& ptx) const {
   const auto temporary = m_directory / fmt::format("{}.{}.tmp", key, ::getpid());
   {
     std::ofstream out(temporary, std::ios::binary);
-    if (!(out << ptx)) return;
+    if (!(out << redact_secrets(ptx))) return;
   }
   std::filesystem::rename(temporary, final_path, ec);
   if (ec) std::filesystem::remove(temporary, ec);

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <thread>
 
+#include "base/redaction.hpp"
 #include "kforecast_version.hpp"
 
 namespace kforecast::publish {
@@ -101,7 +102,10 @@ Result<llm::HttpResponse> ForgeApi::call(std::string_view method, const std::str
   auto sleep = m_options.sleep ? m_options.sleep : [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
   std::string last_problem;
   for (int attempt = 0; attempt <= m_options.max_retries; ++attempt) {
-    llm::HttpRequest request{std::string(method), url, headers(!body.empty()), body, std::chrono::seconds(60)};
+    // A comment is the one place a secret would be public for good: the body is redacted here,
+    // whatever built it.
+    llm::HttpRequest request{std::string(method), url, headers(!body.empty()), redact_secrets(body),
+                             std::chrono::seconds(60)};
     const auto response = m_transport.send(request);
     std::chrono::milliseconds wait = std::chrono::seconds(1) * (1 << attempt);
     if (!response) {

@@ -42,6 +42,8 @@ TEST_CASE("e2e: doctor on a repository without a config") {
   CHECK(doctor.status == 0);
   CHECK_THAT(doctor.out, Contains("no .kforecast.toml: defaults apply"));
   CHECK_THAT(doctor.out, Contains("git version"));
+  // What confines the compiler of code under review, whether or not the OS can.
+  CHECK_THAT(doctor.out, Contains("sandbox   compiles run in a child process without secrets; "));
   CHECK(doctor.err.empty());
 }
 

@@ -17,3 +17,5 @@ kf_fuzz_target(llm_error_body llm_error_body_fuzz.cpp CORPUS fixtures/endpoints 
 kf_fuzz_target(plan_file plan_file_fuzz.cpp DEPS kf_cli)
 kf_fuzz_target(shard_results shard_results_fuzz.cpp DEPS kf_cli)
 kf_fuzz_target(facts_entry facts_entry_fuzz.cpp DEPS kf_embedded)
+kf_fuzz_target(compile_answer compile_answer_fuzz.cpp DEPS kf_cuda)
+kf_fuzz_target(include_directives include_directives_fuzz.cpp CORPUS fixtures/cuda DEPS kf_cuda)

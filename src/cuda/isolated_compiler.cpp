@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cuda/isolated_compiler.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "base/subprocess.hpp"
+#include "cuda/compile_child.hpp"
+#include "cuda/compile_wire.hpp"
+#include "cuda/ptxas_report.hpp"
+
+namespace kforecast::cuda {
+namespace {
+
+// A fresh empty folder for one child, removed with everything in it when the compile ends.
+class ScratchFolder {
+ public:
+  ScratchFolder() {
+    std::error_code ec;
+    std::string pattern = (std::filesystem::temp_directory_path(ec) / "kforecast-compile-XXXXXX").string();
+    if (ec) pattern = "/tmp/kforecast-compile-XXXXXX";
+    if (::mkdtemp(pattern.data()) != nullptr) m_path = pattern;
+  }
+  ~ScratchFolder() {
+    std::error_code ec;
+    if (!m_path.empty()) std::filesystem::remove_all(m_path, ec);
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  const std::string& path() const { return m_path; }
+
+ private:
+  std::string m_path;
+};
+
+std::string signal_name(int signal) {
+  switch (signal) {
+    case 6:
+      return "SIGABRT; running out of its memory limit ends this way too";
+    case 9:
+      return "SIGKILL";
+    case 11:
+      return "SIGSEGV";
+    case 24:
+      return "SIGXCPU, the CPU-time limit";
+    default:
+      return fmt::format("signal {}", signal);
+  }
+}
+
+// The resources of each kernel come from the ptxas report in the log, named after the name
+// expressions the child lowered: the same as NvrtcCompiler::compile gives.
+void attach_resources(CompileOutput& output) {
+  output.functions = parse_ptxas_report(output.log);
+  for (const auto& name : output.lowered_names)
+    for (auto& function : output.functions)
+      if (function.name == name.lowered) function.source_name = name.expression;
+}
+
+}  // namespace
+
+IsolatedCompiler::IsolatedCompiler(std::unique_ptr<Compiler> nvrtc, IsolationSettings settings)
+    : m_nvrtc(std::move(nvrtc)), m_settings(std::move(settings)) {}
+
+Result<CompileOutput> IsolatedCompiler::compile(const CompileRequest& request) const {
+  const std::string where = fmt::format("compiling {} for {}: ", request.file_name, request.arch);
+  auto confined = confine_includes(request, m_settings.roots);
+  if (!confined) return fail(confined.error().exit_code, where + confined.error().message);
+
+  const ScratchFolder scratch;
+  if (scratch.path().empty()) return fail(ExitCode::could_not_run, where + "cannot create a scratch folder");
+  CompileChildSettings child;
+  child.nvrtc_library = m_nvrtc->library_path();
+  child.readable = m_settings.roots.toolkit;
+  child.max_memory_bytes = m_settings.max_memory_bytes;
+  child.max_cpu_seconds = m_settings.max_cpu_seconds;
+  std::vector<std::string> argv = {m_settings.program, std::string(compile_child_command)};
+  for (auto& argument : compile_child_arguments(child)) argv.push_back(std::move(argument));
+
+  ProcessOptions options;
+  options.working_directory = scratch.path();
+  options.input = encode_request(*confined);
+  options.timeout = m_settings.timeout;
+  options.max_output_bytes = m_settings.max_answer_bytes;
+  // Nothing of kforecast's environment: it holds the CI's tokens and API keys.
+  options.environment =
+      std::vector<std::string>{"PATH=/usr/bin:/bin", "HOME=" + scratch.path(), "TMPDIR=" + scratch.path(), "LC_ALL=C"};
+  auto ran = run_process(argv, options);
+  if (!ran)
+    return fail(ExitCode::gate_failed,
+                where + fmt::format("the compiler was stopped: {}",
+                                    ran.error().message.find("did not finish") != std::string::npos
+                                        ? fmt::format("it ran past {} s", m_settings.timeout.count())
+                                        : ran.error().message));
+  if (ran->exit_status > 128)
+    return fail(ExitCode::gate_failed,
+                where + fmt::format("the compiler crashed ({})", signal_name(ran->exit_status - 128)));
+  if (ran->exit_status != 0) {
+    std::string reason = ran->err.substr(0, 2000);
+    while (!reason.empty() && reason.back() == '\n') reason.pop_back();
+    return fail(ExitCode::could_not_run,
+                where + fmt::format("the compiler child failed (exit {}): {}", ran->exit_status, reason));
+  }
+  auto answer = decode_answer(ran->out);
+  if (!answer) return fail(ExitCode::could_not_run, where + answer.error().message);
+  if (!answer->output) return std::unexpected(answer->output.error());
+  attach_resources(*answer->output);
+  return std::move(*answer->output);
+}
+
+std::string this_executable() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : path.string();
+}
+
+}  // namespace kforecast::cuda
