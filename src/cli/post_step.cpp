@@ -21,6 +21,15 @@ std::string env_or(const EnvLookup& env, std::string_view name, std::string fall
   return value && !value->empty() ? *value : fallback;
 }
 
+// A --post that cannot be made as asked: exit 2.
+std::unexpected<publish::PostError> post_usage_error(std::string message) {
+  return std::unexpected(publish::PostError{{std::move(message), ExitCode::usage}, 0});
+}
+
+std::unexpected<publish::PostError> post_error(Error error) {
+  return std::unexpected(publish::PostError{std::move(error), 0});
+}
+
 // Where the full report lives when the comment is cut: the workflow run, whose summary holds it.
 std::string full_report_place(const EnvLookup& env) {
   const auto server = env("GITHUB_SERVER_URL"), repository = env("GITHUB_REPOSITORY"), run = env("GITHUB_RUN_ID");
@@ -34,16 +43,13 @@ std::string full_report_place(const EnvLookup& env) {
 publish::PostOutcome<std::string> workflow_run_pull_request(const report::Report& report, const std::string& text,
                                                             const std::string& source, const publish::Forge& forge,
                                                             const llm::HttpTransport& transport) {
-  const auto usage = [](std::string message) {
-    return std::unexpected(publish::PostError{{std::move(message), ExitCode::usage}, 0});
-  };
   auto run = git::parse_workflow_run_event(text, source);
-  if (!run) return std::unexpected(publish::PostError{run.error(), 0});
+  if (!run) return post_error(run.error());
   if (run->event != "pull_request")
-    return usage(
+    return post_usage_error(
         fmt::format("--post: the run this workflow_run follows was a `{}` run, not a pull request's", run->event));
   if (report.head != run->head_sha)
-    return usage(fmt::format(
+    return post_usage_error(fmt::format(
         "--post: the report is of commit {}, but the run this workflow_run follows is of {}: give report --merge "
         "the artifacts of that run (actions/download-artifact with run-id: ${{{{ github.event.workflow_run.id }}}})",
         report.head.substr(0, 12), run->head_sha.substr(0, 12)));
@@ -52,15 +58,12 @@ publish::PostOutcome<std::string> workflow_run_pull_request(const report::Report
 
 publish::PostOutcome<publish::Forge> github_forge(const report::Report& report, const EnvLookup& env,
                                                   const llm::HttpTransport& transport) {
-  const auto usage = [](std::string message) {
-    return std::unexpected(publish::PostError{{std::move(message), ExitCode::usage}, 0});
-  };
   publish::Forge forge{publish::Forge::Kind::github, env_or(env, "GITHUB_API_URL", "https://api.github.com"),
                        env_or(env, "GITHUB_REPOSITORY", ""), "", env_or(env, "GITHUB_TOKEN", "")};
   const auto event_path = env("GITHUB_EVENT_PATH");
-  if (!event_path) return usage("--post: GITHUB_EVENT_PATH is not set, so the pull request is unknown");
+  if (!event_path) return post_usage_error("--post: GITHUB_EVENT_PATH is not set, so the pull request is unknown");
   auto text = read_text_file(*event_path, "GitHub event file");
-  if (!text) return std::unexpected(publish::PostError{text.error(), 0});
+  if (!text) return post_error(text.error());
   const std::string event_name = env_or(env, "GITHUB_EVENT_NAME", "");
   if (event_name == "workflow_run") {
     auto number = workflow_run_pull_request(report, *text, *event_path, forge, transport);
@@ -69,9 +72,9 @@ publish::PostOutcome<publish::Forge> github_forge(const report::Report& report, 
     return forge;
   }
   auto event = git::parse_github_event(*text, event_name, *event_path);
-  if (!event) return std::unexpected(publish::PostError{event.error(), 0});
+  if (!event) return post_error(event.error());
   if (event->pull_request_number.empty())
-    return usage(fmt::format(
+    return post_usage_error(fmt::format(
         "--post: the `{}` event has no pull request to comment on; --post runs on pull_request events, or on "
         "workflow_run events that follow a pull request's run",
         event_name));
@@ -82,8 +85,7 @@ publish::PostOutcome<publish::Forge> github_forge(const report::Report& report, 
 publish::PostOutcome<publish::Forge> gitlab_forge(const EnvLookup& env) {
   const std::string iid = env_or(env, "CI_MERGE_REQUEST_IID", "");
   if (iid.empty())
-    return std::unexpected(publish::PostError{
-        {"--post: CI_MERGE_REQUEST_IID is not set: --post runs in merge-request pipelines", ExitCode::usage}, 0});
+    return post_usage_error("--post: CI_MERGE_REQUEST_IID is not set: --post runs in merge-request pipelines");
   const std::string token = env_or(env, "GITLAB_TOKEN", "");
   return publish::Forge{publish::Forge::Kind::gitlab,
                         env_or(env, "CI_API_V4_URL", ""),
@@ -124,14 +126,12 @@ Result<void> post_report(const report::Report& report, Context& context) {
   // The token may not comment, as a fork's pull_request run's may not: the gate still stands, so
   // this is a warning and the exit code stays the gate's.
   const bool summary = env_or(env, "GITHUB_STEP_SUMMARY", "") != "";
-  context.err << fmt::format(
-      "kforecast: warning: the report comment was not posted ({}); the report is in {}, and the exit code is the "
-      "gate's. {}\n",
-      posted.error().message, summary ? "the step summary and the step outputs" : "the job's log",
-      github ? "A pull request from a fork gets a read-only token: post from a second workflow on workflow_run, "
-               "which holds the write token and runs nothing of the pull request (docs/ci/github.md, \"Pull "
-               "requests from forks\")"
-             : "Give the job a token that may write notes (GITLAB_TOKEN with the api scope)");
+  context.err << fmt::format("kforecast: warning: the report comment was not posted: {}\n", posted.error().message)
+              << fmt::format("kforecast: warning: the report is in {}, and the exit code is the gate's{}\n",
+                             summary ? "the step summary and the step outputs" : "the job's log",
+                             github ? "; for pull requests from forks, post from a workflow_run workflow as "
+                                      "docs/ci/github.md shows (\"Pull requests from forks\")"
+                                    : "");
   return {};
 }
 

@@ -64,10 +64,6 @@ std::string status_advice(long status, Forge::Kind kind) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 bool valid_number(std::string_view text) {
   return !text.empty() && text.size() < 20 && text.find_first_not_of("0123456789") == std::string_view::npos;
 }
