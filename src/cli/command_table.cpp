@@ -32,10 +32,13 @@ constexpr std::array pr_options{
                "(policy.on_unverified decides); to act as on a machine without a GPU"},
     OptionSpec{"--plan", "FILE",
                "stop after the policy and write a plan for GPU jobs ('kforecast bench --plan') and 'kforecast report "
-               "--merge'; in GitHub Actions also the outputs needs_gpu, shards, matrix, verdict_so_far"},
+               "--merge'; also the step outputs needs_gpu, shards, matrix, verdict_so_far and a step summary"},
     OptionSpec{"--post", "",
-               "publish the report: one comment on the pull request (GitHub, GITHUB_TOKEN) or merge request "
-               "(GitLab, GITLAB_TOKEN), updated in place; in GitHub Actions also the step summary and outputs"},
+               "publish the report: one comment on the pull request (GitHub, GITHUB_TOKEN; on workflow_run, the "
+               "pull request of the run it follows) or merge request (GitLab, GITLAB_TOKEN), updated in place; a "
+               "token that may not comment (a fork's) is a warning, the exit code stays the gate's. The step "
+               "summary and outputs are written with or without it, wherever $GITHUB_STEP_SUMMARY and "
+               "$GITHUB_OUTPUT are set"},
 };
 constexpr std::array lint_options{
     OptionSpec{"--staged", "", "lint what `git commit` would record, reporting on the added lines only"},
@@ -70,7 +73,9 @@ constexpr std::array report_options{
     OptionSpec{"--merge", "PLAN", "the plan written by 'kforecast pr --plan'; the RESULTS files follow as arguments"},
     OptionSpec{"--format", "md|json|sarif", "report format (default md)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
-    OptionSpec{"--post", "", "publish the report as 'kforecast pr --post' does (comment, step summary, outputs)"}};
+    OptionSpec{"--post", "",
+               "post the report as 'kforecast pr --post' does, also from a workflow_run run (the step summary and "
+               "outputs are written either way)"}};
 constexpr std::array eval_options{
     OptionSpec{"--forecaster", "embedded|llm",
                "which forecaster to score (default forecast.forecaster; llm needs endpoint.url and endpoint.model)"},

@@ -14,7 +14,6 @@
 #include "cli/handlers.hpp"
 #include "cli/measure_step.hpp"
 #include "cli/plan_file.hpp"
-#include "cli/post_step.hpp"
 #include "cli/pr_bench.hpp"
 #include "cli/report_output.hpp"
 #include "cli/shard_results.hpp"
@@ -96,10 +95,7 @@ Result<ExitCode> report_command(const Invocation& invocation, Context& context) 
       report.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
                                          outcome.measured == 1 ? "" : "s", plan->ledger));
   }
-  auto written = write_report(report, *config, invocation, context);
-  if (!written || !invocation.has("--post")) return written;
-  if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());
-  return written;
+  return deliver_report(report, *config, invocation, context);
 }
 
 }  // namespace kforecast::cli

@@ -3,22 +3,24 @@
 
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "base/redaction.hpp"
 #include "cli/measure_step.hpp"
 #include "cli/plan_file.hpp"
+#include "cli/step_files.hpp"
 #include "kforecast_version.hpp"
+#include "report/writer.hpp"
 
 namespace kforecast::cli {
 namespace {
 
-Result<void> write_file(const std::string& path, std::string_view text, std::ios::openmode mode,
-                        std::string_view what) {
-  std::ofstream out(path, std::ios::binary | mode);
+Result<void> write_plan_file(const std::string& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out || !(out << redact_secrets(text)) || !out.flush())
-    return fail(ExitCode::could_not_run, fmt::format("cannot write {} ({})", what, path));
+    return fail(ExitCode::could_not_run, fmt::format("cannot write the plan ({})", path));
   return {};
 }
 
@@ -26,6 +28,23 @@ std::string matrix(std::size_t shards) {
   std::string list;
   for (std::size_t i = 1; i <= shards; ++i) list += fmt::format("{}\"{}/{}\"", i > 1 ? "," : "", i, shards);
   return fmt::format("{{\"shard\":[{}]}}", list);
+}
+
+// The step summary of a plan: what the GPU jobs will measure and who gives the verdict, then the
+// report as the policy left it, folded (its verdict is not the gate's yet).
+std::string plan_summary(const Plan& plan, bool failed) {
+  std::ostringstream markdown;
+  report::make_markdown_writer(markdown)->write(plan.report);
+  const std::size_t kernels = plan.jobs.size();
+  return fmt::format(
+      "## kforecast plan: {} kernel{} need{} a GPU\n\n{}Verdict so far: {}.\n\n<details><summary>The report before any "
+      "measurement</summary>\n\n{}\n</details>\n\n",
+      kernels, kernels == 1 ? "" : "s", kernels == 1 ? "s" : "",
+      kernels == 0 ? "`kforecast report --merge` gives the report and the verdict. "
+                   : fmt::format("GPU jobs measure {} (suggested: {} shard{}); `kforecast report --merge` then "
+                                 "gives the report and the verdict. ",
+                                 kernels == 1 ? "it" : "them", plan.shards, plan.shards == 1 ? "" : "s"),
+      failed ? "fail (a kernel has already failed)" : "pending", markdown.str());
 }
 
 }  // namespace
@@ -49,16 +68,15 @@ Result<ExitCode> write_plan(const report::Report& report, std::span<const std::s
   plan.jobs = measure_jobs(order, inputs.analysis, inputs.base, inputs.head);
   plan.shards = suggested_shards(plan.jobs.size());
 
-  if (auto written = write_file(path, plan_json(plan), std::ios::trunc, "the plan"); !written)
-    return std::unexpected(written.error());
+  if (auto written = write_plan_file(path, plan_json(plan)); !written) return std::unexpected(written.error());
   const bool failed = report.verdict == report::GateVerdict::fail;
-  if (auto output = context.env("GITHUB_OUTPUT"); output && !output->empty()) {
-    const auto lines =
-        fmt::format("needs_gpu={}\nshards={}\nmatrix={}\nverdict_so_far={}\n", plan.jobs.empty() ? "false" : "true",
-                    plan.shards, matrix(plan.shards), failed ? "fail" : "pending");
-    if (auto appended = write_file(*output, lines, std::ios::app, "the step outputs"); !appended)
-      return std::unexpected(appended.error());
-  }
+  if (auto summary = append_step_file(context.env, "GITHUB_STEP_SUMMARY", plan_summary(plan, failed)); !summary)
+    return std::unexpected(summary.error());
+  const auto lines =
+      fmt::format("needs_gpu={}\nshards={}\nmatrix={}\nverdict_so_far={}\n", plan.jobs.empty() ? "false" : "true",
+                  plan.shards, matrix(plan.shards), failed ? "fail" : "pending");
+  if (auto outputs = append_step_file(context.env, "GITHUB_OUTPUT", lines); !outputs)
+    return std::unexpected(outputs.error());
   context.err << fmt::format(
       "kforecast: plan written to {}: {} kernel{} need{} a GPU{}{}\n", path, plan.jobs.size(),
       plan.jobs.size() == 1 ? "" : "s", plan.jobs.size() == 1 ? "s" : "",

@@ -4,7 +4,8 @@
 // `kforecast pr --plan FILE` (a CPU runner): the report as the policy left it and every kernel
 // that needs a GPU, written as a plan (cli/plan_file.hpp) for `kforecast bench --plan` on GPU
 // runners and `kforecast report --merge` after them. In GitHub Actions the step's outputs say
-// whether any GPU job is needed: needs_gpu, shards, matrix, verdict_so_far.
+// whether any GPU job is needed (needs_gpu, shards, matrix, verdict_so_far) and the step summary
+// what they will measure (cli/step_files.hpp).
 
 #include <cstddef>
 #include <span>

@@ -3,13 +3,12 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <sstream>
 
-#include "base/redaction.hpp"
 #include "base/text_file.hpp"
 #include "git/github_event.hpp"
 #include "llm/curl_transport.hpp"
+#include "publish/pull_request_lookup.hpp"
 #include "publish/sticky_comment.hpp"
 #include "report/comment_fit.hpp"
 #include "report/writer.hpp"
@@ -22,12 +21,13 @@ std::string env_or(const EnvLookup& env, std::string_view name, std::string fall
   return value && !value->empty() ? *value : fallback;
 }
 
-// Appends to a file GitHub Actions hands the step (summary, outputs); each write is whole.
-Result<void> append_to(const std::string& path, std::string_view text, std::string_view what) {
-  std::ofstream out(path, std::ios::binary | std::ios::app);
-  if (!out || !(out << redact_secrets(text)) || !out.flush())
-    return fail(ExitCode::could_not_run, fmt::format("cannot append to {} ({})", what, path));
-  return {};
+// A --post that cannot be made as asked: exit 2.
+std::unexpected<publish::PostError> post_usage_error(std::string message) {
+  return std::unexpected(publish::PostError{{std::move(message), ExitCode::usage}, 0});
+}
+
+std::unexpected<publish::PostError> post_error(Error error) {
+  return std::unexpected(publish::PostError{std::move(error), 0});
 }
 
 // Where the full report lives when the comment is cut: the workflow run, whose summary holds it.
@@ -38,26 +38,54 @@ std::string full_report_place(const EnvLookup& env) {
   return "the CI job's log";
 }
 
-Result<publish::Forge> github_forge(const EnvLookup& env) {
-  const auto event_path = env("GITHUB_EVENT_PATH");
-  if (!event_path) return usage_error("--post: GITHUB_EVENT_PATH is not set, so the pull request is unknown");
-  auto text = read_text_file(*event_path, "GitHub event file");
-  if (!text) return std::unexpected(text.error());
-  const std::string event_name = env_or(env, "GITHUB_EVENT_NAME", "");
-  auto event = git::parse_github_event(*text, event_name, *event_path);
-  if (!event) return std::unexpected(event.error());
-  if (event->pull_request_number.empty())
-    return usage_error(fmt::format(
-        "--post: the `{}` event has no pull request to comment on; --post runs on pull_request events", event_name));
-  return publish::Forge{publish::Forge::Kind::github, env_or(env, "GITHUB_API_URL", "https://api.github.com"),
-                        env_or(env, "GITHUB_REPOSITORY", ""), event->pull_request_number,
-                        env_or(env, "GITHUB_TOKEN", "")};
+// The pull request of a `workflow_run` run: the open one whose head the followed run ran on,
+// and only for a report of that very commit.
+publish::PostOutcome<std::string> workflow_run_pull_request(const report::Report& report, const std::string& text,
+                                                            const std::string& source, const publish::Forge& forge,
+                                                            const llm::HttpTransport& transport) {
+  auto run = git::parse_workflow_run_event(text, source);
+  if (!run) return post_error(run.error());
+  if (run->event != "pull_request")
+    return post_usage_error(
+        fmt::format("--post: the run this workflow_run follows was a `{}` run, not a pull request's", run->event));
+  if (report.head != run->head_sha)
+    return post_usage_error(fmt::format(
+        "--post: the report is of commit {}, but the run this workflow_run follows is of {}: give report --merge "
+        "the artifacts of that run (actions/download-artifact with run-id: ${{{{ github.event.workflow_run.id }}}})",
+        report.head.substr(0, 12), run->head_sha.substr(0, 12)));
+  return publish::find_pull_request(transport, forge, run->head_label, run->head_sha);
 }
 
-Result<publish::Forge> gitlab_forge(const EnvLookup& env) {
+publish::PostOutcome<publish::Forge> github_forge(const report::Report& report, const EnvLookup& env,
+                                                  const llm::HttpTransport& transport) {
+  publish::Forge forge{publish::Forge::Kind::github, env_or(env, "GITHUB_API_URL", "https://api.github.com"),
+                       env_or(env, "GITHUB_REPOSITORY", ""), "", env_or(env, "GITHUB_TOKEN", "")};
+  const auto event_path = env("GITHUB_EVENT_PATH");
+  if (!event_path) return post_usage_error("--post: GITHUB_EVENT_PATH is not set, so the pull request is unknown");
+  auto text = read_text_file(*event_path, "GitHub event file");
+  if (!text) return post_error(text.error());
+  const std::string event_name = env_or(env, "GITHUB_EVENT_NAME", "");
+  if (event_name == "workflow_run") {
+    auto number = workflow_run_pull_request(report, *text, *event_path, forge, transport);
+    if (!number) return std::unexpected(number.error());
+    forge.number = std::move(*number);
+    return forge;
+  }
+  auto event = git::parse_github_event(*text, event_name, *event_path);
+  if (!event) return post_error(event.error());
+  if (event->pull_request_number.empty())
+    return post_usage_error(fmt::format(
+        "--post: the `{}` event has no pull request to comment on; --post runs on pull_request events, or on "
+        "workflow_run events that follow a pull request's run",
+        event_name));
+  forge.number = event->pull_request_number;
+  return forge;
+}
+
+publish::PostOutcome<publish::Forge> gitlab_forge(const EnvLookup& env) {
   const std::string iid = env_or(env, "CI_MERGE_REQUEST_IID", "");
   if (iid.empty())
-    return usage_error("--post: CI_MERGE_REQUEST_IID is not set: --post runs in merge-request pipelines");
+    return post_usage_error("--post: CI_MERGE_REQUEST_IID is not set: --post runs in merge-request pipelines");
   const std::string token = env_or(env, "GITLAB_TOKEN", "");
   return publish::Forge{publish::Forge::Kind::gitlab,
                         env_or(env, "CI_API_V4_URL", ""),
@@ -67,43 +95,43 @@ Result<publish::Forge> gitlab_forge(const EnvLookup& env) {
                         token.empty()};
 }
 
-}  // namespace
-
-bool report_needs_gpu(const report::Report& report) {
-  for (const auto& kernel : report.kernels)
-    if (kernel.decision == report::Decision::forecast_only && kernel.verdict == report::KernelVerdict::warn)
-      return true;
-  return false;
+publish::PostOutcome<publish::PostResult> post(const report::Report& report, bool github, Context& context,
+                                               const llm::HttpTransport& transport) {
+  auto forge = github ? github_forge(report, context.env, transport) : gitlab_forge(context.env);
+  if (!forge) return std::unexpected(forge.error());
+  std::ostringstream markdown;
+  report::make_markdown_writer(markdown)->write(report);
+  const std::string body =
+      report::fit_for_comment(markdown.str(), report::github_comment_limit, full_report_place(context.env));
+  return publish::post_sticky_comment(transport, *forge, body);
 }
+
+}  // namespace
 
 Result<void> post_report(const report::Report& report, Context& context) {
   const EnvLookup& env = context.env;
   const bool github = env("GITHUB_ACTIONS") == "true", gitlab = env("GITLAB_CI") == "true";
   if (!github && !gitlab)
-    return usage_error("--post works in GitHub Actions (pull_request events) and GitLab merge-request pipelines");
-  std::ostringstream markdown;
-  report::make_markdown_writer(markdown)->write(report);
-
-  if (github) {
-    // The summary and outputs first: they need no token and still help when posting fails.
-    if (auto summary = env("GITHUB_STEP_SUMMARY"); summary && !summary->empty())
-      if (auto appended = append_to(*summary, markdown.str(), "the step summary"); !appended) return appended;
-    if (auto output = env("GITHUB_OUTPUT"); output && !output->empty()) {
-      const auto lines = fmt::format("verdict={}\nneeds_gpu={}\n", report::to_string(report.verdict),
-                                     report_needs_gpu(report) ? "true" : "false");
-      if (auto appended = append_to(*output, lines, "the step outputs"); !appended) return appended;
-    }
-  }
-  auto forge = github ? github_forge(env) : gitlab_forge(env);
-  if (!forge) return std::unexpected(forge.error());
+    return usage_error(
+        "--post works in GitHub Actions (pull_request and workflow_run events) and GitLab merge-request pipelines");
   const auto transport = llm::make_curl_transport({.proxies = llm::proxy_settings_from(env)});
-  const std::string body =
-      report::fit_for_comment(markdown.str(), report::github_comment_limit, full_report_place(env));
-  auto posted = publish::post_sticky_comment(*transport, *forge, body);
-  if (!posted) return std::unexpected(posted.error());
-  context.err << fmt::format("kforecast: {} the report comment{}\n",
-                             posted->action == publish::PostResult::Action::created ? "created" : "updated",
-                             posted->url.empty() ? "" : ": " + posted->url);
+  auto posted = post(report, github, context, *transport);
+  if (posted) {
+    context.err << fmt::format("kforecast: {} the report comment{}\n",
+                               posted->action == publish::PostResult::Action::created ? "created" : "updated",
+                               posted->url.empty() ? "" : ": " + posted->url);
+    return {};
+  }
+  if (posted.error().refused_status == 0) return std::unexpected(Error(posted.error()));
+  // The token may not comment, as a fork's pull_request run's may not: the gate still stands, so
+  // this is a warning and the exit code stays the gate's.
+  const bool summary = env_or(env, "GITHUB_STEP_SUMMARY", "") != "";
+  context.err << fmt::format("kforecast: warning: the report comment was not posted: {}\n", posted.error().message)
+              << fmt::format("kforecast: warning: the report is in {}, and the exit code is the gate's{}\n",
+                             summary ? "the step summary and the step outputs" : "the job's log",
+                             github ? "; for pull requests from forks, post from a workflow_run workflow as "
+                                      "docs/ci/github.md shows (\"Pull requests from forks\")"
+                                    : "");
   return {};
 }
 

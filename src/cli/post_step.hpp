@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// `kforecast pr --post`: the report as one sticky comment on the pull request (GitHub Actions)
-// or merge request (GitLab CI), and in GitHub Actions also the step summary ($GITHUB_STEP_SUMMARY)
-// and the step's outputs ($GITHUB_OUTPUT: verdict, needs_gpu). Where the run is comes from the
-// CI's own variables; tokens only from the environment.
+// `--post` of `kforecast pr` and `kforecast report --merge`: the report as one sticky comment on
+// the pull request (GitHub Actions) or merge request (GitLab CI). Where the run is comes from the
+// CI's own variables; tokens only from the environment. On GitHub, a `pull_request` run posts to
+// its pull request, and a `workflow_run` run (the fork recipe, docs/ci/github.md) to the open pull
+// request whose head the run it follows ran on, refusing a report of any other commit. (The step
+// summary and outputs are cli/step_files.hpp's, written with or without --post.)
 
 #include "base/error.hpp"
 #include "cli/command.hpp"
@@ -12,9 +14,8 @@
 
 namespace kforecast::cli {
 
-// Whether any kernel still needs a GPU: its code changed and nothing settled it.
-bool report_needs_gpu(const report::Report& report);
-
+// A token the forge refuses (a fork's read-only token: 403; 401; 404) is a warning on stderr
+// naming the fix, not an error: the exit code stays the gate's. Every other failure is an error.
 Result<void> post_report(const report::Report& report, Context& context);
 
 }  // namespace kforecast::cli

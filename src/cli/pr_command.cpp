@@ -14,7 +14,6 @@
 #include "cli/handlers.hpp"
 #include "cli/llm_forecast_step.hpp"
 #include "cli/plan_step.hpp"
-#include "cli/post_step.hpp"
 #include "cli/pr_bench.hpp"
 #include "cli/pr_sources.hpp"
 #include "cli/report_output.hpp"
@@ -115,10 +114,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (invocation.has("--plan"))
     return write_plan(report, *to_measure, bench_inputs, *config, invocation.value("--plan"), context);
   measure_in_pr(report, *to_measure, bench_inputs, *config, context);
-  auto written = write_report(report, *config, invocation, context);
-  if (!written || !invocation.has("--post")) return written;
-  if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());
-  return written;
+  return deliver_report(report, *config, invocation, context);
 }
 
 }  // namespace kforecast::cli

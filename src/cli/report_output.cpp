@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "base/redaction.hpp"
+#include "cli/post_step.hpp"
+#include "cli/step_files.hpp"
 #include "report/writer.hpp"
 
 namespace kforecast::cli {
@@ -30,6 +32,16 @@ Result<ExitCode> write_report(const report::Report& report, const config::Config
                                           : report::make_markdown_writer(out);
   writer->write(report);
   return report.verdict == report::GateVerdict::fail ? ExitCode::gate_failed : ExitCode::pass;
+}
+
+Result<ExitCode> deliver_report(const report::Report& report, const config::Config& config,
+                                const Invocation& invocation, Context& context) {
+  auto written = write_report(report, config, invocation, context);
+  if (!written) return written;
+  if (auto step = write_step_report(report, context.env); !step) return std::unexpected(step.error());
+  if (!invocation.has("--post")) return written;
+  if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());
+  return written;
 }
 
 }  // namespace kforecast::cli

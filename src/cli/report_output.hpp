@@ -2,8 +2,9 @@
 #pragma once
 
 // Writing the final report the way `kforecast pr` and `kforecast report --merge` both do:
-// --format md|json|sarif (else the config's report.format) to --output or standard output; the
-// exit code is the gate's.
+// --format md|json|sarif (else the config's report.format) to --output or standard output, the
+// GitHub Actions step summary and outputs wherever they are set (cli/step_files.hpp), and with
+// --post the comment (cli/post_step.hpp); the exit code is the gate's.
 
 #include "base/error.hpp"
 #include "cli/command.hpp"
@@ -14,5 +15,9 @@ namespace kforecast::cli {
 
 Result<ExitCode> write_report(const report::Report& report, const config::Config& config, const Invocation& invocation,
                               Context& context);
+
+// write_report, then the step files, then --post: each only once the one before it worked.
+Result<ExitCode> deliver_report(const report::Report& report, const config::Config& config,
+                                const Invocation& invocation, Context& context);
 
 }  // namespace kforecast::cli

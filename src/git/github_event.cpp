@@ -39,7 +39,32 @@ Result<GithubEventCommits> commits_at(const simdjson::dom::element& root, std::s
   return GithubEventCommits{.base = std::move(*base), .head = std::move(*head)};
 }
 
+Result<std::string> text_at(const simdjson::dom::element& root, std::string_view field, std::string_view source) {
+  std::string pointer = fmt::format("/{}", field);
+  std::ranges::replace(pointer, '.', '/');
+  std::string_view text;
+  if (root.at_pointer(pointer).get_string().get(text) || text.empty())
+    return usage_error(fmt::format("{}: the event has no `{}`", source, field));
+  return std::string(text);
+}
+
 }  // namespace
+
+Result<WorkflowRunHead> parse_workflow_run_event(std::string_view json, std::string_view source) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (const auto error = parser.parse(json.data(), json.size()).get(root))
+    return usage_error(fmt::format("{}: not a GitHub event file: {}", source, simdjson::error_message(error)));
+  auto event = text_at(root, "workflow_run.event", source);
+  if (!event) return std::unexpected(event.error());
+  auto sha = commit_at(root, "workflow_run.head_sha", source);
+  if (!sha) return std::unexpected(sha.error());
+  auto owner = text_at(root, "workflow_run.head_repository.owner.login", source);
+  if (!owner) return std::unexpected(owner.error());
+  auto branch = text_at(root, "workflow_run.head_branch", source);
+  if (!branch) return std::unexpected(branch.error());
+  return WorkflowRunHead{std::move(*event), std::move(*sha), fmt::format("{}:{}", *owner, *branch)};
+}
 
 Result<GithubEventCommits> parse_github_event(std::string_view json, std::string_view event_name,
                                               std::string_view source) {

@@ -21,6 +21,17 @@ struct GithubEventCommits {
   std::string pull_request_number;  // "12" for pull request events; empty otherwise
 };
 
+// A `workflow_run` event: the run it follows, whose artifacts a privileged job reads and posts.
+// GitHub leaves its `pull_requests` empty when that run came from a fork, so the pull request is
+// found from the head (publish/pull_request_lookup.hpp).
+struct WorkflowRunHead {
+  std::string event;       // the followed run's event: "pull_request", "push", ...
+  std::string head_sha;    // the commit it ran on
+  std::string head_label;  // "owner:branch", as GitHub's pulls API names a head
+};
+
+Result<WorkflowRunHead> parse_workflow_run_event(std::string_view json, std::string_view source);
+
 // `event_name` is $GITHUB_EVENT_NAME; `source` names the file in errors.
 Result<GithubEventCommits> parse_github_event(std::string_view json, std::string_view event_name,
                                               std::string_view source);

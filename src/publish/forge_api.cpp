@@ -65,7 +65,38 @@ std::string status_advice(long status, Forge::Kind kind) {
   }
 }
 
+bool valid_number(std::string_view text) {
+  return !text.empty() && text.size() < 20 && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+bool valid_project(const Forge& forge) {
+  if (forge.project.empty()) return false;
+  const std::string_view allowed = forge.kind == Forge::Kind::github
+                                       ? "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/"
+                                       : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-%";
+  return forge.project.find_first_not_of(allowed) == std::string::npos && forge.project.find("..") == std::string::npos;
+}
+
+std::unexpected<PostError> usage_failure(std::string message) {
+  return std::unexpected(PostError{{std::move(message), ExitCode::usage}, 0});
+}
+
 }  // namespace
+
+PostOutcome<void> check_forge(const Forge& forge, PullRequestNumber number) {
+  if (number == PullRequestNumber::required && !valid_number(forge.number))
+    return usage_failure(fmt::format("--post: '{}' is not a pull request number", forge.number));
+  if (!valid_project(forge)) return usage_failure(fmt::format("--post: '{}' is not a project name", forge.project));
+  if (forge.token.empty())
+    return usage_failure(forge.kind == Forge::Kind::github
+                             ? "--post needs GITHUB_TOKEN in the environment"
+                             : "--post needs GITLAB_TOKEN (or CI_JOB_TOKEN) in the environment");
+  return {};
+}
+
+std::unexpected<PostError> post_failure(std::string message, long refused_status) {
+  return std::unexpected(PostError{{std::move(message), ExitCode::could_not_run}, refused_status});
+}
 
 std::string api_error_text(std::string_view body) {
   simdjson::dom::parser parser;
@@ -93,12 +124,11 @@ std::vector<std::pair<std::string, std::string>> ForgeApi::headers(bool has_body
   return headers;
 }
 
-Result<llm::HttpResponse> ForgeApi::call(std::string_view method, const std::string& url, const std::string& body,
-                                         std::string_view what, std::initializer_list<long> expected) const {
+PostOutcome<llm::HttpResponse> ForgeApi::call(std::string_view method, const std::string& url, const std::string& body,
+                                              std::string_view what, std::initializer_list<long> expected) const {
   if (!url.starts_with(m_forge.api_url + "/"))
-    return fail(ExitCode::could_not_run,
-                fmt::format("{}: the API pointed to {}, outside {}; not following it with the token", what,
-                            url.substr(0, url.find('?')), m_forge.api_url));
+    return post_failure(fmt::format("{}: the API pointed to {}, outside {}; not following it with the token", what,
+                                    url.substr(0, url.find('?')), m_forge.api_url));
   auto sleep = m_options.sleep ? m_options.sleep : [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
   std::string last_problem;
   for (int attempt = 0; attempt <= m_options.max_retries; ++attempt) {
@@ -119,22 +149,23 @@ Result<llm::HttpResponse> ForgeApi::call(std::string_view method, const std::str
         wait = rate_limit_wait(*response);
         last_problem = fmt::format("rate limited ({}){}", response->status, api_text.empty() ? "" : ": " + api_text);
         if (wait > m_options.max_wait)
-          return fail(ExitCode::could_not_run,
-                      fmt::format("{}: {}; the limit resets in {} s, longer than kforecast waits", what, last_problem,
-                                  std::chrono::duration_cast<std::chrono::seconds>(wait).count()));
+          return post_failure(fmt::format("{}: {}; the limit resets in {} s, longer than kforecast waits", what,
+                                          last_problem,
+                                          std::chrono::duration_cast<std::chrono::seconds>(wait).count()));
       } else if (response->status >= 500) {
         last_problem = fmt::format("server error {}{}", response->status, api_text.empty() ? "" : ": " + api_text);
       } else {
         const std::string advice = status_advice(response->status, m_forge.kind);
-        return fail(ExitCode::could_not_run,
-                    fmt::format("{}: HTTP {}{}{}", what, response->status,
-                                api_text.empty() ? "" : " (" + api_text + ")", advice.empty() ? "" : ": " + advice));
+        const bool refused = response->status == 401 || response->status == 403 || response->status == 404;
+        return post_failure(
+            fmt::format("{}: HTTP {}{}{}", what, response->status, api_text.empty() ? "" : " (" + api_text + ")",
+                        advice.empty() ? "" : ": " + advice),
+            refused ? response->status : 0);
       }
     }
     if (attempt < m_options.max_retries) sleep(wait);
   }
-  return fail(ExitCode::could_not_run,
-              fmt::format("{}: {} (after {} retries)", what, last_problem, m_options.max_retries));
+  return post_failure(fmt::format("{}: {} (after {} retries)", what, last_problem, m_options.max_retries));
 }
 
 }  // namespace kforecast::publish

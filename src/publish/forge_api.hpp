@@ -22,9 +22,9 @@ class ForgeApi {
   // the token never goes to another host). `what` names the step in errors: "listing comments".
   // A 2xx response is returned, and so is one whose status is in `expected` (a refusal the
   // caller reads as an answer, like GitHub's /user refused to the Actions token) unless it is a
-  // rate limit; anything else, after retries, is an Error.
-  Result<llm::HttpResponse> call(std::string_view method, const std::string& url, const std::string& body,
-                                 std::string_view what, std::initializer_list<long> expected = {}) const;
+  // rate limit; anything else, after retries, is an error (a refusal where 401, 403 or 404).
+  PostOutcome<llm::HttpResponse> call(std::string_view method, const std::string& url, const std::string& body,
+                                      std::string_view what, std::initializer_list<long> expected = {}) const;
 
   const Forge& forge() const { return m_forge; }
 
@@ -35,6 +35,14 @@ class ForgeApi {
   const Forge& m_forge;
   const PostOptions& m_options;
 };
+
+// The forge's fields, checked before any request: a project name that cannot leave its place in
+// the URL, a token, and (PullRequestNumber::required) a pull request number. A problem is a usage error.
+enum class PullRequestNumber { required, not_yet };
+PostOutcome<void> check_forge(const Forge& forge, PullRequestNumber number);
+
+// A failure to post: exit 3, and `refused_status` where the forge refused the token.
+std::unexpected<PostError> post_failure(std::string message, long refused_status = 0);
 
 // The API's error text from a response body ({"message": ...} or {"error": ...}), at most 300
 // characters, control characters replaced; empty when the body has none.

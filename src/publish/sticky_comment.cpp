@@ -42,11 +42,11 @@ std::string id_of(simdjson::dom::element element) {
   return "";
 }
 
-Result<std::vector<Comment>> parse_comments(std::string_view body, Kind kind) {
+PostOutcome<std::vector<Comment>> parse_comments(std::string_view body, Kind kind) {
   simdjson::dom::parser parser;
   simdjson::dom::array items;
   if (parser.parse(body.data(), body.size()).get_array().get(items))
-    return fail(ExitCode::could_not_run, "listing comments: the API's answer is not a JSON array");
+    return post_failure("listing comments: the API's answer is not a JSON array");
   std::vector<Comment> comments;
   for (simdjson::dom::element item : items) {
     bool system_note = false;
@@ -84,7 +84,7 @@ std::optional<std::string> next_page(const llm::HttpResponse& response, Kind kin
 // Whose comments are ours: the token's own login. GitHub refuses /user to the Actions token,
 // whose comments are by github-actions[bot]; GitLab refuses it to a job token, and then the
 // marker alone must do (nullopt).
-Result<std::optional<std::string>> own_identity(const ForgeApi& api) {
+PostOutcome<std::optional<std::string>> own_identity(const ForgeApi& api) {
   const Forge& forge = api.forge();
   auto response = api.call("GET", forge.api_url + "/user", "", "finding the token's user", {401, 403});
   if (!response) return std::unexpected(response.error());
@@ -92,21 +92,22 @@ Result<std::optional<std::string>> own_identity(const ForgeApi& api) {
   if (response->status != 200 && forge.kind == Kind::gitlab && forge.gitlab_job_token)
     return std::optional<std::string>();
   if (response->status == 401)
-    return fail(ExitCode::could_not_run,
-                fmt::format("finding the token's user: HTTP 401: the token was rejected: check {}",
-                            forge.kind == Kind::github ? "GITHUB_TOKEN" : "GITLAB_TOKEN"));
+    return post_failure(fmt::format("finding the token's user: HTTP 401: the token was rejected: check {}",
+                                    forge.kind == Kind::github ? "GITHUB_TOKEN" : "GITLAB_TOKEN"),
+                        401);
   if (response->status != 200)
-    return fail(ExitCode::could_not_run, fmt::format("finding the token's user: HTTP {}", response->status));
+    return post_failure(fmt::format("finding the token's user: HTTP {}", response->status), response->status);
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (parser.parse(response->body).get(root))
-    return fail(ExitCode::could_not_run, "finding the token's user: the API's answer is not JSON");
+    return post_failure("finding the token's user: the API's answer is not JSON");
   std::string login = text_at(root, forge.kind == Kind::github ? "/login" : "/username");
-  if (login.empty()) return fail(ExitCode::could_not_run, "finding the token's user: the answer names no user");
+  if (login.empty()) return post_failure("finding the token's user: the answer names no user");
   return std::optional<std::string>(std::move(login));
 }
 
-Result<std::optional<Comment>> find_report_comment(const ForgeApi& api, const std::optional<std::string>& identity) {
+PostOutcome<std::optional<Comment>> find_report_comment(const ForgeApi& api,
+                                                        const std::optional<std::string>& identity) {
   const Forge& forge = api.forge();
   const std::string first = comments_url(forge) + "?per_page=100";
   std::optional<std::string> url = first;
@@ -123,28 +124,11 @@ Result<std::optional<Comment>> find_report_comment(const ForgeApi& api, const st
   return std::optional<Comment>();
 }
 
-bool valid_number(std::string_view text) {
-  return !text.empty() && text.size() < 20 && text.find_first_not_of("0123456789") == std::string_view::npos;
-}
-
-bool valid_project(const Forge& forge) {
-  if (forge.project.empty()) return false;
-  const std::string_view allowed = forge.kind == Kind::github
-                                       ? "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/"
-                                       : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-%";
-  return forge.project.find_first_not_of(allowed) == std::string::npos && forge.project.find("..") == std::string::npos;
-}
-
 }  // namespace
 
-Result<PostResult> post_sticky_comment(const llm::HttpTransport& transport, const Forge& forge, std::string_view body,
-                                       const PostOptions& options) {
-  if (!valid_number(forge.number))
-    return usage_error(fmt::format("--post: '{}' is not a pull request number", forge.number));
-  if (!valid_project(forge)) return usage_error(fmt::format("--post: '{}' is not a project name", forge.project));
-  if (forge.token.empty())
-    return usage_error(forge.kind == Kind::github ? "--post needs GITHUB_TOKEN in the environment"
-                                                  : "--post needs GITLAB_TOKEN (or CI_JOB_TOKEN) in the environment");
+PostOutcome<PostResult> post_sticky_comment(const llm::HttpTransport& transport, const Forge& forge,
+                                            std::string_view body, const PostOptions& options) {
+  if (auto checked = check_forge(forge, PullRequestNumber::required); !checked) return std::unexpected(checked.error());
   const ForgeApi api(transport, forge, options);
   auto identity = own_identity(api);
   if (!identity) return std::unexpected(identity.error());
@@ -153,7 +137,7 @@ Result<PostResult> post_sticky_comment(const llm::HttpTransport& transport, cons
 
   const std::string payload = fmt::format("{{\"body\": {}}}", json_string(fmt::format("{}\n{}", report_marker, body)));
   PostResult result;
-  Result<llm::HttpResponse> response =
+  PostOutcome<llm::HttpResponse> response =
       *existing ? api.call(forge.kind == Kind::github ? "PATCH" : "PUT", comment_url(forge, (*existing)->id), payload,
                            "updating the report comment")
                 : api.call("POST", comments_url(forge), payload, "creating the report comment");

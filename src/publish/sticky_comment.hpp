@@ -43,8 +43,19 @@ struct PostResult {
   std::string url;  // the comment's html_url / the note's web address where the API gives one
 };
 
+// Why posting failed. `refused_status` is the forge's answer where it refused the token: 401 (not
+// accepted), 403 (may not write: the read-only token of a pull request from a fork) or 404 (cannot
+// see the pull request); 0 for every other failure (a bad request, rate limits, server errors,
+// answers that make no sense, no connection), which a caller must not treat as a refusal.
+struct PostError : Error {
+  long refused_status = 0;
+};
+
+template <class T>
+using PostOutcome = std::expected<T, PostError>;
+
 // Creates or updates the report comment. `body` is the Markdown; the marker is added.
-Result<PostResult> post_sticky_comment(const llm::HttpTransport& transport, const Forge& forge, std::string_view body,
-                                       const PostOptions& options = {});
+PostOutcome<PostResult> post_sticky_comment(const llm::HttpTransport& transport, const Forge& forge,
+                                            std::string_view body, const PostOptions& options = {});
 
 }  // namespace kforecast::publish

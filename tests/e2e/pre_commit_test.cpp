@@ -102,3 +102,61 @@ TEST_CASE("e2e: the pre-commit framework runs kforecast-lint: an error blocks th
   CHECK(skipped.exit_status == 0);
   CHECK_THAT(skipped.out + skipped.err, Contains("(no files to check)Skipped"));
 }
+
+TEST_CASE("e2e: pre-commit run --all-files and --from-ref/--to-ref lint the files pre-commit names") {
+  const PreCommitSandbox sandbox;
+  FixtureRepo hooks;
+  hooks.write(".pre-commit-hooks.yaml", read_manifest());
+  const std::string rev = hooks.commit("kforecast hooks");
+
+  // The error is committed without the hook (as in a clone that never installed it): nothing is
+  // staged when pre-commit runs.
+  FixtureRepo repo;
+  repo.write(".pre-commit-config.yaml", "repos:\n  - repo: " + hooks.path().string() + "\n    rev: " + rev +
+                                            "\n    hooks:\n      - id: kforecast-lint\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] = 1.0f;\n}\n");
+  repo.commit("base");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  if (threadIdx.x < 4) __syncthreads();\n}\n");
+  repo.commit("divergent barrier");
+
+  auto all = sandbox.run(repo.path(), {"pre-commit", "run", "--all-files"});
+  INFO(all.out << all.err);
+  CHECK(all.exit_status != 0);
+  CHECK_THAT(all.out + all.err, Contains("k.cu:2:"));
+  CHECK_THAT(all.out + all.err, Contains("[syncthreads-in-divergent-branch]"));
+  CHECK_THAT(all.out + all.err, !Contains("Passed"));
+
+  auto range = sandbox.run(repo.path(), {"pre-commit", "run", "--from-ref", "HEAD~1", "--to-ref", "HEAD"});
+  INFO(range.out << range.err);
+  CHECK(range.exit_status != 0);
+  CHECK_THAT(range.out + range.err, Contains("[syncthreads-in-divergent-branch]"));
+
+  // Named files only: a range that touched no CUDA file runs nothing.
+  repo.write("README.md", "text\n");
+  repo.commit("docs");
+  auto docs = sandbox.run(repo.path(), {"pre-commit", "run", "--from-ref", "HEAD~1", "--to-ref", "HEAD"});
+  CHECK(docs.exit_status == 0);
+  CHECK_THAT(docs.out + docs.err, Contains("(no files to check)Skipped"));
+}
+
+TEST_CASE("e2e: pre-commit shows kforecast's warnings on a commit that passes") {
+  const PreCommitSandbox sandbox;
+  FixtureRepo hooks;
+  hooks.write(".pre-commit-hooks.yaml", read_manifest());
+  const std::string rev = hooks.commit("kforecast hooks");
+  FixtureRepo repo;
+  repo.write(".pre-commit-config.yaml", "repos:\n  - repo: " + hooks.path().string() + "\n    rev: " + rev +
+                                            "\n    hooks:\n      - id: kforecast-lint\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] = 1.0f;\n}\n");
+  repo.commit("base");
+  REQUIRE(sandbox.run(repo.path(), {"pre-commit", "install"}).exit_status == 0);
+
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] = 0.5;\n}\n");
+  repo.git({"add", "k.cu"});
+  auto committed = sandbox.run(repo.path(), {"git", "commit", "-m", "a warning only"});
+  INFO(committed.out << committed.err);
+  CHECK(committed.exit_status == 0);
+  CHECK_THAT(committed.out + committed.err, Contains("k.cu:2:"));
+  CHECK_THAT(committed.out + committed.err, Contains("warning:"));
+  CHECK(repo.git({"rev-list", "--count", "HEAD"}) == "2\n");
+}

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "git/github_event.hpp"
@@ -20,5 +21,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       __builtin_trap();  // anything else could reach git's command line as an option
     if (!commits && commits.error().message.empty()) __builtin_trap();
   }
+  // A workflow_run's head goes into an API query (escaped) and is compared with a report's.
+  const auto run = kforecast::git::parse_workflow_run_event(json, "event.json");
+  if (run && (!is_hex(run->head_sha) || run->head_sha.empty() || run->event.empty() ||
+              run->head_label.find(':') == std::string::npos))
+    __builtin_trap();
+  if (!run && run.error().message.empty()) __builtin_trap();
   return 0;
 }

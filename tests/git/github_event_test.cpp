@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "git/github_event.hpp"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 using namespace kforecast;
@@ -56,4 +58,32 @@ TEST_CASE("github event: bad files are errors naming the file and the field") {
       failure(R"({"pull_request": {"base": {"sha": "--output=/tmp/x"}, "head": {"sha": ")" + head_sha + R"("}}})"),
       Contains("is not a commit id"));
   CHECK_THAT(failure("{}", "schedule"), Contains("GitHub event `schedule` names no base commit"));
+}
+
+TEST_CASE("github event: a workflow_run names the run it follows by event, head commit and head branch") {
+  const auto event = [](std::string_view run) { return fmt::format(R"({{"workflow_run": {}}})", run); };
+  const std::string fork = R"({"event": "pull_request", "head_sha": ")" + head_sha +
+                           R"(", "head_branch": "patch-1", "pull_requests": [], )"
+                           R"("head_repository": {"full_name": "forker/kernels", "owner": {"login": "forker"}}})";
+  auto parsed = parse_workflow_run_event(event(fork), "event.json");
+  REQUIRE(parsed.has_value());
+  CHECK(parsed->event == "pull_request");
+  CHECK(parsed->head_sha == head_sha);
+  CHECK(parsed->head_label == "forker:patch-1");
+
+  SECTION("every field is required, and the head must be a commit id") {
+    for (const std::string field : {"event", "head_branch", "login"}) {
+      std::string broken = fork;
+      broken.replace(broken.find("\"" + field + "\""), field.size() + 2, "\"x\"");
+      auto failed = parse_workflow_run_event(event(broken), "event.json");
+      REQUIRE_FALSE(failed.has_value());
+      CHECK(failed.error().exit_code == ExitCode::usage);
+      CHECK_THAT(failed.error().message, Contains("event.json: the event has no `workflow_run."));
+    }
+    std::string short_sha = fork;
+    short_sha.replace(short_sha.find(head_sha), head_sha.size(), "2222");
+    CHECK_THAT(parse_workflow_run_event(event(short_sha), "event.json").error().message, Contains("not a commit id"));
+    CHECK_THAT(parse_workflow_run_event("[1", "event.json").error().message, Contains("not a GitHub event file"));
+    CHECK_THAT(parse_workflow_run_event("{}", "event.json").error().message, Contains("workflow_run.event"));
+  }
 }

@@ -178,3 +178,41 @@ TEST_CASE("post: GitLab merge request notes, paginated by x-next-page, updated w
   }
   CHECK(put);
 }
+
+TEST_CASE("post: a refusal of the token (401, 403, 404) is told apart from every other failure") {
+  Setup setup(FakeForge::Kind::github);
+  const auto refused_status = [&](Forge forge) {
+    auto result = post_sticky_comment(*setup.transport, forge, "report", setup.options);
+    REQUIRE_FALSE(result.has_value());
+    CHECK(result.error().exit_code == ExitCode::could_not_run);
+    return result.error().refused_status;
+  };
+  SECTION("a read-only token: 403 on writing") {
+    setup.fake.add_read_only_token("ghs_read_only");
+    Forge forge = setup.forge();
+    forge.token = "ghs_read_only";
+    CHECK(refused_status(forge) == 403);
+  }
+  SECTION("a rejected token: 401") {
+    Forge forge = setup.forge();
+    forge.token = "wrong";
+    CHECK(refused_status(forge) == 401);
+  }
+  SECTION("a pull request the token cannot see: 404") {
+    setup.fake.queue_failure(ScriptedResponse::json(403, R"({"message": "Resource not accessible by integration"})"));
+    setup.fake.queue_failure(ScriptedResponse::json(404, R"({"message": "Not Found"})"));
+    CHECK(refused_status(setup.forge()) == 404);
+  }
+  SECTION("content the API refuses, server errors and rate limits are not refusals") {
+    setup.options.max_retries = 0;
+    setup.fake.queue_failure(ScriptedResponse::json(422, R"({"message": "Validation Failed"})"));
+    CHECK(refused_status(setup.forge()) == 0);
+    setup.fake.queue_failure(ScriptedResponse::json(502, R"({"message": "Bad gateway"})"));
+    CHECK(refused_status(setup.forge()) == 0);
+    setup.fake.queue_failure({403,
+                              {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", "99999999999"}},
+                              R"({"message": "API rate limit exceeded"})"});
+    CHECK(refused_status(setup.forge()) == 0);
+  }
+  CHECK(report_comments(setup.fake) == 0);
+}

@@ -22,6 +22,20 @@ std::string query_value(const std::string& query, std::string_view name) {
   return "";
 }
 
+// %XX escapes decoded, as a server reads a query value.
+std::string percent_decoded(std::string_view text) {
+  std::string decoded;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size()) {
+      decoded += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      decoded += text[i];
+    }
+  }
+  return decoded;
+}
+
 ScriptedResponse error(int status, std::string_view message) {
   return ScriptedResponse::json(status, fmt::format("{{\"message\": {}}}", kforecast::json_string(message)));
 }
@@ -56,11 +70,36 @@ void FakeForge::queue_failure(ScriptedResponse response) {
   m_failures.push_back(std::move(response));
 }
 
+void FakeForge::add_read_only_token(std::string token) {
+  std::lock_guard lock(m_mutex);
+  m_read_only_token = std::move(token);
+}
+
+void FakeForge::set_pull_request_head(std::string label, std::string sha) {
+  std::lock_guard lock(m_mutex);
+  m_head_label = std::move(label);
+  m_head_sha = std::move(sha);
+}
+
+bool FakeForge::read_only(const RecordedRequest& request) const {
+  return !m_read_only_token.empty() && m_kind == Kind::github &&
+         request.header("authorization") == "Bearer " + m_read_only_token;
+}
+
 bool FakeForge::authorised(const RecordedRequest& request) const {
   if (m_kind == Kind::github)
-    return request.header("authorization") == "Bearer " + m_token &&
+    return (request.header("authorization") == "Bearer " + m_token || read_only(request)) &&
            request.header("accept") == "application/vnd.github+json" && request.header("user-agent").has_value();
   return request.header("private-token") == m_token || request.header("job-token") == m_token;
+}
+
+ScriptedResponse FakeForge::pulls(const std::string& query) const {
+  const std::string head = percent_decoded(query_value(query, "head"));
+  if (m_head_label.empty() || head != m_head_label || query_value(query, "state") != "open")
+    return ScriptedResponse::json(200, "[]");
+  return ScriptedResponse::json(200,
+                                fmt::format("[{{\"number\": {}, \"head\": {{\"label\": {}, \"sha\": {}}}}}]", m_number,
+                                            kforecast::json_string(m_head_label), kforecast::json_string(m_head_sha)));
 }
 
 ScriptedResponse FakeForge::list(const std::string& query) {
@@ -105,8 +144,9 @@ ScriptedResponse FakeForge::handle(const RecordedRequest& request) {
   const std::string path = target.substr(0, target.find('?'));
   const std::string query = target.find('?') == std::string::npos ? "" : target.substr(target.find('?') + 1);
 
+  if (read_only(request) && request.method != "GET") return error(403, "Resource not accessible by integration");
   if (path == prefix + "/user") {
-    if (m_identity.empty()) return error(403, "Resource not accessible by integration");
+    if (m_identity.empty() || read_only(request)) return error(403, "Resource not accessible by integration");
     return ScriptedResponse::json(200, fmt::format("{{\"{}\": {}}}", m_kind == Kind::github ? "login" : "username",
                                                    kforecast::json_string(m_identity)));
   }
@@ -125,6 +165,8 @@ ScriptedResponse FakeForge::handle(const RecordedRequest& request) {
   };
   const std::string author = m_identity.empty() ? "github-actions[bot]" : m_identity;
   if (path == collection && request.method == "GET") return list(query);
+  if (m_kind == Kind::github && path == fmt::format("/repos/{}/pulls", m_project) && request.method == "GET")
+    return pulls(query);
   if (path == collection && request.method == "POST") {
     const auto body = body_of();
     if (!body) return error(422, "Invalid request: body is missing");

@@ -39,14 +39,24 @@ class FakeForge {
   void queue_failure(ScriptedResponse response);
   // The pagination link the next listing carries points here instead (GitHub only).
   void set_foreign_next_link(std::string url) { m_foreign_next = std::move(url); }
+  // A token that may read but not write, as GitHub hands a `pull_request` run from a fork:
+  // listings answer, /user and creating or editing a comment answer 403.
+  void add_read_only_token(std::string token);
+  // The pull request's head ("owner:branch" and its commit), for GitHub's
+  // `GET /repos/{project}/pulls?head=owner:branch`: a fork's `workflow_run` event names no pull
+  // request, so the poster looks it up. Unset, that listing is empty.
+  void set_pull_request_head(std::string label, std::string sha);
 
  private:
   ScriptedResponse handle(const RecordedRequest& request);
   ScriptedResponse list(const std::string& query);
+  ScriptedResponse pulls(const std::string& query) const;
   bool authorised(const RecordedRequest& request) const;
+  bool read_only(const RecordedRequest& request) const;
 
   Kind m_kind;
   std::string m_token, m_identity, m_project, m_number, m_foreign_next;
+  std::string m_read_only_token, m_head_label, m_head_sha;
   mutable std::mutex m_mutex;
   std::vector<FakeComment> m_comments;
   std::deque<ScriptedResponse> m_failures;

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "publish/pull_request_lookup.hpp"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "publish/forge_api.hpp"
+
+namespace kforecast::publish {
+namespace {
+
+// A query value: unreserved characters as they are, every other byte %XX.
+std::string query_escaped(std::string_view text) {
+  std::string escaped;
+  for (unsigned char c : text) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+        c == '.' || c == '~')
+      escaped += static_cast<char>(c);
+    else
+      escaped += fmt::format("%{:02X}", c);
+  }
+  return escaped;
+}
+
+}  // namespace
+
+PostOutcome<std::string> find_pull_request(const llm::HttpTransport& transport, const Forge& forge,
+                                           std::string_view head_label, std::string_view head_sha,
+                                           const PostOptions& options) {
+  if (auto checked = check_forge(forge, PullRequestNumber::not_yet); !checked) return std::unexpected(checked.error());
+  const ForgeApi api(transport, forge, options);
+  // GitHub filters by head on the server; a head label matches at most one open pull request
+  // per base repository, so one page is enough.
+  auto response = api.call("GET",
+                           fmt::format("{}/repos/{}/pulls?state=open&head={}&per_page=100", forge.api_url,
+                                       forge.project, query_escaped(head_label)),
+                           "", "finding the pull request");
+  if (!response) return std::unexpected(response.error());
+  simdjson::dom::parser parser;
+  simdjson::dom::array pulls;
+  if (parser.parse(response->body).get_array().get(pulls))
+    return post_failure("finding the pull request: the API's answer is not a JSON array");
+  for (simdjson::dom::element pull : pulls) {
+    std::string_view sha;
+    int64_t number = 0;
+    if (pull.at_pointer("/head/sha").get_string().get(sha) == simdjson::SUCCESS && sha == head_sha &&
+        pull["number"].get_int64().get(number) == simdjson::SUCCESS && number > 0)
+      return std::to_string(number);
+  }
+  return std::unexpected(PostError{
+      {fmt::format("--post: no open pull request of {} has head {} at {}: the run this one follows is not of a pull "
+                   "request's current head (pushed again since, or closed)",
+                   forge.project, head_label, head_sha.substr(0, 12)),
+       ExitCode::usage},
+      0});
+}
+
+}  // namespace kforecast::publish
