@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cuda/nvrtc.hpp"
 
+#include <fmt/format.h>
+
 #include "cuda/check.hpp"
 
 namespace kforecast::cuda {
@@ -55,6 +57,13 @@ std::vector<int> query_supported_archs(const NvrtcApi& api) {
 
 std::string compiling(const CompileRequest& request) {
   return "compiling " + request.file_name + " for " + request.arch + ": ";
+}
+
+// NVRTC reads a UTF-8 byte-order mark as an unrecognized token where nvcc and host compilers
+// skip it; blanked, the text compiles as the project's build compiles it, columns unchanged.
+std::string without_byte_order_mark(const std::string& text) {
+  if (!text.starts_with("\xEF\xBB\xBF")) return text;
+  return "   " + text.substr(3);
 }
 
 }  // namespace
@@ -173,17 +182,20 @@ Result<std::vector<std::byte>> NvrtcCompiler::program_cubin(nvrtcProgram program
 }
 
 Result<CompileOutput> NvrtcCompiler::compile(const CompileRequest& request) const {
+  std::vector<std::string> header_bodies;
   std::vector<const char*> header_texts;
   std::vector<const char*> header_names;
+  header_bodies.reserve(request.headers.size());
   for (const auto& header : request.headers) {
-    header_texts.push_back(header.text.c_str());
+    header_bodies.push_back(without_byte_order_mark(header.text));
+    header_texts.push_back(header_bodies.back().c_str());
     header_names.push_back(header.include_name.c_str());
   }
+  const std::string source = without_byte_order_mark(request.source);
   nvrtcProgram program = nullptr;
-  if (auto ok =
-          KF_NVRTC_CALL(m_api, m_api.nvrtcCreateProgram(&program, request.source.c_str(), request.file_name.c_str(),
-                                                        static_cast<int>(header_texts.size()), header_texts.data(),
-                                                        header_names.data()));
+  if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcCreateProgram(&program, source.c_str(), request.file_name.c_str(),
+                                                              static_cast<int>(header_texts.size()),
+                                                              header_texts.data(), header_names.data()));
       !ok)
     return fail(ok.error().exit_code, compiling(request) + ok.error().message);
   const ProgramGuard guard(m_api, program);
@@ -197,13 +209,16 @@ Result<CompileOutput> NvrtcCompiler::compile(const CompileRequest& request) cons
   output.options = nvrtc_options(request);
   std::vector<const char*> arguments;
   for (const auto& option : output.options) arguments.push_back(option.c_str());
-  auto compiled =
-      KF_NVRTC_CALL(m_api, m_api.nvrtcCompileProgram(program, static_cast<int>(arguments.size()), arguments.data()));
+  const nvrtcResult result = m_api.nvrtcCompileProgram(program, static_cast<int>(arguments.size()), arguments.data());
+  auto compiled = KF_NVRTC_CALL(m_api, result);
   auto log = program_log(program);
   if (!compiled) {
-    std::string message = compiling(request) + compiled.error().message;
-    if (log && !log->empty()) message += "\n" + log_excerpt(*log);
-    return fail(compiled.error().exit_code, std::move(message));
+    // Code that does not compile: the compiler's own words under one line naming the file (the
+    // failing call is no news to a kernel author, and a note keeps only a message's first lines).
+    if (result == NVRTC_ERROR_COMPILATION && log && !log->empty())
+      return fail(compiled.error().exit_code,
+                  fmt::format("{} does not compile for {}:\n{}", request.file_name, request.arch, log_excerpt(*log)));
+    return fail(compiled.error().exit_code, compiling(request) + compiled.error().message);
   }
   if (!log) return std::unexpected(log.error());
   output.log = std::move(*log);

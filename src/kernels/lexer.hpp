@@ -27,7 +27,10 @@ class Lexer {
       : m_source(source),
         m_line(first_line),
         m_at_line_start(start == StartOfLine::yes),
-        m_checked(first_line + source.size() >= Token::max_line) {}
+        m_checked(first_line + source.size() >= Token::max_line) {
+    // A UTF-8 byte-order mark opening a file is not text, as nvcc and every host compiler agree.
+    if (first_line == 1 && start == StartOfLine::yes && source.starts_with("\xEF\xBB\xBF")) m_pos = 3;
+  }
 
   // The next token; at the end of input, a token of kind `end` (again on every later call).
   Token next();

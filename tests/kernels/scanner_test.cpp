@@ -36,6 +36,14 @@ TEST_CASE("kernels: scanner finds global and device functions with their specifi
   CHECK(only(scanned, "d").body.empty());
 }
 
+TEST_CASE("kernels: scanner reads past a UTF-8 byte-order mark, as compilers do") {
+  // Saved by some Windows editors; glued to the first token it hid the kernel ("removed").
+  const std::string source = "\xEF\xBB\xBF__global__ void k(float* a) { a[0] = 1.0f; }\n";
+  const auto scanned = scan_cuda_source(source);
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"k"});
+  CHECK(text_of(source, only(scanned, "k").whole) == "__global__ void k(float* a) { a[0] = 1.0f; }");
+}
+
 TEST_CASE("kernels: scanner records spans of signature, body and whole") {
   const std::string source =
       "// header\n"
