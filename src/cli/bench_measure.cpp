@@ -107,8 +107,10 @@ Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& c
   auto candidate = bench::prepare_kernel(sides->candidate, sides->candidate_kernel, available);
   if (!candidate) return std::unexpected(candidate.error());
 
-  // Each side's own spec: its comment block, else its [[kernel]] in the config. The candidate's
-  // sizes and arguments hold for both; a side without a spec of its own takes the other's.
+  // Each side's own spec: its comment block, else its [[kernel]] in the config. The reference's
+  // sizes, arguments and tolerances hold for both (the head under review must not choose the
+  // problem it is judged on; a kernel new in the head has only its own); each side keeps its own
+  // geometry, and a side without a spec of its own takes the other's.
   std::vector<bench::LaunchSpec> config_specs;
   if (!config.source_text().empty()) {
     auto specs = bench::read_config_specs(config.source_text(), config.source_name());
@@ -123,15 +125,16 @@ Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& c
   };
   std::optional<bench::LaunchSpec> candidate_spec = own_spec(*candidate, sides->candidate.path);
   std::optional<bench::LaunchSpec> reference_spec = own_spec(*reference, sides->reference.path);
-  if (!candidate_spec) candidate_spec = reference_spec;
-  if (!candidate_spec)
+  if (!candidate_spec && !reference_spec)
     return usage_error(fmt::format(
         "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
         ".kforecast.toml (sizes, grid, block, args; see DESIGN.md, 'Kernel launch specs')",
         candidate->name_expression));
-  reference_spec = bench::with_geometry_of(*candidate_spec, reference_spec ? *reference_spec : *candidate_spec);
+  const bench::LaunchSpec problem = reference_spec ? *reference_spec : *candidate_spec;
+  candidate_spec = bench::with_geometry_of(problem, candidate_spec ? *candidate_spec : problem);
+  reference_spec = bench::with_geometry_of(problem, reference_spec ? *reference_spec : problem);
   // Every size binds to both signatures, or a spec is wrong: a usage error, found before any GPU work.
-  for (const auto& size : candidate_spec->sizes)
+  for (const auto& size : problem.sizes)
     for (const auto& [kernel, spec] :
          {std::pair{&*reference, &*reference_spec}, std::pair{&*candidate, &*candidate_spec}})
       if (auto launch = bench::resolve_launch(*spec, size, kernel->function.parameters); !launch)

@@ -85,13 +85,15 @@ KernelLaunchText kernel_launch_text(const kernels::RevisionSources& base, const 
   KernelLaunchText result;
   auto candidate = own_spec(head, head_site, "candidate's", config_specs, result.notes);
   auto reference = own_spec(base, base_site, "reference's", config_specs, result.notes);
-  // As the runner launches the pair: the candidate's spec (else the reference's) gives the sizes
+  // As the runner launches the pair: the reference's spec (else the candidate's) gives the sizes
   // and arguments of both; each side keeps its own geometry where it has a spec of its own.
   if (!candidate) candidate = reference;
   if (!candidate) return result;
-  describe_into(result, candidate->spec, bound_parameters(head, head_site, candidate->spec), candidate->where);
+  const auto& problem = reference ? reference->spec : candidate->spec;
+  const auto candidate_spec = bench::with_geometry_of(problem, candidate->spec);
+  describe_into(result, candidate_spec, bound_parameters(head, head_site, candidate_spec), candidate->where);
   if (reference && !same_geometry(candidate->spec, reference->spec)) {
-    const auto reference_spec = bench::with_geometry_of(candidate->spec, reference->spec);
+    const auto reference_spec = bench::with_geometry_of(problem, reference->spec);
     result.text += "\n\nThe reference launches the same sizes and arguments with its own geometry:\n";
     describe_into(result, reference_spec, bound_parameters(base, base_site, reference_spec), reference->where);
   }
@@ -105,15 +107,18 @@ PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernels
   auto candidate = own_spec(head, head_site, "candidate's", config_specs, ignored);
   auto reference = own_spec(base, base_site, "reference's", config_specs, ignored);
   if (!candidate) candidate = reference;
-  if (!candidate || candidate->spec.sizes.empty()) return {};
-  const auto reference_spec = bench::with_geometry_of(candidate->spec, reference ? reference->spec : candidate->spec);
-  const auto& size = candidate->spec.sizes.front();
+  if (!candidate) return {};
+  const auto& problem = reference ? reference->spec : candidate->spec;
+  if (problem.sizes.empty()) return {};
+  const auto candidate_spec = bench::with_geometry_of(problem, candidate->spec);
+  const auto reference_spec = bench::with_geometry_of(problem, reference ? reference->spec : candidate->spec);
+  const auto& size = problem.sizes.front();
   const auto resolve = [&](const bench::LaunchSpec& spec, const kernels::RevisionSources& sources,
                            const kernels::KernelSite& site) -> std::optional<bench::ResolvedLaunch> {
     auto launch = bench::resolve_launch(spec, size, bound_parameters(sources, site, spec));
     return launch ? std::optional(std::move(*launch)) : std::nullopt;
   };
-  return {resolve(reference_spec, base, base_site), resolve(candidate->spec, head, head_site)};
+  return {resolve(reference_spec, base, base_site), resolve(candidate_spec, head, head_site)};
 }
 
 }  // namespace kforecast::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// prepare_pair: which spec each side of a pair launches with. The candidate's sizes and
-// arguments hold for both (one problem, one set of buffers); grid and block are each side's own.
+// prepare_pair: which spec each side of a pair launches with. The reference's sizes, arguments
+// and tolerances hold for both (one problem, one set of buffers, chosen by the base revision, not
+// by the head under review); grid and block are each side's own.
 #include <fstream>
 #include <sstream>
 
@@ -27,7 +28,7 @@ Result<PreparedPair> prepare(const std::string& candidate, const std::string& re
 
 }  // namespace
 
-TEST_CASE("bench measure: each side launches with its own spec's geometry and the candidate's data") {
+TEST_CASE("bench measure: each side launches with its own spec's geometry and the reference's data") {
   auto pair = prepare(copy_file + ":copy_four_per_thread", copy_file + ":copy");
   REQUIRE(pair.has_value());
   CHECK(pair->candidate_spec.grid == std::vector<std::string>{"ceil_div(n, 1024)"});
@@ -54,7 +55,7 @@ TEST_CASE("bench measure: a side without a spec of its own takes the other side'
   CHECK(reverse->reference_spec.grid == std::vector<std::string>{"ceil_div(n, 256)"});
 }
 
-TEST_CASE("bench measure: a reference geometry that needs a size the candidate's spec lacks is a usage error") {
+TEST_CASE("bench measure: a candidate geometry that needs a size the reference's spec lacks is a usage error") {
   testing::TempDir dir;
   const auto write = [&](const std::string& name, std::string_view text) {
     std::ofstream((dir.path() / name).string()) << text;
@@ -70,11 +71,11 @@ __global__ void scale(const float* x, float* y, int n) {
   if (i < n) y[i] = 2 * x[i];
 }
 )";
-  const auto reference = write("old.cu",
+  const auto candidate = write("new.cu",
                                "// kforecast:\n// sizes = [{ n = 4096, rows = 16 }]\n"
                                "// grid = [\"rows\"]\n" +
                                    spec_tail);
-  const auto candidate = write("new.cu",
+  const auto reference = write("old.cu",
                                "// kforecast:\n// sizes = [{ n = 4096 }]\n"
                                "// grid = [\"ceil_div(n, 256)\"]\n" +
                                    spec_tail);
@@ -82,4 +83,35 @@ __global__ void scale(const float* x, float* y, int n) {
   REQUIRE_FALSE(pair.has_value());
   CHECK(pair.error().exit_code == ExitCode::usage);
   CHECK_THAT(pair.error().message, Contains("rows"));
+}
+
+TEST_CASE("bench measure: the head's spec cannot choose the problem both sides are measured at") {
+  // A head that shrinks its sizes (or loosens its tolerance) to look fast is measured at the
+  // base's sizes, with the base's tolerance, all the same.
+  testing::TempDir dir;
+  const auto write = [&](const std::string& name, std::string_view text) {
+    std::ofstream((dir.path() / name).string()) << text;
+    return (dir.path() / name).string();
+  };
+  const std::string kernel = R"k(// grid = ["ceil_div(n, 256)"]
+// block = [256]
+// [kernel.args]
+// x = { count = "n" }
+// y = { count = "n", role = "out" }
+// n = "n"
+__global__ void scale(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 2 * x[i];
+}
+)k";
+  const auto reference = write("old.cu", "// kforecast:\n// sizes = [{ n = 1048576 }]\n// rtol = 1e-5\n" + kernel);
+  const auto candidate = write("new.cu", "// kforecast:\n// sizes = [{ n = 32 }]\n// rtol = 0.5\n" + kernel);
+  auto pair = prepare(candidate + ":scale", reference + ":scale");
+  REQUIRE(pair.has_value());
+  REQUIRE(pair->candidate_spec.sizes.size() == 1);
+  CHECK(pair->candidate_spec.sizes == pair->reference_spec.sizes);
+  CHECK(pair->candidate_spec.sizes.front().at("n") == 1048576);
+  CHECK(pair->candidate_spec.rtol == pair->reference_spec.rtol);
+  REQUIRE(pair->candidate_spec.rtol.has_value());
+  CHECK(*pair->candidate_spec.rtol < 1e-4);
 }

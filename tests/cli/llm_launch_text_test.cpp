@@ -150,7 +150,7 @@ TEST_CASE("llm launch: a template kernel's buffers are typed by its instantiatio
   CHECK_THAT(launch.text, Contains("x: buffer of 4096 double elements (32768 bytes)"));
 }
 
-TEST_CASE("llm launch: a reference with its own geometry is shown launching the candidate's sizes its own way") {
+TEST_CASE("llm launch: both sides are shown launching the reference's sizes, each its own way") {
   std::string reference_spec(scale_spec);
   reference_spec.replace(reference_spec.find("ceil_div(n, 256)"), 16, "ceil_div(n, 128)");
   reference_spec.replace(reference_spec.find("block = [256]"), 13, "block = [128]");
@@ -163,13 +163,13 @@ TEST_CASE("llm launch: a reference with its own geometry is shown launching the 
   REQUIRE(reference_part != std::string::npos);
   const std::string candidate_text = launch.text.substr(0, reference_part);
   const std::string reference_text = launch.text.substr(reference_part);
+  // The reference's sizes (65536, not the candidate's 2048) for both; each side's own grid and block.
   CHECK_THAT(candidate_text, Contains("(the candidate's comment block)") &&
                                  Contains("size n=1048576: grid (4096, 1, 1), block (256, 1, 1)") &&
-                                 Contains("size n=2048: grid (8, 1, 1), block (256, 1, 1)"));
-  // The candidate's sizes (2048, not the reference's 65536), the reference's grid and block.
+                                 Contains("size n=65536: grid (256, 1, 1), block (256, 1, 1)") && !Contains("2048:"));
   CHECK_THAT(reference_text, Contains("(the reference's comment block)") && Contains("grid = [ceil_div(n, 128)]") &&
                                  Contains("size n=1048576: grid (8192, 1, 1), block (128, 1, 1)") &&
-                                 Contains("size n=2048: grid (16, 1, 1), block (128, 1, 1)") && !Contains("65536"));
+                                 Contains("size n=65536: grid (512, 1, 1), block (128, 1, 1)") && !Contains("2048:"));
   // The same geometry on both sides is shown once.
   const auto same = launch_text(std::string(scale_spec) + std::string(scale_kernel),
                                 std::string(scale_spec) + std::string(scale_kernel));
