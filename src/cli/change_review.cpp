@@ -18,18 +18,18 @@
 #include "cli/identical_code_step.hpp"
 #include "cli/llm_launch_text.hpp"
 #include "cli/llm_settings.hpp"
-#include "cli/policy_step.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
 #include "embedded/occupancy.hpp"
 #include "gate/embedded_forecaster.hpp"
 #include "gate/fallback_forecaster.hpp"
 #include "policy/ptx_cache.hpp"
+#include "policy/trust.hpp"
 
 namespace kforecast::cli {
 namespace {
 
-// The note entry_for() leaves on a kernel still to be decided (the policy removes it).
+// The note entry_for() leaves on a kernel still to be decided (apply_policy removes it).
 constexpr std::string_view unverified_placeholder =
     "not verified: the forecasters and the GPU benchmark are not built yet";
 
@@ -196,6 +196,56 @@ void record_forecasts(report::Report& report, const std::vector<std::size_t>& en
   for (auto& note : run.notes) report.notes.push_back(std::move(note));
 }
 
+// policy.on_unverified: what a kernel that needs a GPU measurement is until it has one.
+enum class Unverified { warn, fail };
+
+// The policy for one entry still open (DESIGN.md step 4): a forecast that policy::is_trusted
+// trusts settles its kernel (trusted_forecast, pass); every other changed kernel needs a GPU
+// measurement and stays unverified until the measuring step (cli/measure_step.hpp) measures it.
+// A new kernel has nothing to compare with. Returns whether the entry needs a measurement.
+bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unverified unverified) {
+  std::erase(entry.notes, std::string(unverified_placeholder));
+  if (entry.change == report::Change::added) {
+    entry.decision = report::Decision::skipped;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back("a new kernel: no previous version to compare with");
+    return false;
+  }
+  const auto& forecast = entry.forecast;
+  // The report's P(regression) and confidence were taken at bench.tolerance from the distribution.
+  if (forecast && policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
+    entry.decision = report::Decision::trusted_forecast;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back(fmt::format("trusted forecast: P(regression) {:.2f} < {:.2f}, confidence {:.2f} >= {:.2f}",
+                                      forecast->p_regression, bars.max_p_regression, forecast->confidence,
+                                      bars.min_confidence));
+    return false;
+  }
+  const std::string why =
+      !forecast ? "no forecast"
+      : forecast->p_regression >= bars.max_p_regression
+          ? fmt::format("P(regression) {:.2f} >= {:.2f}", forecast->p_regression, bars.max_p_regression)
+          : fmt::format("confidence {:.2f} < {:.2f}", forecast->confidence, bars.min_confidence);
+  entry.verdict = unverified == Unverified::fail ? report::KernelVerdict::fail : report::KernelVerdict::warn;
+  entry.notes.push_back(fmt::format("needs a GPU measurement ({})", why));
+  return true;
+}
+
+// Decides every entry still open (forecast_only, warn) and sets the gate verdict; returns the
+// entries that need a GPU measurement, in report order.
+std::vector<std::size_t> apply_policy(report::Report& report, const policy::TrustThresholds& bars,
+                                      Unverified unverified) {
+  std::vector<std::size_t> to_measure;
+  for (std::size_t i = 0; i < report.kernels.size(); ++i) {
+    auto& entry = report.kernels[i];
+    if (entry.decision == report::Decision::forecast_only && entry.verdict == report::KernelVerdict::warn &&
+        decide(entry, bars, unverified))
+      to_measure.push_back(i);
+    if (entry.verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
+  }
+  return to_measure;
+}
+
 }  // namespace
 
 // cuda.arch, with "auto" meaning the first local GPU's architecture, else sm_90 (the H100, the
@@ -283,8 +333,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
     record_forecasts(report, to_forecast, std::move(*run));
   }
   return apply_policy(report,
-                      {{config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},
-                       config.number_value("bench.tolerance"),
-                       config.string_value("policy.on_unverified") == "fail"});
+                      {config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},
+                      config.string_value("policy.on_unverified") == "fail" ? Unverified::fail : Unverified::warn);
 }
 }  // namespace kforecast::cli
