@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -12,18 +14,24 @@
 
 #include "cli/compiler_facts.hpp"
 #include "cli/device_unit.hpp"
-#include "cli/embedded_forecast_step.hpp"
+#include "cli/facts_cache.hpp"
 #include "cli/identical_code_step.hpp"
-#include "cli/llm_forecast_step.hpp"
 #include "cli/llm_launch_text.hpp"
-#include "cli/policy_step.hpp"
+#include "cli/llm_settings.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
 #include "embedded/occupancy.hpp"
+#include "gate/embedded_forecaster.hpp"
+#include "gate/fallback_forecaster.hpp"
 #include "policy/ptx_cache.hpp"
+#include "policy/trust.hpp"
 
 namespace kforecast::cli {
 namespace {
+
+// The note entry_for() leaves on a kernel still to be decided (apply_policy removes it).
+constexpr std::string_view unverified_placeholder =
+    "not verified: the forecasters and the GPU benchmark are not built yet";
 
 report::Change change_of(kernels::KernelChange change) {
   switch (change) {
@@ -72,7 +80,7 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
     entry.notes.push_back(code->note);
   else if (kernel.change != kernels::KernelChange::added && !no_compiler.empty())
     entry.notes.push_back(no_compiler);
-  entry.notes.push_back("not verified: the forecasters and the GPU benchmark are not built yet");
+  entry.notes.push_back(std::string(unverified_placeholder));
   return entry;
 }
 
@@ -89,43 +97,6 @@ std::string kernel_text(const kernels::RevisionSources& sources, const kernels::
   return device_unit_text(sources, site, cuda_include);
 }
 
-// The changed kernels the LLM should forecast: present at both revisions and not settled (or
-// failed) by the identical-code tier.
-// With a compiler, each side's facts come from compiling its unit for `arch` (machine code, so
-// ptxas reports resources); templates and kernels NVRTC cannot name simply go without.
-// Each kernel's launch spec, where it has one, gives the prompt its grid, block and sizes.
-std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kernels::ChangeAnalysis& analysis,
-                                       const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                       const std::string& cuda_include, const cuda::Compiler* compiler,
-                                       const std::string& arch, const std::vector<bench::LaunchSpec>& config_specs) {
-  std::vector<LlmKernelInput> inputs;
-  for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
-    const auto& kernel = analysis.kernels[i];
-    const auto& entry = report.kernels[i];
-    if (!needs_forecast(kernel, entry)) continue;
-    LlmKernelInput input;
-    input.entry = i;
-    input.pair.kernel_name = kernel.head->qualified_name;
-    input.pair.reference_source = kernel_text(base, *kernel.base, cuda_include);
-    input.pair.candidate_source = kernel_text(head, *kernel.head, cuda_include);
-    input.candidate_raw = head.files().at(kernel.head->file);
-    auto launch = kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
-    input.pair.launch_configuration = std::move(launch.text);
-    input.notes = std::move(launch.notes);
-    if (compiler != nullptr) {
-      const IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
-      input.pair.reference_compiler_facts = compiler_facts(
-          *compiler, compile_unit(base, kernel.base->file, unit_context), kernel.base->qualified_name, arch);
-      input.pair.candidate_compiler_facts = compiler_facts(
-          *compiler, compile_unit(head, kernel.head->file, unit_context), kernel.head->qualified_name, arch);
-    }
-    inputs.push_back(std::move(input));
-  }
-  return inputs;
-}
-
-// The embedded forecaster's inputs: the same kernels as the LLM's, each as the device-only unit
-// of its revision (what NVRTC compiles for the compiler facts) and its name there.
 // The embedded forecaster's launch features: a side's grid, block and dynamic shared memory.
 std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::ResolvedLaunch>& launch) {
   if (!launch) return std::nullopt;
@@ -138,21 +109,43 @@ std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::Reso
   return geometry;
 }
 
-std::vector<EmbeddedKernelInput> embedded_inputs(const report::Report& report, const kernels::ChangeAnalysis& analysis,
-                                                 const kernels::RevisionSources& base,
-                                                 const kernels::RevisionSources& head, const std::string& cuda_include,
-                                                 const std::vector<bench::LaunchSpec>& config_specs) {
-  std::vector<EmbeddedKernelInput> inputs;
-  for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
+// What a forecaster needs about the changed kernels at `entries`: each side's device-only unit
+// (cli/device_unit.hpp), its name there and its launch geometry. A prompt's extras are built only
+// if an LLM asks: the launch text (the kernel's launch spec, as cli/llm_launch_text.hpp shows it)
+// and, with a compiler, each side's facts from compiling its unit for `arch` (machine code, so
+// ptxas reports resources); templates and kernels NVRTC cannot name simply go without. The
+// requests refer to `analysis`, `base`, `head`, `config_specs` and `compiler`, which must outlive
+// them.
+std::vector<gate::ForecastRequest> forecast_requests(
+    const std::vector<std::size_t>& entries, const kernels::ChangeAnalysis& analysis,
+    const kernels::RevisionSources& base, const kernels::RevisionSources& head, const std::string& cuda_include,
+    const cuda::Compiler* compiler, const std::string& arch, const std::vector<bench::LaunchSpec>& config_specs) {
+  std::vector<gate::ForecastRequest> requests;
+  for (const std::size_t i : entries) {
     const auto& kernel = analysis.kernels[i];
-    if (!needs_forecast(kernel, report.kernels[i])) continue;
     const auto launches = kernel_launches(base, *kernel.base, head, *kernel.head, config_specs);
-    inputs.push_back(
-        {i,
-         {kernel_text(base, *kernel.base, cuda_include), kernel.base->qualified_name, geometry(launches.reference)},
-         {kernel_text(head, *kernel.head, cuda_include), kernel.head->qualified_name, geometry(launches.candidate)}});
+    gate::ForecastRequest request{
+        {kernel_text(base, *kernel.base, cuda_include), kernel.base->qualified_name, geometry(launches.reference)},
+        {kernel_text(head, *kernel.head, cuda_include), kernel.head->qualified_name, geometry(launches.candidate)},
+        {}};
+    request.prompt_extras = [&base, &head, &config_specs, &kernel, compiler, arch, cuda_include] {
+      gate::PromptExtras extras;
+      auto launch = kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
+      extras.launch_text = std::move(launch.text);
+      extras.notes = std::move(launch.notes);
+      extras.candidate_raw = head.files().at(kernel.head->file);
+      if (compiler != nullptr) {
+        const IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
+        extras.reference_compiler_facts = compiler_facts(*compiler, compile_unit(base, kernel.base->file, unit_context),
+                                                         kernel.base->qualified_name, arch);
+        extras.candidate_compiler_facts = compiler_facts(*compiler, compile_unit(head, kernel.head->file, unit_context),
+                                                         kernel.head->qualified_name, arch);
+      }
+      return extras;
+    };
+    requests.push_back(std::move(request));
   }
-  return inputs;
+  return requests;
 }
 
 // What the embedded forecaster reads beside the two texts: the compiler (for NVRTC facts) and the
@@ -162,6 +155,95 @@ embedded::FeatureContext embedded_features(const config::Config& config, const c
   embedded::FeatureContext features{compiler, arch, {}, facts_cache};
   if (auto gpu = embedded::find_gpu(config.string_value("forecast.hardware"))) features.gpu = *gpu;
   return features;
+}
+
+// The forecaster pr and check run: the embedded one, or with `prompts` the LLM, with the
+// embedded one standing in for its failures where forecast.fallback = "embedded".
+Result<std::unique_ptr<gate::Forecaster>> configured_forecaster(const config::Config& config, const EnvLookup& env,
+                                                                std::optional<llm::PromptSet> prompts,
+                                                                embedded::FeatureContext features,
+                                                                std::ostream* progress,
+                                                                std::vector<std::string> prompt_notes) {
+  auto embedded =
+      std::make_unique<gate::EmbeddedForecaster>(std::move(features), config.number_value("bench.tolerance"));
+  if (!prompts) return std::unique_ptr<gate::Forecaster>(std::move(embedded));
+  const bool fallback = config.string_value("forecast.fallback") == "embedded";
+  auto llm = make_llm_forecaster(config, env, std::move(*prompts), progress,
+                                 fallback ? gate::OnFailure::embedded_stands_in : gate::OnFailure::unsure,
+                                 std::move(prompt_notes));
+  if (!llm) return std::unexpected(llm.error());
+  if (!fallback) return std::move(*llm);
+  return std::make_unique<gate::FallbackForecaster>(std::move(*llm), std::move(embedded));
+}
+
+// Each kernel's forecast and notes into its report entry. A failure's note takes the place of
+// entry_for's placeholder (so the policy keeps it); otherwise the placeholder goes, since the
+// policy decides what the forecast settles.
+void record_forecasts(report::Report& report, const std::vector<std::size_t>& entries, gate::ForecastRun run) {
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    report::KernelEntry& entry = report.kernels.at(entries[k]);
+    gate::KernelForecast& kernel = run.kernels.at(k);
+    for (auto& note : kernel.notes) entry.notes.push_back(std::move(note));
+    if (kernel.failure_note.empty())
+      std::erase(entry.notes, std::string(unverified_placeholder));
+    else if (auto placeholder = std::ranges::find(entry.notes, unverified_placeholder);
+             placeholder != entry.notes.end())
+      *placeholder = std::move(kernel.failure_note);
+    else
+      entry.notes.push_back(std::move(kernel.failure_note));
+    entry.forecast = std::move(kernel.forecast);
+  }
+  for (auto& note : run.notes) report.notes.push_back(std::move(note));
+}
+
+// policy.on_unverified: what a kernel that needs a GPU measurement is until it has one.
+enum class Unverified { warn, fail };
+
+// The policy for one entry still open (DESIGN.md step 4): a forecast that policy::is_trusted
+// trusts settles its kernel (trusted_forecast, pass); every other changed kernel needs a GPU
+// measurement and stays unverified until the measuring step (cli/measure_step.hpp) measures it.
+// A new kernel has nothing to compare with. Returns whether the entry needs a measurement.
+bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unverified unverified) {
+  std::erase(entry.notes, std::string(unverified_placeholder));
+  if (entry.change == report::Change::added) {
+    entry.decision = report::Decision::skipped;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back("a new kernel: no previous version to compare with");
+    return false;
+  }
+  const auto& forecast = entry.forecast;
+  // The report's P(regression) and confidence were taken at bench.tolerance from the distribution.
+  if (forecast && policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
+    entry.decision = report::Decision::trusted_forecast;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back(fmt::format("trusted forecast: P(regression) {:.2f} < {:.2f}, confidence {:.2f} >= {:.2f}",
+                                      forecast->p_regression, bars.max_p_regression, forecast->confidence,
+                                      bars.min_confidence));
+    return false;
+  }
+  const std::string why =
+      !forecast ? "no forecast"
+      : forecast->p_regression >= bars.max_p_regression
+          ? fmt::format("P(regression) {:.2f} >= {:.2f}", forecast->p_regression, bars.max_p_regression)
+          : fmt::format("confidence {:.2f} < {:.2f}", forecast->confidence, bars.min_confidence);
+  entry.verdict = unverified == Unverified::fail ? report::KernelVerdict::fail : report::KernelVerdict::warn;
+  entry.notes.push_back(fmt::format("needs a GPU measurement ({})", why));
+  return true;
+}
+
+// Decides every entry still open (forecast_only, warn) and sets the gate verdict; returns the
+// entries that need a GPU measurement, in report order.
+std::vector<std::size_t> apply_policy(report::Report& report, const policy::TrustThresholds& bars,
+                                      Unverified unverified) {
+  std::vector<std::size_t> to_measure;
+  for (std::size_t i = 0; i < report.kernels.size(); ++i) {
+    auto& entry = report.kernels[i];
+    if (entry.decision == report::Decision::forecast_only && entry.verdict == report::KernelVerdict::warn &&
+        decide(entry, bars, unverified))
+      to_measure.push_back(i);
+    if (entry.verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
+  }
+  return to_measure;
 }
 
 }  // namespace
@@ -233,31 +315,25 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
     if (report.kernels.back().verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
   }
   const cuda::Compiler* const compiler_or_null = compiler ? compiler->get() : nullptr;
-  auto launch_specs = config_launch_specs(config);
-  if (inputs.prompts) {
-    auto llm_kernels = llm_inputs(report, analysis, inputs.base, inputs.head, cuda_include, compiler_or_null, arch,
-                                  launch_specs.specs);
-    if (!llm_kernels.empty())
-      for (auto& note : launch_specs.notes) report.notes.push_back(std::move(note));
-    const bool fallback = config.string_value("forecast.fallback") == "embedded";
-    auto failures = add_llm_forecasts(
-        report, llm_kernels,
-        {config, context.env, std::move(*inputs.prompts), terminal ? &context.err : nullptr, fallback});
-    if (!failures) return std::unexpected(failures.error());
-    if (fallback && !failures->empty())
-      add_fallback_forecasts(
-          report, embedded_inputs(report, analysis, inputs.base, inputs.head, cuda_include, launch_specs.specs),
-          *failures, "llm", embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
-          config.number_value("bench.tolerance"));
-  } else {
-    add_embedded_forecasts(
-        report, embedded_inputs(report, analysis, inputs.base, inputs.head, cuda_include, launch_specs.specs),
-        embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
-        config.number_value("bench.tolerance"));
+  std::vector<std::size_t> to_forecast;
+  for (std::size_t i = 0; i < analysis.kernels.size(); ++i)
+    if (needs_forecast(analysis.kernels[i], report.kernels[i])) to_forecast.push_back(i);
+  // Nothing to forecast: no forecaster is built, so no endpoint is reached and libcurl is not loaded.
+  if (!to_forecast.empty()) {
+    auto launch_specs = config_launch_specs(config);
+    const auto requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include,
+                                            compiler_or_null, arch, launch_specs.specs);
+    auto forecaster =
+        configured_forecaster(config, context.env, std::move(inputs.prompts),
+                              embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
+                              terminal ? &context.err : nullptr, std::move(launch_specs.notes));
+    if (!forecaster) return std::unexpected(forecaster.error());
+    auto run = (*forecaster)->forecast(requests);
+    if (!run) return std::unexpected(run.error());
+    record_forecasts(report, to_forecast, std::move(*run));
   }
   return apply_policy(report,
-                      {{config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},
-                       config.number_value("bench.tolerance"),
-                       config.string_value("policy.on_unverified") == "fail"});
+                      {config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},
+                      config.string_value("policy.on_unverified") == "fail" ? Unverified::fail : Unverified::warn);
 }
 }  // namespace kforecast::cli

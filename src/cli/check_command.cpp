@@ -15,7 +15,7 @@
 #include "cli/check_sources.hpp"
 #include "cli/check_text.hpp"
 #include "cli/handlers.hpp"
-#include "cli/llm_forecast_step.hpp"
+#include "cli/llm_settings.hpp"
 #include "cli/pr_bench.hpp"
 #include "kforecast_version.hpp"
 #include "report/writer.hpp"

@@ -10,7 +10,7 @@
 #include "base/process_confinement.hpp"
 #include "base/subprocess.hpp"
 #include "cli/handlers.hpp"
-#include "cli/llm_forecast_step.hpp"
+#include "cli/llm_settings.hpp"
 #include "cuda/probe.hpp"
 #include "kforecast_version.hpp"
 #include "llm/curl_transport.hpp"

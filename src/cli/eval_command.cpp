@@ -12,11 +12,11 @@
 
 #include "base/text_file.hpp"
 #include "cli/compiler_loading.hpp"
-#include "cli/embedded_forecast_step.hpp"
 #include "cli/eval_forecasts.hpp"
 #include "cli/eval_output.hpp"
 #include "cli/eval_plots.hpp"
 #include "cli/eval_scoring.hpp"
+#include "cli/facts_cache.hpp"
 #include "cli/handlers.hpp"
 #include "cuda/nvrtc.hpp"
 #include "embedded/occupancy.hpp"

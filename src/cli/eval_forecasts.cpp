@@ -9,9 +9,10 @@
 #include <fmt/format.h>
 
 #include "cli/compiler_facts.hpp"
-#include "cli/llm_forecast_step.hpp"
+#include "cli/llm_settings.hpp"
 #include "embedded/ordinal_model.hpp"
 #include "embedded/training.hpp"
+#include "gate/forecaster.hpp"
 #include "llm/prompt_set.hpp"
 #include "policy/identical_code.hpp"
 
@@ -156,51 +157,52 @@ Result<std::string> forecast_llm(std::span<const embedded::LabelledPair> pairs, 
                                  const LlmEvalSettings& settings) {
   auto prompts = eval_prompts(settings.config);
   if (!prompts) return std::unexpected(prompts.error());
-  report::Report report;
-  std::vector<LlmKernelInput> inputs;
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto& pair = pairs[i];
-    report.kernels.push_back(report::KernelEntry{});
-    report.kernels.back().name = pair.candidate.kernel;
-    LlmKernelInput input;
-    input.entry = i;
-    input.pair.kernel_name = pair.candidate.kernel;
-    input.pair.reference_source = pair.reference.source;
-    input.pair.candidate_source = pair.candidate.source;
-    input.candidate_raw = pair.candidate.source;
-    if (pair.reference.launch || pair.candidate.launch)
-      input.pair.launch_configuration = fmt::format("reference: {}; candidate: {}", launch_text(pair.reference.launch),
-                                                    launch_text(pair.candidate.launch));
-    if (settings.compiler != nullptr) {
-      auto unit = [&](const std::string& name, const std::string& source) {
-        policy::CompileUnit u{name, source, {}, {}, {}};
-        if (!settings.cuda_include.empty()) u.include_dirs.push_back(settings.cuda_include);
-        return u;
-      };
-      input.pair.reference_compiler_facts = compiler_facts(
-          *settings.compiler, unit("reference.cu", pair.reference.source), pair.reference.kernel, settings.arch);
-      input.pair.candidate_compiler_facts = compiler_facts(
-          *settings.compiler, unit("candidate.cu", pair.candidate.source), pair.candidate.kernel, settings.arch);
-    }
-    inputs.push_back(std::move(input));
+  auto forecaster = make_llm_forecaster(settings.config, settings.env, std::move(*prompts), settings.progress);
+  if (!forecaster) return std::unexpected(forecaster.error());
+  std::vector<gate::ForecastRequest> requests;
+  for (const auto& pair : pairs) {
+    gate::ForecastRequest request{pair.reference, pair.candidate, {}};
+    request.prompt_extras = [&pair, &settings] {
+      gate::PromptExtras extras;
+      extras.candidate_raw = pair.candidate.source;
+      if (pair.reference.launch || pair.candidate.launch)
+        extras.launch_text = fmt::format("reference: {}; candidate: {}", launch_text(pair.reference.launch),
+                                         launch_text(pair.candidate.launch));
+      if (settings.compiler != nullptr) {
+        auto unit = [&](const std::string& name, const std::string& source) {
+          policy::CompileUnit u{name, source, {}, {}, {}};
+          if (!settings.cuda_include.empty()) u.include_dirs.push_back(settings.cuda_include);
+          return u;
+        };
+        extras.reference_compiler_facts = compiler_facts(
+            *settings.compiler, unit("reference.cu", pair.reference.source), pair.reference.kernel, settings.arch);
+        extras.candidate_compiler_facts = compiler_facts(
+            *settings.compiler, unit("candidate.cu", pair.candidate.source), pair.candidate.kernel, settings.arch);
+      }
+      return extras;
+    };
+    requests.push_back(std::move(request));
   }
-  auto forecast = add_llm_forecasts(report, inputs, {settings.config, settings.env, *prompts, settings.progress});
-  if (!forecast) return std::unexpected(forecast.error());
+  auto run = (*forecaster)->forecast(requests);
+  if (!run) return std::unexpected(run.error());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& entry = report.kernels[i];
-    if (entry.forecast) {
+    auto& kernel = run->kernels[i];
+    // The notes as pr's report would list them, the failure's last.
+    std::vector<std::string> notes = std::move(kernel.notes);
+    if (!kernel.failure_note.empty()) notes.push_back(std::move(kernel.failure_note));
+    if (kernel.forecast) {
       // Already validated and renormalised by the client; from_raw only rebuilds the value.
-      if (auto distribution = BinDistribution::from_raw(entry.forecast->probabilities)) {
+      if (auto distribution = BinDistribution::from_raw(kernel.forecast->probabilities)) {
         rows[i].forecast = *distribution;
-        for (const auto& note : entry.notes) rows[i].notes.push_back(note);
+        for (auto& note : notes) rows[i].notes.push_back(std::move(note));
         continue;
       }
     }
     rows[i].forecast = BinDistribution::uniform();
-    rows[i].notes.push_back(entry.notes.empty() ? "no LLM forecast: scored as the uniform distribution"
-                                                : entry.notes.back() + "; scored as the uniform distribution");
+    rows[i].notes.push_back(notes.empty() ? "no LLM forecast: scored as the uniform distribution"
+                                          : notes.back() + "; scored as the uniform distribution");
   }
-  return report.notes.empty() ? std::string("LLM endpoint") : report.notes.back();
+  return run->notes.empty() ? std::string("LLM endpoint") : run->notes.back();
 }
 
 }  // namespace kforecast::cli

@@ -78,8 +78,9 @@ struct LlmEvalSettings {
   std::ostream* progress = nullptr;
 };
 
-// The configured endpoint over every row, through the same step `pr` uses (prompts, cache,
-// retries, validation). Errors only for a configuration problem found before any request.
+// The configured endpoint over every row, through the forecaster `pr` uses (gate::LlmForecaster:
+// prompts, cache, retries, validation). Errors only for a configuration problem found before any
+// request.
 Result<std::string> forecast_llm(std::span<const embedded::LabelledPair> pairs, std::vector<EvalRow>& rows,
                                  const LlmEvalSettings& settings);
 

@@ -8,10 +8,9 @@
 #include <fmt/format.h>
 
 #include "cli/device_unit.hpp"
-#include "cli/embedded_forecast_step.hpp"
 #include "embedded/occupancy.hpp"
+#include "gate/embedded_forecaster.hpp"
 #include "kernels/revision_sources.hpp"
-#include "report/report.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -63,8 +62,8 @@ LintForecasts forecast_changed_kernels(const PrSources& sources,
   const kernels::RevisionSources head(sources.head_files);
   const auto analysis = kernels::find_changed_kernels(base, head, sources.renames, sources.touched);
 
-  report::Report report;
-  std::vector<EmbeddedKernelInput> inputs;
+  std::vector<kernels::KernelSite> sites;
+  std::vector<gate::ForecastRequest> requests;
   for (const auto& kernel : analysis.kernels) {
     if (!kernel.head) continue;  // removed: nothing to forecast
     if (!kernel.base) {
@@ -72,26 +71,26 @@ LintForecasts forecast_changed_kernels(const PrSources& sources,
                                          kernel.head->file, kernel.head->qualified_name));
       continue;
     }
-    report::KernelEntry entry;
-    entry.name = kernel.head->qualified_name;
-    entry.file = kernel.head->file;
-    entry.line = kernel.head->line;
-    report.kernels.push_back(std::move(entry));
+    sites.push_back(*kernel.head);
     std::optional<embedded::LaunchGeometry> geometry = launch ? launch(*kernel.head) : std::nullopt;
-    inputs.push_back(
-        {report.kernels.size() - 1,
-         {device_unit_text(base, *kernel.base, settings.cuda_include), kernel.base->qualified_name, geometry},
-         {device_unit_text(head, *kernel.head, settings.cuda_include), kernel.head->qualified_name, geometry}});
+    requests.push_back(
+        {{device_unit_text(base, *kernel.base, settings.cuda_include), kernel.base->qualified_name, geometry},
+         {device_unit_text(head, *kernel.head, settings.cuda_include), kernel.head->qualified_name, geometry},
+         {}});
   }
-  if (inputs.empty()) return result;
+  if (requests.empty()) return result;
 
   embedded::FeatureContext context{nullptr, "sm_90", {}};
   if (auto gpu = embedded::find_gpu(settings.hardware)) context.gpu = *gpu;
-  add_embedded_forecasts(report, inputs, context, settings.tolerance);
+  const std::string gpu_name = context.gpu.name.empty() ? settings.hardware : std::string(context.gpu.name);
+  const gate::EmbeddedForecaster forecaster(std::move(context), settings.tolerance);
+  // The embedded forecaster never fails, so the run always has one forecast per request.
+  const auto run = forecaster.forecast(requests).value();
 
-  for (const auto& entry : report.kernels) {
-    if (!entry.forecast) continue;
-    const auto& forecast = *entry.forecast;
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    if (!run.kernels[i].forecast) continue;
+    const auto& forecast = *run.kernels[i].forecast;
+    const kernels::KernelSite& site = sites[i];
     const bool fails = forecast.p_regression > settings.fail_above;
     std::string message = fmt::format("forecast: speedup {} (bin {}, {}), P(regression) {:.2f}, confidence {:.2f}",
                                       bin_range(forecast.bin), forecast.bin, forecast.bin_label, forecast.p_regression,
@@ -101,21 +100,21 @@ LintForecasts forecast_changed_kernels(const PrSources& sources,
           ": a regression is likely (above lint.forecast_fail_confidence = {:.2f}); measure it "
           "with 'kforecast bench' before committing, or raise the bar",
           settings.fail_above);
-    auto found = shown.find(entry.file);
-    lint::Diagnostic diagnostic{found == shown.end() ? entry.file : found->second,
-                                entry.line,
+    auto found = shown.find(site.file);
+    lint::Diagnostic diagnostic{found == shown.end() ? site.file : found->second,
+                                site.line,
                                 1,
                                 &forecast_rule(),
                                 fails ? lint::Severity::error : lint::Severity::note,
                                 std::move(message),
-                                entry.name,
+                                site.qualified_name,
                                 rationale_lines(forecast.rationale)};
     diagnostic.notes.insert(diagnostic.notes.begin(), fmt::format("forecast: model {}", forecast.model));
     result.diagnostics.push_back(std::move(diagnostic));
   }
   result.notes.push_back(
       fmt::format("forecast: {} changed kernel(s) forecast offline from source features (no NVRTC, no network) for {}",
-                  result.diagnostics.size(), context.gpu.name.empty() ? settings.hardware : context.gpu.name));
+                  result.diagnostics.size(), gpu_name));
   return result;
 }
 

@@ -12,7 +12,7 @@
 
 #include "cli/change_review.hpp"
 #include "cli/handlers.hpp"
-#include "cli/llm_forecast_step.hpp"
+#include "cli/llm_settings.hpp"
 #include "cli/plan_step.hpp"
 #include "cli/pr_bench.hpp"
 #include "cli/pr_sources.hpp"

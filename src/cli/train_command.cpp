@@ -12,7 +12,7 @@
 
 #include "base/text_file.hpp"
 #include "cli/compiler_loading.hpp"
-#include "cli/embedded_forecast_step.hpp"
+#include "cli/facts_cache.hpp"
 #include "cli/handlers.hpp"
 #include "cuda/nvrtc.hpp"
 #include "embedded/pair_features.hpp"

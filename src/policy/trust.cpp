@@ -33,8 +33,12 @@ struct Scored {
 bool is_regression(double speedup, double tolerance) { return speedup < 1.0 / (1.0 + tolerance); }
 
 bool is_trusted(const forecast::BinDistribution& forecast, const TrustThresholds& thresholds, double tolerance) {
-  return forecast.p_regression(tolerance) < thresholds.max_p_regression &&
-         forecast.confidence(ConfidenceScore::max_probability) >= thresholds.min_confidence;
+  return is_trusted(forecast.p_regression(tolerance), forecast.confidence(ConfidenceScore::max_probability),
+                    thresholds);
+}
+
+bool is_trusted(double p_regression, double confidence, const TrustThresholds& thresholds) {
+  return p_regression < thresholds.max_p_regression && confidence >= thresholds.min_confidence;
 }
 
 PolicyOutcome evaluate_policy(std::span<const LedgerEntry> entries, const TrustThresholds& thresholds,

@@ -23,6 +23,10 @@ struct TrustThresholds {
 // `tolerance` is bench.tolerance: a regression is a slowdown beyond it.
 bool is_trusted(const forecast::BinDistribution& forecast, const TrustThresholds& thresholds, double tolerance);
 
+// The same rule on a forecast already summarised at bench.tolerance, as a report's forecast
+// entry holds it: its P(regression) and its confidence (the most probable bin's probability).
+bool is_trusted(double p_regression, double confidence, const TrustThresholds& thresholds);
+
 // Whether a measured speedup is a regression beyond `tolerance`: S < 1 / (1 + tolerance).
 bool is_regression(double speedup, double tolerance);
 

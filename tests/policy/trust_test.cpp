@@ -30,6 +30,18 @@ TEST_CASE("trust: a forecast is trusted when unlikely to regress and sure enough
   CHECK_FALSE(is_regression(0.99, 0.02));  // within the tolerance
 }
 
+TEST_CASE("trust: the rule on a summarised forecast is the rule on its distribution") {
+  const TrustThresholds policy{.max_p_regression = 0.2, .min_confidence = 0.5};
+  for (const auto& forecast : {peaked(5, 0.9), peaked(5, 0.45), peaked(3, 0.9), peaked(6, 0.5)})
+    CHECK(is_trusted(forecast.p_regression(0.02), forecast.max_probability(), policy) ==
+          is_trusted(forecast, policy, 0.02));
+  SECTION("both bars are as the config states them: P(regression) below, confidence at or above") {
+    CHECK_FALSE(is_trusted(0.2, 0.9, policy));
+    CHECK(is_trusted(0.19, 0.5, policy));
+    CHECK_FALSE(is_trusted(0.1, 0.49, policy));
+  }
+}
+
 TEST_CASE("trust: evaluating a policy on measured kernels") {
   std::vector<LedgerEntry> ledger{
       measured(peaked(5, 0.9), 1.05),  // trusted, right
