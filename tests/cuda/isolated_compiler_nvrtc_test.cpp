@@ -78,6 +78,8 @@ TEST_CASE("cuda: the compiler child cannot read kforecast's environment even whe
     ProcessOptions options;
     options.input = encode_request(request);
     options.environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
+    if (const char* libraries = std::getenv("LD_LIBRARY_PATH"))  // a build carried with its libraries
+      options.environment->push_back(std::string("LD_LIBRARY_PATH=") + libraries);
     options.timeout = std::chrono::seconds(120);
     std::vector<std::string> argv = {KF_BINARY, std::string(compile_child_command), "--nvrtc", nvrtc->library_path()};
     if (const auto include = toolkit_include_dir(process_environment()); !include.empty()) {
