@@ -162,7 +162,7 @@ embedded::FeatureContext embedded_features(const config::Config& config, const c
 Result<std::unique_ptr<gate::Forecaster>> configured_forecaster(const config::Config& config, const EnvLookup& env,
                                                                 std::optional<llm::PromptSet> prompts,
                                                                 embedded::FeatureContext features,
-                                                                std::ostream* progress,
+                                                                std::ostream* progress, std::ostream& warnings,
                                                                 std::vector<std::string> prompt_notes) {
   auto embedded =
       std::make_unique<gate::EmbeddedForecaster>(std::move(features), config.number_value("bench.tolerance"));
@@ -170,7 +170,7 @@ Result<std::unique_ptr<gate::Forecaster>> configured_forecaster(const config::Co
   const bool fallback = config.string_value("forecast.fallback") == "embedded";
   auto llm = make_llm_forecaster(config, env, std::move(*prompts), progress,
                                  fallback ? gate::OnFailure::embedded_stands_in : gate::OnFailure::unsure,
-                                 std::move(prompt_notes));
+                                 std::move(prompt_notes), &warnings);
   if (!llm) return std::unexpected(llm.error());
   if (!fallback) return std::move(*llm);
   return std::make_unique<gate::FallbackForecaster>(std::move(*llm), std::move(embedded));
@@ -194,6 +194,31 @@ void record_forecasts(report::Report& report, const std::vector<std::size_t>& en
     entry.forecast = std::move(kernel.forecast);
   }
   for (auto& note : run.notes) report.notes.push_back(std::move(note));
+}
+
+// A forecaster that failed is never silent: a report warning whose headline the report's first
+// line carries, said on standard error too. Nothing when every kernel got its own forecast.
+void warn_of_failures(report::Report& report, const gate::Forecaster& forecaster, const gate::ForecastRun& run,
+                      std::ostream& err) {
+  std::size_t failed = 0, stood_in = 0;
+  const std::string* first = nullptr;
+  for (const auto& kernel : run.kernels) {
+    if (kernel.failure.empty()) continue;
+    ++failed;
+    if (kernel.forecast) ++stood_in;
+    if (first == nullptr) first = &kernel.failure;
+  }
+  if (failed == 0) return;
+  const std::size_t total = run.kernels.size();
+  report::RunWarning warning{
+      fmt::format("the {} forecaster failed for {} of {} kernel{}", forecaster.name(), failed, total,
+                  total == 1 ? "" : "s"),
+      fmt::format("{}{}; {}", *first, failed > 1 ? " (the first failure)" : "",
+                  stood_in == failed ? "the embedded forecaster's forecast stood in (forecast.fallback = \"embedded\")"
+                                     : "without a forecast those kernels need a GPU measurement, and are unverified "
+                                       "without one")};
+  err << "kforecast: warning: " << report::warning_text(warning) << "\n";
+  report.warnings.push_back(std::move(warning));
 }
 
 // policy.on_unverified: what a kernel that needs a GPU measurement is until it has one.
@@ -326,10 +351,11 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
     auto forecaster =
         configured_forecaster(config, context.env, std::move(inputs.prompts),
                               embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
-                              terminal ? &context.err : nullptr, std::move(launch_specs.notes));
+                              terminal ? &context.err : nullptr, context.err, std::move(launch_specs.notes));
     if (!forecaster) return std::unexpected(forecaster.error());
     auto run = (*forecaster)->forecast(requests);
     if (!run) return std::unexpected(run.error());
+    warn_of_failures(report, **forecaster, *run, context.err);
     record_forecasts(report, to_forecast, std::move(*run));
   }
   return apply_policy(report,

@@ -51,6 +51,7 @@ struct ReviewInputs {
 // Appends one entry per changed kernel to `report` (and run notes: the target, the comment-only
 // kernels, launch specs that could not be read), settles what the identical-code tier settles,
 // forecasts the rest and applies the policy. Returns the entries the policy sends to the GPU.
+// A forecaster that failed for any kernel is a report warning, also said on `context.err`.
 // Errors only for a configuration problem of the LLM forecaster found before any request.
 Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, ReviewInputs inputs, Context& context);
 

@@ -177,6 +177,10 @@ ForecastClient::Exchange ForecastClient::exchange(const std::string& body, int& 
               fmt::format("the overall deadline (endpoint.deadline_seconds) would pass before the next retry; "
                           "last: {}",
                           last_problem)};
+    if (m_on_retry)
+      m_on_retry(
+          redact(fmt::format("attempt {} of {} failed ({}); retrying in {:.1f} s", attempt + 1,
+                             m_settings.max_retries + 1, last_problem, static_cast<double>(delay.count()) / 1000)));
     m_clock.sleep(delay);
   }
 }

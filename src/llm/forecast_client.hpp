@@ -19,6 +19,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "forecast/bin_distribution.hpp"
@@ -82,6 +83,11 @@ class ForecastClient {
 
   ForecastOutcome forecast(const PromptMessages& messages);
 
+  // Called before each retry's wait, from any thread, with what failed and how long the wait is
+  // (key redacted), so a failing endpoint is seen while it is retried, not only when it gives up.
+  using RetryNotice = std::function<void(std::string_view)>;
+  void on_retry(RetryNotice notice) { m_on_retry = std::move(notice); }
+
   // The rung the next request starts at.
   OutputRung rung() const { return static_cast<OutputRung>(m_rung.load()); }
 
@@ -113,6 +119,7 @@ class ForecastClient {
   std::atomic<int> m_token_field{0};
   std::mutex m_random_mutex;
   std::mt19937_64 m_random;
+  RetryNotice m_on_retry;
 };
 
 }  // namespace kforecast::llm
