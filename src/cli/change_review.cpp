@@ -221,6 +221,12 @@ void warn_of_failures(report::Report& report, const gate::Forecaster& forecaster
   report.warnings.push_back(std::move(warning));
 }
 
+// The forecasters whose answer the kernel's own text can steer: an untrusted author's kernel is
+// not passed on their forecast alone (issue 14; the steering markers are a signal, not the defence).
+bool steerable(const report::ForecastEntry& forecast) {
+  return forecast.forecaster == "llm" && forecast.fallback_for.empty();
+}
+
 // policy.on_unverified: what a kernel that needs a GPU measurement is until it has one.
 enum class Unverified { warn, fail };
 
@@ -228,7 +234,8 @@ enum class Unverified { warn, fail };
 // trusts settles its kernel (trusted_forecast, pass); every other changed kernel needs a GPU
 // measurement and stays unverified until the measuring step (cli/measure_step.hpp) measures it.
 // A new kernel has nothing to compare with. Returns whether the entry needs a measurement.
-bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unverified unverified) {
+bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unverified unverified,
+            const git::ChangeAuthor& author) {
   std::erase(entry.notes, std::string(unverified_placeholder));
   if (entry.change == report::Change::added) {
     entry.decision = report::Decision::skipped;
@@ -238,7 +245,8 @@ bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unv
   }
   const auto& forecast = entry.forecast;
   // The report's P(regression) and confidence were taken at bench.tolerance from the distribution.
-  if (forecast && policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
+  const bool author_bars = forecast && steerable(*forecast) && author.trust == git::AuthorTrust::untrusted;
+  if (forecast && !author_bars && policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
     entry.decision = report::Decision::trusted_forecast;
     entry.verdict = report::KernelVerdict::pass;
     entry.notes.push_back(fmt::format("trusted forecast: P(regression) {:.2f} < {:.2f}, confidence {:.2f} >= {:.2f}",
@@ -248,6 +256,8 @@ bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unv
   }
   const std::string why =
       !forecast ? "no forecast"
+      : author_bars
+          ? fmt::format("an LLM forecast alone does not pass a kernel from an untrusted author: {}", author.reason)
       : forecast->p_regression >= bars.max_p_regression
           ? fmt::format("P(regression) {:.2f} >= {:.2f}", forecast->p_regression, bars.max_p_regression)
           : fmt::format("confidence {:.2f} < {:.2f}", forecast->confidence, bars.min_confidence);
@@ -259,12 +269,12 @@ bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unv
 // Decides every entry still open (forecast_only, warn) and sets the gate verdict; returns the
 // entries that need a GPU measurement, in report order.
 std::vector<std::size_t> apply_policy(report::Report& report, const policy::TrustThresholds& bars,
-                                      Unverified unverified) {
+                                      Unverified unverified, const git::ChangeAuthor& author) {
   std::vector<std::size_t> to_measure;
   for (std::size_t i = 0; i < report.kernels.size(); ++i) {
     auto& entry = report.kernels[i];
     if (entry.decision == report::Decision::forecast_only && entry.verdict == report::KernelVerdict::warn &&
-        decide(entry, bars, unverified))
+        decide(entry, bars, unverified, author))
       to_measure.push_back(i);
     if (entry.verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
   }
@@ -345,6 +355,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
     if (needs_forecast(analysis.kernels[i], report.kernels[i])) to_forecast.push_back(i);
   // Nothing to forecast: no forecaster is built, so no endpoint is reached and libcurl is not loaded.
   if (!to_forecast.empty()) {
+    const bool prompts_given = inputs.prompts.has_value();
     auto launch_specs = config_launch_specs(config);
     const auto requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include,
                                             compiler_or_null, arch, launch_specs.specs);
@@ -357,9 +368,17 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
     if (!run) return std::unexpected(run.error());
     warn_of_failures(report, **forecaster, *run, context.err);
     record_forecasts(report, to_forecast, std::move(*run));
+    // Whom the LLM's forecasts were trusted for, and on what grounds (assumed, outside GitHub).
+    if (prompts_given)
+      report.notes.push_back(
+          fmt::format("author: {}{}", git::describe(inputs.author),
+                      inputs.author.trust == git::AuthorTrust::trusted
+                          ? ""
+                          : ": an LLM forecast alone passes none of its kernels; the embedded forecaster's trust or a "
+                            "measurement must"));
   }
-  return apply_policy(report,
-                      {config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},
-                      config.string_value("policy.on_unverified") == "fail" ? Unverified::fail : Unverified::warn);
+  return apply_policy(
+      report, {config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},
+      config.string_value("policy.on_unverified") == "fail" ? Unverified::fail : Unverified::warn, inputs.author);
 }
 }  // namespace kforecast::cli
