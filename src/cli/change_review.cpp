@@ -215,8 +215,10 @@ void warn_of_failures(report::Report& report, const gate::Forecaster& forecaster
                   total == 1 ? "" : "s"),
       fmt::format("{}{}; {}", *first, failed > 1 ? " (the first failure)" : "",
                   stood_in == failed ? "the embedded forecaster's forecast stood in (forecast.fallback = \"embedded\")"
-                                     : "without a forecast those kernels need a GPU measurement, and are unverified "
-                                       "without one")};
+                  : failed == 1      ? "without a forecast the kernel needs a GPU measurement, and is "
+                                       "unverified without one"
+                                     : "without a forecast those kernels need a GPU measurement, and "
+                                       "are unverified without one")};
   err << "kforecast: warning: " << report::warning_text(warning) << "\n";
   report.warnings.push_back(std::move(warning));
 }
@@ -234,8 +236,10 @@ enum class Unverified { warn, fail };
 // trusts settles its kernel (trusted_forecast, pass); every other changed kernel needs a GPU
 // measurement and stays unverified until the measuring step (cli/measure_step.hpp) measures it.
 // A new kernel has nothing to compare with. Returns whether the entry needs a measurement.
+// `second_opinion`: the embedded forecaster's forecast, asked for where the author's standing
+// keeps the LLM's forecast from passing the kernel on its own; nullptr otherwise.
 bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unverified unverified,
-            const git::ChangeAuthor& author) {
+            const git::ChangeAuthor& author, const report::ForecastEntry* second_opinion) {
   std::erase(entry.notes, std::string(unverified_placeholder));
   if (entry.change == report::Change::added) {
     entry.decision = report::Decision::skipped;
@@ -246,6 +250,17 @@ bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unv
   const auto& forecast = entry.forecast;
   // The report's P(regression) and confidence were taken at bench.tolerance from the distribution.
   const bool author_bars = forecast && steerable(*forecast) && author.trust == git::AuthorTrust::untrusted;
+  if (author_bars && second_opinion != nullptr &&
+      policy::is_trusted(second_opinion->p_regression, second_opinion->confidence, bars)) {
+    entry.decision = report::Decision::trusted_forecast;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back(fmt::format(
+        "trusted on the embedded forecaster's forecast: P(regression) {:.2f} < {:.2f}, confidence {:.2f} >= {:.2f} "
+        "(an LLM forecast alone does not pass a kernel from an untrusted author: {})",
+        second_opinion->p_regression, bars.max_p_regression, second_opinion->confidence, bars.min_confidence,
+        author.reason));
+    return false;
+  }
   if (forecast && !author_bars && policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
     entry.decision = report::Decision::trusted_forecast;
     entry.verdict = report::KernelVerdict::pass;
@@ -269,12 +284,13 @@ bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unv
 // Decides every entry still open (forecast_only, warn) and sets the gate verdict; returns the
 // entries that need a GPU measurement, in report order.
 std::vector<std::size_t> apply_policy(report::Report& report, const policy::TrustThresholds& bars,
-                                      Unverified unverified, const git::ChangeAuthor& author) {
+                                      Unverified unverified, const git::ChangeAuthor& author,
+                                      const std::vector<std::optional<report::ForecastEntry>>& second_opinions) {
   std::vector<std::size_t> to_measure;
   for (std::size_t i = 0; i < report.kernels.size(); ++i) {
     auto& entry = report.kernels[i];
     if (entry.decision == report::Decision::forecast_only && entry.verdict == report::KernelVerdict::warn &&
-        decide(entry, bars, unverified, author))
+        decide(entry, bars, unverified, author, second_opinions[i] ? &*second_opinions[i] : nullptr))
       to_measure.push_back(i);
     if (entry.verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
   }
@@ -354,19 +370,41 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i)
     if (needs_forecast(analysis.kernels[i], report.kernels[i])) to_forecast.push_back(i);
   // Nothing to forecast: no forecaster is built, so no endpoint is reached and libcurl is not loaded.
+  const policy::TrustThresholds bars{config.number_value("policy.max_p_regression"),
+                                     config.number_value("policy.min_confidence")};
+  std::vector<std::optional<report::ForecastEntry>> second_opinions(report.kernels.size());
   if (!to_forecast.empty()) {
     const bool prompts_given = inputs.prompts.has_value();
     auto launch_specs = config_launch_specs(config);
     const auto requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include,
                                             compiler_or_null, arch, launch_specs.specs);
+    const auto features = embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr);
     auto forecaster =
-        configured_forecaster(config, context.env, std::move(inputs.prompts),
-                              embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
+        configured_forecaster(config, context.env, std::move(inputs.prompts), features,
                               terminal ? &context.err : nullptr, context.err, std::move(launch_specs.notes));
     if (!forecaster) return std::unexpected(forecaster.error());
     auto run = (*forecaster)->forecast(requests);
     if (!run) return std::unexpected(run.error());
     warn_of_failures(report, **forecaster, *run, context.err);
+    // An untrusted author's kernel that the LLM's forecast alone would pass gets the embedded
+    // forecaster's opinion, which reads no prose and may pass it instead (decide()).
+    if (inputs.author.trust == git::AuthorTrust::untrusted) {
+      std::vector<std::size_t> asked;
+      std::vector<gate::ForecastRequest> second_requests;
+      for (std::size_t k = 0; k < to_forecast.size(); ++k) {
+        const auto& forecast = run->kernels[k].forecast;
+        if (forecast && steerable(*forecast) &&
+            policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
+          asked.push_back(to_forecast[k]);
+          second_requests.push_back(requests[k]);
+        }
+      }
+      if (!asked.empty()) {
+        const gate::EmbeddedForecaster embedded(features, config.number_value("bench.tolerance"));
+        if (auto opinions = embedded.forecast(second_requests))
+          for (std::size_t k = 0; k < asked.size(); ++k) second_opinions[asked[k]] = opinions->kernels[k].forecast;
+      }
+    }
     record_forecasts(report, to_forecast, std::move(*run));
     // Whom the LLM's forecasts were trusted for, and on what grounds (assumed, outside GitHub).
     if (prompts_given)
@@ -377,8 +415,8 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
                           : ": an LLM forecast alone passes none of its kernels; the embedded forecaster's trust or a "
                             "measurement must"));
   }
-  return apply_policy(
-      report, {config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},
-      config.string_value("policy.on_unverified") == "fail" ? Unverified::fail : Unverified::warn, inputs.author);
+  return apply_policy(report, bars,
+                      config.string_value("policy.on_unverified") == "fail" ? Unverified::fail : Unverified::warn,
+                      inputs.author, second_opinions);
 }
 }  // namespace kforecast::cli

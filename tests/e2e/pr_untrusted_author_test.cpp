@@ -18,8 +18,12 @@ using kforecast::testing::ScriptedResponse;
 
 namespace {
 
-// Thresholds any forecast passes, so only the author decides whether it is trusted.
-constexpr const char* lenient = "[policy]\nmax_p_regression = 1.0\nmin_confidence = 0.0\n";
+// Thresholds the fake endpoint's answer passes (P(regression) 0.29, confidence 0.5) and the
+// embedded forecaster's forecast of two_commits' change does not (P(regression) 0.39, confidence
+// 0.21, without NVRTC), so only the author decides whether the kernel is trusted.
+constexpr const char* lenient = "[policy]\nmax_p_regression = 0.35\nmin_confidence = 0.3\n";
+// Thresholds any forecast passes, the embedded forecaster's too.
+constexpr const char* any_forecast = "[policy]\nmax_p_regression = 1.0\nmin_confidence = 0.0\n";
 
 // The pull request's event as GitHub writes it: `association` "" leaves author_association out.
 void write_event(const PullRequestJob& job, const std::string& association, const std::string& head_repo) {
@@ -75,12 +79,23 @@ TEST_CASE("e2e untrusted author: an LLM forecast alone passes only a trusted aut
 }
 
 TEST_CASE("e2e untrusted author: the embedded forecaster's trust still passes an untrusted author's kernel") {
-  PullRequestJob job([](FixtureRepo& repo) { two_commits(repo, lenient); });
+  PullRequestJob job([](FixtureRepo& repo) { two_commits(repo, any_forecast); });
   write_event(job, "FIRST_TIMER", "mallory/kernels");
-  auto run = job.run({"--format", "json"}, {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
-  INFO(run.out << run.err);
-  CHECK(run.status == 0);
-  CHECK_THAT(run.out, Contains("\"forecaster\": \"embedded\"") && Contains("\"decision\": \"trusted_forecast\""));
+  SECTION("the embedded forecaster alone") {
+    auto run = job.run({"--format", "json"}, {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+    INFO(run.out << run.err);
+    CHECK(run.status == 0);
+    CHECK_THAT(run.out, Contains("\"forecaster\": \"embedded\"") && Contains("\"decision\": \"trusted_forecast\""));
+  }
+  SECTION("with the LLM: the embedded forecaster's second opinion passes what the LLM's alone may not") {
+    auto& server = answering_server();
+    auto run = job.run({"--forecaster", "llm", "--format", "json"}, llm_env(server, job.repo.path() / ".test-cache"));
+    INFO(run.out << run.err);
+    CHECK(run.status == 0);
+    CHECK_THAT(run.out, Contains("\"forecaster\": \"llm\"") && Contains("\"decision\": \"trusted_forecast\"") &&
+                            Contains("trusted on the embedded forecaster's forecast: P(regression) 0.39 < 1.00") &&
+                            Contains("from an untrusted author: a fork (mallory/kernels)"));
+  }
 }
 
 TEST_CASE("e2e untrusted author: injection-looking text stays a signal, and the kernel is not trusted on it") {
