@@ -52,7 +52,9 @@ ChangeAuthor change_author(const EnvLookup& env) {
       return {AuthorTrust::untrusted, "a GitLab merge request from a fork"};
     return {AuthorTrust::trusted, "a GitLab merge request from a branch of the project: its author can push there"};
   }
-  if (is_set(env, "CI") || is_set(env, "GITHUB_ACTIONS") || is_set(env, "GITLAB_CI"))
+  // CI=false (or 0) is how some shells and tools say "not CI" explicitly.
+  const auto ci = env("CI");
+  if ((ci && !ci->empty() && *ci != "false" && *ci != "0") || is_set(env, "GITHUB_ACTIONS") || is_set(env, "GITLAB_CI"))
     return {AuthorTrust::untrusted, "assumed: CI gives no author information"};
   return {AuthorTrust::trusted, "assumed: a local run, outside CI, reviewed by the user who runs it"};
 }

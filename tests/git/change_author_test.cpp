@@ -87,6 +87,8 @@ TEST_CASE("git: change_author outside GitHub: GitLab forks, CI without informati
   const auto ci = change_author(fixed_environment(Env{{"CI", "true"}}));
   CHECK(ci.trust == AuthorTrust::untrusted);
   CHECK_THAT(ci.reason, Contains("assumed"));
+  CHECK(change_author(fixed_environment(Env{{"GITLAB_CI", "true"}})).trust == AuthorTrust::untrusted);
+  CHECK(change_author(fixed_environment(Env{{"CI", "false"}})).trust == AuthorTrust::trusted);
   const auto local = change_author(fixed_environment(Env{}));
   CHECK(local.trust == AuthorTrust::trusted);
   CHECK_THAT(local.reason, Contains("assumed: a local run"));
