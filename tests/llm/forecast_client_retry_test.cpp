@@ -219,3 +219,35 @@ TEST_CASE("llm client: each retry is announced before its wait, with what failed
   CHECK(notices[1].starts_with("attempt 2 of 4 failed (HTTP 429: "));
   CHECK(notices[1].ends_with("); retrying in 2.0 s"));
 }
+
+TEST_CASE("llm client: an endpoint unreachable after the retries is not asked again in the run") {
+  ClientHarness harness;
+  auto settings = harness.settings();
+  settings.max_retries = 1;
+  SECTION("connection failures: the breaker opens, later kernels fail at once and say why") {
+    harness.server.set_handler([](const auto&, std::size_t) {
+      ScriptedResponse dropped;
+      dropped.action = ScriptedResponse::Action::drop;
+      return dropped;
+    });
+    auto client = harness.client(settings);
+    auto first = client->forecast(test_prompt());
+    REQUIRE_FALSE(first);
+    CHECK(harness.server.request_count() == 2);
+    auto second = client->forecast(test_prompt());
+    REQUIRE_FALSE(second);
+    CHECK(harness.server.request_count() == 2);  // nothing sent
+    CHECK(second.error().requests == 0);
+    CHECK_THAT(second.error().message,
+               Catch::Contains("not sent: the endpoint could not be reached for an earlier kernel of this run") &&
+                   Catch::Contains("gave up after 2 attempts"));
+  }
+  SECTION("HTTP errors may be one request's: later kernels are still sent") {
+    harness.server.set_handler(
+        [](const auto&, std::size_t) { return ScriptedResponse::json(500, R"({"error":{"message":"oom"}})"); });
+    auto client = harness.client(settings);
+    REQUIRE_FALSE(client->forecast(test_prompt()));
+    REQUIRE_FALSE(client->forecast(test_prompt()));
+    CHECK(harness.server.request_count() == 4);
+  }
+}
