@@ -36,6 +36,10 @@ Result<ConfinementApplied> confine_this_process(const Confinement& confinement);
 // Whether this kernel can confine file access, in a form `doctor` prints.
 ConfinementApplied file_confinement_support();
 
+// Whether max_memory_bytes is enforced: not in the sanitizer build (tests only), whose runtime
+// needs more address space than any limit.
+bool address_space_limit_enforced();
+
 // Makes this process's memory and /proc entries (environ, cmdline, mem) unreadable by other
 // processes of the same user, children included: its environment holds the CI's tokens.
 void protect_this_process_from_its_children();

@@ -77,7 +77,7 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     measurement = measure_here(pair, *config, context, options);
     if (terminal) context.err << "\r\033[K" << std::flush;
   } else {
-    if (auto checked = prepare_pair(pair, *config, context); !checked) return std::unexpected(checked.error());
+    if (auto checked = prepare_pair(pair, *config, context); !checked) return std::unexpected(checked.error().error);
     const double timeout = config->number_value("bench.timeout_seconds");
     if (terminal)
       context.err << fmt::format("measuring {} in a child process (limit {:g} s)...", pair.candidate, timeout)

@@ -92,9 +92,13 @@ bench::RunnerOptions runner_options(const config::Config& config) {
   return options;
 }
 
-Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& config, const Context& context) {
+std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, const config::Config& config,
+                                                      const Context& context) {
+  const auto other = [](Error error) {
+    return std::unexpected(PairProblem{PairProblem::Kind::other, std::move(error)});
+  };
   auto sides = read_sides(pair);
-  if (!sides) return std::unexpected(sides.error());
+  if (!sides) return other(sides.error());
   PreparedPair prepared;
   prepared.include_dir = cuda_include_directory(context.env);
   const auto available = [&](std::string_view header) {
@@ -103,9 +107,9 @@ Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& c
            std::filesystem::exists(std::filesystem::path(prepared.include_dir) / header, ec);
   };
   auto reference = bench::prepare_kernel(sides->reference, sides->reference_kernel, available);
-  if (!reference) return std::unexpected(reference.error());
+  if (!reference) return other(reference.error());
   auto candidate = bench::prepare_kernel(sides->candidate, sides->candidate_kernel, available);
-  if (!candidate) return std::unexpected(candidate.error());
+  if (!candidate) return other(candidate.error());
 
   // Each side's own spec: its comment block, else its [[kernel]] in the config. The reference's
   // sizes, arguments and tolerances hold for both (the head under review must not choose the
@@ -114,7 +118,7 @@ Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& c
   std::vector<bench::LaunchSpec> config_specs;
   if (!config.source_text().empty()) {
     auto specs = bench::read_config_specs(config.source_text(), config.source_name());
-    if (!specs) return std::unexpected(specs.error());
+    if (!specs) return other(specs.error());
     config_specs = std::move(*specs);
   }
   const auto own_spec = [&](const bench::PreparedKernel& kernel, const std::string& path) {
@@ -126,10 +130,14 @@ Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& c
   std::optional<bench::LaunchSpec> candidate_spec = own_spec(*candidate, sides->candidate.path);
   std::optional<bench::LaunchSpec> reference_spec = own_spec(*reference, sides->reference.path);
   if (!candidate_spec && !reference_spec)
-    return usage_error(fmt::format(
-        "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
-        ".kforecast.toml (sizes, grid, block, args; see DESIGN.md, 'Kernel launch specs')",
-        candidate->name_expression));
+    return std::unexpected(PairProblem{
+        PairProblem::Kind::no_launch_spec,
+        usage_error(
+            fmt::format(
+                "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
+                ".kforecast.toml (sizes, grid, block, args; see DESIGN.md, 'Kernel launch specs')",
+                candidate->name_expression))
+            .error()});
   const bench::LaunchSpec problem = reference_spec ? *reference_spec : *candidate_spec;
   candidate_spec = bench::with_geometry_of(problem, candidate_spec ? *candidate_spec : problem);
   reference_spec = bench::with_geometry_of(problem, reference_spec ? *reference_spec : problem);
@@ -138,7 +146,7 @@ Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& c
     for (const auto& [kernel, spec] :
          {std::pair{&*reference, &*reference_spec}, std::pair{&*candidate, &*candidate_spec}})
       if (auto launch = bench::resolve_launch(*spec, size, kernel->function.parameters); !launch)
-        return usage_error(fmt::format("{}: {}", kernel->label, launch.error().message));
+        return other(usage_error(fmt::format("{}: {}", kernel->label, launch.error().message)).error());
   prepared.reference = std::move(*reference);
   prepared.candidate = std::move(*candidate);
   prepared.reference_spec = std::move(*reference_spec);
@@ -149,7 +157,7 @@ Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& c
 Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const Context& context,
                                         const bench::RunnerOptions& options) {
   auto prepared = prepare_pair(pair, config, context);
-  if (!prepared) return std::unexpected(prepared.error());
+  if (!prepared) return std::unexpected(prepared.error().error);
   const std::string& include_dir = prepared->include_dir;
   const auto* reference = &prepared->reference;
   const auto* candidate = &prepared->candidate;

@@ -26,12 +26,20 @@ bench::RunnerOptions runner_options(const config::Config& config);
 struct PreparedPair {
   bench::PreparedKernel reference;
   bench::PreparedKernel candidate;
-  // Each side's spec: the same sizes and arguments (the candidate's), each side's own geometry.
+  // Each side's spec: the same sizes and arguments (the reference's), each side's own geometry.
   bench::LaunchSpec reference_spec;
   bench::LaunchSpec candidate_spec;
   std::string include_dir;  // CUDA's headers, or empty
 };
-Result<PreparedPair> prepare_pair(const BenchPair& pair, const config::Config& config, const Context& context);
+// Why a pair cannot be prepared. A missing launch spec is its own case: `pr` explains it as a
+// step the author can take, where any other problem is a mistake in a spec or a name.
+struct PairProblem {
+  enum class Kind { no_launch_spec, other };
+  Kind kind = Kind::other;
+  Error error;
+};
+std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, const config::Config& config,
+                                                      const Context& context);
 
 // A measurement, or an Error where the work could not start (no GPU: exit 3; a bad spec or
 // kernel name: exit 2). A kernel that faults, disagrees or does not compile is a measurement

@@ -223,8 +223,8 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
     if (auto prepared = prepare_pair(pair, config, context); !prepared) {
-      const std::string message = readable(prepared.error().message);
-      if (message.find("no launch spec") != std::string::npos)
+      const std::string message = readable(prepared.error().error.message);
+      if (prepared.error().kind == PairProblem::Kind::no_launch_spec)
         return usage_error(fmt::format(
             "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
             "(sizes, grid, block and [kernel.args]; `kforecast help bench` shows one), or a [[kernel]] table "

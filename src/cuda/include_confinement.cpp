@@ -2,6 +2,7 @@
 #include "cuda/include_confinement.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
 
@@ -148,7 +149,44 @@ class Confiner {
 
 }  // namespace
 
+bool allowed_compile_option(std::string_view option) {
+  // Options that change what the code means or how it is optimised, and nothing that reads a
+  // file (--pre-include, --include-path: include folders travel as include_dirs and are checked),
+  // runs a program or names a response file.
+  static constexpr std::array<std::string_view, 8> exact = {
+      "-default-device", "-minimal",        "-rdc=true",      "-rdc=false",
+      "-lineinfo",       "--use_fast_math", "-use_fast_math", "--extra-device-vectorization"};
+  static constexpr std::array<std::string_view, 20> prefixes = {"-std=",
+                                                                "--std=",
+                                                                "-D",
+                                                                "--define-macro=",
+                                                                "-U",
+                                                                "--undefine-macro=",
+                                                                "--ftz=",
+                                                                "-ftz=",
+                                                                "--prec-div=",
+                                                                "-prec-div=",
+                                                                "--prec-sqrt=",
+                                                                "-prec-sqrt=",
+                                                                "--fmad=",
+                                                                "-fmad=",
+                                                                "-maxrregcount=",
+                                                                "--maxrregcount=",
+                                                                "--relocatable-device-code=",
+                                                                "--dopt=",
+                                                                "-dopt=",
+                                                                "--device-int128"};
+  if (std::ranges::find(exact, option) != exact.end()) return true;
+  return std::ranges::any_of(prefixes, [&](std::string_view prefix) { return option.starts_with(prefix); });
+}
+
 Result<CompileRequest> confine_includes(CompileRequest request, const IncludeRoots& roots) {
+  for (const auto& option : request.options)
+    if (!allowed_compile_option(option))
+      return refuse(request.file_name, 0,
+                    fmt::format("compiler option '{}' is not allowed for code under review (only language, "
+                                "definition and code-generation options are)",
+                                option));
   if (auto ok = Confiner(request, roots).run(); !ok) return std::unexpected(ok.error());
   return request;
 }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "base/error.hpp"
@@ -29,6 +30,10 @@ struct IncludeRoots {
   std::size_t max_header_bytes = std::size_t{8} << 20;   // one header; larger ones are refused
   std::size_t max_total_bytes = std::size_t{256} << 20;  // all headers read for one request
 };
+
+// Whether a compiler option may come with code under review: language, definitions and code
+// generation, never one that reads a file, runs a program or names a response file.
+bool allowed_compile_option(std::string_view option);
 
 // `request` with its project headers in memory and only toolkit folders left in include_dirs,
 // or why it may not be compiled (exit code gate_failed: the code under review asked for it).

@@ -17,6 +17,14 @@
 namespace kforecast::cuda {
 namespace {
 
+// LeakSanitizer reads /proc/self/task at exit, which the child's Landlock rules keep it from: the
+// sanitizer build (tests only) turns the child's leak check off; the parent's still runs.
+#ifdef KF_SANITIZED
+constexpr bool child_leak_check_off = true;
+#else
+constexpr bool child_leak_check_off = false;
+#endif
+
 // A fresh empty folder for one child, removed with everything in it when the compile ends.
 class ScratchFolder {
  public:
@@ -87,9 +95,7 @@ Result<CompileOutput> IsolatedCompiler::compile(const CompileRequest& request) c
   options.input = encode_request(*confined);
   options.timeout = m_settings.timeout;
   options.max_output_bytes = m_settings.max_answer_bytes;
-  // Nothing of kforecast's environment: it holds the CI's tokens and API keys.
-  options.environment =
-      std::vector<std::string>{"PATH=/usr/bin:/bin", "HOME=" + scratch.path(), "TMPDIR=" + scratch.path(), "LC_ALL=C"};
+  options.environment = compile_child_environment(scratch.path(), process_environment());
   auto ran = run_process(argv, options);
   if (!ran)
     return fail(ExitCode::gate_failed,
@@ -111,6 +117,16 @@ Result<CompileOutput> IsolatedCompiler::compile(const CompileRequest& request) c
   if (!answer->output) return std::unexpected(answer->output.error());
   attach_resources(*answer->output);
   return std::move(*answer->output);
+}
+
+std::vector<std::string> compile_child_environment(const std::string& scratch, const EnvLookup& env) {
+  std::vector<std::string> environment = {"PATH=/usr/bin:/bin", "HOME=" + scratch, "TMPDIR=" + scratch, "LC_ALL=C"};
+  // The loader's path is how kforecast itself was started where its libraries are not the
+  // system's (a carried build, a conda environment): without it the child cannot start.
+  if (auto libraries = env("LD_LIBRARY_PATH"); libraries && !libraries->empty())
+    environment.push_back("LD_LIBRARY_PATH=" + *libraries);
+  if (child_leak_check_off) environment.push_back("ASAN_OPTIONS=detect_leaks=0");
+  return environment;
 }
 
 std::string this_executable() {

@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "base/environment.hpp"
 #include "cuda/compiler.hpp"
 #include "cuda/include_confinement.hpp"
 
@@ -41,6 +43,10 @@ class IsolatedCompiler final : public Compiler {
   std::unique_ptr<Compiler> m_nvrtc;
   IsolationSettings m_settings;
 };
+
+// The compiler child's whole environment: nothing of kforecast's (it holds the CI's tokens and
+// API keys) but what starting the same executable needs.
+std::vector<std::string> compile_child_environment(const std::string& scratch, const EnvLookup& env);
 
 // The path of the running executable, for IsolationSettings::program.
 std::string this_executable();

@@ -19,7 +19,7 @@ namespace {
 
 const std::string copy_file = std::string(KF_SOURCE_DIR) + "/fixtures/bench/copy.cu";
 
-Result<PreparedPair> prepare(const std::string& candidate, const std::string& reference) {
+std::expected<PreparedPair, PairProblem> prepare(const std::string& candidate, const std::string& reference) {
   static std::ostringstream out, err;
   static Context context{out, err, fixed_environment({})};
   static const config::Config config;
@@ -81,8 +81,9 @@ __global__ void scale(const float* x, float* y, int n) {
                                    spec_tail);
   auto pair = prepare(candidate + ":scale", reference + ":scale");
   REQUIRE_FALSE(pair.has_value());
-  CHECK(pair.error().exit_code == ExitCode::usage);
-  CHECK_THAT(pair.error().message, Contains("rows"));
+  CHECK(pair.error().kind == PairProblem::Kind::other);
+  CHECK(pair.error().error.exit_code == ExitCode::usage);
+  CHECK_THAT(pair.error().error.message, Contains("rows"));
 }
 
 TEST_CASE("bench measure: the head's spec cannot choose the problem both sides are measured at") {
@@ -114,4 +115,13 @@ __global__ void scale(const float* x, float* y, int n) {
   CHECK(pair->candidate_spec.rtol == pair->reference_spec.rtol);
   REQUIRE(pair->candidate_spec.rtol.has_value());
   CHECK(*pair->candidate_spec.rtol < 1e-4);
+}
+
+TEST_CASE("bench measure: a pair without any launch spec says so as its own kind of problem") {
+  // copy_strided has no comment block and neither side is covered by another's.
+  auto pair = prepare(copy_file + ":copy_strided", copy_file + ":copy_strided");
+  REQUIRE_FALSE(pair.has_value());
+  CHECK(pair.error().kind == PairProblem::Kind::no_launch_spec);
+  CHECK(pair.error().error.exit_code == ExitCode::usage);
+  CHECK_THAT(pair.error().error.message, Contains("no launch spec for kernel 'copy_strided'"));
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <catch2/catch.hpp>
 
+#include "base/environment.hpp"
 #include "cuda/compile_child.hpp"
+#include "cuda/isolated_compiler.hpp"
 
 using namespace kforecast::cuda;
 
@@ -37,4 +39,20 @@ TEST_CASE("cuda: compile logs quote only the request's own files") {
   CHECK(kept.find("ghp_leak") == std::string::npos);
   CHECK(kept.find("int unused;") != std::string::npos);
   CHECK(kept.find("(2 quoted lines of files outside the repository left out)") != std::string::npos);
+}
+
+TEST_CASE("cuda: the compiler child's environment holds no secret, and what starting it needs") {
+  using kforecast::cuda::compile_child_environment;
+  const auto env = kforecast::fixed_environment({{"GITHUB_TOKEN", "ghs_secret_value"},
+                                                 {"KFORECAST_API_KEY", "sk-secret"},
+                                                 {"LD_LIBRARY_PATH", "/opt/kforecast/lib"},
+                                                 {"HOME", "/home/runner"}});
+  auto environment = compile_child_environment("/tmp/scratch", env);
+  // The sanitizer build (tests only) also turns the child's leak check off.
+  std::erase(environment, "ASAN_OPTIONS=detect_leaks=0");
+  CHECK(environment == std::vector<std::string>{"PATH=/usr/bin:/bin", "HOME=/tmp/scratch", "TMPDIR=/tmp/scratch",
+                                                "LC_ALL=C", "LD_LIBRARY_PATH=/opt/kforecast/lib"});
+  auto bare = compile_child_environment("/s", kforecast::fixed_environment({}));
+  std::erase(bare, "ASAN_OPTIONS=detect_leaks=0");
+  CHECK(bare.size() == 4);
 }

@@ -124,3 +124,19 @@ TEST_CASE("cuda: project headers are read from the work tree, inside the reposit
     CHECK_THAT(confined.error().message, Contains("above the limit"));
   }
 }
+
+TEST_CASE("cuda: only language, definition and code-generation options reach the compiler") {
+  for (const char* option :
+       {"-default-device", "-minimal", "-std=c++17", "-DTILE=64", "--use_fast_math", "--fmad=false"})
+    CHECK(allowed_compile_option(option));
+  for (const char* option : {"--pre-include=/proc/self/environ", "-include", "--include-path=/etc", "-I/etc",
+                             "@flags.rsp", "-Xcompiler", "--run", "--load-plugin=x.so", "-ccbin=/tmp/x"}) {
+    INFO(option);
+    CHECK_FALSE(allowed_compile_option(option));
+  }
+  auto request = request_for("__global__ void k() {}\n");
+  request.options = {"-default-device", "--pre-include=/proc/self/environ"};
+  auto refused = confine_includes(request, {});
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Contains("compiler option '--pre-include=/proc/self/environ' is not allowed"));
+}

@@ -3,6 +3,7 @@
 
 // Runs the built kforecast binary (KF_BINARY) on fixture repositories.
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -20,11 +21,15 @@ struct Run {
   std::string out, err;
 };
 
-// `env` entries ("NAME=value") are added to a clean environment holding PATH and HOME only,
+// `env` entries ("NAME=value") are added to a clean environment holding PATH, HOME and
+// LD_LIBRARY_PATH (where set) only,
 // so the developer's own KFORECAST_* variables cannot change a test's outcome.
 inline Run run_kforecast(std::vector<std::string> args, const std::filesystem::path& cwd = {},
                          std::vector<std::string> env = {}, std::string input = {}) {
   std::vector<std::string> argv{"env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp"};
+  // A build carried to another machine with its libraries beside it needs the loader's path.
+  if (const char* libraries = std::getenv("LD_LIBRARY_PATH"))
+    argv.push_back(std::string("LD_LIBRARY_PATH=") + libraries);
   argv.insert(argv.end(), env.begin(), env.end());
   argv.push_back(KF_BINARY);
   argv.insert(argv.end(), args.begin(), args.end());
