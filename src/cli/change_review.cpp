@@ -162,7 +162,7 @@ embedded::FeatureContext embedded_features(const config::Config& config, const c
 Result<std::unique_ptr<gate::Forecaster>> configured_forecaster(const config::Config& config, const EnvLookup& env,
                                                                 std::optional<llm::PromptSet> prompts,
                                                                 embedded::FeatureContext features,
-                                                                std::ostream* progress,
+                                                                std::ostream* progress, std::ostream& warnings,
                                                                 std::vector<std::string> prompt_notes) {
   auto embedded =
       std::make_unique<gate::EmbeddedForecaster>(std::move(features), config.number_value("bench.tolerance"));
@@ -170,7 +170,7 @@ Result<std::unique_ptr<gate::Forecaster>> configured_forecaster(const config::Co
   const bool fallback = config.string_value("forecast.fallback") == "embedded";
   auto llm = make_llm_forecaster(config, env, std::move(*prompts), progress,
                                  fallback ? gate::OnFailure::embedded_stands_in : gate::OnFailure::unsure,
-                                 std::move(prompt_notes));
+                                 std::move(prompt_notes), &warnings);
   if (!llm) return std::unexpected(llm.error());
   if (!fallback) return std::move(*llm);
   return std::make_unique<gate::FallbackForecaster>(std::move(*llm), std::move(embedded));
@@ -196,6 +196,39 @@ void record_forecasts(report::Report& report, const std::vector<std::size_t>& en
   for (auto& note : run.notes) report.notes.push_back(std::move(note));
 }
 
+// A forecaster that failed is never silent: a report warning whose headline the report's first
+// line carries, said on standard error too. Nothing when every kernel got its own forecast.
+void warn_of_failures(report::Report& report, const gate::Forecaster& forecaster, const gate::ForecastRun& run,
+                      std::ostream& err) {
+  std::size_t failed = 0, stood_in = 0;
+  const std::string* first = nullptr;
+  for (const auto& kernel : run.kernels) {
+    if (kernel.failure.empty()) continue;
+    ++failed;
+    if (kernel.forecast) ++stood_in;
+    if (first == nullptr) first = &kernel.failure;
+  }
+  if (failed == 0) return;
+  const std::size_t total = run.kernels.size();
+  report::RunWarning warning{
+      fmt::format("the {} forecaster failed for {} of {} kernel{}", forecaster.name(), failed, total,
+                  total == 1 ? "" : "s"),
+      fmt::format("{}{}; {}", *first, failed > 1 ? " (the first failure)" : "",
+                  stood_in == failed ? "the embedded forecaster's forecast stood in (forecast.fallback = \"embedded\")"
+                  : failed == 1      ? "without a forecast the kernel needs a GPU measurement, and is "
+                                       "unverified without one"
+                                     : "without a forecast those kernels need a GPU measurement, and "
+                                       "are unverified without one")};
+  err << "kforecast: warning: " << report::warning_text(warning) << "\n";
+  report.warnings.push_back(std::move(warning));
+}
+
+// The forecasters whose answer the kernel's own text can steer: an untrusted author's kernel is
+// not passed on their forecast alone (issue 14; the steering markers are a signal, not the defence).
+bool steerable(const report::ForecastEntry& forecast) {
+  return forecast.forecaster == "llm" && forecast.fallback_for.empty();
+}
+
 // policy.on_unverified: what a kernel that needs a GPU measurement is until it has one.
 enum class Unverified { warn, fail };
 
@@ -203,7 +236,10 @@ enum class Unverified { warn, fail };
 // trusts settles its kernel (trusted_forecast, pass); every other changed kernel needs a GPU
 // measurement and stays unverified until the measuring step (cli/measure_step.hpp) measures it.
 // A new kernel has nothing to compare with. Returns whether the entry needs a measurement.
-bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unverified unverified) {
+// `second_opinion`: the embedded forecaster's forecast, asked for where the author's standing
+// keeps the LLM's forecast from passing the kernel on its own; nullptr otherwise.
+bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unverified unverified,
+            const git::ChangeAuthor& author, const report::ForecastEntry* second_opinion) {
   std::erase(entry.notes, std::string(unverified_placeholder));
   if (entry.change == report::Change::added) {
     entry.decision = report::Decision::skipped;
@@ -213,7 +249,19 @@ bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unv
   }
   const auto& forecast = entry.forecast;
   // The report's P(regression) and confidence were taken at bench.tolerance from the distribution.
-  if (forecast && policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
+  const bool author_bars = forecast && steerable(*forecast) && author.trust == git::AuthorTrust::untrusted;
+  if (author_bars && second_opinion != nullptr &&
+      policy::is_trusted(second_opinion->p_regression, second_opinion->confidence, bars)) {
+    entry.decision = report::Decision::trusted_forecast;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back(fmt::format(
+        "trusted on the embedded forecaster's forecast: P(regression) {:.2f} < {:.2f}, confidence {:.2f} >= {:.2f} "
+        "(an LLM forecast alone does not pass a kernel from an untrusted author: {})",
+        second_opinion->p_regression, bars.max_p_regression, second_opinion->confidence, bars.min_confidence,
+        author.reason));
+    return false;
+  }
+  if (forecast && !author_bars && policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
     entry.decision = report::Decision::trusted_forecast;
     entry.verdict = report::KernelVerdict::pass;
     entry.notes.push_back(fmt::format("trusted forecast: P(regression) {:.2f} < {:.2f}, confidence {:.2f} >= {:.2f}",
@@ -223,6 +271,8 @@ bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unv
   }
   const std::string why =
       !forecast ? "no forecast"
+      : author_bars
+          ? fmt::format("an LLM forecast alone does not pass a kernel from an untrusted author: {}", author.reason)
       : forecast->p_regression >= bars.max_p_regression
           ? fmt::format("P(regression) {:.2f} >= {:.2f}", forecast->p_regression, bars.max_p_regression)
           : fmt::format("confidence {:.2f} < {:.2f}", forecast->confidence, bars.min_confidence);
@@ -234,12 +284,13 @@ bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unv
 // Decides every entry still open (forecast_only, warn) and sets the gate verdict; returns the
 // entries that need a GPU measurement, in report order.
 std::vector<std::size_t> apply_policy(report::Report& report, const policy::TrustThresholds& bars,
-                                      Unverified unverified) {
+                                      Unverified unverified, const git::ChangeAuthor& author,
+                                      const std::vector<std::optional<report::ForecastEntry>>& second_opinions) {
   std::vector<std::size_t> to_measure;
   for (std::size_t i = 0; i < report.kernels.size(); ++i) {
     auto& entry = report.kernels[i];
     if (entry.decision == report::Decision::forecast_only && entry.verdict == report::KernelVerdict::warn &&
-        decide(entry, bars, unverified))
+        decide(entry, bars, unverified, author, second_opinions[i] ? &*second_opinions[i] : nullptr))
       to_measure.push_back(i);
     if (entry.verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
   }
@@ -319,21 +370,53 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i)
     if (needs_forecast(analysis.kernels[i], report.kernels[i])) to_forecast.push_back(i);
   // Nothing to forecast: no forecaster is built, so no endpoint is reached and libcurl is not loaded.
+  const policy::TrustThresholds bars{config.number_value("policy.max_p_regression"),
+                                     config.number_value("policy.min_confidence")};
+  std::vector<std::optional<report::ForecastEntry>> second_opinions(report.kernels.size());
   if (!to_forecast.empty()) {
+    const bool prompts_given = inputs.prompts.has_value();
     auto launch_specs = config_launch_specs(config);
     const auto requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include,
                                             compiler_or_null, arch, launch_specs.specs);
+    const auto features = embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr);
     auto forecaster =
-        configured_forecaster(config, context.env, std::move(inputs.prompts),
-                              embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
-                              terminal ? &context.err : nullptr, std::move(launch_specs.notes));
+        configured_forecaster(config, context.env, std::move(inputs.prompts), features,
+                              terminal ? &context.err : nullptr, context.err, std::move(launch_specs.notes));
     if (!forecaster) return std::unexpected(forecaster.error());
     auto run = (*forecaster)->forecast(requests);
     if (!run) return std::unexpected(run.error());
+    warn_of_failures(report, **forecaster, *run, context.err);
+    // An untrusted author's kernel that the LLM's forecast alone would pass gets the embedded
+    // forecaster's opinion, which reads no prose and may pass it instead (decide()).
+    if (inputs.author.trust == git::AuthorTrust::untrusted) {
+      std::vector<std::size_t> asked;
+      std::vector<gate::ForecastRequest> second_requests;
+      for (std::size_t k = 0; k < to_forecast.size(); ++k) {
+        const auto& forecast = run->kernels[k].forecast;
+        if (forecast && steerable(*forecast) &&
+            policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
+          asked.push_back(to_forecast[k]);
+          second_requests.push_back(requests[k]);
+        }
+      }
+      if (!asked.empty()) {
+        const gate::EmbeddedForecaster embedded(features, config.number_value("bench.tolerance"));
+        if (auto opinions = embedded.forecast(second_requests))
+          for (std::size_t k = 0; k < asked.size(); ++k) second_opinions[asked[k]] = opinions->kernels[k].forecast;
+      }
+    }
     record_forecasts(report, to_forecast, std::move(*run));
+    // Whom the LLM's forecasts were trusted for, and on what grounds (assumed, outside GitHub).
+    if (prompts_given)
+      report.notes.push_back(
+          fmt::format("author: {}{}", git::describe(inputs.author),
+                      inputs.author.trust == git::AuthorTrust::trusted
+                          ? ""
+                          : ": an LLM forecast alone passes none of its kernels; the embedded forecaster's trust or a "
+                            "measurement must"));
   }
-  return apply_policy(report,
-                      {config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},
-                      config.string_value("policy.on_unverified") == "fail" ? Unverified::fail : Unverified::warn);
+  return apply_policy(report, bars,
+                      config.string_value("policy.on_unverified") == "fail" ? Unverified::fail : Unverified::warn,
+                      inputs.author, second_opinions);
 }
 }  // namespace kforecast::cli

@@ -18,6 +18,7 @@
 #include "base/error.hpp"
 #include "cli/command.hpp"
 #include "config/config.hpp"
+#include "git/change_author.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 #include "llm/kernel_prompt.hpp"
@@ -46,11 +47,14 @@ struct ReviewInputs {
   const config::Config& config;
   std::optional<llm::PromptSet> prompts;       // set: the LLM forecaster (checked by the caller)
   std::span<const std::string> context_notes;  // run notes placed after the target's (the diff's)
+  // Who wrote the change: an untrusted author's kernel is not passed on an LLM forecast alone.
+  git::ChangeAuthor author;
 };
 
 // Appends one entry per changed kernel to `report` (and run notes: the target, the comment-only
 // kernels, launch specs that could not be read), settles what the identical-code tier settles,
 // forecasts the rest and applies the policy. Returns the entries the policy sends to the GPU.
+// A forecaster that failed for any kernel is a report warning, also said on `context.err`.
 // Errors only for a configuration problem of the LLM forecaster found before any request.
 Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, ReviewInputs inputs, Context& context);
 

@@ -181,7 +181,8 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   report::Report report{
       kforecast::version, sources->base_label, sources->head_label, report::GateVerdict::pass, {}, {}};
   report.notes.push_back(fmt::format("compared: {}", sources->origin));
-  auto to_measure = review_changed_kernels(report, {base, head, *analysis, *config, std::move(prompts), {}}, context);
+  auto to_measure = review_changed_kernels(
+      report, {base, head, *analysis, *config, std::move(prompts), {}, git::change_author(context.env)}, context);
   if (!to_measure) return std::unexpected(to_measure.error());
   settle_unchanged(report, *analysis, *to_measure);
   // --bench measures every kernel that has a previous version and was not settled for free,

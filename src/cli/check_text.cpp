@@ -67,7 +67,11 @@ std::string distribution_bar(const std::array<double, 8>& probabilities) {
 }
 
 void write_check_text(std::ostream& out, const report::Report& report) {
-  out << fmt::format("kforecast check: {}\n", report::to_string(report.verdict));
+  // The first line as the report's: whether every kernel was judged, and any warning's headline.
+  std::string first = report::summary(report);
+  for (std::size_t i = 0; i < report.warnings.size(); ++i)
+    first += (i == 0 ? "; warning: " : "; ") + report.warnings[i].headline;
+  out << fmt::format("kforecast check: {}\n", first);
   for (const auto& entry : report.kernels) write_kernel(out, entry);
   if (!report.notes.empty()) out << "\n";
   for (const auto& note : report.notes) out << fmt::format("note: {}\n", note);

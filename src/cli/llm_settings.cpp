@@ -101,7 +101,8 @@ Result<llm::PromptSet> configured_prompts(const config::Config& config, const gi
 Result<std::unique_ptr<gate::LlmForecaster>> make_llm_forecaster(const config::Config& config, const EnvLookup& env,
                                                                  llm::PromptSet prompts, std::ostream* progress,
                                                                  gate::OnFailure on_failure,
-                                                                 std::vector<std::string> prompt_notes) {
+                                                                 std::vector<std::string> prompt_notes,
+                                                                 std::ostream* warnings) {
   auto endpoint = endpoint_settings(config, env);
   if (!endpoint) return std::unexpected(endpoint.error());
   auto gpu = target_gpu(config);
@@ -122,7 +123,8 @@ Result<std::unique_ptr<gate::LlmForecaster>> make_llm_forecaster(const config::C
   std::optional<llm::ForecastCache> cache;
   if (config.boolean_value("endpoint.cache"))
     if (auto directory = llm::default_forecast_cache_directory(env)) cache.emplace(*directory);
-  return std::make_unique<gate::LlmForecaster>(std::move(settings), std::move(transport), std::move(cache), progress);
+  return std::make_unique<gate::LlmForecaster>(std::move(settings), std::move(transport), std::move(cache), progress,
+                                               warnings);
 }
 
 }  // namespace kforecast::cli

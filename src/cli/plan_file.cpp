@@ -148,6 +148,16 @@ Plan read_plan(simdjson::dom::object root) {
       enum_at(r, "verdict", "report",
               std::array{report::GateVerdict::pass, report::GateVerdict::fail, report::GateVerdict::inconclusive});
   plan.report.notes = strings_at(r, "notes", "report");
+  // Optional: a plan without warnings (none, or written before they were recorded) has none.
+  simdjson::dom::array warnings;
+  if (r["warnings"].get_array().get(warnings) == simdjson::SUCCESS) {
+    std::size_t w = 0;
+    for (auto element : warnings) {
+      const std::string path = fmt::format("report.warnings[{}]", w++);
+      const auto o = as_object(element, path);
+      plan.report.warnings.push_back({string_at(o, "headline", path), string_at(o, "detail", path)});
+    }
+  }
   std::size_t i = 0;
   for (auto element : array_at(r, "kernels", "report")) {
     const std::string path = fmt::format("report.kernels[{}]", i++);
@@ -198,6 +208,10 @@ std::string plan_json(const Plan& plan) {
     if (job.complete) measure += fmt::format(", \"base\": {}, \"head\": {}", side_json(job.base), side_json(job.head));
     measure += "}";
   }
+  std::string warnings;
+  for (std::size_t i = 0; i < r.warnings.size(); ++i)
+    warnings += fmt::format("{}{{\"headline\": {}, \"detail\": {}}}", i ? ", " : "",
+                            json_string(r.warnings[i].headline), json_string(r.warnings[i].detail));
   std::string to_measure;
   for (std::size_t i = 0; i < plan.to_measure.size(); ++i)
     to_measure += fmt::format("{}{}", i ? ", " : "", plan.to_measure[i]);
@@ -205,12 +219,13 @@ std::string plan_json(const Plan& plan) {
       "{{\"kforecast_plan\": {}, \"kforecast\": {}, \"shards\": {}, \"no_bench\": {}, \"ledger\": {},\n"
       " \"config\": {{\"name\": {}, \"text\": {}}},\n"
       " \"report\": {{\"kforecast\": {}, \"base\": {}, \"head\": {}, \"verdict\": \"{}\", \"notes\": {},\n"
+      "  \"warnings\": [{}],\n"
       "  \"kernels\": [{}]}},\n"
       " \"to_measure\": [{}],\n"
       " \"measure\": [{}]}}\n",
       plan_schema_version, json_string(plan.kforecast_version), plan.shards, plan.no_bench, json_string(plan.ledger),
       json_string(plan.config_name), json_string(plan.config_text), json_string(r.version), json_string(r.base),
-      json_string(r.head), report::to_string(r.verdict), strings(r.notes), kernels, to_measure, measure);
+      json_string(r.head), report::to_string(r.verdict), strings(r.notes), warnings, kernels, to_measure, measure);
 }
 
 Result<Plan> parse_plan_json(std::string_view text, std::string_view name) {

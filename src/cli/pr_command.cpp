@@ -18,6 +18,7 @@
 #include "cli/pr_sources.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
+#include "git/change_author.hpp"
 #include "git/revision_range.hpp"
 #include "kforecast_version.hpp"
 #include "report/writer.hpp"
@@ -105,8 +106,10 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
 
   report::Report report{kforecast::version, base, head.empty() ? "index" : head, report::GateVerdict::pass, {}, {}};
   report.notes.push_back(fmt::format("revisions: {}", origin));
-  auto to_measure = review_changed_kernels(
-      report, {base_sources, head_sources, analysis, *config, std::move(prompts), sources->diff.notes}, context);
+  auto to_measure = review_changed_kernels(report,
+                                           {base_sources, head_sources, analysis, *config, std::move(prompts),
+                                            sources->diff.notes, git::change_author(context.env)},
+                                           context);
   if (!to_measure) return std::unexpected(to_measure.error());
   const PrBenchInputs bench_inputs{
       analysis, base_sources, head_sources, ledger_path(*config, repository_root), {invocation.has("--no-bench")}};

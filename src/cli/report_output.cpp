@@ -38,6 +38,12 @@ Result<ExitCode> deliver_report(const report::Report& report, const config::Conf
                                 const Invocation& invocation, Context& context) {
   auto written = write_report(report, config, invocation, context);
   if (!written) return written;
+  // A gate that passed without judging every kernel says so where a CI log shows it, not only
+  // in the report (which may go to a file or a comment).
+  if (const std::size_t unjudged = report::unjudged_kernels(report); unjudged > 0)
+    context.err << fmt::format(
+        "kforecast: warning: {} kernel{} could not be judged (policy.on_unverified = {}): the report's notes say why\n",
+        unjudged, unjudged == 1 ? "" : "s", config.string_value("policy.on_unverified"));
   if (auto step = write_step_report(report, context.env); !step) return std::unexpected(step.error());
   if (!invocation.has("--post")) return written;
   if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());

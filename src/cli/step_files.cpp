@@ -34,8 +34,8 @@ Result<void> write_step_report(const report::Report& report, const EnvLookup& en
   report::make_markdown_writer(markdown)->write(report);
   if (auto written = append_step_file(env, "GITHUB_STEP_SUMMARY", markdown.str()); !written) return written;
   return append_step_file(env, "GITHUB_OUTPUT",
-                          fmt::format("verdict={}\nneeds_gpu={}\n", report::to_string(report.verdict),
-                                      report_needs_gpu(report) ? "true" : "false"));
+                          fmt::format("verdict={}\nneeds_gpu={}\nunjudged={}\n", report::to_string(report.verdict),
+                                      report_needs_gpu(report) ? "true" : "false", report::unjudged_kernels(report)));
 }
 
 }  // namespace kforecast::cli

@@ -128,7 +128,9 @@ const std::array keys{
             choice,
             "\"warn\"",
             "",
-            "What a kernel that needed a GPU but got none does to the gate.",
+            "What a kernel that could not be judged (it needed a GPU measurement and got none: no GPU, no launch "
+            "spec, --no-bench, the budget spent, a forecaster that failed) does to the gate: \"warn\" passes it, and "
+            "the report's first line says \"pass, but N kernels could not be judged\"; \"fail\" fails it.",
             {},
             {},
             unverified_actions,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gate/llm_forecaster.hpp"
 
+#include <mutex>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -32,11 +33,12 @@ std::string display_url(std::string url) {
 }
 
 LlmForecaster::LlmForecaster(LlmForecasterSettings settings, std::unique_ptr<llm::HttpTransport> transport,
-                             std::optional<llm::ForecastCache> cache, std::ostream* progress)
+                             std::optional<llm::ForecastCache> cache, std::ostream* progress, std::ostream* warnings)
     : m_settings(std::move(settings)),
       m_transport(std::move(transport)),
       m_cache(std::move(cache)),
-      m_progress(progress) {}
+      m_progress(progress),
+      m_warnings(warnings) {}
 
 Result<ForecastRun> LlmForecaster::forecast(std::span<const ForecastRequest> requests) const {
   ForecastRun run;
@@ -60,6 +62,19 @@ Result<ForecastRun> LlmForecaster::forecast(std::span<const ForecastRequest> req
   // between the two.
   const auto deadline = std::chrono::steady_clock::now() + m_settings.deadline;
   llm::ForecastClient client(m_settings.endpoint, *m_transport, m_settings.prompts, deadline);
+  // The first retry is said at once: a dead or stalled endpoint may take minutes to give up
+  // (retries, stall limits), and a CI log must not be silent meanwhile. Later ones would only
+  // repeat it; the failure itself is the report's warning.
+  std::once_flag first_retry;
+  if (m_warnings != nullptr)
+    client.on_retry([&](std::string_view what) {
+      std::call_once(first_retry, [&] {
+        *m_warnings << fmt::format(
+                           "{}kforecast: warning: the LLM endpoint is failing: {} (later retries are not shown)\n",
+                           m_progress != nullptr ? "\r\x1b[K" : "", what)
+                    << std::flush;
+      });
+    });
   llm::BatchOptions batch{m_settings.concurrency, m_cache ? &*m_cache : nullptr, {}};
   const std::string& model = m_settings.endpoint.model;
   if (m_progress != nullptr)

@@ -48,9 +48,10 @@ struct LlmForecasterSettings {
 class LlmForecaster final : public Forecaster {
  public:
   // `cache`: endpoint.cache's forecast cache, or nullopt. `progress`: a terminal for the
-  // progress line, or nullptr.
+  // progress line, or nullptr. `warnings`: where the first retry of a run is announced
+  // (standard error, terminal or not), or nullptr.
   LlmForecaster(LlmForecasterSettings settings, std::unique_ptr<llm::HttpTransport> transport,
-                std::optional<llm::ForecastCache> cache, std::ostream* progress);
+                std::optional<llm::ForecastCache> cache, std::ostream* progress, std::ostream* warnings = nullptr);
 
   std::string_view name() const override { return "llm"; }
   Result<ForecastRun> forecast(std::span<const ForecastRequest> requests) const override;
@@ -60,6 +61,7 @@ class LlmForecaster final : public Forecaster {
   std::unique_ptr<llm::HttpTransport> m_transport;
   std::optional<llm::ForecastCache> m_cache;
   std::ostream* m_progress;
+  std::ostream* m_warnings;
 };
 
 // The URL as a report may show it: no user:password@, no query (either can carry a token).

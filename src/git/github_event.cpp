@@ -82,6 +82,15 @@ Result<GithubEventCommits> parse_github_event(std::string_view json, std::string
         root.at_pointer("/pull_request/number").get_int64().get(number) == simdjson::SUCCESS && number > 0;
     commits->description = numbered ? fmt::format("pull request #{}", number) : "pull request";
     if (numbered) commits->pull_request_number = std::to_string(number);
+    // Optional: an event without them leaves the author unknown, which the caller treats as
+    // untrusted (git/change_author.hpp).
+    const auto optional_text = [&](const char* pointer) {
+      std::string_view text;
+      return root.at_pointer(pointer).get_string().get(text) ? std::string() : std::string(text);
+    };
+    commits->author_association = optional_text("/pull_request/author_association");
+    commits->head_repository = optional_text("/pull_request/head/repo/full_name");
+    commits->base_repository = optional_text("/pull_request/base/repo/full_name");
     return commits;
   }
   if (event_name == "merge_group") {

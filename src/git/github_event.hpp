@@ -19,6 +19,12 @@ struct GithubEventCommits {
   bool compare_with_merge_base = true;
   std::string description;          // "pull request #12", "merge queue", "push"
   std::string pull_request_number;  // "12" for pull request events; empty otherwise
+  // Pull request events only, as the event has them ("" where absent): the author's relation to
+  // the repository (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIMER, FIRST_TIME_CONTRIBUTOR,
+  // NONE) and the full names of the head's and the base's repositories (they differ for a fork).
+  std::string author_association;
+  std::string head_repository;
+  std::string base_repository;
 };
 
 // A `workflow_run` event: the run it follows, whose artifacts a privileged job reads and posts.

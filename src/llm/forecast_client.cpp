@@ -110,6 +110,15 @@ void ForecastClient::step_down(int from) {
 
 ForecastClient::Exchange ForecastClient::exchange(const std::string& body, int& requests) {
   using Outcome = Exchange::Outcome;
+  {
+    std::lock_guard lock(m_unreachable_mutex);
+    if (m_unreachable)
+      return {Outcome::failed,
+              {},
+              {},
+              fmt::format("not sent: the endpoint could not be reached for an earlier kernel of this run ({})",
+                          *m_unreachable)};
+  }
   std::string last_problem;
   for (int attempt = 0;; ++attempt) {
     const milliseconds left = remaining();
@@ -157,12 +166,16 @@ ForecastClient::Exchange ForecastClient::exchange(const std::string& body, int& 
       }
       server_delay = server_retry_delay(*result, m_clock.wall_now());
     }
-    if (attempt >= m_settings.max_retries)
-      return {Outcome::failed,
-              {},
-              {},
-              fmt::format("gave up after {} attempt{} (endpoint.max_retries = {}); last: {}", attempt + 1,
-                          attempt == 0 ? "" : "s", m_settings.max_retries, last_problem)};
+    if (attempt >= m_settings.max_retries) {
+      std::string message = fmt::format("gave up after {} attempt{} (endpoint.max_retries = {}); last: {}",
+                                        attempt + 1, attempt == 0 ? "" : "s", m_settings.max_retries, last_problem);
+      // Only the transport says the endpoint itself is down; an HTTP error may be this request's.
+      if (!result) {
+        std::lock_guard lock(m_unreachable_mutex);
+        if (!m_unreachable) m_unreachable = message;
+      }
+      return {Outcome::failed, {}, {}, std::move(message)};
+    }
     milliseconds delay{};
     if (server_delay) {
       delay = std::min(*server_delay, m_settings.backoff.server_cap);
@@ -177,6 +190,10 @@ ForecastClient::Exchange ForecastClient::exchange(const std::string& body, int& 
               fmt::format("the overall deadline (endpoint.deadline_seconds) would pass before the next retry; "
                           "last: {}",
                           last_problem)};
+    if (m_on_retry)
+      m_on_retry(
+          redact(fmt::format("attempt {} of {} failed ({}); retrying in {:.1f} s", attempt + 1,
+                             m_settings.max_retries + 1, last_problem, static_cast<double>(delay.count()) / 1000)));
     m_clock.sleep(delay);
   }
 }

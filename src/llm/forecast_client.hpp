@@ -5,8 +5,9 @@
 // completions, the structured-output ladder (remembered for the run: once a server refuses a
 // rung, no later request offers it), answer extraction and validation, one repair request for an
 // invalid answer, one retry with a larger budget for a cut-off answer, retries with the server's
-// Retry-After or jittered backoff, and one deadline over everything. Safe to call from several
-// threads at once.
+// Retry-After or jittered backoff, and one deadline over everything. An endpoint that could not be
+// reached after all the retries of one request is not asked again in the run. Safe to call from
+// several threads at once.
 //
 // Failure is a value (ForecastFailure), never a forecast: the caller reports the kernel as
 // unforecast and the policy treats it as unsure.
@@ -19,6 +20,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "forecast/bin_distribution.hpp"
@@ -82,6 +84,11 @@ class ForecastClient {
 
   ForecastOutcome forecast(const PromptMessages& messages);
 
+  // Called before each retry's wait, from any thread, with what failed and how long the wait is
+  // (key redacted), so a failing endpoint is seen while it is retried, not only when it gives up.
+  using RetryNotice = std::function<void(std::string_view)>;
+  void on_retry(RetryNotice notice) { m_on_retry = std::move(notice); }
+
   // The rung the next request starts at.
   OutputRung rung() const { return static_cast<OutputRung>(m_rung.load()); }
 
@@ -113,6 +120,12 @@ class ForecastClient {
   std::atomic<int> m_token_field{0};
   std::mutex m_random_mutex;
   std::mt19937_64 m_random;
+  RetryNotice m_on_retry;
+  // Set once a request gave up on the transport (no connection, a stall, a timeout) after all
+  // its retries: the endpoint is down, so the run's later kernels are not sent, each waiting out
+  // the same retries and stall limits, but fail at once with this message.
+  mutable std::mutex m_unreachable_mutex;
+  std::optional<std::string> m_unreachable;
 };
 
 }  // namespace kforecast::llm

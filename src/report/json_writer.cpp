@@ -79,6 +79,12 @@ class JsonWriter final : public Writer {
     out() << fmt::format("{{\n  \"kforecast\": {},\n  \"base\": {},\n  \"head\": {},\n  \"verdict\": {},\n",
                          json_string(report.version), json_string(report.base), json_string(report.head),
                          json_string(to_string(report.verdict)));
+    // Additive keys beside DESIGN.md's: the summary line, how many kernels were not judged, and
+    // the run's warnings (a forecaster that failed).
+    std::vector<std::string> warnings;
+    for (const RunWarning& warning : report.warnings) warnings.push_back(warning_text(warning));
+    out() << fmt::format("  \"summary\": {},\n  \"unjudged\": {},\n  \"warnings\": {},\n", json_string(summary(report)),
+                         unjudged_kernels(report), string_array(warnings, "  "));
     out() << (report.kernels.empty() ? "  \"kernels\": [" : "  \"kernels\": [\n");
   }
 

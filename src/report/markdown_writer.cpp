@@ -100,7 +100,14 @@ class MarkdownWriter final : public Writer {
 
  protected:
   void begin(const Report& report) override {
-    out() << fmt::format("## kforecast: {}\n\n", to_string(report.verdict));
+    // The first line is what a reader (and a notification) sees: the verdict, whether every
+    // kernel was judged, and any warning's headline.
+    std::string heading = summary(report);
+    for (std::size_t i = 0; i < report.warnings.size(); ++i)
+      heading += (i == 0 ? "; warning: " : "; ") + report.warnings[i].headline;
+    out() << fmt::format("## kforecast: {}\n\n", text_cell(heading));
+    for (const RunWarning& warning : report.warnings)
+      out() << fmt::format("> **Warning:** {}\n\n", text_cell(warning_text(warning)));
     out() << fmt::format("Compared `{}` (base) with `{}` (head): ", report.base.substr(0, 12),
                          report.head.substr(0, 12));
     if (report.kernels.empty()) {

@@ -79,6 +79,13 @@ struct KernelEntry {
   bool unverified = false;                      // it needed a GPU measurement that was not made
 };
 
+// A run-level problem no reader may miss (a forecaster that failed): the report's first line
+// gives the headline, the body the detail, and the commands say both on standard error.
+struct RunWarning {
+  std::string headline;  // "the llm forecaster failed for 1 of 3 kernels"
+  std::string detail;    // why, and what stood in
+};
+
 struct Report {
   std::string version;  // kforecast's
   std::string base;     // commit hashes
@@ -87,7 +94,20 @@ struct Report {
   std::vector<KernelEntry> kernels;
   std::vector<std::string> notes;   // run-level: how the range was chosen, what was unavailable
   std::optional<GpuTime> gpu_time;  // set by runs that reached the measuring step
+  std::vector<RunWarning> warnings;
 };
+
+// Kernels the gate could not judge: a measurement was needed and none was made (no GPU, no
+// launch spec, --no-bench, the budget spent, a forecaster that failed) or it decided nothing.
+// Whatever policy.on_unverified made of them, they are neither passed nor failed on evidence.
+std::size_t unjudged_kernels(const Report& report);
+
+// The verdict as the report's first line says it: "pass", "pass, but 2 kernels could not be
+// judged", "fail: 1 kernel could not be judged", "fail, and 1 kernel could not be judged".
+std::string summary(const Report& report);
+
+// The warning as one line: "headline: detail".
+std::string warning_text(const RunWarning& warning);
 
 std::string_view to_string(Change change);
 std::string_view to_string(Decision decision);

@@ -84,10 +84,23 @@ class SarifWriter final : public Writer {
                            json_string(rules[i].id), json_string(rules[i].name), json_string(rules[i].description),
                            i + 1 < rules.size() ? "," : "");
     out() << "          ]\n        }\n      },\n";
+    // A run-level warning (a forecaster that failed) is a tool execution notification: code
+    // scanning shows those beside the results.
+    if (!report.warnings.empty()) {
+      std::vector<std::string> notifications;
+      for (const RunWarning& warning : report.warnings)
+        notifications.push_back(fmt::format("{{\"level\": \"warning\", \"message\": {{\"text\": {}}}}}",
+                                            json_string(warning_text(warning))));
+      out() << fmt::format(
+          "      \"invocations\": [{{\"executionSuccessful\": true, \"toolExecutionNotifications\": [{}]}}],\n",
+          fmt::join(notifications, ", "));
+    }
     out() << fmt::format(
-        "      \"properties\": {{\"head\": {}, \"base\": {}, \"verdict\": {}{}}},\n"
+        "      \"properties\": {{\"head\": {}, \"base\": {}, \"verdict\": {}, \"summary\": {}, \"unjudged\": "
+        "{}{}}},\n"
         "      \"results\": [",
-        json_string(report.head), json_string(report.base), json_string(to_string(report.verdict)), fallbacks(report));
+        json_string(report.head), json_string(report.base), json_string(to_string(report.verdict)),
+        json_string(summary(report)), unjudged_kernels(report), fallbacks(report));
   }
 
   void kernel(const KernelEntry& entry, std::size_t) override {

@@ -65,6 +65,7 @@ Plan sample_plan() {
                            std::nullopt,
                            false};
   plan.report.kernels = {same, settle, nospec};
+  plan.report.warnings = {{"the llm forecaster failed for 1 of 2 kernels", "HTTP 401: \"bad\" key"}};
   plan.to_measure = {1, 2};
   plan.jobs = {{2,
                 true,
@@ -115,6 +116,9 @@ TEST_CASE("plan: a plan reads back exactly as written") {
   CHECK(read->report.kernels[1].forecast->probabilities[3] == 1.0 / 3);  // exact, not rounded
   CHECK(read->report.kernels[1].forecast->p_regression == 0.7000000000000001);
   CHECK(read->report.kernels[2].unverified);
+  // The run's warnings reach the merged report: a forecaster that failed at plan time stays said.
+  REQUIRE(read->report.warnings.size() == 1);
+  CHECK(read->report.warnings[0].detail == "HTTP 401: \"bad\" key");
   CHECK(read->config_text == plan.config_text);
   CHECK(read->jobs[0].base.files.size() == 2);
   CHECK_FALSE(read->jobs[1].complete);

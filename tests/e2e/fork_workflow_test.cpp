@@ -115,7 +115,7 @@ TEST_CASE("e2e fork workflow: plan and merge on pull_request with a read-only to
   CHECK(merged.status == 0);
   CHECK(fork.summary("merge") == merged.out);
   CHECK_THAT(merged.out, Contains("## kforecast: pass"));
-  CHECK_THAT(fork.outputs("merge"), Contains("verdict=pass\nneeds_gpu=true\n"));
+  CHECK_THAT(fork.outputs("merge"), Contains("verdict=pass\nneeds_gpu=true\nunjudged=1\n"));
   CHECK(fork.github.server().request_count() == 0);
 
   // Workflow 2 (docs/ci/kforecast-comment.yml, `on: workflow_run`), job `comment`: the same
@@ -234,7 +234,7 @@ TEST_CASE("e2e: pr and report --merge write the step summary and outputs without
     auto run = run_kforecast({"pr", "--base", "HEAD~1"}, fork.repo.path(), files);
     CHECK(run.status == 0);
     CHECK(fork.summary("step") == run.out);
-    CHECK(fork.outputs("step") == "verdict=pass\nneeds_gpu=true\n");
+    CHECK(fork.outputs("step") == "verdict=pass\nneeds_gpu=true\nunjudged=1\n");
   }
   SECTION("pr --format json --output: the summary is still Markdown") {
     const std::string report = (fork.runner.path() / "report.json").string();
@@ -243,7 +243,7 @@ TEST_CASE("e2e: pr and report --merge write the step summary and outputs without
     CHECK(run.status == 0);
     CHECK_THAT(fork.summary("step"), Contains("## kforecast: pass"));
     CHECK_THAT(read_text(report), Contains("\"verdict\": \"pass\""));
-    CHECK(fork.outputs("step") == "verdict=pass\nneeds_gpu=true\n");
+    CHECK(fork.outputs("step") == "verdict=pass\nneeds_gpu=true\nunjudged=1\n");
   }
   SECTION("pr --plan, then report --merge") {
     auto planned = run_kforecast({"pr", "--base", "HEAD~1", "--plan", fork.plan()}, fork.repo.path(), files);
@@ -254,7 +254,7 @@ TEST_CASE("e2e: pr and report --merge write the step summary and outputs without
     auto merged = run_kforecast({"report", "--merge", fork.plan()}, {}, files);
     CHECK(merged.status == 0);
     CHECK(fork.summary("step").ends_with(merged.out));
-    CHECK(fork.outputs("step").ends_with("verdict=pass\nneeds_gpu=true\n"));
+    CHECK(fork.outputs("step").ends_with("verdict=pass\nneeds_gpu=true\nunjudged=1\n"));
   }
   SECTION("a gate that fails still writes both, and exits 1") {
     fork.repo.write(".kforecast.toml", "[policy]\non_unverified = \"fail\"\n");

@@ -227,7 +227,7 @@ TEST_CASE("e2e: report --merge --post updates the comment a single pr --post mad
   CHECK(github.comments()[0].body == single_body);
   const std::string outputs = read_file(runner.path() / "output.txt");
   CHECK_THAT(outputs, Contains("needs_gpu=true\nshards=2\n"));
-  CHECK(outputs.ends_with("verdict=pass\nneeds_gpu=true\n"));  // the merge's, as pr --post writes them
+  CHECK(outputs.ends_with("verdict=pass\nneeds_gpu=true\nunjudged=2\n"));  // the merge's, as pr --post writes them
   for (const auto& text : {single.out, single.err, merged.out, merged.err, read_file(plan), read_file(results)})
     CHECK_THAT(text, !Contains(token));
 }

@@ -199,3 +199,55 @@ TEST_CASE("llm client: a refused connection is retried, then fails") {
   CHECK(result.error().requests == 4);
   CHECK_THAT(result.error().message, Catch::Contains("connection failed"));
 }
+
+TEST_CASE("llm client: each retry is announced before its wait, with what failed, the key redacted") {
+  ClientHarness harness;
+  auto settings = harness.settings();
+  settings.api_key = "sk-retry-SECRET-41";
+  harness.server.enqueue(
+      ScriptedResponse::json(500, R"({"error":{"message":"crashed serving key sk-retry-SECRET-41"}})"));
+  harness.server.enqueue(with_headers(fixture_response(429, "error_openai_rate_limit.json"), {{"Retry-After", "2"}}));
+  harness.server.enqueue(ok(content_completion(good_answer())));
+  auto client = harness.client(settings);
+  std::vector<std::string> notices;
+  client->on_retry([&](std::string_view notice) { notices.emplace_back(notice); });
+  auto result = client->forecast(test_prompt());
+  REQUIRE(result);
+  REQUIRE(notices.size() == 2);
+  CHECK_THAT(notices[0], Catch::Matchers::StartsWith("attempt 1 of 4 failed (HTTP 500: crashed serving key "
+                                                     "[redacted]); retrying in 0."));
+  CHECK(notices[1].starts_with("attempt 2 of 4 failed (HTTP 429: "));
+  CHECK(notices[1].ends_with("); retrying in 2.0 s"));
+}
+
+TEST_CASE("llm client: an endpoint unreachable after the retries is not asked again in the run") {
+  ClientHarness harness;
+  auto settings = harness.settings();
+  settings.max_retries = 1;
+  SECTION("connection failures: the breaker opens, later kernels fail at once and say why") {
+    harness.server.set_handler([](const auto&, std::size_t) {
+      ScriptedResponse dropped;
+      dropped.action = ScriptedResponse::Action::drop;
+      return dropped;
+    });
+    auto client = harness.client(settings);
+    auto first = client->forecast(test_prompt());
+    REQUIRE_FALSE(first);
+    CHECK(harness.server.request_count() == 2);
+    auto second = client->forecast(test_prompt());
+    REQUIRE_FALSE(second);
+    CHECK(harness.server.request_count() == 2);  // nothing sent
+    CHECK(second.error().requests == 0);
+    CHECK_THAT(second.error().message,
+               Catch::Contains("not sent: the endpoint could not be reached for an earlier kernel of this run") &&
+                   Catch::Contains("gave up after 2 attempts"));
+  }
+  SECTION("HTTP errors may be one request's: later kernels are still sent") {
+    harness.server.set_handler(
+        [](const auto&, std::size_t) { return ScriptedResponse::json(500, R"({"error":{"message":"oom"}})"); });
+    auto client = harness.client(settings);
+    REQUIRE_FALSE(client->forecast(test_prompt()));
+    REQUIRE_FALSE(client->forecast(test_prompt()));
+    CHECK(harness.server.request_count() == 4);
+  }
+}

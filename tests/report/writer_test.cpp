@@ -125,3 +125,52 @@ TEST_CASE("report: a fallback forecast is labelled in JSON, Markdown and SARIF, 
                          R"("fallbackFor": "llm", "reason": "HTTP 500: <b>|\"down\""}])") != std::string::npos);
   CHECK(sarif.str().find("\"results\": []") != std::string::npos);
 }
+
+TEST_CASE("report: the first line says how many kernels could not be judged, and the run's warnings") {
+  const auto first_line = [](const Report& report) {
+    std::ostringstream out;
+    make_markdown_writer(out)->write(report);
+    return out.str().substr(0, out.str().find('\n'));
+  };
+  Report report{"0.1.0", "a", "b", GateVerdict::pass, {}, {}};
+  KernelEntry judged{"ok", "k.cu", 1, Change::modified, Decision::trusted_forecast, KernelVerdict::pass, {}};
+  KernelEntry unjudged{"open", "k.cu", 9, Change::modified, Decision::forecast_only, KernelVerdict::warn, {}};
+  unjudged.unverified = true;
+  report.kernels = {judged};
+  CHECK(summary(report) == "pass");
+  CHECK(first_line(report) == "## kforecast: pass");
+  report.kernels.push_back(unjudged);
+  CHECK(unjudged_kernels(report) == 1);
+  CHECK(first_line(report) == "## kforecast: pass, but 1 kernel could not be judged");
+  report.kernels.push_back(unjudged);
+  CHECK(summary(report) == "pass, but 2 kernels could not be judged");
+
+  SECTION("under policy.on_unverified = fail the unjudged kernels are the failure") {
+    for (auto& entry : report.kernels)
+      if (entry.unverified) entry.verdict = KernelVerdict::fail;
+    report.verdict = GateVerdict::fail;
+    CHECK(unjudged_kernels(report) == 2);
+    CHECK(summary(report) == "fail: 2 kernels could not be judged");
+    report.kernels[0].verdict = KernelVerdict::fail;  // and a failure on evidence
+    CHECK(summary(report) == "fail, and 2 kernels could not be judged");
+  }
+  SECTION("a warning's headline is on the first line, its detail below, in JSON and as a SARIF notification") {
+    report.warnings.push_back({"the llm forecaster failed for 2 of 3 kernels", "HTTP 401: bad key"});
+    CHECK(
+        first_line(report) ==
+        "## kforecast: pass, but 2 kernels could not be judged; warning: the llm forecaster failed for 2 of 3 kernels");
+    std::ostringstream markdown, json, sarif;
+    make_markdown_writer(markdown)->write(report);
+    make_json_writer(json)->write(report);
+    make_sarif_writer(sarif)->write(report);
+    CHECK(markdown.str().find("> **Warning:** the llm forecaster failed for 2 of 3 kernels: HTTP 401: bad key\n") !=
+          std::string::npos);
+    CHECK(json.str().find("  \"summary\": \"pass, but 2 kernels could not be judged\",\n  \"unjudged\": 2,\n"
+                          "  \"warnings\": [\n    \"the llm forecaster failed for 2 of 3 kernels: HTTP 401: bad key\"\n"
+                          "  ],\n") != std::string::npos);
+    CHECK(sarif.str().find("\"toolExecutionNotifications\": [{\"level\": \"warning\", \"message\": {\"text\": \"the "
+                           "llm forecaster failed for 2 of 3 kernels: HTTP 401: bad key\"}}]") != std::string::npos);
+    CHECK(sarif.str().find("\"summary\": \"pass, but 2 kernels could not be judged\", \"unjudged\": 2") !=
+          std::string::npos);
+  }
+}
