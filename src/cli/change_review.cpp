@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -83,11 +85,9 @@ bool needs_forecast(const kernels::ChangedKernel& kernel, const report::KernelEn
          entry.verdict != report::KernelVerdict::fail;
 }
 
-// The text the forecasters read for a kernel at one revision (cli/device_unit.hpp).
-std::string kernel_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
-                        const std::string& cuda_include) {
-  return device_unit_text(sources, site, cuda_include);
-}
+// The text the forecasters read for a kernel at one revision (cli/device_unit.hpp), shared by
+// every kernel of its file.
+SharedText kernel_text(DeviceUnits& units, const kernels::KernelSite& site) { return units.text(site); }
 
 // The changed kernels the LLM should forecast: present at both revisions and not settled (or
 // failed) by the identical-code tier.
@@ -96,9 +96,11 @@ std::string kernel_text(const kernels::RevisionSources& sources, const kernels::
 // Each kernel's launch spec, where it has one, gives the prompt its grid, block and sizes.
 std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kernels::ChangeAnalysis& analysis,
                                        const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                       const std::string& cuda_include, const cuda::Compiler* compiler,
-                                       const std::string& arch, const std::vector<bench::LaunchSpec>& config_specs) {
+                                       const std::string& cuda_include, DeviceUnits& base_units,
+                                       DeviceUnits& head_units, const cuda::Compiler* compiler, const std::string& arch,
+                                       const std::vector<bench::LaunchSpec>& config_specs) {
   std::vector<LlmKernelInput> inputs;
+  std::map<std::string, SharedText, std::less<>> raw_files;  // each head file copied once, however many kernels
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
     const auto& kernel = analysis.kernels[i];
     const auto& entry = report.kernels[i];
@@ -106,9 +108,11 @@ std::vector<LlmKernelInput> llm_inputs(const report::Report& report, const kerne
     LlmKernelInput input;
     input.entry = i;
     input.pair.kernel_name = kernel.head->qualified_name;
-    input.pair.reference_source = kernel_text(base, *kernel.base, cuda_include);
-    input.pair.candidate_source = kernel_text(head, *kernel.head, cuda_include);
-    input.candidate_raw = head.files().at(kernel.head->file);
+    input.pair.reference_source = kernel_text(base_units, *kernel.base);
+    input.pair.candidate_source = kernel_text(head_units, *kernel.head);
+    auto raw = raw_files.find(kernel.head->file);
+    if (raw == raw_files.end()) raw = raw_files.emplace(kernel.head->file, head.files().at(kernel.head->file)).first;
+    input.candidate_raw = raw->second;
     auto launch = kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
     input.pair.launch_configuration = std::move(launch.text);
     input.notes = std::move(launch.notes);
@@ -140,7 +144,8 @@ std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::Reso
 
 std::vector<EmbeddedKernelInput> embedded_inputs(const report::Report& report, const kernels::ChangeAnalysis& analysis,
                                                  const kernels::RevisionSources& base,
-                                                 const kernels::RevisionSources& head, const std::string& cuda_include,
+                                                 const kernels::RevisionSources& head, DeviceUnits& base_units,
+                                                 DeviceUnits& head_units,
                                                  const std::vector<bench::LaunchSpec>& config_specs) {
   std::vector<EmbeddedKernelInput> inputs;
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i) {
@@ -149,8 +154,8 @@ std::vector<EmbeddedKernelInput> embedded_inputs(const report::Report& report, c
     const auto launches = kernel_launches(base, *kernel.base, head, *kernel.head, config_specs);
     inputs.push_back(
         {i,
-         {kernel_text(base, *kernel.base, cuda_include), kernel.base->qualified_name, geometry(launches.reference)},
-         {kernel_text(head, *kernel.head, cuda_include), kernel.head->qualified_name, geometry(launches.candidate)}});
+         {kernel_text(base_units, *kernel.base), kernel.base->qualified_name, geometry(launches.reference)},
+         {kernel_text(head_units, *kernel.head), kernel.head->qualified_name, geometry(launches.candidate)}});
   }
   return inputs;
 }
@@ -212,8 +217,13 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   const auto facts_cache = default_facts_cache(context.env);
   if (compiler) {
     IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include};
-    // A progress line on a terminal only: CI logs and pipes get none.
-    if (terminal)
+    // The command's progress where it has one; else a line on a terminal only.
+    if (context.progress)
+      compare.progress = [progress = context.progress, &arch](std::size_t done, std::size_t total) {
+        if (done == 0) progress->stage(fmt::format("comparing machine code for {}", arch), total, "files");
+        progress->advance(done);
+      };
+    else if (terminal)
       compare.progress = [&](std::size_t done, std::size_t total) {
         context.err << (done < total
                             ? fmt::format("\rkforecast: comparing machine code for {}: {}/{} files", arch, done, total)
@@ -234,9 +244,10 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   }
   const cuda::Compiler* const compiler_or_null = compiler ? compiler->get() : nullptr;
   auto launch_specs = config_launch_specs(config);
+  DeviceUnits base_units(inputs.base, cuda_include), head_units(inputs.head, cuda_include);
   if (inputs.prompts) {
-    auto llm_kernels = llm_inputs(report, analysis, inputs.base, inputs.head, cuda_include, compiler_or_null, arch,
-                                  launch_specs.specs);
+    auto llm_kernels = llm_inputs(report, analysis, inputs.base, inputs.head, cuda_include, base_units, head_units,
+                                  compiler_or_null, arch, launch_specs.specs);
     if (!llm_kernels.empty())
       for (auto& note : launch_specs.notes) report.notes.push_back(std::move(note));
     const bool fallback = config.string_value("forecast.fallback") == "embedded";
@@ -246,14 +257,23 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
     if (!failures) return std::unexpected(failures.error());
     if (fallback && !failures->empty())
       add_fallback_forecasts(
-          report, embedded_inputs(report, analysis, inputs.base, inputs.head, cuda_include, launch_specs.specs),
+          report,
+          embedded_inputs(report, analysis, inputs.base, inputs.head, base_units, head_units, launch_specs.specs),
           *failures, "llm", embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
           config.number_value("bench.tolerance"));
   } else {
-    add_embedded_forecasts(
-        report, embedded_inputs(report, analysis, inputs.base, inputs.head, cuda_include, launch_specs.specs),
-        embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr),
-        config.number_value("bench.tolerance"));
+    const auto embedded =
+        embedded_inputs(report, analysis, inputs.base, inputs.head, base_units, head_units, launch_specs.specs);
+    const auto features = embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr);
+    // In slices, so that a long run shows how far it is.
+    constexpr std::size_t slice = 256;
+    if (context.progress) context.progress->stage("forecasting", embedded.size());
+    for (std::size_t first = 0; first < embedded.size(); first += slice) {
+      const std::vector<EmbeddedKernelInput> part(embedded.begin() + first,
+                                                  embedded.begin() + std::min(first + slice, embedded.size()));
+      add_embedded_forecasts(report, part, features, config.number_value("bench.tolerance"));
+      if (context.progress) context.progress->advance(first + part.size());
+    }
   }
   return apply_policy(report,
                       {{config.number_value("policy.max_p_regression"), config.number_value("policy.min_confidence")},

@@ -65,6 +65,7 @@ LintForecasts forecast_changed_kernels(const PrSources& sources,
 
   report::Report report;
   std::vector<EmbeddedKernelInput> inputs;
+  DeviceUnits base_units(base, settings.cuda_include), head_units(head, settings.cuda_include);
   for (const auto& kernel : analysis.kernels) {
     if (!kernel.head) continue;  // removed: nothing to forecast
     if (!kernel.base) {
@@ -78,10 +79,9 @@ LintForecasts forecast_changed_kernels(const PrSources& sources,
     entry.line = kernel.head->line;
     report.kernels.push_back(std::move(entry));
     std::optional<embedded::LaunchGeometry> geometry = launch ? launch(*kernel.head) : std::nullopt;
-    inputs.push_back(
-        {report.kernels.size() - 1,
-         {device_unit_text(base, *kernel.base, settings.cuda_include), kernel.base->qualified_name, geometry},
-         {device_unit_text(head, *kernel.head, settings.cuda_include), kernel.head->qualified_name, geometry}});
+    inputs.push_back({report.kernels.size() - 1,
+                      {base_units.text(*kernel.base), kernel.base->qualified_name, geometry},
+                      {head_units.text(*kernel.head), kernel.head->qualified_name, geometry}});
   }
   if (inputs.empty()) return result;
 

@@ -43,7 +43,7 @@ Result<llm::PromptSet> configured_prompts(const config::Config& config, const gi
 struct LlmKernelInput {
   std::size_t entry = 0;  // index into Report::kernels
   llm::KernelPair pair;
-  std::string candidate_raw;       // the candidate's text before comment stripping, for steering markers
+  SharedText candidate_raw;        // the candidate's text before comment stripping, for steering markers
   std::vector<std::string> notes;  // for the kernel's report entry (a launch spec left out, ...)
 };
 
