@@ -50,7 +50,8 @@ std::vector<Kernel> corpus() {
   std::sort(files.begin(), files.end());
   for (const auto& path : files) {
     std::ifstream in(path, std::ios::binary);
-    Kernel k{path.parent_path().filename().string(), {{std::istreambuf_iterator<char>(in), {}}, {}, std::nullopt}};
+    Kernel k{path.parent_path().filename().string(),
+             {std::string(std::istreambuf_iterator<char>(in), {}), {}, std::nullopt}};
     for (const auto& f : kernels::scan_cuda_source(k.text.source).functions)
       if (f.kind == kernels::FunctionKind::global) k.text.kernel = f.name;
     kernels.push_back(std::move(k));

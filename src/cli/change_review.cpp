@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include <fmt/format.h>
@@ -91,11 +92,9 @@ bool needs_forecast(const kernels::ChangedKernel& kernel, const report::KernelEn
          entry.verdict != report::KernelVerdict::fail;
 }
 
-// The text the forecasters read for a kernel at one revision (cli/device_unit.hpp).
-std::string kernel_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
-                        const std::string& cuda_include) {
-  return device_unit_text(sources, site, cuda_include);
-}
+// The text the forecasters read for a kernel at one revision (cli/device_unit.hpp), shared by
+// every kernel of its file.
+SharedText kernel_text(DeviceUnits& units, const kernels::KernelSite& site) { return units.text(site); }
 
 // The embedded forecaster's launch features: a side's grid, block and dynamic shared memory.
 std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::ResolvedLaunch>& launch) {
@@ -119,14 +118,15 @@ std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::Reso
 std::vector<gate::ForecastRequest> forecast_requests(
     const std::vector<std::size_t>& entries, const kernels::ChangeAnalysis& analysis,
     const kernels::RevisionSources& base, const kernels::RevisionSources& head, const std::string& cuda_include,
-    const cuda::Compiler* compiler, const std::string& arch, const std::vector<bench::LaunchSpec>& config_specs) {
+    DeviceUnits& base_units, DeviceUnits& head_units, const cuda::Compiler* compiler, const std::string& arch,
+    const std::vector<bench::LaunchSpec>& config_specs) {
   std::vector<gate::ForecastRequest> requests;
   for (const std::size_t i : entries) {
     const auto& kernel = analysis.kernels[i];
     const auto launches = kernel_launches(base, *kernel.base, head, *kernel.head, config_specs);
     gate::ForecastRequest request{
-        {kernel_text(base, *kernel.base, cuda_include), kernel.base->qualified_name, geometry(launches.reference)},
-        {kernel_text(head, *kernel.head, cuda_include), kernel.head->qualified_name, geometry(launches.candidate)},
+        {kernel_text(base_units, *kernel.base), kernel.base->qualified_name, geometry(launches.reference)},
+        {kernel_text(head_units, *kernel.head), kernel.head->qualified_name, geometry(launches.candidate)},
         {}};
     request.prompt_extras = [&base, &head, &config_specs, &kernel, compiler, arch, cuda_include] {
       gate::PromptExtras extras;
@@ -345,8 +345,13 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   const auto facts_cache = default_facts_cache(context.env);
   if (compiler) {
     IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include};
-    // A progress line on a terminal only: CI logs and pipes get none.
-    if (terminal)
+    // The command's progress where it has one; else a line on a terminal only.
+    if (context.progress)
+      compare.progress = [progress = context.progress, &arch](std::size_t done, std::size_t total) {
+        if (done == 0) progress->stage(fmt::format("comparing machine code for {}", arch), total, "files");
+        progress->advance(done);
+      };
+    else if (terminal)
       compare.progress = [&](std::size_t done, std::size_t total) {
         context.err << (done < total
                             ? fmt::format("\rkforecast: comparing machine code for {}: {}/{} files", arch, done, total)
@@ -376,15 +381,18 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   if (!to_forecast.empty()) {
     const bool prompts_given = inputs.prompts.has_value();
     auto launch_specs = config_launch_specs(config);
-    const auto requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include,
-                                            compiler_or_null, arch, launch_specs.specs);
+    DeviceUnits base_units(inputs.base, cuda_include), head_units(inputs.head, cuda_include);
+    const auto requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include, base_units,
+                                            head_units, compiler_or_null, arch, launch_specs.specs);
     const auto features = embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr);
     auto forecaster =
         configured_forecaster(config, context.env, std::move(inputs.prompts), features,
                               terminal ? &context.err : nullptr, context.err, std::move(launch_specs.notes));
     if (!forecaster) return std::unexpected(forecaster.error());
+    if (context.progress) context.progress->stage("forecasting", requests.size());
     auto run = (*forecaster)->forecast(requests);
     if (!run) return std::unexpected(run.error());
+    if (context.progress) context.progress->advance(requests.size());
     warn_of_failures(report, **forecaster, *run, context.err);
     // An untrusted author's kernel that the LLM's forecast alone would pass gets the embedded
     // forecaster's opinion, which reads no prose and may pass it instead (decide()).

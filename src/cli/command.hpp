@@ -13,6 +13,7 @@
 
 #include "base/environment.hpp"
 #include "base/error.hpp"
+#include "base/progress.hpp"
 
 namespace kforecast::cli {
 
@@ -25,6 +26,8 @@ struct Context {
   // Whether out and err reach a terminal (progress lines, colour); false for tests' streams.
   bool out_is_terminal = false;
   bool err_is_terminal = false;
+  // Where a long run reports its stage and counts (base/progress.hpp); nullptr: nowhere.
+  Progress* progress = nullptr;
 };
 
 struct OptionSpec {

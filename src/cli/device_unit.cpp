@@ -17,3 +17,13 @@ std::string device_unit_text(const kernels::RevisionSources& sources, const kern
 }
 
 }  // namespace kforecast::cli
+
+namespace kforecast::cli {
+
+SharedText DeviceUnits::text(const kernels::KernelSite& site) {
+  auto unit = m_units.find(site.file);
+  if (unit == m_units.end()) unit = m_units.emplace(site.file, device_unit_text(m_sources, site, m_cuda_include)).first;
+  return unit->second;
+}
+
+}  // namespace kforecast::cli

@@ -51,7 +51,7 @@ std::vector<EvalRow> eval_rows(std::span<const embedded::LabelledPair> pairs) {
     row.speedup = pair.speedup;
     // The reader accepts only finite positive speedups, and every one of those has a bin.
     row.true_bin = forecast::bin_from_speedup(pair.speedup).value();
-    row.reference_key = pair.family + '\0' + pair.reference.kernel + '\0' + pair.reference.source;
+    row.reference_key = pair.family + '\0' + pair.reference.kernel + '\0' + pair.reference.source.str();
     rows.push_back(std::move(row));
   }
   return rows;

@@ -64,6 +64,7 @@ LintForecasts forecast_changed_kernels(const PrSources& sources,
 
   std::vector<kernels::KernelSite> sites;
   std::vector<gate::ForecastRequest> requests;
+  DeviceUnits base_units(base, settings.cuda_include), head_units(head, settings.cuda_include);
   for (const auto& kernel : analysis.kernels) {
     if (!kernel.head) continue;  // removed: nothing to forecast
     if (!kernel.base) {
@@ -73,10 +74,9 @@ LintForecasts forecast_changed_kernels(const PrSources& sources,
     }
     sites.push_back(*kernel.head);
     std::optional<embedded::LaunchGeometry> geometry = launch ? launch(*kernel.head) : std::nullopt;
-    requests.push_back(
-        {{device_unit_text(base, *kernel.base, settings.cuda_include), kernel.base->qualified_name, geometry},
-         {device_unit_text(head, *kernel.head, settings.cuda_include), kernel.head->qualified_name, geometry},
-         {}});
+    requests.push_back({{base_units.text(*kernel.base), kernel.base->qualified_name, geometry},
+                        {head_units.text(*kernel.head), kernel.head->qualified_name, geometry},
+                        {}});
   }
   if (requests.empty()) return result;
 

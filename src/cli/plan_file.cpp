@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -48,11 +49,31 @@ std::string entry_json(const report::KernelEntry& e) {
       report::to_string(e.verdict), e.unverified, strings(e.notes), e.forecast ? forecast_json(*e.forecast) : "null");
 }
 
-std::string side_json(const MeasureSide& side) {
+// Each distinct text of the jobs once, by position: the jobs of a file's 1,000 kernels name one
+// text rather than carry 1,000 copies of it.
+class TextTable {
+ public:
+  std::size_t index(const SharedText& text) {
+    const auto [at, fresh] = m_index.try_emplace(text, m_texts.size());
+    if (fresh) m_texts.push_back(&at->first);
+    return at->second;
+  }
+  std::string json() const {
+    std::string json;
+    for (std::size_t i = 0; i < m_texts.size(); ++i) json += (i ? ",\n  " : "\n  ") + json_string(m_texts[i]->view());
+    return json;
+  }
+
+ private:
+  std::map<SharedText, std::size_t> m_index;
+  std::vector<const SharedText*> m_texts;
+};
+
+std::string side_json(const MeasureSide& side, TextTable& texts) {
   std::string files;
   for (std::size_t i = 0; i < side.files.size(); ++i)
     files += fmt::format("{}{{\"path\": {}, \"text\": {}}}", i ? ", " : "", json_string(side.files[i].first),
-                         json_string(side.files[i].second));
+                         texts.index(side.files[i].second));
   return fmt::format("{{\"file\": {}, \"kernel\": {}, \"files\": [{}]}}", json_string(side.file),
                      json_string(side.kernel), files);
 }
@@ -119,13 +140,15 @@ report::KernelEntry read_entry(simdjson::dom::object o, const std::string& path)
   return e;
 }
 
-MeasureSide read_side(simdjson::dom::object o, const std::string& path) {
+MeasureSide read_side(simdjson::dom::object o, const std::string& path, const std::vector<SharedText>& texts) {
   MeasureSide side{string_at(o, "file", path), string_at(o, "kernel", path), {}};
   std::size_t i = 0;
   for (auto element : array_at(o, "files", path)) {
     const std::string at = fmt::format("{}.files[{}]", path, i++);
     const auto file = as_object(element, at);
-    side.files.emplace_back(string_at(file, "path", at), string_at(file, "text", at));
+    const auto text = unsigned_at(file, "text", at);
+    if (text >= texts.size()) malformed(at + ".text", fmt::format("an index into texts (it has {})", texts.size()));
+    side.files.emplace_back(string_at(file, "path", at), texts[text]);
   }
   return side;
 }
@@ -164,6 +187,10 @@ Plan read_plan(simdjson::dom::object root) {
     plan.report.kernels.push_back(read_entry(as_object(element, path), path));
   }
 
+  std::vector<SharedText> texts;
+  i = 0;
+  for (auto element : array_at(root, "texts", ""))
+    texts.emplace_back(as_string(element, fmt::format("texts[{}]", i++)));
   i = 0;
   for (auto element : array_at(root, "measure", "")) {
     const std::string path = fmt::format("measure[{}]", i++);
@@ -176,8 +203,8 @@ Plan read_plan(simdjson::dom::object root) {
       if (seen.entry == job.entry) malformed(path + ".id", "each kernel once");
     job.complete = bool_at(o, "complete", path);
     if (job.complete) {
-      job.base = read_side(object_at(o, "base", path), path + ".base");
-      job.head = read_side(object_at(o, "head", path), path + ".head");
+      job.base = read_side(object_at(o, "base", path), path + ".base", texts);
+      job.head = read_side(object_at(o, "head", path), path + ".head", texts);
     }
     plan.jobs.push_back(std::move(job));
   }
@@ -201,11 +228,13 @@ std::string plan_json(const Plan& plan) {
   std::string kernels;
   for (std::size_t i = 0; i < r.kernels.size(); ++i) kernels += (i ? ",\n    " : "\n    ") + entry_json(r.kernels[i]);
   std::string measure;
+  TextTable texts;
   for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
     const auto& job = plan.jobs[i];
     measure += fmt::format("{}{{\"id\": {}, \"kernel\": {}, \"complete\": {}", i ? ",\n  " : "\n  ", job.entry,
                            json_string(r.kernels[job.entry].name), job.complete);
-    if (job.complete) measure += fmt::format(", \"base\": {}, \"head\": {}", side_json(job.base), side_json(job.head));
+    if (job.complete)
+      measure += fmt::format(", \"base\": {}, \"head\": {}", side_json(job.base, texts), side_json(job.head, texts));
     measure += "}";
   }
   std::string warnings;
@@ -222,10 +251,12 @@ std::string plan_json(const Plan& plan) {
       "  \"warnings\": [{}],\n"
       "  \"kernels\": [{}]}},\n"
       " \"to_measure\": [{}],\n"
+      " \"texts\": [{}],\n"
       " \"measure\": [{}]}}\n",
       plan_schema_version, json_string(plan.kforecast_version), plan.shards, plan.no_bench, json_string(plan.ledger),
       json_string(plan.config_name), json_string(plan.config_text), json_string(r.version), json_string(r.base),
-      json_string(r.head), report::to_string(r.verdict), strings(r.notes), warnings, kernels, to_measure, measure);
+      json_string(r.head), report::to_string(r.verdict), strings(r.notes), warnings, kernels, to_measure, texts.json(),
+      measure);
 }
 
 Result<Plan> parse_plan_json(std::string_view text, std::string_view name) {

@@ -20,7 +20,8 @@
 
 namespace kforecast::cli {
 
-inline constexpr int plan_schema_version = 1;
+// 2: each distinct file text once, in `texts`, named by index from the jobs.
+inline constexpr int plan_schema_version = 2;
 
 struct Plan {
   std::string kforecast_version;

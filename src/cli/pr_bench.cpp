@@ -15,6 +15,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -74,7 +75,7 @@ Result<std::string> write_side(const MeasureSide& side, const fs::path& root) {
     std::error_code ec;
     fs::create_directories(target.parent_path(), ec);
     std::ofstream out(target, std::ios::binary);
-    out << text;
+    out << text.view();
     if (!out) return fail(ExitCode::could_not_run, fmt::format("cannot write {}", target.string()));
     hasher.add(file);
     hasher.add(text);
@@ -82,11 +83,18 @@ Result<std::string> write_side(const MeasureSide& side, const fs::path& root) {
   return hasher.hex();
 }
 
-MeasureSide side_of(const kernels::RevisionSources& sources, const kernels::KernelSite& site) {
+// One revision's texts as the jobs hold them: each file copied once, however many kernels it has.
+using SharedFiles = std::map<std::string, SharedText, std::less<>>;
+
+MeasureSide side_of(const kernels::RevisionSources& sources, const kernels::KernelSite& site, SharedFiles& shared) {
   MeasureSide side{site.file, site.qualified_name, {}};
-  for (const auto& file : sources.closure(site.file))
-    if (const auto found = sources.files().find(file); found != sources.files().end())
-      side.files.emplace_back(file, found->second);
+  for (const auto& file : sources.closure(site.file)) {
+    const auto found = sources.files().find(file);
+    if (found == sources.files().end()) continue;
+    auto text = shared.find(file);
+    if (text == shared.end()) text = shared.emplace(file, found->second).first;
+    side.files.emplace_back(file, text->second);
+  }
   return side;
 }
 
@@ -141,10 +149,12 @@ MeasureSettings measure_settings(const config::Config& config) {
 std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
                                      const kernels::RevisionSources& base, const kernels::RevisionSources& head) {
   std::vector<MeasureJob> jobs;
+  SharedFiles base_files, head_files;
   for (const std::size_t index : to_measure) {
     const auto& kernel = analysis.kernels[index];
     MeasureJob job{index, kernel.base && kernel.head, {}, {}};
-    if (job.complete) job.base = side_of(base, *kernel.base), job.head = side_of(head, *kernel.head);
+    if (job.complete)
+      job.base = side_of(base, *kernel.base, base_files), job.head = side_of(head, *kernel.head, head_files);
     jobs.push_back(std::move(job));
   }
   return jobs;
@@ -191,7 +201,8 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
     std::ofstream(*child_config, std::ios::binary) << config.source_text();
   }
 
-  const bool terminal = context.err_is_terminal;
+  // The command's progress, where it has one, shows the counts; else this line on a terminal.
+  const bool terminal = context.err_is_terminal && context.progress == nullptr;
   const auto progress = [&](const std::string& line) {
     if (terminal) context.err << "\r\033[K" << line << std::flush;
   };
@@ -211,6 +222,7 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
     const auto& job = *std::ranges::find(jobs, index, &MeasureJob::entry);
     const auto& entry = report.kernels[index];
     ++done;
+    if (context.progress) context.progress->advance(done);
     if (!job.complete) return usage_error("it has no version at one of the revisions to compare with");
     progress(fmt::format("kforecast: measuring {} on the GPU ({}/{}, limit {:g} s each)...", entry.name, done,
                          to_measure.size(), settings.timeout_seconds));
@@ -235,6 +247,7 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
     auto measurement = measure_confirmed({pair, child_config, root.string(), settings.timeout_seconds},
                                          [&](std::string_view line) { progress(std::string(line)); });
     if (!measurement) return usage_error(readable(measurement.error().message));
+    if (context.progress) context.progress->add_gpu_seconds(measurement->gpu_seconds);
     measurement->reason = readable(measurement->reason);
     for (auto& note : measurement->notes) note = readable(note);
     auto line = ledger_entry(entry, *measurement, run);
@@ -250,6 +263,7 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
     if (observe) observe(index, outcome);
     return outcome;
   };
+  if (context.progress) context.progress->stage("measuring on the GPU", to_measure.size());
   const MeasureOutcome outcome = measure_kernels(report, to_measure, settings.measure, measure);
   if (terminal) context.err << "\r\033[K" << std::flush;
   report.gpu_time = gpu_time(report, outcome, "");

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/shared_text.hpp"
 #include "bench/measurement.hpp"
 #include "cli/command.hpp"
 #include "cli/measure_step.hpp"
@@ -55,9 +56,9 @@ std::string utc_timestamp();
 // One kernel to measure, self-contained: both sides' texts (the kernel's file and the local
 // headers it reaches), so it can be measured where the repository is not (a plan's GPU shard).
 struct MeasureSide {
-  std::string file;                                        // the kernel's file
-  std::string kernel;                                      // its qualified name
-  std::vector<std::pair<std::string, std::string>> files;  // path, text: `file` and its closure
+  std::string file;                                       // the kernel's file
+  std::string kernel;                                     // its qualified name
+  std::vector<std::pair<std::string, SharedText>> files;  // path, text: `file` and its closure (shared by jobs)
 };
 struct MeasureJob {
   std::size_t entry = 0;  // index into report.kernels

@@ -37,12 +37,32 @@ Result<config::Config> config_at_base(const Invocation& invocation, const Contex
   return config::apply_environment(std::move(*parsed), context.env);
 }
 
+// On a terminal a live line; in a CI log nothing unless asked with --progress or KFORECAST_PROGRESS=1.
+ProgressStyle progress_style(const Invocation& invocation, const Context& context) {
+  if (context.err_is_terminal) return ProgressStyle::live;
+  const auto asked = context.env("KFORECAST_PROGRESS");
+  if (invocation.has("--progress") || (asked && !asked->empty() && *asked != "0")) return ProgressStyle::log;
+  return ProgressStyle::silent;
+}
+
+// Lends `progress` to the context for the length of the command.
+struct ProgressLease {
+  ProgressLease(Context& context, Progress& progress) : m_context(context) { context.progress = &progress; }
+  ~ProgressLease() { m_context.progress = nullptr; }
+  ProgressLease(const ProgressLease&) = delete;
+  ProgressLease& operator=(const ProgressLease&) = delete;
+  Context& m_context;
+};
+
 }  // namespace
 
 Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (invocation.has("--plan") && invocation.has("--post"))
     return usage_error("--plan writes a plan, not a report: give --post to 'kforecast report --merge' instead");
   if (!invocation.positional.empty()) return usage_error("'kforecast pr' takes no arguments; see 'kforecast help pr'");
+  Progress progress(context.err, progress_style(invocation, context));
+  const ProgressLease lease(context, progress);
+  progress.stage("reading the revisions");
 
   std::error_code ec;
   auto repository = git::open_repository(invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo"))
@@ -82,6 +102,10 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   auto config = invocation.has("--diff") ? load_command_config(invocation, context)
                                          : config_at_base(invocation, context, sources->base_config, base);
   if (!config) return std::unexpected(config.error());
+  // A file over the limit is read once (git gives it whole) and dropped before it is scanned.
+  for (auto& note : skip_oversized_files(*sources, config->integer_value("kernels.max_file_kib") * std::size_t{1024},
+                                         "kernels.max_file_kib"))
+    sources->diff.notes.push_back(std::move(note));
   auto llm = use_llm_forecaster(invocation, *config);
   if (!llm) return std::unexpected(llm.error());
   std::optional<llm::PromptSet> prompts;
@@ -99,9 +123,11 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
 
   // The two revisions are scanned side by side: the machine has a second core, and nothing
   // else is left to overlap with.
+  progress.stage("scanning both revisions");
   auto base_scan = std::async(std::launch::async, [&] { return kernels::RevisionSources(sources->base_files); });
   const kernels::RevisionSources head_sources(sources->head_files);
   const kernels::RevisionSources base_sources = base_scan.get();
+  progress.stage("finding the changed kernels");
   const auto analysis = kernels::find_changed_kernels(base_sources, head_sources, sources->renames, sources->touched);
 
   report::Report report{kforecast::version, base, head.empty() ? "index" : head, report::GateVerdict::pass, {}, {}};
@@ -117,6 +143,8 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (invocation.has("--plan"))
     return write_plan(report, *to_measure, bench_inputs, *config, invocation.value("--plan"), context);
   measure_in_pr(report, *to_measure, bench_inputs, *config, context);
+  progress.stage("writing the report");
+  progress.finish();
   return deliver_report(report, *config, invocation, context);
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -49,6 +50,22 @@ std::optional<std::string> read_working_file(const std::filesystem::path& root, 
 }
 
 }  // namespace
+
+std::vector<std::string> skip_oversized_files(PrSources& sources, std::size_t max_bytes, std::string_view limit_name) {
+  std::map<std::string, std::size_t, std::less<>> oversized;  // path -> its larger size
+  for (const auto* side : {&sources.base_files, &sources.head_files})
+    for (const auto& [path, text] : *side)
+      if (text.size() > max_bytes) oversized[path] = std::max(oversized[path], text.size());
+  std::vector<std::string> notes;
+  for (const auto& [path, size] : oversized) {
+    sources.base_files.erase(path);
+    sources.head_files.erase(path);
+    sources.touched.erase(path);
+    notes.push_back(fmt::format("{}: skipped, {} KiB is above {} ({} KiB): its kernels are not reviewed", path,
+                                (size + 1023) / 1024, limit_name, max_bytes / 1024));
+  }
+  return notes;
+}
 
 Result<PrSources> read_patch_sources(const git::Repository& repository, std::string_view diff_text) {
   PrSources sources{"", "", "the patch given with --diff", {}, {}, {}, {}, {}, {}};

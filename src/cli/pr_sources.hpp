@@ -35,6 +35,11 @@ struct PrSources {
 Result<PrSources> read_pr_sources(const git::Repository& repository, std::string base, std::string head,
                                   std::string range_origin, std::string_view diff_text);
 
+// Removes every CUDA file larger than `max_bytes` at either revision from both revisions and from
+// `touched`, so that its kernels are neither scanned nor reported as removed or added; returns one
+// note per file skipped, naming it, its size and the limit (`limit_name`).
+std::vector<std::string> skip_oversized_files(PrSources& sources, std::size_t max_bytes, std::string_view limit_name);
+
 // For --diff: the head is the working tree; the base is what the diff's "index" lines name (so
 // the diff must come from git, and its blobs be in this repository). `diff_text` is the patch.
 Result<PrSources> read_patch_sources(const git::Repository& repository, std::string_view diff_text);

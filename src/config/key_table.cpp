@@ -18,6 +18,12 @@ constexpr std::array<std::string_view, 3> report_formats{"md", "json", "sarif"};
 using enum ValueType;
 
 const std::array keys{
+    KeySpec{"kernels.max_file_kib", integer, "4096", "",
+            "Source files larger than this (KiB, at either revision) are skipped by `kforecast pr`, with a note "
+            "naming each: their kernels are not reviewed. It bounds the time and memory one generated file can "
+            "take.",
+            1, 1048576},
+
     KeySpec{"forecast.forecaster",
             choice,
             "\"embedded\"",
@@ -235,8 +241,8 @@ const std::array table_arrays{
                    {}},
 };
 
-const std::array<std::string_view, 8> sections{"forecast", "endpoint", "policy", "bench",
-                                               "report",   "lint",     "cuda",   "security"};
+const std::array<std::string_view, 9> sections{"kernels", "forecast", "endpoint", "policy",  "bench",
+                                               "report",  "lint",     "cuda",     "security"};
 
 }  // namespace
 

@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/shared_text.hpp"
 #include "embedded/kernel_features.hpp"
 
 namespace kforecast::embedded {
 
 struct KernelText {
-  std::string source;
+  SharedText source;                     // shared: every kernel of a file reads the same text
   std::string kernel;                    // "name" or "name<instantiation>"
   std::optional<LaunchGeometry> launch;  // grid, block, shared_bytes when given
 };

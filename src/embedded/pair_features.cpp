@@ -11,12 +11,21 @@
 
 namespace kforecast::embedded {
 
-FeatureCache::Entry FeatureCache::extract(const KernelText& kernel) const {
-  Entry entry;
-  entry.source = extract_source_features(kernel.source, kernel.kernel);
+SourceFeatures FeatureCache::source_features(const KernelText& kernel) {
+  auto scan = std::ranges::find_if(m_scans, [&](const auto& held) { return held.first == kernel.source; });
+  if (scan == m_scans.end()) {
+    // Two are kept: a pair's reference and candidate alternate, file after file.
+    if (m_scans.size() >= 2) m_scans.pop_back();
+    m_scans.insert(m_scans.begin(), {kernel.source, std::make_shared<const ScannedKernelSource>(kernel.source.view())});
+    scan = m_scans.begin();
+  }
+  return scan->second->features(kernel.kernel);
+}
+
+void FeatureCache::compile(const KernelText& kernel, Entry& entry) const {
   if (!m_context.compiler) {
     entry.note = "no NVRTC facts: NVRTC not loaded";
-    return entry;
+    return;
   }
   entry.asked_compiler = true;
   auto facts = compile_facts(*m_context.compiler, kernel.source, kernel.kernel, m_context.arch, m_context.facts_cache,
@@ -25,7 +34,6 @@ FeatureCache::Entry FeatureCache::extract(const KernelText& kernel) const {
     entry.compiler = std::move(*facts);
   else
     entry.note = "no NVRTC facts: " + cuda::log_excerpt(facts.error().message, 3);
-  return entry;
 }
 
 void FeatureCache::count(const Entry& entry) {
@@ -46,12 +54,14 @@ void FeatureCache::prepare(std::initializer_list<const KernelText*> kernels) {
   }
   // Without a compiler an extraction is microseconds: a thread would cost more than it saves.
   if (missing.size() < 2 || !m_context.compiler) return;
-  std::vector<std::future<Entry>> others;
+  std::vector<Entry> entries(missing.size());
+  for (std::size_t i = 0; i < missing.size(); ++i) entries[i].source = source_features(*missing[i]);
+  std::vector<std::future<void>> others;
   for (std::size_t i = 1; i < missing.size(); ++i)
-    others.push_back(std::async(std::launch::async, [this, kernel = missing[i]] { return extract(*kernel); }));
-  std::vector<Entry> entries;
-  entries.push_back(extract(*missing.front()));
-  for (auto& other : others) entries.push_back(other.get());
+    others.push_back(
+        std::async(std::launch::async, [this, kernel = missing[i], entry = &entries[i]] { compile(*kernel, *entry); }));
+  compile(*missing.front(), entries.front());
+  for (auto& other : others) other.get();
   for (std::size_t i = 0; i < missing.size(); ++i) {
     count(entries[i]);
     m_entries.emplace(std::pair{missing[i]->source, missing[i]->kernel}, std::move(entries[i]));
@@ -61,7 +71,9 @@ void FeatureCache::prepare(std::initializer_list<const KernelText*> kernels) {
 const FeatureVector& FeatureCache::features(const KernelText& kernel, std::string* note) {
   auto it = m_entries.find({kernel.source, kernel.kernel});
   if (it == m_entries.end()) {
-    Entry entry = extract(kernel);
+    Entry entry;
+    entry.source = source_features(kernel);
+    compile(kernel, entry);
     count(entry);
     it = m_entries.emplace(std::pair{kernel.source, kernel.kernel}, std::move(entry)).first;
   }

@@ -3,10 +3,13 @@
 
 // Features of both kernels of a pair, with NVRTC facts where a compiler is given. Each distinct
 // (source, kernel) is extracted and compiled once: in a corpus every variant appears in many
-// pairs.
+// pairs. Sources are held as the shared texts they are (never copied per kernel), and a source is
+// scanned once for all of its kernels that are asked about in a row (`kforecast pr` asks file by
+// file).
 
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,12 +52,16 @@ class FeatureCache {
     bool asked_compiler = false;  // for the counters below
     bool from_cache = false;
   };
-  // Pure of the cache's state (so several run at once): source features and compiler facts.
-  Entry extract(const KernelText& kernel) const;
+  // The kernel's source features, from the scan of its source (kept for the next kernels).
+  SourceFeatures source_features(const KernelText& kernel);
+  // Pure of the cache's state (so several run at once): the compiler facts.
+  void compile(const KernelText& kernel, Entry& entry) const;
   void count(const Entry& entry);
   FeatureContext m_context;
-  std::map<std::pair<std::string, std::string>, Entry> m_entries;                        // (source, kernel)
-  std::map<std::tuple<std::string, std::string, std::string>, FeatureVector> m_vectors;  // + launch key
+  std::map<std::pair<SharedText, std::string>, Entry> m_entries;                        // (source, kernel)
+  std::map<std::tuple<SharedText, std::string, std::string>, FeatureVector> m_vectors;  // + launch key
+  // The scans of the sources read last (a pair's two sides), most recent first.
+  std::vector<std::pair<SharedText, std::shared_ptr<const ScannedKernelSource>>> m_scans;
   std::size_t m_compiled = 0;
   std::size_t m_failures = 0;
   std::size_t m_from_cache = 0;

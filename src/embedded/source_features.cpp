@@ -313,15 +313,25 @@ SourceFeatures count_source_features(std::string_view code) {
 }
 
 SourceFeatures extract_source_features(std::string_view source, std::string_view kernel) {
-  const kernels::ScannedSource scanned = kernels::scan_cuda_source(source);
-  const kernels::CallGraph graph(scanned);
+  return ScannedKernelSource(source).features(kernel);
+}
+
+ScannedKernelSource::ScannedKernelSource(std::string_view source)
+    : m_source(source),
+      m_scanned(kernels::scan_cuda_source(source)),
+      m_graph(std::make_unique<kernels::CallGraph>(m_scanned)) {}
+
+ScannedKernelSource::~ScannedKernelSource() = default;
+
+SourceFeatures ScannedKernelSource::features(std::string_view kernel) const {
+  const kernels::CallGraph& graph = *m_graph;
   const std::string_view name = without_template_arguments(kernel);
   for (const kernels::FunctionRef ref : graph.find(name)) {
     const kernels::Function& function = graph.function(ref);
     if (function.kind != kernels::FunctionKind::global || !function.has_body) continue;
     auto body_of = [&](const kernels::Function& g) {
       // The signature counts too: __launch_bounds__ and parameters are read, loops are not.
-      return source.substr(g.whole.begin, g.whole.end - g.whole.begin);
+      return m_source.substr(g.whole.begin, g.whole.end - g.whole.begin);
     };
     SourceFeatures total = count_source_features(body_of(function));
     for (const kernels::FunctionRef callee : graph.reachable_from(ref)) {

@@ -8,7 +8,14 @@
 // together with the bodies of the device functions it reaches in the same source.
 
 #include <array>
+#include <memory>
 #include <string_view>
+
+#include "kernels/scanner.hpp"
+
+namespace kforecast::kernels {
+class CallGraph;
+}
 
 namespace kforecast::embedded {
 
@@ -37,6 +44,25 @@ struct SourceFeatures {
 // `kernel` is the __global__ function's name, qualified or not, with or without template
 // arguments ("sgemm<64, 64>" reads the template sgemm). The first definition with that name wins.
 SourceFeatures extract_source_features(std::string_view source, std::string_view kernel);
+
+// A source scanned once for the features of any number of its kernels: extracting each kernel of
+// a file from the raw text scans the whole file again, which made a file of 1,000 kernels
+// quadratic. The source must outlive it.
+class ScannedKernelSource {
+ public:
+  explicit ScannedKernelSource(std::string_view source);
+  ~ScannedKernelSource();
+  ScannedKernelSource(const ScannedKernelSource&) = delete;
+  ScannedKernelSource& operator=(const ScannedKernelSource&) = delete;
+
+  // What extract_source_features(source, kernel) gives.
+  SourceFeatures features(std::string_view kernel) const;
+
+ private:
+  std::string_view m_source;
+  kernels::ScannedSource m_scanned;
+  std::unique_ptr<kernels::CallGraph> m_graph;  // refers to m_scanned
+};
 
 // The counts of one piece of code (a body), without looking up a kernel: what the extractor
 // applies to each body it reads. Exposed for tests.

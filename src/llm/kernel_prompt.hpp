@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "base/error.hpp"
+#include "base/shared_text.hpp"
 #include "llm/gpu_properties.hpp"
 #include "llm/prompt_set.hpp"
 
@@ -17,8 +18,8 @@ namespace kforecast::llm {
 
 struct KernelPair {
   std::string kernel_name;
-  std::string reference_source;
-  std::string candidate_source;
+  SharedText reference_source;  // shared with every other kernel of the same file
+  SharedText candidate_source;
   std::string reference_compiler_facts;  // registers, spills, shared/local memory, ... or ""
   std::string candidate_compiler_facts;
   std::string launch_configuration;  // grid, block, problem sizes from a launch spec, or "" (none known)

@@ -125,6 +125,29 @@ TEST_CASE("plan: a plan reads back exactly as written") {
   CHECK(plan_hash(text) != plan_hash(text + " "));
 }
 
+TEST_CASE("plan: a file text that several jobs share is written once") {
+  Plan plan = sample_plan();
+  const SharedText file(std::string(100'000, 'x'));  // the file of many kernels to measure
+  plan.jobs.clear();
+  plan.to_measure.clear();
+  for (std::size_t entry = 0; entry < 3; ++entry) {
+    plan.to_measure.push_back(entry);
+    plan.jobs.push_back(
+        {entry, true, {"src/a.cu", "k", {{"src/a.cu", file}}}, {"src/a.cu", "k", {{"src/a.cu", file}}}});
+  }
+  const std::string text = plan_json(plan);
+  CHECK(text.size() < 110'000);  // once, not six times
+  auto read = parse_plan_json(text, "plan.json");
+  REQUIRE(read);
+  CHECK(read->jobs[2].head.files[0].second.str() == file.str());
+  CHECK(read->jobs[0].base.files[0].second.shares_with(read->jobs[2].head.files[0].second));
+  CHECK(plan_json(*read) == text);
+
+  auto out_of_range = parse_plan_json(replace_once(text, "\"text\": 0", "\"text\": 7"), "p.json");
+  REQUIRE_FALSE(out_of_range);
+  CHECK_THAT(out_of_range.error().message, Contains("an index into texts (it has 1)"));
+}
+
 TEST_CASE("plan: shard I of N takes every N-th kernel from the riskiest down") {
   Plan plan;
   for (std::size_t i = 0; i < 5; ++i) plan.jobs.push_back({i * 10, true, {}, {}});
@@ -161,9 +184,9 @@ TEST_CASE("plan: bad plans are errors naming the file and the field") {
     CHECK_THAT(results.error().message, Contains("no \"kforecast_plan\" key"));
   }
   SECTION("another schema version") {
-    auto newer = parse_plan_json(replace_once(text, "\"kforecast_plan\": 1", "\"kforecast_plan\": 2"), "p.json");
+    auto newer = parse_plan_json(replace_once(text, "\"kforecast_plan\": 2", "\"kforecast_plan\": 3"), "p.json");
     REQUIRE_FALSE(newer);
-    CHECK_THAT(newer.error().message, Contains("p.json: plan schema 2 is not the one this kforecast reads (1)"));
+    CHECK_THAT(newer.error().message, Contains("p.json: plan schema 3 is not the one this kforecast reads (2)"));
   }
   SECTION("a wrong field") {
     auto line = parse_plan_json(replace_once(text, "\"line\": 9", "\"line\": \"nine\""), "p.json");

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// What a long run shows while it works: its stage, the items of the stage done out of how many,
+// GPU time spent so far, and time elapsed. Code reports to a Progress; the command line picks how
+// it is shown (ProgressStyle): on a terminal, one line redrawn in place, and only once the run
+// has taken `delay` (short runs print nothing); in a CI log nothing unless asked, and then plain
+// lines, one per stage and at most one per `log_interval` between. The clock is a seam for tests.
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+namespace kforecast {
+
+enum class ProgressStyle { silent, live, log };
+
+class Progress {
+ public:
+  using Clock = std::function<double()>;  // seconds on a monotonic clock
+
+  explicit Progress(std::ostream& out, ProgressStyle style, Clock clock = steady_seconds);
+  ~Progress() { finish(); }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  // A new stage ("scanning", "forecasting"), of `total` `items` ("kernels"); total 0: not counted.
+  void stage(std::string_view name, std::size_t total = 0, std::string_view items = "kernels");
+  // How many items of the stage are done.
+  void advance(std::size_t done);
+  void add_gpu_seconds(double seconds);
+  // The run is over: a live line is cleared, so what follows starts on a clean line.
+  void finish();
+
+  static double steady_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+
+  double delay = 2.0;          // live: nothing is shown before the run has taken this long
+  double live_interval = 0.1;  // live: redrawn at most this often
+  double log_interval = 10.0;  // log: a line within a stage at most this often
+
+ private:
+  void show(bool stage_changed);
+  std::string line() const;
+
+  std::ostream& m_out;
+  ProgressStyle m_style;
+  Clock m_clock;
+  double m_start;
+  double m_last_shown = -1e300;
+  bool m_live_shown = false;
+  std::string m_stage, m_items;
+  std::size_t m_done = 0, m_total = 0;
+  double m_gpu_seconds = 0;
+};
+
+}  // namespace kforecast
