@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "llm/forecast_client.hpp"
 
+#include "base/redaction.hpp"
+
 #include <simdjson.h>
 
 #include <cmath>
@@ -8,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "base/redaction.hpp"
 #include "llm/answer_extraction.hpp"
 #include "llm/answer_validation.hpp"
 #include "llm/endpoint_error.hpp"
@@ -92,11 +95,11 @@ HttpRequest ForecastClient::authorised_request(std::string method, std::string u
 }
 
 std::string ForecastClient::redact(std::string text) const {
-  const std::string& key = m_settings.api_key;
-  if (key.empty()) return text;
-  for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 10))
-    text.replace(at, key.size(), "[redacted]");
-  return text;
+  // The one redaction rule (base/redaction.hpp): a "key" of a few characters is no secret, and
+  // hiding it would garble ordinary words ("endpoint.ma[redacted]_retries" for a key of "x").
+  SecretSet key;
+  key.add(m_settings.api_key);
+  return key.redact(text);
 }
 
 milliseconds ForecastClient::remaining() const {
@@ -167,8 +170,8 @@ ForecastClient::Exchange ForecastClient::exchange(const std::string& body, int& 
       server_delay = server_retry_delay(*result, m_clock.wall_now());
     }
     if (attempt >= m_settings.max_retries) {
-      std::string message = fmt::format("gave up after {} attempt{} (endpoint.max_retries = {}); last: {}",
-                                        attempt + 1, attempt == 0 ? "" : "s", m_settings.max_retries, last_problem);
+      std::string message = fmt::format("gave up after {} attempt{} (endpoint.max_retries = {}); last: {}", attempt + 1,
+                                        attempt == 0 ? "" : "s", m_settings.max_retries, last_problem);
       // Only the transport says the endpoint itself is down; an HTTP error may be this request's.
       if (!result) {
         std::lock_guard lock(m_unreachable_mutex);

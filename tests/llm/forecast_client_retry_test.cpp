@@ -251,3 +251,14 @@ TEST_CASE("llm client: an endpoint unreachable after the retries is not asked ag
     CHECK(harness.server.request_count() == 4);
   }
 }
+
+TEST_CASE("llm client: a key of a few characters garbles no message") {
+  // Found with a key of "x": "endpoint.ma[redacted]_retries". Such a key is no secret worth it.
+  ClientHarness harness;
+  auto settings = harness.settings();
+  settings.api_key = "x";
+  auto client = harness.client(settings);
+  CHECK(client->redact("raise endpoint.max_retries") == "raise endpoint.max_retries");
+  settings.api_key = "sk-long-enough-key";
+  CHECK(harness.client(settings)->redact("key sk-long-enough-key") == "key [redacted]");
+}
