@@ -144,3 +144,23 @@ TEST_CASE("e2e exfiltration: a compiler log of any size stays bounded in the rep
   CHECK_THAT(job.comment(), Contains("undefined_0"));
   CHECK_THAT(job.comment(), !Contains("undefined_19999"));
 }
+
+TEST_CASE("e2e: source that drives the compiler to its limits fails that kernel, never the run") {
+  // 30,000 nested braces and a 50,000-term expression crashed NVRTC inside kforecast (exit 139, no
+  // report). Compiled in the child, the worst is that kernel's failure; the gate still reports.
+  PullRequestJob job([](FixtureRepo& repo) {
+    repo.write("k.cu", "__global__ void k(int* o) { o[0] = 1; }\n__global__ void j(int* o) { o[1] = 1; }\n");
+    repo.commit("base");
+    std::string braces =
+        "__global__ void k(int* o) {" + std::string(30000, '{') + "o[0] = 2;" + std::string(30000, '}') + "}\n";
+    std::string terms = "__global__ void j(int* o) { o[1] = ";
+    for (int i = 0; i < 50000; ++i) terms += (i ? "+o[" : "o[") + std::to_string(i % 64 + 2) + "]";
+    repo.write("k.cu", braces + terms + "; }\n");
+    repo.commit("head");
+  });
+  auto run = job.run({}, {}, 300);
+  INFO(run.out << run.err);
+  CHECK(run.status < 128);
+  CHECK(job.comment().starts_with("<!-- kforecast:report -->\n## kforecast:"));
+  CHECK_THAT(job.comment(), Contains("`k`") && Contains("`j`"));
+}
