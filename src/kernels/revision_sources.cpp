@@ -27,9 +27,33 @@ bool is_cuda_source_path(std::string_view path) {
   return false;
 }
 
-RevisionSources::RevisionSources(const SourceFiles& files) : m_files(files) {
+namespace {
+
+// Line ends of a lone CR (classic Mac OS, some generators) become LF, byte for byte, so offsets
+// and lengths stay as they were: the lexer ends lines at LF alone, and a `//` comment would
+// otherwise swallow the rest of such a file, its kernels read as removed.
+bool lone_cr_at(const std::string& text, std::size_t at) { return at + 1 == text.size() || text[at + 1] != '\n'; }
+
+std::unique_ptr<const SourceFiles> with_lf_line_ends(const SourceFiles& files) {
+  const auto has_lone_cr = [](const std::string& text) {
+    for (std::size_t at = text.find('\r'); at != std::string::npos; at = text.find('\r', at + 1))
+      if (lone_cr_at(text, at)) return true;
+    return false;
+  };
+  if (std::ranges::none_of(files, [&](const auto& file) { return has_lone_cr(file.second); })) return nullptr;
+  auto copy = std::make_unique<SourceFiles>(files);
+  for (auto& [path, text] : *copy)
+    for (std::size_t at = text.find('\r'); at != std::string::npos; at = text.find('\r', at + 1))
+      if (lone_cr_at(text, at)) text[at] = '\n';
+  return copy;
+}
+
+}  // namespace
+
+RevisionSources::RevisionSources(const SourceFiles& files)
+    : m_lf_files(with_lf_line_ends(files)), m_files(m_lf_files ? *m_lf_files : files) {
   std::vector<Token> tokens;  // each file lexed once, for the scan and its declarations
-  for (const auto& [path, text] : files) {
+  for (const auto& [path, text] : m_files) {
     lex(text, tokens);
     m_scanned.emplace(path, scan_cuda_source(text, {.tokens = &tokens}));
     m_declarations.emplace(path, file_scope_declarations(text, tokens));

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,10 @@ class RevisionSources {
   };
   const ClosureGraph& closure_graph(const std::string& path) const;
 
+  // A copy only where some file ends its lines with a lone CR (made LF, byte for byte); null
+  // otherwise, and m_files is the caller's map, never copied. On the heap, so that m_files still
+  // refers to it after a move.
+  std::unique_ptr<const SourceFiles> m_lf_files;
   const SourceFiles& m_files;
   std::map<std::string, ScannedSource, std::less<>> m_scanned;
   std::map<std::string, std::vector<std::string>, std::less<>> m_includes;

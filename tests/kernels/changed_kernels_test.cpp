@@ -95,6 +95,23 @@ TEST_CASE("kernels: comments and whitespace are not changes") {
   CHECK(outcome.analysis.comment_only == std::vector<std::string>{"src/gemm.cu: scale"});
 }
 
+TEST_CASE("kernels: a file saved with bare CR line ends keeps its kernels") {
+  // A `//` comment ran to the next LF, which such a file never has: every kernel after it was
+  // reported removed.
+  const SourceFiles base{{"k.cu",
+                          "// scale\n__global__ void k(float* a) {\n  a[0] = 1.0f;\n}\n"
+                          "__global__ void j(float* a) { a[1] = 1.0f; }\n"}};
+  const SourceFiles head{{"k.cu",
+                          "// scale\r__global__ void k(float* a) {\r  a[0] = 3.0f; // write\r}\r"
+                          "__global__ void j(float* a) { a[1] = 1.0f; }\r"}};
+  auto outcome = analyse(base, head);
+  REQUIRE(outcome.analysis.kernels.size() == 1);
+  CHECK(outcome.only().head.has_value());
+  CHECK(outcome.only().base.has_value());
+  CHECK(outcome.only().head->qualified_name == "k");
+  CHECK(outcome.only().head->line == 2);
+}
+
 TEST_CASE("kernels: a change two calls deep changes the kernel, and only it") {
   auto outcome = edit("src/gemm.cu", "x * table[1]", "x * table[2]");
   CHECK(outcome.names() == std::vector<std::string>{"modified scale"});
@@ -204,4 +221,13 @@ TEST_CASE("kernels: the reasons of one named pair, across files and names") {
                                       site(head_sources, "src/gemm.cu", "copy"))
                     .empty());
   }
+}
+
+TEST_CASE("kernels: revision sources made from bare-CR files survive a move") {
+  // pr scans the base on another thread and moves the result out of the future.
+  const SourceFiles files{{"k.cu", "// c\r__global__ void k(float* a) { a[0] = 1.0f; }\r"}};
+  RevisionSources first(files);
+  const RevisionSources moved(std::move(first));
+  REQUIRE(moved.files().at("k.cu").find('\r') == std::string::npos);
+  CHECK(moved.scanned("k.cu").functions.size() == 1);
 }
