@@ -13,11 +13,11 @@
 #include "base/nearest_name.hpp"
 #include "cli/change_review.hpp"
 #include "cli/check_sources.hpp"
-#include "cli/check_text.hpp"
 #include "cli/handlers.hpp"
 #include "cli/llm_settings.hpp"
 #include "cli/pr_bench.hpp"
 #include "kforecast_version.hpp"
+#include "report/check_text.hpp"
 #include "report/writer.hpp"
 
 namespace kforecast::cli {
@@ -203,7 +203,7 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   if (format == "json")
     report::make_json_writer(context.out)->write(report);
   else
-    write_check_text(context.out, report);
+    report::write_check_text(context.out, report);
   return report.verdict == report::GateVerdict::fail ? ExitCode::gate_failed : ExitCode::pass;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/check_text.hpp"
+#include "report/check_text.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -10,12 +10,12 @@ using namespace kforecast;
 using Catch::Matchers::Contains;
 
 TEST_CASE("cli: the distribution bar scales each bin to the most probable") {
-  CHECK(cli::distribution_bar({0, 0, 0, 1, 0, 0, 0, 0}) == "▁▁▁█▁▁▁▁");
-  CHECK(cli::distribution_bar({0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125}) == "████████");
-  CHECK(cli::distribution_bar({0.05, 0.05, 0.1, 0.2, 0.4, 0.1, 0.05, 0.05}) == "▂▂▃▅█▃▂▂");
+  CHECK(report::distribution_bar({0, 0, 0, 1, 0, 0, 0, 0}) == "▁▁▁█▁▁▁▁");
+  CHECK(report::distribution_bar({0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125}) == "████████");
+  CHECK(report::distribution_bar({0.05, 0.05, 0.1, 0.2, 0.4, 0.1, 0.05, 0.05}) == "▂▂▃▅█▃▂▂");
   SECTION("nothing to scale by, or not a number, draws the floor") {
-    CHECK(cli::distribution_bar({}) == "▁▁▁▁▁▁▁▁");
-    CHECK(cli::distribution_bar({std::nan(""), 0, 0, 1, 0, 0, 0, 0}) == "▁▁▁█▁▁▁▁");
+    CHECK(report::distribution_bar({}) == "▁▁▁▁▁▁▁▁");
+    CHECK(report::distribution_bar({std::nan(""), 0, 0, 1, 0, 0, 0, 0}) == "▁▁▁█▁▁▁▁");
   }
 }
 
@@ -40,7 +40,7 @@ TEST_CASE("cli: check's text shows the forecast, decision and measurement") {
   entry.measurement = report::MeasurementEntry{0.125, 0.12, 0.13, 1, "regression", 10, 80, "H100", 0.5, ""};
   report.kernels.push_back(entry);
   std::ostringstream out;
-  cli::write_check_text(out, report);
+  report::write_check_text(out, report);
   const std::string text = out.str();
   CHECK_THAT(text, Contains("kforecast check: fail\n"));
   CHECK_THAT(text, Contains("sgemm  src/gemm.cu:42  modified\n"));

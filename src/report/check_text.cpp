@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/check_text.hpp"
+#include "report/check_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-namespace kforecast::cli {
+namespace kforecast::report {
 namespace {
 
 constexpr int label_width = 13;
@@ -77,4 +77,4 @@ void write_check_text(std::ostream& out, const report::Report& report) {
   for (const auto& note : report.notes) out << fmt::format("note: {}\n", note);
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::report

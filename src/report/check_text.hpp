@@ -11,7 +11,7 @@
 
 #include "report/report.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::report {
 
 // One character per bin, bin 1 (severe slowdown) to bin 8 (extreme speedup), each a block
 // whose height is its probability relative to the largest: "▁▁▂█▃▁▁▁".
@@ -19,4 +19,4 @@ std::string distribution_bar(const std::array<double, 8>& probabilities);
 
 void write_check_text(std::ostream& out, const report::Report& report);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::report
