@@ -12,7 +12,9 @@ endif()
 target_compile_options(kf_build_flags INTERFACE -Wall -Wextra ${kf_werror} -Wshadow -Wnon-virtual-dtor
                                                 -Wno-missing-field-initializers  # designated initialisers may omit defaulted members
                                                 -Wno-restrict)  # GCC 12 false positives in std::string at -O3 (GCC bug 105329)
-target_include_directories(kf_build_flags INTERFACE ${PROJECT_SOURCE_DIR}/src ${PROJECT_BINARY_DIR}/generated)
+# Not src/: each library publishes its own folder (kf_library below), so a library can include
+# only what it links. Generated headers (the version, the embedded model) stay open to all.
+target_include_directories(kf_build_flags INTERFACE ${PROJECT_BINARY_DIR}/generated)
 if(KFORECAST_SANITIZE)
   target_compile_options(kf_build_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
                                                   -fno-sanitize-recover=all)
@@ -45,9 +47,23 @@ endif()
 target_link_libraries(kf_curl PUBLIC kf_build_flags ${CMAKE_DL_LIBS})
 
 # kf_library(NAME SOURCES... [DEPS ...]): one static library per pipeline stage or shared piece.
-# A stage lists only the libraries it may use, so CMake enforces the one-way dependencies.
+# A stage lists only the libraries it may use, and CMake enforces the one-way dependencies: kf_X
+# (folder src/X) publishes only its own headers, as "X/...", through a folder of its own,
+# ${PROJECT_BINARY_DIR}/include/X/, that holds one symbolic link X -> src/X (ccache lays its
+# headers out the same way). A library that includes "Y/..." without linking kf_Y (directly or
+# through a PUBLIC dependency) does not compile. Nothing puts src/ itself on an include path: a
+# quoted include also searches the including file's own folder, and src/X/*.cpp can reach no other
+# library's headers from there (src/main.cpp can, and links kf_cli anyway).
 function(kf_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  string(REGEX REPLACE "^kf_" "" folder ${name})
+  if(NOT IS_DIRECTORY ${PROJECT_SOURCE_DIR}/src/${folder})
+    message(FATAL_ERROR "kf_library(${name}): a library kf_X lives in src/X, and src/${folder} does not exist")
+  endif()
+  set(include_dir ${PROJECT_BINARY_DIR}/include/${folder})
+  file(MAKE_DIRECTORY ${include_dir})
+  file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${folder} ${include_dir}/${folder} SYMBOLIC)
   add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${include_dir})
   target_link_libraries(${name} PUBLIC kf_build_flags fmt::fmt ${ARG_DEPS})
 endfunction()
