@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs what is needed, builds kforecast and runs the whole test suite, twice: the release
-# build (what ships) and a build under AddressSanitizer + UndefinedBehaviorSanitizer. Usage:
+# build (what ships) and a build under AddressSanitizer + UndefinedBehaviorSanitizer. After the
+# release build, clang-tidy checks src/ with its compile commands (a finding fails). Usage:
 #   scripts/test.sh               both (what CI runs)
 #   scripts/test.sh release       one preset: release, debug or asan
 set -euo pipefail
@@ -12,5 +13,9 @@ for preset in ${presets[*]}; do
   echo "== $preset build"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset"
+  if [ "$preset" = release ]; then
+    echo "== clang-tidy over src/"
+    scripts/clang-tidy.sh build/release
+  fi
   ctest --preset "$preset" -j "$(nproc)"
 done
