@@ -119,6 +119,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   // Git is not needed past this point (`repo` is not used again; the prompt overrides above were
   // its last reader): its long-lived cat-file is ended, and waited for, beside the scan rather
   // than at the end.
+  // NOLINTNEXTLINE(bugprone-unused-local-non-trivial-variable): its destructor waits for the close
   auto close_repository = std::async(std::launch::async, [owned = std::move(*repository)]() mutable { owned.reset(); });
 
   // The two revisions are scanned side by side: the machine has a second core, and nothing

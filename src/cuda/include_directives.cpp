@@ -244,7 +244,7 @@ class Reader {
     while (m_at < size()) {
       const char c = peek();
       if ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && (peek(1) == '+' || peek(1) == '-'))
-        m_at += 2;
+        m_at += 2;  // NOLINT(bugprone-branch-clone): as a digit separator below, two characters
       else if (identifier_char(c) || c == '.')
         ++m_at;
       else if (c == '\'' && identifier_char(peek(1)))

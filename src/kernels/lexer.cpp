@@ -178,6 +178,7 @@ Token Lexer::number(std::size_t begin, std::uint32_t line) {
   while (m_pos < m_source.size()) {
     const char c = m_source[m_pos];
     const char after = m_pos + 1 < m_source.size() ? m_source[m_pos + 1] : '\0';
+    // NOLINTNEXTLINE(bugprone-branch-clone): an exponent sign and a digit separator each skip two
     if ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && (after == '+' || after == '-')) {
       m_pos += 2;
     } else if (is_word(c) || c == '.') {

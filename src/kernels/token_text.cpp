@@ -183,6 +183,7 @@ void append_spaced_text(std::string& text, std::span<const Token> tokens) {
                  (begin == end || (begin == end + 1 && tokens[i].text().data()[-1] == ' '));
   }
   if (as_written) {
+    // NOLINTNEXTLINE(bugprone-suspicious-stringview-data-usage): the length goes with it
     text.append(tokens.front().text().data(), last - first);
     return;
   }

@@ -102,8 +102,9 @@ CURLcode curl_easy_setopt(CURL* handle, CURLoption option, ...) {
   va_list arguments;
   va_start(arguments, option);
   CURLcode result;
+  // The branches differ in va_arg's type, which bugprone-branch-clone does not compare.
   if (option < CURLOPTTYPE_OBJECTPOINT)
-    result = f(handle, option, va_arg(arguments, long));
+    result = f(handle, option, va_arg(arguments, long));  // NOLINT(bugprone-branch-clone)
   else if (option < CURLOPTTYPE_OFF_T)
     result = f(handle, option, va_arg(arguments, void*));
   else if (option < CURLOPTTYPE_BLOB)
@@ -146,8 +147,9 @@ CURLSHcode curl_share_setopt(CURLSH* share, CURLSHoption option, ...) {
   if (f == nullptr) return CURLSHE_NOT_BUILT_IN;
   va_list arguments;
   va_start(arguments, option);
+  // The branches differ in va_arg's type, which bugprone-branch-clone does not compare.
   const CURLSHcode result = option == CURLSHOPT_SHARE || option == CURLSHOPT_UNSHARE
-                                ? f(share, option, va_arg(arguments, int))
+                                ? f(share, option, va_arg(arguments, int))  // NOLINT(bugprone-branch-clone)
                                 : f(share, option, va_arg(arguments, void*));
   va_end(arguments);
   return result;
