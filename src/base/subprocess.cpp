@@ -121,10 +121,8 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Pr
     }
     if (fds[2].fd >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
       const ssize_t n = ::write(in.write_end, options.input.data() + written, options.input.size() - written);
-      if (n < 0 && errno != EAGAIN)
-        in.close_write();
-      else if (n > 0 && (written += static_cast<std::size_t>(n)) == options.input.size())
-        in.close_write();
+      if (n > 0) written += static_cast<std::size_t>(n);
+      if ((n < 0 && errno != EAGAIN) || (n > 0 && written == options.input.size())) in.close_write();
     }
   }
   if (timed_out || flooded) kill(pid, SIGKILL);

@@ -45,13 +45,13 @@ class Problems {
 };
 
 std::optional<std::string> text_or_integer(const toml::node& node) {
-  if (auto text = node.value_exact<std::string>()) return *text;
+  if (auto text = node.value_exact<std::string>()) return text;
   if (auto number = node.value_exact<std::int64_t>()) return std::to_string(*number);
   return std::nullopt;
 }
 
 std::optional<double> number_of(const toml::node& node) {
-  if (auto value = node.value_exact<double>()) return *value;
+  if (auto value = node.value_exact<double>()) return value;
   if (auto value = node.value_exact<std::int64_t>()) return static_cast<double>(*value);
   return std::nullopt;
 }
@@ -61,7 +61,7 @@ void read_tolerance(const toml::node& node, std::string_view key, std::optional<
   if (!value || !std::isfinite(*value) || *value < 0 || *value > 1e6)
     problems.add(node.source(), fmt::format("key '{}' must be a number from 0 to 1e6 (e.g. 1e-4)", key));
   else
-    into = *value;
+    into = value;
 }
 
 std::vector<std::string> expression_list(const toml::node& node, std::string_view key, Problems& problems) {

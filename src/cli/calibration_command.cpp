@@ -28,7 +28,7 @@ struct Options {
 // repository root), or to --repo or the current directory when there is no config file.
 std::filesystem::path ledger_path(const Invocation& invocation, const config::Config& config) {
   if (invocation.has("--ledger")) return invocation.value("--ledger");
-  const std::filesystem::path configured = config.string_value("policy.ledger");
+  std::filesystem::path configured = config.string_value("policy.ledger");
   if (configured.is_absolute()) return configured;
   if (config.file()) return config.file()->parent_path() / configured;
   return (invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo")) : std::filesystem::path()) /

@@ -249,7 +249,7 @@ Result<bool> use_llm_forecaster(const Invocation& invocation, const config::Conf
 // policy.ledger, relative to the config file's directory, else to the repository root (where
 // the base revision's .kforecast.toml lives): where `kforecast calibration` looks.
 std::filesystem::path ledger_path(const config::Config& config, const std::filesystem::path& repository_root) {
-  const std::filesystem::path configured = config.string_value("policy.ledger");
+  std::filesystem::path configured = config.string_value("policy.ledger");
   if (configured.is_absolute()) return configured;
   return (config.file() ? config.file()->parent_path() : repository_root) / configured;
 }

@@ -36,7 +36,7 @@ Result<std::string> read_text(const fs::path& path) {
 // `path`'s key below `root`: its path from there, or, for a file outside it, its name alone.
 std::string key_below(const fs::path& path, const fs::path& root) {
   std::error_code ec;
-  const auto relative = fs::relative(path, root, ec).generic_string();
+  auto relative = fs::relative(path, root, ec).generic_string();
   if (ec || relative.empty() || relative.starts_with("..")) return path.filename().generic_string();
   return relative;
 }

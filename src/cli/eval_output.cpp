@@ -11,8 +11,6 @@
 namespace kforecast::cli {
 namespace {
 
-using forecast::ForecastMetrics;
-
 // One row of the metric table: the name, how to read it, and how to get it from Scores.
 struct MetricRow {
   std::string_view name;

@@ -16,7 +16,7 @@
 namespace kforecast::cli {
 namespace {
 
-std::string env_or(const EnvLookup& env, std::string_view name, std::string fallback) {
+std::string env_or(const EnvLookup& env, std::string_view name, const std::string& fallback) {
   auto value = env(name);
   return value && !value->empty() ? *value : fallback;
 }
@@ -125,7 +125,7 @@ Result<void> post_report(const report::Report& report, Context& context) {
   if (posted.error().refused_status == 0) return std::unexpected(Error(posted.error()));
   // The token may not comment, as a fork's pull_request run's may not: the gate still stands, so
   // this is a warning and the exit code stays the gate's.
-  const bool summary = env_or(env, "GITHUB_STEP_SUMMARY", "") != "";
+  const bool summary = !env_or(env, "GITHUB_STEP_SUMMARY", "").empty();
   context.err << fmt::format("kforecast: warning: the report comment was not posted: {}\n", posted.error().message)
               << fmt::format("kforecast: warning: the report is in {}, and the exit code is the gate's{}\n",
                              summary ? "the step summary and the step outputs" : "the job's log",

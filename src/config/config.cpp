@@ -71,13 +71,13 @@ std::optional<std::filesystem::path> find_config_file(const std::filesystem::pat
   const std::filesystem::path origin = std::filesystem::absolute(start, ec);
   for (std::filesystem::path dir = origin;; dir = dir.parent_path()) {
     if (std::filesystem::exists(dir / ".git", ec)) {
-      const auto candidate = dir / ".kforecast.toml";
+      auto candidate = dir / ".kforecast.toml";
       if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
       return std::nullopt;
     }
     if (dir == dir.parent_path()) break;
   }
-  const auto candidate = origin / ".kforecast.toml";
+  auto candidate = origin / ".kforecast.toml";
   if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
   return std::nullopt;
 }

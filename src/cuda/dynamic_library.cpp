@@ -44,7 +44,8 @@ void* DynamicLibrary::symbol(const char* name) const {
 
 std::string DynamicLibrary::loaded_path() const {
   link_map* map = nullptr;
-  if (m_handle == nullptr || dlinfo(m_handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr)
+  if (m_handle == nullptr || dlinfo(m_handle, RTLD_DI_LINKMAP, static_cast<void*>(&map)) != 0 || map == nullptr ||
+      map->l_name == nullptr)
     return {};
   return map->l_name;
 }

@@ -128,7 +128,8 @@ class Confiner {
         if (bytes.error().problem == RepositoryFileProblem::missing) continue;
         return refuse(includer.name, directive.line, bytes.error().message);
       }
-      if ((m_total_bytes += bytes->size()) > m_roots.max_total_bytes)
+      m_total_bytes += bytes->size();
+      if (m_total_bytes > m_roots.max_total_bytes)
         return refuse(includer.name, directive.line,
                       fmt::format("the headers reached exceed {} bytes in all", m_roots.max_total_bytes));
       m_in_memory.emplace(directive.name, true);

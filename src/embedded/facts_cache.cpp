@@ -23,7 +23,7 @@ namespace {
 // Bump when the fields or their meaning change: old entries then miss instead of misleading.
 constexpr std::string_view format_magic = "kforecast-facts 2";
 // An entry is a few hundred bytes; anything far larger is not one of ours.
-constexpr std::size_t max_entry_bytes = 64 * 1024;
+constexpr std::size_t max_entry_bytes = std::size_t{64} * 1024;
 
 template <typename T>
 bool parse_number(std::string_view text, T& out) {
@@ -75,7 +75,7 @@ NumericFields numeric_fields(CompilerFacts& f) {
 }
 
 // A compile log kept whole, up to a size: the rationale quotes only its first lines.
-constexpr std::size_t max_failure_bytes = 8 * 1024;
+constexpr std::size_t max_failure_bytes = std::size_t{8} * 1024;
 
 std::string escape_line(std::string_view text) {
   std::string out;

@@ -40,14 +40,15 @@ void count(std::string_view opcode, PtxMix& mix) {
     const bool global = contains(opcode, ".global");
     const bool shared = contains(opcode, ".shared");
     const bool local = contains(opcode, ".local");
+    const int whole_bytes = access_bits(opcode) / 8;
     if (global && load) {
       mix.global_loads += 1;
       if (access_bits(opcode) >= 128) mix.global_loads_128 += 1;
-      mix.global_load_bytes += access_bits(opcode) / 8;
+      mix.global_load_bytes += whole_bytes;
     }
     if (global && store) {
       mix.global_stores += 1;
-      mix.global_store_bytes += access_bits(opcode) / 8;
+      mix.global_store_bytes += whole_bytes;
     }
     if (shared && load) mix.shared_loads += 1;
     if (shared && store) mix.shared_stores += 1;

@@ -22,6 +22,6 @@ struct Excerpt {
 // The excerpt of kernel `function_index` of `path`. Headers introduce their pieces with a
 // `// file: PATH` line; functions inside namespaces carry their qualified name in a comment.
 Excerpt kernel_excerpt(const RevisionSources& sources, const std::string& path, std::size_t function_index,
-                       std::size_t max_bytes = 32 * 1024);
+                       std::size_t max_bytes = std::size_t{32} * 1024);
 
 }  // namespace kforecast::kernels

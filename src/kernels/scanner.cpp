@@ -21,7 +21,7 @@ std::string_view TextStore::keep(std::string_view text) {
   if (text.empty()) return {};
   if (text.size() > m_left) {
     // Blocks of 16 KiB: a scan composes few names, most of them short.
-    const std::size_t size = std::max<std::size_t>(text.size(), 16 * 1024);
+    const std::size_t size = std::max<std::size_t>(text.size(), std::size_t{16} * 1024);
     m_blocks.push_back(std::make_unique_for_overwrite<char[]>(size));
     m_free = m_blocks.back().get();
     m_left = size;

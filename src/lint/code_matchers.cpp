@@ -57,8 +57,8 @@ IntegerNames integer_names(const FunctionUnderLint& unit) {
       continue;
     if (is_integer_word(tokens[j].text())) continue;  // "unsigned int"
     bool is_constexpr = false;
-    for (std::size_t k = j; k-- > 0 && tokens[k].is_identifier();)
-      if (tokens[k].is_identifier("constexpr")) is_constexpr = true;
+    for (std::size_t k = j; k > 0 && tokens[k - 1].is_identifier(); --k)
+      if (tokens[k - 1].is_identifier("constexpr")) is_constexpr = true;
     (is_constexpr ? names.constant : names.runtime).push_back(tokens[j].text());
   }
   return names;

@@ -75,7 +75,7 @@ class Reader {
     if (auto integer = node->value_exact<std::int64_t>())
       value = static_cast<double>(*integer);
     else if (auto real = node->value_exact<double>())
-      value = *real;
+      value = real;
     if (!value || !(*value >= min) || *value > 1e12)
       return problem(*node, fmt::format("match '{}' must be a number of at least {}", key, min));
     out = static_cast<Number>(*value);

@@ -27,7 +27,7 @@ struct CurlSettings {
   ProxySettings proxies;
   std::string ca_bundle;                 // a PEM file of trusted CAs, or "" for the system's
   std::chrono::seconds stall_limit{30};  // a response with no bytes for this long fails
-  std::size_t max_response_bytes = 16 * 1024 * 1024;
+  std::size_t max_response_bytes = std::size_t{16} * 1024 * 1024;
 };
 
 std::unique_ptr<HttpTransport> make_curl_transport(CurlSettings settings);

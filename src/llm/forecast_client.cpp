@@ -94,7 +94,7 @@ HttpRequest ForecastClient::authorised_request(std::string method, std::string u
   return request;
 }
 
-std::string ForecastClient::redact(std::string text) const {
+std::string ForecastClient::redact(const std::string& text) const {
   // The one redaction rule (base/redaction.hpp): a "key" of a few characters is no secret, and
   // hiding it would garble ordinary words ("endpoint.ma[redacted]_retries" for a key of "x").
   SecretSet key;
@@ -134,7 +134,7 @@ ForecastClient::Exchange ForecastClient::exchange(const std::string& body, int& 
     HttpRequest request = authorised_request("POST", chat_url(), body);
     request.timeout = std::min(m_settings.request_timeout, left);
     ++requests;
-    const HttpResult result = m_transport.send(request);
+    HttpResult result = m_transport.send(request);
     std::optional<milliseconds> server_delay;
     if (!result) {
       last_problem = fmt::format("{}: {}", to_string(result.error().kind), result.error().message);

@@ -102,7 +102,7 @@ class ForecastClient {
 
   // `text` with the API key replaced by "[redacted]": applied to everything that comes back
   // from the server before it reaches a message, a report or the cache.
-  std::string redact(std::string text) const;
+  std::string redact(const std::string& text) const;
 
  private:
   struct Exchange;

@@ -39,7 +39,7 @@ std::span<const std::string_view> user_placeholders();
 inline constexpr std::string_view no_launch_spec_text = "no launch spec: sizes unknown";
 
 // Each source longer than this is cut (with a marker saying so): a prompt must fit the model.
-inline constexpr std::size_t max_source_chars = 48 * 1024;
+inline constexpr std::size_t max_source_chars = std::size_t{48} * 1024;
 
 Result<PromptMessages> build_prompt(const PromptSet& prompts, const KernelPair& pair, const GpuProperties& gpu,
                                     Comments comments);

@@ -79,7 +79,7 @@ Result<PromptSet> prompts_with_overrides(const std::map<std::string, std::string
   TemplateValues user_values;
   for (auto name : user_placeholders()) user_values.emplace(name, "");
   const std::string base(where);
-  for (auto [name, text, values] :
+  for (const auto& [name, text, values] :
        {std::tuple{"system.txt", &set.system, TemplateValues{}}, std::tuple{"user.txt", &set.user, user_values},
         std::tuple{"repair.txt", &set.repair, TemplateValues{{"validation_error", ""}}}}) {
     auto rendered = render_template(*text, values, base + "/" + name);

@@ -164,7 +164,8 @@ PtxModule parse_ptx(std::string_view ptx) {
     statement.push_back(token);
     if (token == "=" && depth == 0) initialiser = true;
     if (token == "{") ++depth;
-    const bool closes_brace = token == "}" && depth > 0 && --depth == 0;
+    bool closes_brace = false;
+    if (token == "}" && depth > 0) closes_brace = --depth == 0;
     const bool closes_body = closes_brace && !initialiser;
     const bool ends_statement = (token == ";" && depth == 0) || closes_body;
     if (!ends_statement) continue;
