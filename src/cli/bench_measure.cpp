@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/compiler_loading.hpp"
+#include "gate/compiler_loading.hpp"
 #include "cuda/library_search.hpp"
 
 #include "bench/kernel_source.hpp"
@@ -169,7 +169,7 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   std::error_code ec;
   auto repository = git::open_repository(std::filesystem::current_path(ec));
   auto compiler =
-      load_compiler(config, context.env, repository ? (*repository)->root() : std::filesystem::current_path(ec));
+      gate::load_compiler(config, context.env, repository ? (*repository)->root() : std::filesystem::current_path(ec));
   if (!compiler) return std::unexpected(compiler.error().to_error());
   const std::string arch = (*gpu)->device().arch();
   const auto driver_text = [&] {

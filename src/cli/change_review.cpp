@@ -10,16 +10,16 @@
 
 #include <fmt/format.h>
 
-#include "cli/compiler_loading.hpp"
+#include "gate/compiler_loading.hpp"
 #include "cuda/library_search.hpp"
 
-#include "cli/compiler_facts.hpp"
-#include "cli/device_unit.hpp"
-#include "cli/facts_cache.hpp"
-#include "cli/identical_code_step.hpp"
-#include "cli/kernel_policy.hpp"
-#include "cli/llm_launch_text.hpp"
-#include "cli/llm_settings.hpp"
+#include "gate/compiler_facts.hpp"
+#include "gate/device_unit.hpp"
+#include "gate/facts_cache.hpp"
+#include "gate/identical_code_step.hpp"
+#include "gate/kernel_policy.hpp"
+#include "gate/llm_launch_text.hpp"
+#include "gate/llm_settings.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
 #include "embedded/occupancy.hpp"
@@ -45,7 +45,7 @@ report::Change change_of(kernels::KernelChange change) {
   return report::Change::modified;
 }
 
-report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const KernelCodeVerdict* code,
+report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const gate::KernelCodeVerdict* code,
                               const std::string& arch, const std::string& no_compiler) {
   const auto& site = kernel.head ? *kernel.head : *kernel.base;
   report::KernelEntry entry{
@@ -78,7 +78,7 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
     entry.notes.push_back(code->note);
   else if (kernel.change != kernels::KernelChange::added && !no_compiler.empty())
     entry.notes.push_back(no_compiler);
-  entry.notes.push_back(std::string(unverified_placeholder));
+  entry.notes.push_back(std::string(gate::unverified_placeholder));
   return entry;
 }
 
@@ -91,7 +91,7 @@ bool needs_forecast(const kernels::ChangedKernel& kernel, const report::KernelEn
 
 // The text the forecasters read for a kernel at one revision (cli/device_unit.hpp), shared by
 // every kernel of its file.
-SharedText kernel_text(DeviceUnits& units, const kernels::KernelSite& site) { return units.text(site); }
+SharedText kernel_text(gate::DeviceUnits& units, const kernels::KernelSite& site) { return units.text(site); }
 
 // The embedded forecaster's launch features: a side's grid, block and dynamic shared memory.
 std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::ResolvedLaunch>& launch) {
@@ -115,27 +115,27 @@ std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::Reso
 std::vector<gate::ForecastRequest> forecast_requests(
     const std::vector<std::size_t>& entries, const kernels::ChangeAnalysis& analysis,
     const kernels::RevisionSources& base, const kernels::RevisionSources& head, const std::string& cuda_include,
-    DeviceUnits& base_units, DeviceUnits& head_units, const cuda::Compiler* compiler, const std::string& arch,
+    gate::DeviceUnits& base_units, gate::DeviceUnits& head_units, const cuda::Compiler* compiler, const std::string& arch,
     const std::vector<bench::LaunchSpec>& config_specs) {
   std::vector<gate::ForecastRequest> requests;
   for (const std::size_t i : entries) {
     const auto& kernel = analysis.kernels[i];
-    const auto launches = kernel_launches(base, *kernel.base, head, *kernel.head, config_specs);
+    const auto launches = gate::kernel_launches(base, *kernel.base, head, *kernel.head, config_specs);
     gate::ForecastRequest request{
         {kernel_text(base_units, *kernel.base), kernel.base->qualified_name, geometry(launches.reference)},
         {kernel_text(head_units, *kernel.head), kernel.head->qualified_name, geometry(launches.candidate)},
         {}};
     request.prompt_extras = [&base, &head, &config_specs, &kernel, compiler, arch, cuda_include] {
       gate::PromptExtras extras;
-      auto launch = kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
+      auto launch = gate::kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
       extras.launch_text = std::move(launch.text);
       extras.notes = std::move(launch.notes);
       extras.candidate_raw = head.files().at(kernel.head->file);
       if (compiler != nullptr) {
-        const IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
-        extras.reference_compiler_facts = compiler_facts(*compiler, compile_unit(base, kernel.base->file, unit_context),
+        const gate::IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
+        extras.reference_compiler_facts = gate::compiler_facts(*compiler, gate::compile_unit(base, kernel.base->file, unit_context),
                                                          kernel.base->qualified_name, arch);
-        extras.candidate_compiler_facts = compiler_facts(*compiler, compile_unit(head, kernel.head->file, unit_context),
+        extras.candidate_compiler_facts = gate::compiler_facts(*compiler, gate::compile_unit(head, kernel.head->file, unit_context),
                                                          kernel.head->qualified_name, arch);
       }
       return extras;
@@ -182,8 +182,8 @@ void record_forecasts(report::Report& report, const std::vector<std::size_t>& en
     gate::KernelForecast& kernel = run.kernels.at(k);
     for (auto& note : kernel.notes) entry.notes.push_back(std::move(note));
     if (kernel.failure_note.empty())
-      std::erase(entry.notes, std::string(unverified_placeholder));
-    else if (auto placeholder = std::ranges::find(entry.notes, unverified_placeholder);
+      std::erase(entry.notes, std::string(gate::unverified_placeholder));
+    else if (auto placeholder = std::ranges::find(entry.notes, gate::unverified_placeholder);
              placeholder != entry.notes.end())
       *placeholder = std::move(kernel.failure_note);
     else
@@ -261,13 +261,13 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   const bool terminal = context.err_is_terminal;
 
   const auto [arch, arch_note] = target_arch(config);
-  auto compiler = load_compiler(config, context.env);
-  std::vector<KernelCodeVerdict> code;
+  auto compiler = gate::load_compiler(config, context.env);
+  std::vector<gate::KernelCodeVerdict> code;
   std::optional<policy::PtxCache> cache;
   if (auto directory = policy::default_ptx_cache_directory(context.env)) cache.emplace(*directory);
-  const auto facts_cache = default_facts_cache(context.env);
+  const auto facts_cache = gate::default_facts_cache(context.env);
   if (compiler) {
-    IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include};
+    gate::IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include};
     // The command's progress where it has one; else a line on a terminal only.
     if (context.progress)
       compare.progress = [progress = context.progress, &arch](std::size_t done, std::size_t total) {
@@ -281,7 +281,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
                             : std::string("\r\x1b[K"))
                     << std::flush;
       };
-    code = compare_changed_kernels(inputs.base, inputs.head, analysis.kernels, compare);
+    code = gate::compare_changed_kernels(inputs.base, inputs.head, analysis.kernels, compare);
   }
   const std::string no_compiler = compiler ? "" : "machine code not compared: " + compiler.error().message();
 
@@ -303,8 +303,8 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
   std::vector<std::optional<report::ForecastEntry>> second_opinions(report.kernels.size());
   if (!to_forecast.empty()) {
     const bool prompts_given = inputs.prompts.has_value();
-    auto launch_specs = config_launch_specs(config);
-    DeviceUnits base_units(inputs.base, cuda_include), head_units(inputs.head, cuda_include);
+    auto launch_specs = gate::config_launch_specs(config);
+    gate::DeviceUnits base_units(inputs.base, cuda_include), head_units(inputs.head, cuda_include);
     const auto requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include, base_units,
                                             head_units, compiler_or_null, arch, launch_specs.specs);
     const auto features = embedded_features(config, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr);
@@ -324,7 +324,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
       std::vector<gate::ForecastRequest> second_requests;
       for (std::size_t k = 0; k < to_forecast.size(); ++k) {
         const auto& forecast = run->kernels[k].forecast;
-        if (forecast && steerable(*forecast) &&
+        if (forecast && gate::steerable(*forecast) &&
             policy::is_trusted(forecast->p_regression, forecast->confidence, bars)) {
           asked.push_back(to_forecast[k]);
           second_requests.push_back(requests[k]);
@@ -346,8 +346,8 @@ Result<std::vector<std::size_t>> review_changed_kernels(report::Report& report, 
                           : ": an LLM forecast alone passes none of its kernels; the embedded forecaster's trust or a "
                             "measurement must"));
   }
-  return apply_policy(report, bars,
-                      config.string_value("policy.on_unverified") == "fail" ? Unverified::fail : Unverified::warn,
+  return gate::apply_policy(report, bars,
+                      config.string_value("policy.on_unverified") == "fail" ? gate::Unverified::fail : gate::Unverified::warn,
                       inputs.author, second_opinions);
 }
 }  // namespace kforecast::cli

@@ -12,9 +12,9 @@
 
 #include "base/nearest_name.hpp"
 #include "cli/change_review.hpp"
-#include "cli/check_sources.hpp"
+#include "gate/check_sources.hpp"
 #include "cli/handlers.hpp"
-#include "cli/llm_settings.hpp"
+#include "gate/llm_settings.hpp"
 #include "cli/pr_bench.hpp"
 #include "kforecast_version.hpp"
 #include "report/check_text.hpp"
@@ -57,8 +57,8 @@ std::string not_found(const std::vector<KernelSite>& sites, std::string_view nam
 // added, those only in the base removed). A kernel that did not change is kept, with a reason
 // that says so, so the identical-code tier settles it.
 Result<kernels::ChangeAnalysis> pairs_to_check(const kernels::RevisionSources& base,
-                                               const kernels::RevisionSources& head, const CheckSources& sources,
-                                               const CheckTarget& target, const std::string& against) {
+                                               const kernels::RevisionSources& head, const gate::CheckSources& sources,
+                                               const gate::CheckTarget& target, const std::string& against) {
   const auto head_sites = kernels_of(head, sources.head_path);
   const auto base_sites = kernels_of(base, sources.base_path);
   const std::string base_where =
@@ -125,8 +125,8 @@ void settle_unchanged(report::Report& report, const kernels::ChangeAnalysis& ana
   report.verdict = failed ? report::GateVerdict::fail : report::GateVerdict::pass;
 }
 
-Result<llm::PromptSet> check_prompts(const config::Config& config, const CheckSources& sources) {
-  if (sources.repository) return configured_prompts(config, *sources.repository, "");
+Result<llm::PromptSet> check_prompts(const config::Config& config, const gate::CheckSources& sources) {
+  if (sources.repository) return gate::configured_prompts(config, *sources.repository, "");
   const std::string directory = config.string_value("forecast.prompts");
   if (directory.empty()) return llm::builtin_prompts();
   return llm::load_prompts(sources.root / directory);
@@ -158,16 +158,16 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
                               "on a machine with an NVIDIA GPU and its driver",
                               *why));
 
-  auto target = parse_check_target(invocation.positional.front());
+  auto target = gate::parse_check_target(invocation.positional.front());
   if (!target) return std::unexpected(target.error());
   const std::string against = invocation.has("--vs")        ? ""
                               : invocation.has("--against") ? invocation.value("--against")
                                                             : "HEAD";
-  auto sources = read_check_sources({*target, against, invocation.value("--vs")});
+  auto sources = gate::read_check_sources({*target, against, invocation.value("--vs")});
   if (!sources) return std::unexpected(sources.error());
   std::optional<llm::PromptSet> prompts;
   if (*llm) {
-    if (auto checked = check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
+    if (auto checked = gate::check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
     auto loaded = check_prompts(*config, *sources);
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);

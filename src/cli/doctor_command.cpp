@@ -10,7 +10,7 @@
 #include "base/process_confinement.hpp"
 #include "base/subprocess.hpp"
 #include "cli/handlers.hpp"
-#include "cli/llm_settings.hpp"
+#include "gate/llm_settings.hpp"
 #include "cuda/probe.hpp"
 #include "kforecast_version.hpp"
 #include "llm/curl_transport.hpp"
@@ -47,7 +47,7 @@ void print_endpoint(Context& context, const Result<config::Config>& config) {
   }
   const std::string where =
       fmt::format("{} ({})", config->string_value("endpoint.url"), config->setting("endpoint.url").origin);
-  auto settings = endpoint_settings(*config, context.env);
+  auto settings = gate::endpoint_settings(*config, context.env);
   if (!settings) {
     print_line(context, "endpoint", fmt::format("{}: {}", where, settings.error().message));
     return;

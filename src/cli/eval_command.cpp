@@ -11,12 +11,12 @@
 #include <fmt/format.h>
 
 #include "base/text_file.hpp"
-#include "cli/compiler_loading.hpp"
+#include "gate/compiler_loading.hpp"
 #include "cli/eval_forecasts.hpp"
 #include "cli/eval_output.hpp"
 #include "cli/eval_plots.hpp"
 #include "cli/eval_scoring.hpp"
-#include "cli/facts_cache.hpp"
+#include "gate/facts_cache.hpp"
 #include "cli/handlers.hpp"
 #include "cuda/nvrtc.hpp"
 #include "embedded/occupancy.hpp"
@@ -86,7 +86,7 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
               {}};
   std::unique_ptr<cuda::Compiler> compiler;
   if (!invocation.has("--no-nvrtc")) {
-    auto loaded = load_compiler(*config, context.env);
+    auto loaded = gate::load_compiler(*config, context.env);
     if (loaded)
       compiler = std::move(*loaded);
     else
@@ -97,7 +97,7 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
   auto rows = eval_rows(*pairs);
   set_training_priors(rows, options->cv);
   if (options->forecaster == "embedded") {
-    const auto facts_cache = default_facts_cache(context.env);
+    const auto facts_cache = gate::default_facts_cache(context.env);
     auto summary = forecast_embedded(*pairs, rows, {compiler.get(), arch, *gpu, facts_cache ? &*facts_cache : nullptr},
                                      options->cv, terminal ? &context.err : nullptr);
     if (!summary) return std::unexpected(summary.error());

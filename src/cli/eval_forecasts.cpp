@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/compiler_facts.hpp"
-#include "cli/llm_settings.hpp"
+#include "gate/compiler_facts.hpp"
+#include "gate/llm_settings.hpp"
 #include "embedded/ordinal_model.hpp"
 #include "embedded/training.hpp"
 #include "gate/forecaster.hpp"
@@ -157,7 +157,7 @@ Result<std::string> forecast_llm(std::span<const embedded::LabelledPair> pairs, 
                                  const LlmEvalSettings& settings) {
   auto prompts = eval_prompts(settings.config);
   if (!prompts) return std::unexpected(prompts.error());
-  auto forecaster = make_llm_forecaster(settings.config, settings.env, std::move(*prompts), settings.progress);
+  auto forecaster = gate::make_llm_forecaster(settings.config, settings.env, std::move(*prompts), settings.progress);
   if (!forecaster) return std::unexpected(forecaster.error());
   std::vector<gate::ForecastRequest> requests;
   for (const auto& pair : pairs) {
@@ -174,9 +174,9 @@ Result<std::string> forecast_llm(std::span<const embedded::LabelledPair> pairs, 
           if (!settings.cuda_include.empty()) u.include_dirs.push_back(settings.cuda_include);
           return u;
         };
-        extras.reference_compiler_facts = compiler_facts(
+        extras.reference_compiler_facts = gate::compiler_facts(
             *settings.compiler, unit("reference.cu", pair.reference.source), pair.reference.kernel, settings.arch);
-        extras.candidate_compiler_facts = compiler_facts(
+        extras.candidate_compiler_facts = gate::compiler_facts(
             *settings.compiler, unit("candidate.cu", pair.candidate.source), pair.candidate.kernel, settings.arch);
       }
       return extras;

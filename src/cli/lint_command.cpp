@@ -17,7 +17,7 @@
 
 #include "base/redaction.hpp"
 #include "base/repository_file.hpp"
-#include "cli/compiler_loading.hpp"
+#include "gate/compiler_loading.hpp"
 #include "cli/handlers.hpp"
 #include "cli/lint_compiler_facts.hpp"
 #include "cli/lint_forecast.hpp"
@@ -159,7 +159,7 @@ FactsResult compiler_facts(const config::Config& config, const std::vector<LintI
       requests.push_back(
           {input.relative, input.text, local_headers(input, read), {}, input.added ? &*input.added : nullptr});
   if (requests.empty()) return {};
-  auto compiler = load_compiler(config, context.env, work_tree);
+  auto compiler = gate::load_compiler(config, context.env, work_tree);
   if (!compiler) {
     notes.push_back("compiler facts not gathered (register, spill and stack rules skipped): " +
                     compiler.error().message());
@@ -200,11 +200,11 @@ Result<LintForecasts> lint_forecasts(
     none.notes.push_back("forecast not run: no commit yet (HEAD), so no kernel has an earlier version");
     return none;
   }
-  Result<PrSources> sources;
+  Result<gate::PrSources> sources;
   std::map<std::string, std::string, std::less<>> shown;
   if (staged_repository != nullptr) {
     auto head = repository->resolve("HEAD");
-    sources = read_pr_sources(*repository, head->sha, "", "staged changes against HEAD", diff_text);
+    sources = gate::read_pr_sources(*repository, head->sha, "", "staged changes against HEAD", diff_text);
   } else {
     std::vector<std::pair<std::string, std::string>> files;
     std::error_code ec;

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/device_unit.hpp"
+#include "gate/device_unit.hpp"
 #include "embedded/occupancy.hpp"
 #include "gate/embedded_forecaster.hpp"
 #include "kernels/revision_sources.hpp"
@@ -54,7 +54,7 @@ std::string bin_range(int bin) {
   return bin >= 1 && bin <= 8 ? std::string(ranges[static_cast<std::size_t>(bin - 1)]) : "?";
 }
 
-LintForecasts forecast_changed_kernels(const PrSources& sources,
+LintForecasts forecast_changed_kernels(const gate::PrSources& sources,
                                        const std::map<std::string, std::string, std::less<>>& shown,
                                        const LintForecastSettings& settings, const LaunchLookup& launch) {
   LintForecasts result;
@@ -64,7 +64,7 @@ LintForecasts forecast_changed_kernels(const PrSources& sources,
 
   std::vector<kernels::KernelSite> sites;
   std::vector<gate::ForecastRequest> requests;
-  DeviceUnits base_units(base, settings.cuda_include), head_units(head, settings.cuda_include);
+  gate::DeviceUnits base_units(base, settings.cuda_include), head_units(head, settings.cuda_include);
   for (const auto& kernel : analysis.kernels) {
     if (!kernel.head) continue;  // removed: nothing to forecast
     if (!kernel.base) {
@@ -118,11 +118,11 @@ LintForecasts forecast_changed_kernels(const PrSources& sources,
   return result;
 }
 
-Result<PrSources> read_worktree_sources(const git::Repository& repository,
+Result<gate::PrSources> read_worktree_sources(const git::Repository& repository,
                                         const std::vector<std::pair<std::string, std::string>>& files) {
   auto commit = repository.resolve("HEAD");
   if (!commit) return std::unexpected(commit.error());
-  PrSources sources;
+  gate::PrSources sources;
   sources.base_sha = commit->sha;
   sources.range_origin = "the named files against HEAD";
   auto tree = repository.list_tree(commit->sha);

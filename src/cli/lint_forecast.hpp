@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/pr_sources.hpp"
+#include "gate/pr_sources.hpp"
 #include "embedded/labelled_pairs.hpp"
 #include "git/repository.hpp"
 #include "kernels/changed_kernels.hpp"
@@ -41,14 +41,14 @@ using LaunchLookup = std::function<std::optional<embedded::LaunchGeometry>(const
 const lint::Rule& forecast_rule();
 
 // `shown` maps repository-relative paths to the names diagnostics use (others print as they are).
-LintForecasts forecast_changed_kernels(const PrSources& sources,
+LintForecasts forecast_changed_kernels(const gate::PrSources& sources,
                                        const std::map<std::string, std::string, std::less<>>& shown,
                                        const LintForecastSettings& settings, const LaunchLookup& launch = {});
 
 // The sources for `kforecast lint FILE...`: the named files (repository-relative path and text,
 // as the lint read them from the working tree) against HEAD; the CUDA headers from the working
 // tree and HEAD. A file whose text equals HEAD's is not touched.
-Result<PrSources> read_worktree_sources(const git::Repository& repository,
+Result<gate::PrSources> read_worktree_sources(const git::Repository& repository,
                                         const std::vector<std::pair<std::string, std::string>>& files);
 
 // "0.71–1.00": the speedup range of a bin (1..8).

@@ -12,7 +12,7 @@
 
 #include "base/text_file.hpp"
 #include "cli/handlers.hpp"
-#include "cli/measure_step.hpp"
+#include "gate/measure_step.hpp"
 #include "cli/plan_file.hpp"
 #include "cli/pr_bench.hpp"
 #include "cli/report_output.hpp"
@@ -72,11 +72,11 @@ Result<ExitCode> report_command(const Invocation& invocation, Context& context) 
   if (!collected) return std::unexpected(collected.error());
 
   report::Report report = plan->report;
-  const MeasureSettings settings = measure_settings(*config);
+  const gate::MeasureSettings settings = measure_settings(*config);
   if (plan->to_measure.empty()) {
-    report.gpu_time = gpu_time(report, {}, "");
+    report.gpu_time = gate::gpu_time(report, {}, "");
   } else {
-    const MeasureKernel recorded = [&](std::size_t entry) -> Result<bench::Measurement> {
+    const gate::MeasureKernel recorded = [&](std::size_t entry) -> Result<bench::Measurement> {
       const auto found = collected->by_entry.find(entry);
       if (found == collected->by_entry.end()) {
         const auto position = std::ranges::find(plan->jobs, entry, &MeasureJob::entry) - plan->jobs.begin();
@@ -89,8 +89,8 @@ Result<ExitCode> report_command(const Invocation& invocation, Context& context) 
       if (found->second.measurement) return *found->second.measurement;
       return usage_error(found->second.unmeasured_reason);
     };
-    const MeasureOutcome outcome = measure_kernels(report, plan->to_measure, settings, recorded);
-    report.gpu_time = gpu_time(report, outcome, outcome.measured == 0 ? collected->note : "");
+    const gate::MeasureOutcome outcome = measure_kernels(report, plan->to_measure, settings, recorded);
+    report.gpu_time = gate::gpu_time(report, outcome, outcome.measured == 0 ? collected->note : "");
     if (outcome.measured > 0)
       report.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
                                          outcome.measured == 1 ? "" : "s", plan->ledger));

@@ -12,12 +12,12 @@
 
 #include "base/content_hash.hpp"
 #include "base/json_string.hpp"
-#include "cli/json_read.hpp"
+#include "gate/json_read.hpp"
 
 namespace kforecast::cli {
 namespace {
 
-using namespace json_read;
+using namespace gate::json_read;
 
 // Shortest text that reads back as the same double.
 std::string number(double value) { return fmt::format("{}", value); }

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/redaction.hpp"
-#include "cli/measure_step.hpp"
+#include "gate/measure_step.hpp"
 #include "cli/plan_file.hpp"
 #include "cli/step_files.hpp"
 #include "kforecast_version.hpp"
@@ -64,7 +64,7 @@ Result<ExitCode> write_plan(const report::Report& report, std::span<const std::s
   plan.report = report;
   plan.to_measure.assign(to_measure.begin(), to_measure.end());
   // Riskiest first, as pr measures them, so shard k/n gets every n-th from the riskiest down.
-  const auto order = measurement_order(report, to_measure);
+  const auto order = gate::measurement_order(report, to_measure);
   plan.jobs = measure_jobs(order, inputs.analysis, inputs.base, inputs.head);
   plan.shards = suggested_shards(plan.jobs.size());
 

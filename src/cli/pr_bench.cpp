@@ -23,7 +23,7 @@
 #include "base/content_hash.hpp"
 #include "cli/bench_child.hpp"
 #include "cli/bench_measure.hpp"
-#include "cli/measure_step.hpp"
+#include "gate/measure_step.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "kforecast_version.hpp"
 #include "policy/ledger.hpp"
@@ -122,7 +122,7 @@ std::string how_to_measure(const report::KernelEntry& entry) {
 }
 
 struct Settings {
-  MeasureSettings measure;
+  gate::MeasureSettings measure;
   double timeout_seconds = 300;
 };
 
@@ -141,7 +141,7 @@ std::optional<std::string> no_gpu_reason(const config::Config& config) {
   return std::nullopt;
 }
 
-MeasureSettings measure_settings(const config::Config& config) {
+gate::MeasureSettings measure_settings(const config::Config& config) {
   return {config.string_value("policy.on_unverified") == "fail", config.boolean_value("policy.fail_on_inconclusive"),
           config.number_value("policy.gpu_budget_seconds")};
 }
@@ -173,17 +173,17 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
   std::vector<std::size_t> to_measure;
   for (const auto& job : jobs) to_measure.push_back(job.entry);
   if (to_measure.empty()) {
-    report.gpu_time = gpu_time(report, {}, "");
+    report.gpu_time = gate::gpu_time(report, {}, "");
     return;
   }
   const auto leave = [&](const std::string& why, const std::string& note) {
     for (const std::size_t index : to_measure) {
       const std::string reason = fmt::format("{}; {}", why, how_to_measure(report.kernels[index]));
       if (observe) observe(index, usage_error(reason));
-      mark_unverified(report.kernels[index], reason, settings.measure);
+      gate::mark_unverified(report.kernels[index], reason, settings.measure);
     }
-    leave_unmeasured(report, {}, "", settings.measure);  // sets the gate verdict
-    report.gpu_time = gpu_time(report, {}, note);
+    gate::leave_unmeasured(report, {}, "", settings.measure);  // sets the gate verdict
+    report.gpu_time = gate::gpu_time(report, {}, note);
   };
   if (no_bench.set) return leave(no_bench.reason, no_bench.note);
   if (auto why = no_gpu_reason(config)) return leave(*why, "no GPU");
@@ -218,7 +218,7 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
   run.head = report.head;
   std::size_t done = 0;
 
-  const MeasureKernel measure_one = [&](std::size_t index) -> Result<bench::Measurement> {
+  const gate::MeasureKernel measure_one = [&](std::size_t index) -> Result<bench::Measurement> {
     const auto& job = *std::ranges::find(jobs, index, &MeasureJob::entry);
     const auto& entry = report.kernels[index];
     ++done;
@@ -250,7 +250,7 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
     if (context.progress) context.progress->add_gpu_seconds(measurement->gpu_seconds);
     measurement->reason = readable(measurement->reason);
     for (auto& note : measurement->notes) note = readable(note);
-    auto line = ledger_entry(entry, *measurement, run);
+    auto line = gate::ledger_entry(entry, *measurement, run);
     line.reference_hash = *base_hash;
     line.candidate_hash = *head_hash;
     if (auto appended = policy::append_to_ledger(ledger, line); !appended)
@@ -258,15 +258,15 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
     return measurement;
   };
   // The observer sees what measure_kernels decides with, whether measured or not.
-  const MeasureKernel measure = [&](std::size_t index) {
+  const gate::MeasureKernel measure = [&](std::size_t index) {
     auto outcome = measure_one(index);
     if (observe) observe(index, outcome);
     return outcome;
   };
   if (context.progress) context.progress->stage("measuring on the GPU", to_measure.size());
-  const MeasureOutcome outcome = measure_kernels(report, to_measure, settings.measure, measure);
+  const gate::MeasureOutcome outcome = measure_kernels(report, to_measure, settings.measure, measure);
   if (terminal) context.err << "\r\033[K" << std::flush;
-  report.gpu_time = gpu_time(report, outcome, "");
+  report.gpu_time = gate::gpu_time(report, outcome, "");
   if (outcome.measured > 0)
     report.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
                                        outcome.measured == 1 ? "" : "s", ledger.string()));

@@ -19,7 +19,7 @@
 #include "base/shared_text.hpp"
 #include "bench/measurement.hpp"
 #include "cli/command.hpp"
-#include "cli/measure_step.hpp"
+#include "gate/measure_step.hpp"
 #include "config/config.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
@@ -48,7 +48,7 @@ std::optional<std::string> no_gpu_reason(const config::Config& config);
 
 // The measuring step's settings from the config (policy.on_unverified, fail_on_inconclusive,
 // gpu_budget_seconds): the same for pr, a plan's shards and report --merge.
-MeasureSettings measure_settings(const config::Config& config);
+gate::MeasureSettings measure_settings(const config::Config& config);
 
 // Now, as the ledger records it (UTC, ISO 8601).
 std::string utc_timestamp();

@@ -12,10 +12,10 @@
 
 #include "cli/change_review.hpp"
 #include "cli/handlers.hpp"
-#include "cli/llm_settings.hpp"
+#include "gate/llm_settings.hpp"
 #include "cli/plan_step.hpp"
 #include "cli/pr_bench.hpp"
-#include "cli/pr_sources.hpp"
+#include "gate/pr_sources.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
 #include "git/change_author.hpp"
@@ -95,23 +95,23 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     if (!diff) return std::unexpected(diff.error());
     base = range->base.sha, head = range->head.sha, origin = range->origin, diff_text = std::move(*diff);
   }
-  auto sources = invocation.has("--diff") ? read_patch_sources(repo, diff_text)
-                                          : read_pr_sources(repo, base, head, origin, diff_text);
+  auto sources = invocation.has("--diff") ? gate::read_patch_sources(repo, diff_text)
+                                          : gate::read_pr_sources(repo, base, head, origin, diff_text);
   if (!sources) return std::unexpected(sources.error());
   // A patch has no base revision to read the config from: the work tree's config applies.
   auto config = invocation.has("--diff") ? load_command_config(invocation, context)
                                          : config_at_base(invocation, context, sources->base_config, base);
   if (!config) return std::unexpected(config.error());
   // A file over the limit is read once (git gives it whole) and dropped before it is scanned.
-  for (auto& note : skip_oversized_files(*sources, config->integer_value("kernels.max_file_kib") * std::size_t{1024},
+  for (auto& note : gate::skip_oversized_files(*sources, config->integer_value("kernels.max_file_kib") * std::size_t{1024},
                                          "kernels.max_file_kib"))
     sources->diff.notes.push_back(std::move(note));
   auto llm = use_llm_forecaster(invocation, *config);
   if (!llm) return std::unexpected(llm.error());
   std::optional<llm::PromptSet> prompts;
   if (*llm) {
-    if (auto checked = check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
-    auto loaded = configured_prompts(*config, repo, invocation.has("--diff") ? "" : base);
+    if (auto checked = gate::check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
+    auto loaded = gate::configured_prompts(*config, repo, invocation.has("--diff") ? "" : base);
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);
   }

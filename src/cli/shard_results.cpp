@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include "base/json_string.hpp"
-#include "cli/json_read.hpp"
+#include "gate/json_read.hpp"
 
 namespace kforecast::cli {
 namespace {
 
-using namespace json_read;
+using namespace gate::json_read;
 
 ShardResults read_results(simdjson::dom::object root, std::string_view name) {
   ShardResults results;

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "base/text_file.hpp"
-#include "cli/compiler_loading.hpp"
-#include "cli/facts_cache.hpp"
+#include "gate/compiler_loading.hpp"
+#include "gate/facts_cache.hpp"
 #include "cli/handlers.hpp"
 #include "cuda/nvrtc.hpp"
 #include "embedded/pair_features.hpp"
@@ -58,13 +58,13 @@ Result<ExitCode> train_command(const Invocation& invocation, Context& context) {
   std::unique_ptr<cuda::Compiler> compiler;
   std::string compiler_note;
   if (!invocation.has("--no-nvrtc")) {
-    auto loaded = load_compiler(*config, context.env);
+    auto loaded = gate::load_compiler(*config, context.env);
     if (loaded)
       compiler = std::move(*loaded);
     else
       compiler_note = loaded.error().message();
   }
-  const auto facts_cache = default_facts_cache(context.env);
+  const auto facts_cache = gate::default_facts_cache(context.env);
   embedded::FeatureCache cache(
       {.compiler = compiler.get(), .arch = arch, .gpu = *gpu, .facts_cache = facts_cache ? &*facts_cache : nullptr});
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/llm_settings.hpp"
+#include "gate/llm_settings.hpp"
 
 #include <fmt/format.h>
 
-#include "cli/local_gpu.hpp"
+#include "gate/local_gpu.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "llm/curl_transport.hpp"
 #include "llm/forecast_cache.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 using std::chrono::milliseconds;
@@ -127,4 +127,4 @@ Result<std::unique_ptr<gate::LlmForecaster>> make_llm_forecaster(const config::C
                                                warnings);
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

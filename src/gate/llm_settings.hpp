@@ -19,7 +19,7 @@
 #include "llm/gpu_properties.hpp"
 #include "llm/prompt_set.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // endpoint.* and the key from the variable endpoint.api_key_env names. An endpoint that is not
 // configured is a usage error naming the keys and variables to set.
@@ -48,4 +48,4 @@ Result<std::unique_ptr<gate::LlmForecaster>> make_llm_forecaster(const config::C
                                                                  std::vector<std::string> prompt_notes = {},
                                                                  std::ostream* warnings = nullptr);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/pr_sources.hpp"
+#include "gate/pr_sources.hpp"
 #include "base/repository_file.hpp"
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 bool is_header(std::string_view path) { return kernels::is_cuda_source_path(path) && !path.ends_with(".cu"); }
@@ -138,4 +138,4 @@ Result<PrSources> read_pr_sources(const git::Repository& repository, std::string
   return sources;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

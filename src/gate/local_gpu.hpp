@@ -7,10 +7,10 @@
 #include "cuda/driver.hpp"
 #include "llm/gpu_properties.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // The queried figures as the prompt shows them. What the driver does not report (peak FLOPS)
 // stays zero and is left out of the description.
 llm::GpuProperties local_gpu_properties(const cuda::DeviceInfo& device);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/identical_code_step.hpp"
+#include "gate/identical_code_step.hpp"
 
 #include <filesystem>
 #include <map>
@@ -8,7 +8,7 @@
 
 #include "kernels/device_source.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 using kernels::RevisionSources;
@@ -193,4 +193,4 @@ std::vector<KernelCodeVerdict> compare_changed_kernels(const RevisionSources& ba
   return verdicts;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

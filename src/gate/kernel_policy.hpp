@@ -14,7 +14,7 @@
 #include "policy/trust.hpp"
 #include "report/report.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // The note a kernel carries until the policy decides it. TODO(issue 15): a KernelCase state
 // replaces this note-as-flag.
@@ -36,4 +36,4 @@ std::vector<std::size_t> apply_policy(report::Report& report, const policy::Trus
                                       Unverified unverified, const git::ChangeAuthor& author,
                                       const std::vector<std::optional<report::ForecastEntry>>& second_opinions);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

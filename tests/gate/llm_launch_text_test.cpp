@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/llm_launch_text.hpp"
+#include "gate/llm_launch_text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -35,11 +35,11 @@ constexpr std::string_view scale_kernel =
     "y[i] = 2 * x[i]; }\n";
 
 // The launch text for kernel `scale` of k.cu between two revisions, with the config's specs.
-cli::KernelLaunchText launch_text(const std::string& base_text, const std::string& head_text,
+gate::KernelLaunchText launch_text(const std::string& base_text, const std::string& head_text,
                                   const std::vector<bench::LaunchSpec>& config_specs = {}) {
   const kernels::SourceFiles base_files{{"k.cu", base_text}}, head_files{{"k.cu", head_text}};
   const kernels::RevisionSources base(base_files), head(head_files);
-  return cli::kernel_launch_text(base, site_of(base, "k.cu", "scale"), head, site_of(head, "k.cu", "scale"),
+  return gate::kernel_launch_text(base, site_of(base, "k.cu", "scale"), head, site_of(head, "k.cu", "scale"),
                                  config_specs);
 }
 
@@ -90,7 +90,7 @@ TEST_CASE("llm launch: the reference's spec, then the config's, stand in for a c
       "[kernel.args]\nx = { count = \"n\" }\ny = { count = \"n\", role = \"out\" }\nn = \"n\"\n",
       ".kforecast.toml");
   REQUIRE(config);
-  const auto specs = cli::config_launch_specs(*config);
+  const auto specs = gate::config_launch_specs(*config);
   CHECK(specs.notes.empty());
   REQUIRE(specs.specs.size() == 1);
   const auto from_config = launch_text(std::string(scale_kernel), "\n" + std::string(scale_kernel), specs.specs);
@@ -131,7 +131,7 @@ TEST_CASE("llm launch: a broken spec is left out of the prompt and named in a no
   SECTION("a config whose [[kernel]] tables cannot be read") {
     auto config = config::parse_config("[[kernel]]\nname = \"scale\"\ngrid = [1]\n", ".kforecast.toml");
     REQUIRE(config);
-    const auto specs = cli::config_launch_specs(*config);
+    const auto specs = gate::config_launch_specs(*config);
     CHECK(specs.specs.empty());
     REQUIRE(specs.notes.size() == 1);
     CHECK_THAT(specs.notes[0],

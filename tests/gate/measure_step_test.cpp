@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The measuring step's decisions, on measurements built as values: the order (riskiest first),
 // the GPU budget, the verdict each measurement gives, the footer's GPU time and the ledger line.
-#include "cli/measure_step.hpp"
+#include "gate/measure_step.hpp"
 
 #include <catch2/catch.hpp>
 
 #include "policy/ledger.hpp"
 
 using namespace kforecast;
-using namespace kforecast::cli;
+using namespace kforecast::gate;
 using Catch::Matchers::Contains;
 
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace kforecast::cli::json_read {
+namespace kforecast::gate::json_read {
 
 struct JsonFieldError {
   std::string message;  // "kernels[2].name: expected a string"
@@ -31,4 +31,4 @@ simdjson::dom::object as_object(simdjson::dom::element element, std::string_view
 std::string as_string(simdjson::dom::element element, std::string_view path);
 bool is_null(simdjson::dom::object object, std::string_view key);
 
-}  // namespace kforecast::cli::json_read
+}  // namespace kforecast::gate::json_read

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/llm_launch_text.hpp"
+#include "gate/llm_launch_text.hpp"
 
 #include <optional>
 
@@ -9,7 +9,7 @@
 #include "bench/launch_description.hpp"
 #include "bench/launch_spec_reader.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 const kernels::Function& function_at(const kernels::RevisionSources& sources, const kernels::KernelSite& site) {
@@ -121,4 +121,4 @@ PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernels
   return {resolve(reference_spec, base, base_site), resolve(candidate_spec, head, head_site)};
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

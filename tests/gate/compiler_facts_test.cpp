@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/compiler_facts.hpp"
+#include "gate/compiler_facts.hpp"
 
 #include <catch2/catch.hpp>
 
 #include "cuda/fake_compiler.hpp"
 
-using namespace kforecast::cli;
+using namespace kforecast::gate;
 
 TEST_CASE("cli: the PTX instruction mix of one entry") {
   const std::string ptx =

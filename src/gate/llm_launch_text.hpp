@@ -21,7 +21,7 @@
 #include "kernels/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // The config's [[kernel]] tables, read once per run. A config whose tables cannot be read gives
 // no specs and a note naming the problem's place.
@@ -51,4 +51,4 @@ PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernels
                              const kernels::RevisionSources& head, const kernels::KernelSite& head_site,
                              const std::vector<bench::LaunchSpec>& config_specs);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

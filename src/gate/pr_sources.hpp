@@ -13,7 +13,7 @@
 #include "git/repository.hpp"
 #include "kernels/changed_kernels.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 struct PrSources {
   std::string base_sha;
@@ -44,4 +44,4 @@ std::vector<std::string> skip_oversized_files(PrSources& sources, std::size_t ma
 // the diff must come from git, and its blobs be in this repository). `diff_text` is the patch.
 Result<PrSources> read_patch_sources(const git::Repository& repository, std::string_view diff_text);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

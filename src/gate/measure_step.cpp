@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/measure_step.hpp"
+#include "gate/measure_step.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "bench/statistics.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 using bench::Verdict;
@@ -176,4 +176,4 @@ policy::LedgerEntry ledger_entry(const report::KernelEntry& entry, const bench::
   return line;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -12,7 +12,7 @@
 #include "kernels/changed_kernels.hpp"
 #include "policy/identical_code.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 struct KernelCodeVerdict {
   std::vector<std::string> names;                 // the name expressions compared ("k", "tiled<64>")
@@ -40,4 +40,4 @@ std::vector<KernelCodeVerdict> compare_changed_kernels(const kernels::RevisionSo
                                                        const std::vector<kernels::ChangedKernel>& changed,
                                                        const IdenticalCodeContext& context);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/compiler_facts.hpp"
+#include "gate/compiler_facts.hpp"
 
 #include <array>
 #include <utility>
 
 #include <fmt/format.h>
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 std::string ptx_instruction_mix(const std::string& ptx, const std::string& entry_name) {
   const std::size_t entry = ptx.find(".entry " + entry_name);
@@ -62,4 +62,4 @@ std::string compiler_facts(const cuda::Compiler& compiler, const policy::Compile
   return facts;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -14,11 +14,11 @@
 #include "config/config.hpp"
 #include "cuda/compiler.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // `work_tree`: the repository folder headers may be read from; nullopt when every request
 // carries its headers.
 cuda::LoadedCompiler load_compiler(const config::Config& config, const EnvLookup& env,
                                    std::optional<std::filesystem::path> work_tree = std::nullopt);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

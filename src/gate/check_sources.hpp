@@ -16,7 +16,7 @@
 #include "git/repository.hpp"
 #include "kernels/revision_sources.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // FILE[:KERNEL] as given on the command line.
 struct CheckTarget {
@@ -51,4 +51,4 @@ struct CheckSources {
 // the file absent at the revision (a new file: nothing to compare with), no git repository.
 Result<CheckSources> read_check_sources(const CheckRequest& request);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

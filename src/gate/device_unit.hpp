@@ -12,7 +12,7 @@
 #include "kernels/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // `cuda_include` is the CUDA include directory ("" where there is none).
 std::string device_unit_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
@@ -34,4 +34,4 @@ class DeviceUnits {
   std::map<std::string, SharedText, std::less<>> m_units;  // by file
 };
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/kernel_policy.hpp"
+#include "gate/kernel_policy.hpp"
 
 #include <string>
 
 #include <fmt/format.h>
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 // The policy for one entry still open (DESIGN.md step 4): a forecast that policy::is_trusted
@@ -77,4 +77,4 @@ std::vector<std::size_t> apply_policy(report::Report& report, const policy::Trus
   return to_measure;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

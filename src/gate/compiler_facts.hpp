@@ -10,7 +10,7 @@
 #include "cuda/compiler.hpp"
 #include "policy/identical_code.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // "" when the unit does not compile or the kernel is not found: facts are optional.
 std::string compiler_facts(const cuda::Compiler& compiler, const policy::CompileUnit& unit,
@@ -20,4 +20,4 @@ std::string compiler_facts(const cuda::Compiler& compiler, const policy::Compile
 // FMAs, tensor-core mma, atomics, barriers, branches. Exposed for tests.
 std::string ptx_instruction_mix(const std::string& ptx, const std::string& entry_name);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

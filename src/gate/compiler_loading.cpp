@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/compiler_loading.hpp"
+#include "gate/compiler_loading.hpp"
 
 #include "cuda/isolated_compiler.hpp"
 #include "cuda/library_search.hpp"
 #include "cuda/nvrtc.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 cuda::LoadedCompiler load_compiler(const config::Config& config, const EnvLookup& env,
                                    std::optional<std::filesystem::path> work_tree) {
@@ -23,4 +23,4 @@ cuda::LoadedCompiler load_compiler(const config::Config& config, const EnvLookup
       std::make_unique<cuda::IsolatedCompiler>(std::move(*nvrtc), std::move(settings)));
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

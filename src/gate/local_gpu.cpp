@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/local_gpu.hpp"
+#include "gate/local_gpu.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 std::string architecture(int major, int minor) {
@@ -40,4 +40,4 @@ llm::GpuProperties local_gpu_properties(const cuda::DeviceInfo& device) {
   return gpu;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/json_read.hpp"
+#include "gate/json_read.hpp"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-namespace kforecast::cli::json_read {
+namespace kforecast::gate::json_read {
 
 void malformed(std::string_view path, std::string_view expected) {
   throw JsonFieldError{fmt::format("{}: expected {}", path, expected)};
@@ -75,4 +75,4 @@ bool is_null(simdjson::dom::object object, std::string_view key) {
   return object[key].get(element) != simdjson::SUCCESS || element.is_null();
 }
 
-}  // namespace kforecast::cli::json_read
+}  // namespace kforecast::gate::json_read

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/facts_cache.hpp"
+#include "gate/facts_cache.hpp"
 
 #include "policy/ptx_cache.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 std::optional<embedded::FactsCache> default_facts_cache(const EnvLookup& env) {
   if (auto directory = policy::default_ptx_cache_directory(env))
@@ -11,4 +11,4 @@ std::optional<embedded::FactsCache> default_facts_cache(const EnvLookup& env) {
   return std::nullopt;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

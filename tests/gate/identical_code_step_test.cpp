@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The identical-code step over a FakeCompiler: one compile per unit and side, however many of its
 // kernels changed, and the typed spelling only when NVRTC could not resolve a plain name.
-#include "cli/identical_code_step.hpp"
+#include "gate/identical_code_step.hpp"
 
 #include <catch2/catch.hpp>
 
 #include "cuda/fake_compiler.hpp"
 
 using namespace kforecast;
-using namespace kforecast::cli;
+using namespace kforecast::gate;
 
 namespace {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/check_sources.hpp"
+#include "gate/check_sources.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -9,7 +9,7 @@
 #include "base/repository_file.hpp"
 #include "bench/kernel_source.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -156,4 +156,4 @@ Result<CheckSources> read_check_sources(const CheckRequest& request) {
   return against_revision(request, file);
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -9,10 +9,10 @@
 #include "base/environment.hpp"
 #include "embedded/facts_cache.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // …/kforecast/facts, beside the PTX cache (policy::default_ptx_cache_directory), and absent
 // exactly when that is (no cache directory).
 std::optional<embedded::FactsCache> default_facts_cache(const EnvLookup& env);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

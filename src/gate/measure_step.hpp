@@ -20,7 +20,7 @@
 #include "policy/ledger.hpp"
 #include "report/report.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 struct MeasureSettings {
   bool fail_unverified = false;    // policy.on_unverified = "fail"
@@ -73,4 +73,4 @@ report::GpuTime gpu_time(const report::Report& report, const MeasureOutcome& out
 policy::LedgerEntry ledger_entry(const report::KernelEntry& entry, const bench::Measurement& measurement,
                                  policy::LedgerEntry run);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/device_unit.hpp"
+#include "gate/device_unit.hpp"
 
 #include <filesystem>
 
 #include "kernels/device_source.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 std::string device_unit_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
                              const std::string& cuda_include) {
@@ -16,9 +16,9 @@ std::string device_unit_text(const kernels::RevisionSources& sources, const kern
   return kernels::device_source(sources.files().at(site.file), sources.scanned(site.file), available).text;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 SharedText DeviceUnits::text(const kernels::KernelSite& site) {
   auto unit = m_units.find(site.file);
@@ -26,4 +26,4 @@ SharedText DeviceUnits::text(const kernels::KernelSite& site) {
   return unit->second;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate
