@@ -11,12 +11,12 @@
 #include <fmt/format.h>
 
 #include "base/nearest_name.hpp"
-#include "cli/change_review.hpp"
 #include "gate/check_sources.hpp"
+#include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
 #include "gate/llm_settings.hpp"
-#include "cli/pr_bench.hpp"
-#include "kforecast_version.hpp"
+#include "gate/pr_bench.hpp"
+#include "gate/run_gate.hpp"
 #include "report/check_text.hpp"
 #include "report/writer.hpp"
 
@@ -101,30 +101,6 @@ Result<kernels::ChangeAnalysis> pairs_to_check(const kernels::RevisionSources& b
   return analysis;
 }
 
-bool unchanged(const ChangedKernel& kernel) {
-  return kernel.reasons.size() == 1 && kernel.reasons.front().starts_with("no source change");
-}
-
-// Without NVRTC the identical-code tier cannot settle a kernel; one whose source, and everything
-// it reaches, reads the same at both sides is settled all the same (nothing to forecast).
-void settle_unchanged(report::Report& report, const kernels::ChangeAnalysis& analysis,
-                      std::vector<std::size_t>& to_measure) {
-  for (std::size_t i = 0; i < report.kernels.size(); ++i) {
-    auto& entry = report.kernels[i];
-    if (!unchanged(analysis.kernels[i]) || entry.decision == report::Decision::identical_code) continue;
-    entry.decision = report::Decision::identical_code;
-    entry.verdict = report::KernelVerdict::pass;
-    entry.forecast.reset();
-    entry.unverified = false;
-    entry.notes = {analysis.kernels[i].reasons.front(),
-                   "the kernel and everything it reaches read the same (machine code not compared): speedup 1"};
-    std::erase(to_measure, i);
-  }
-  const bool failed = std::ranges::any_of(
-      report.kernels, [](const report::KernelEntry& entry) { return entry.verdict == report::KernelVerdict::fail; });
-  report.verdict = failed ? report::GateVerdict::fail : report::GateVerdict::pass;
-}
-
 Result<llm::PromptSet> check_prompts(const config::Config& config, const gate::CheckSources& sources) {
   if (sources.repository) return gate::configured_prompts(config, *sources.repository, "");
   const std::string directory = config.string_value("forecast.prompts");
@@ -152,7 +128,7 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   const bool bench = invocation.has("--bench");
   // Said before any work: --bench is a request to measure, and it cannot be honoured here.
   if (bench)
-    if (auto why = no_gpu_reason(*config))
+    if (auto why = gate::no_gpu_reason(*config))
       return fail(ExitCode::could_not_run,
                   fmt::format("--bench needs a GPU to measure on: {}; run without --bench for the forecast alone, or "
                               "on a machine with an NVIDIA GPU and its driver",
@@ -178,28 +154,16 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   auto analysis = pairs_to_check(base, head, *sources, *target, against);
   if (!analysis) return std::unexpected(analysis.error());
 
-  report::Report report{
-      kforecast::version, sources->base_label, sources->head_label, report::GateVerdict::pass, {}, {}};
-  report.notes.push_back(fmt::format("compared: {}", sources->origin));
-  auto to_measure = review_changed_kernels(
-      report, {base, head, *analysis, *config, std::move(prompts), {}, git::change_author(context.env)}, context);
-  if (!to_measure) return std::unexpected(to_measure.error());
-  settle_unchanged(report, *analysis, *to_measure);
-  // --bench measures every kernel that has a previous version and was not settled for free,
-  // trusted forecasts included: the user asked for the measurement.
-  std::vector<std::size_t> measure = *to_measure;
-  if (bench)
-    for (std::size_t i = 0; i < report.kernels.size(); ++i)
-      if (report.kernels[i].decision == report::Decision::trusted_forecast) measure.push_back(i);
-  std::ranges::sort(measure);
-  measure_in_pr(
-      report, measure,
-      {*analysis,
-       base,
-       head,
-       ledger_path(*config, sources->root),
-       {!bench, "check measures only with --bench: add it to measure on this machine's GPU", "--bench not given"}},
-      *config, context);
+  const gate::Settings settings = gate::read_settings(*config, sources->root);
+  gate::Outside outside = real_outside(*config, context);
+  auto result = gate::run_gate(
+      {sources->base_label, sources->head_label, fmt::format("compared: {}", sources->origin), base, head, *analysis,
+       std::move(prompts), {}, git::change_author(context.env),
+       {!bench, "check measures only with --bench: add it to measure on this machine's GPU", "--bench not given"},
+       true, bench},
+      settings, outside);
+  if (!result) return std::unexpected(result.error());
+  const report::Report report = gate::build_report(result->run);
   if (format == "json")
     report::make_json_writer(context.out)->write(report);
   else

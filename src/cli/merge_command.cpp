@@ -14,7 +14,7 @@
 #include "cli/handlers.hpp"
 #include "gate/measure_step.hpp"
 #include "cli/plan_file.hpp"
-#include "cli/pr_bench.hpp"
+#include "gate/pr_bench.hpp"
 #include "cli/report_output.hpp"
 #include "cli/shard_results.hpp"
 
@@ -43,7 +43,7 @@ Result<Collected> collect_results(const Plan& plan, const std::string& hash, con
     // An empty shard (more shards than kernels) measured nothing and says nothing about why.
     if (!results->kernels.empty()) notes.push_back(results->note);
     for (auto& kernel : results->kernels) {
-      if (std::ranges::find(plan.jobs, kernel.entry, &MeasureJob::entry) == plan.jobs.end())
+      if (std::ranges::find(plan.jobs, kernel.entry, &gate::MeasureJob::entry) == plan.jobs.end())
         return usage_error(fmt::format("{}: kernel id {} is not one the plan sends to a GPU", path, kernel.entry));
       if (collected.by_entry.contains(kernel.entry))
         return usage_error(fmt::format("{}: kernel {} ({}) is in two results files; give each shard's results once",
@@ -71,15 +71,15 @@ Result<ExitCode> report_command(const Invocation& invocation, Context& context) 
   auto collected = collect_results(*plan, plan_hash(*text), plan_path, invocation.positional);
   if (!collected) return std::unexpected(collected.error());
 
-  report::Report report = plan->report;
-  const gate::MeasureSettings settings = measure_settings(*config);
+  gate::GateRun run = gate::run_of(plan->report);
+  const gate::MeasureSettings settings = gate::measure_settings(*config);
   if (plan->to_measure.empty()) {
-    report.gpu_time = gate::gpu_time(report, {}, "");
+    run.gpu_time = gate::gpu_time(run.cases, {}, "");
   } else {
     const gate::MeasureKernel recorded = [&](std::size_t entry) -> Result<bench::Measurement> {
       const auto found = collected->by_entry.find(entry);
       if (found == collected->by_entry.end()) {
-        const auto position = std::ranges::find(plan->jobs, entry, &MeasureJob::entry) - plan->jobs.begin();
+        const auto position = std::ranges::find(plan->jobs, entry, &gate::MeasureJob::entry) - plan->jobs.begin();
         return usage_error(fmt::format(
             "no results for it: give report --merge the results of the shard that measures it (position {} of the "
             "plan's {} kernels: shard {} of {} with the suggested {} shards)",
@@ -89,13 +89,13 @@ Result<ExitCode> report_command(const Invocation& invocation, Context& context) 
       if (found->second.measurement) return *found->second.measurement;
       return usage_error(found->second.unmeasured_reason);
     };
-    const gate::MeasureOutcome outcome = measure_kernels(report, plan->to_measure, settings, recorded);
-    report.gpu_time = gate::gpu_time(report, outcome, outcome.measured == 0 ? collected->note : "");
+    const gate::MeasureOutcome outcome = gate::measure_kernels(run.cases, plan->to_measure, settings, recorded);
+    run.gpu_time = gate::gpu_time(run.cases, outcome, outcome.measured == 0 ? collected->note : "");
     if (outcome.measured > 0)
-      report.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
+      run.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
                                          outcome.measured == 1 ? "" : "s", plan->ledger));
   }
-  return deliver_report(report, *config, invocation, context);
+  return deliver_report(gate::build_report(run), *config, invocation, context);
 }
 
 }  // namespace kforecast::cli

@@ -51,9 +51,10 @@ std::string plan_summary(const Plan& plan, bool failed) {
 
 std::size_t suggested_shards(std::size_t kernels) { return std::min<std::size_t>(kernels, 4); }
 
-Result<ExitCode> write_plan(const report::Report& report, std::span<const std::size_t> to_measure,
-                            const PrBenchInputs& inputs, const config::Config& config, const std::string& path,
+Result<ExitCode> write_plan(const gate::GateRun& run, std::span<const std::size_t> to_measure,
+                            const gate::PrBenchInputs& inputs, const config::Config& config, const std::string& path,
                             Context& context) {
+  const report::Report report = gate::build_report(run);
   Plan plan;
   plan.kforecast_version = std::string(kforecast::version);
   plan.config_name =
@@ -64,8 +65,8 @@ Result<ExitCode> write_plan(const report::Report& report, std::span<const std::s
   plan.report = report;
   plan.to_measure.assign(to_measure.begin(), to_measure.end());
   // Riskiest first, as pr measures them, so shard k/n gets every n-th from the riskiest down.
-  const auto order = gate::measurement_order(report, to_measure);
-  plan.jobs = measure_jobs(order, inputs.analysis, inputs.base, inputs.head);
+  const auto order = gate::measurement_order(run.cases, to_measure);
+  plan.jobs = gate::measure_jobs(order, inputs.analysis, inputs.base, inputs.head);
   plan.shards = suggested_shards(plan.jobs.size());
 
   if (auto written = write_plan_file(path, plan_json(plan)); !written) return std::unexpected(written.error());

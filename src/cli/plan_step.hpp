@@ -13,7 +13,8 @@
 
 #include "base/error.hpp"
 #include "cli/command.hpp"
-#include "cli/pr_bench.hpp"
+#include "gate/kernel_case.hpp"
+#include "gate/pr_bench.hpp"
 #include "config/config.hpp"
 #include "report/report.hpp"
 
@@ -25,8 +26,8 @@ std::size_t suggested_shards(std::size_t kernels);
 // Writes the plan to `path` and the step outputs. Exit 0 once the plan is written, even when a
 // kernel has already failed (a head that no longer compiles): the verdict is report --merge's,
 // and the merge job must run to report it (verdict_so_far says it early).
-Result<ExitCode> write_plan(const report::Report& report, std::span<const std::size_t> to_measure,
-                            const PrBenchInputs& inputs, const config::Config& config, const std::string& path,
+Result<ExitCode> write_plan(const gate::GateRun& run, std::span<const std::size_t> to_measure,
+                            const gate::PrBenchInputs& inputs, const config::Config& config, const std::string& path,
                             Context& context);
 
 }  // namespace kforecast::cli

@@ -10,18 +10,16 @@
 
 #include <fmt/format.h>
 
-#include "cli/change_review.hpp"
+#include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
 #include "gate/llm_settings.hpp"
 #include "cli/plan_step.hpp"
-#include "cli/pr_bench.hpp"
+#include "gate/run_gate.hpp"
 #include "gate/pr_sources.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
 #include "git/change_author.hpp"
 #include "git/revision_range.hpp"
-#include "kforecast_version.hpp"
-#include "report/writer.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -102,9 +100,10 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   auto config = invocation.has("--diff") ? load_command_config(invocation, context)
                                          : config_at_base(invocation, context, sources->base_config, base);
   if (!config) return std::unexpected(config.error());
+  const std::filesystem::path repository_root = repo.root();
+  const gate::Settings settings = gate::read_settings(*config, repository_root);
   // A file over the limit is read once (git gives it whole) and dropped before it is scanned.
-  for (auto& note : gate::skip_oversized_files(*sources, config->integer_value("kernels.max_file_kib") * std::size_t{1024},
-                                         "kernels.max_file_kib"))
+  for (auto& note : gate::skip_oversized_files(*sources, settings.max_file_bytes, "kernels.max_file_kib"))
     sources->diff.notes.push_back(std::move(note));
   auto llm = use_llm_forecaster(invocation, *config);
   if (!llm) return std::unexpected(llm.error());
@@ -115,7 +114,6 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);
   }
-  const std::filesystem::path repository_root = repo.root();
   // Git is not needed past this point (`repo` is not used again; the prompt overrides above were
   // its last reader): its long-lived cat-file is ended, and waited for, beside the scan rather
   // than at the end.
@@ -130,22 +128,22 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   progress.stage("finding the changed kernels");
   const auto analysis = kernels::find_changed_kernels(base_sources, head_sources, sources->renames, sources->touched);
 
-  report::Report report{kforecast::version, base, head.empty() ? "index" : head, report::GateVerdict::pass, {}, {}};
-  report.notes.push_back(fmt::format("revisions: {}", origin));
-  auto to_measure = review_changed_kernels(report,
-                                           {base_sources, head_sources, analysis, *config, std::move(prompts),
-                                            sources->diff.notes, git::change_author(context.env)},
-                                           context);
-  if (!to_measure) return std::unexpected(to_measure.error());
-  const PrBenchInputs bench_inputs{
-      analysis, base_sources, head_sources, ledger_path(*config, repository_root), {invocation.has("--no-bench")}};
-  // --plan stops here: the GPU jobs measure from the plan, and `report --merge` finishes the report.
-  if (invocation.has("--plan"))
-    return write_plan(report, *to_measure, bench_inputs, *config, invocation.value("--plan"), context);
-  measure_in_pr(report, *to_measure, bench_inputs, *config, context);
+  gate::Outside outside = real_outside(*config, context);
+  const bool plan = invocation.has("--plan");
+  const gate::NoBench no_bench{invocation.has("--no-bench")};
+  auto gate_result = gate::run_gate({base, head.empty() ? "index" : head, fmt::format("revisions: {}", origin),
+                                     base_sources, head_sources, analysis, std::move(prompts), sources->diff.notes,
+                                     git::change_author(context.env), no_bench},
+                                    settings, outside, plan ? gate::GateStop::after_policy : gate::GateStop::after_measuring);
+  if (!gate_result) return std::unexpected(gate_result.error());
+  // --plan stops after the policy: the GPU jobs measure from the plan, and `report --merge` finishes the report.
+  if (plan)
+    return write_plan(gate_result->run, gate_result->to_measure,
+                      {analysis, base_sources, head_sources, settings.ledger, no_bench}, *config,
+                      invocation.value("--plan"), context);
   progress.stage("writing the report");
   progress.finish();
-  return deliver_report(report, *config, invocation, context);
+  return deliver_report(gate::build_report(gate_result->run), *config, invocation, context);
 }
 
 }  // namespace kforecast::cli

@@ -9,8 +9,10 @@
 
 #include "base/redaction.hpp"
 #include "base/text_file.hpp"
+#include "cli/gate_outside.hpp"
 #include "cli/plan_file.hpp"
-#include "cli/pr_bench.hpp"
+#include "gate/pr_bench.hpp"
+#include "gate/settings.hpp"
 #include "cli/shard_results.hpp"
 #include "config/config.hpp"
 #include "kforecast_version.hpp"
@@ -54,13 +56,13 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   results.plan_hash = plan_hash(*text);
   results.shard = shard->first;
   results.shards = shard->second;
-  results.started = utc_timestamp();
+  results.started = gate::utc_timestamp();
   const auto jobs = shard_jobs(*plan, shard->first, shard->second);
   // The shard's own copy of the report: measure_jobs_in_pr decides on it as pr would; only the
   // outcomes are kept, and report --merge decides again over every shard's.
-  report::Report scratch = plan->report;
+  gate::GateRun scratch = gate::run_of(plan->report);
   std::map<std::size_t, KernelResult> outcomes;
-  const MeasureObserver observe = [&](std::size_t entry, const Result<bench::Measurement>& outcome) {
+  const gate::MeasureObserver observe = [&](std::size_t entry, const Result<bench::Measurement>& outcome) {
     KernelResult result{entry, std::nullopt, ""};
     if (outcome) {
       result.measurement = *outcome;
@@ -72,7 +74,9 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   };
   // policy.ledger, relative to this job's working directory (the checkout's root).
   const std::filesystem::path ledger = config->string_value("policy.ledger");
-  measure_jobs_in_pr(scratch, jobs, ledger, {plan->no_bench}, *config, context, observe);
+  const gate::Settings settings = gate::read_settings(*config, {});
+  gate::Outside outside = real_outside(*config, context);
+  gate::measure_jobs_in_pr(scratch, jobs, ledger, {plan->no_bench}, settings, outside, observe);
   if (scratch.gpu_time) results.note = scratch.gpu_time->note;
   for (const auto& job : jobs) {
     auto found = outcomes.find(job.entry);
@@ -85,9 +89,9 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
         {job.entry, std::nullopt,
          fmt::format("the GPU budget is spent on shard {}/{} (policy.gpu_budget_seconds = {:g}; "
                      "riskier kernels were measured first)",
-                     shard->first, shard->second, config->number_value("policy.gpu_budget_seconds"))});
+                     shard->first, shard->second, settings.measure.budget_seconds)});
   }
-  results.finished = utc_timestamp();
+  results.finished = gate::utc_timestamp();
 
   const std::string json = redact_secrets(results_json(results));
   if (invocation.has("--output")) {
