@@ -13,27 +13,27 @@
 #include "base/text_file.hpp"
 #include "cli/handlers.hpp"
 #include "gate/measure_step.hpp"
-#include "cli/plan_file.hpp"
+#include "gate/plan_file.hpp"
 #include "gate/pr_bench.hpp"
 #include "cli/report_output.hpp"
-#include "cli/shard_results.hpp"
+#include "gate/shard_results.hpp"
 
 namespace kforecast::cli {
 namespace {
 
 struct Collected {
-  std::map<std::size_t, KernelResult> by_entry;
+  std::map<std::size_t, gate::KernelResult> by_entry;
   std::string note;  // the note every shard with kernels gave, where they agree ("no GPU")
 };
 
-Result<Collected> collect_results(const Plan& plan, const std::string& hash, const std::string& plan_path,
+Result<Collected> collect_results(const gate::Plan& plan, const std::string& hash, const std::string& plan_path,
                                   const std::vector<std::string>& paths) {
   Collected collected;
   std::vector<std::string> notes;
   for (const auto& path : paths) {
     auto text = read_text_file(path, "results file");
     if (!text) return std::unexpected(text.error());
-    auto results = parse_results_json(*text, path);
+    auto results = gate::parse_results_json(*text, path);
     if (!results) return std::unexpected(results.error());
     if (results->plan_hash != hash)
       return usage_error(fmt::format(
@@ -64,11 +64,11 @@ Result<ExitCode> report_command(const Invocation& invocation, Context& context) 
   const std::string plan_path = invocation.value("--merge");
   auto text = read_text_file(plan_path, "plan");
   if (!text) return std::unexpected(text.error());
-  auto plan = parse_plan_json(*text, plan_path);
+  auto plan = gate::parse_plan_json(*text, plan_path);
   if (!plan) return std::unexpected(plan.error());
-  auto config = plan_config(*plan, context.env);
+  auto config = gate::plan_config(*plan, context.env);
   if (!config) return std::unexpected(config.error());
-  auto collected = collect_results(*plan, plan_hash(*text), plan_path, invocation.positional);
+  auto collected = collect_results(*plan, gate::plan_hash(*text), plan_path, invocation.positional);
   if (!collected) return std::unexpected(collected.error());
 
   gate::GateRun run = gate::run_of(plan->report);

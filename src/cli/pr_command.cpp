@@ -13,7 +13,7 @@
 #include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
 #include "gate/llm_settings.hpp"
-#include "cli/plan_step.hpp"
+#include "gate/plan_step.hpp"
 #include "gate/run_gate.hpp"
 #include "gate/pr_sources.hpp"
 #include "cli/report_output.hpp"
@@ -140,7 +140,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (plan)
     return write_plan(gate_result->run, gate_result->to_measure,
                       {analysis, base_sources, head_sources, settings.ledger, no_bench}, *config,
-                      invocation.value("--plan"), context);
+                      invocation.value("--plan"), context.env, context.err);
   progress.stage("writing the report");
   progress.finish();
   return deliver_report(gate::build_report(gate_result->run), *config, invocation, context);

@@ -10,10 +10,10 @@
 #include "base/redaction.hpp"
 #include "base/text_file.hpp"
 #include "cli/gate_outside.hpp"
-#include "cli/plan_file.hpp"
+#include "gate/plan_file.hpp"
 #include "gate/pr_bench.hpp"
 #include "gate/settings.hpp"
-#include "cli/shard_results.hpp"
+#include "gate/shard_results.hpp"
 #include "config/config.hpp"
 #include "kforecast_version.hpp"
 
@@ -46,24 +46,24 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   const std::string plan_path = invocation.value("--plan");
   auto text = read_text_file(plan_path, "plan");
   if (!text) return std::unexpected(text.error());
-  auto plan = parse_plan_json(*text, plan_path);
+  auto plan = gate::parse_plan_json(*text, plan_path);
   if (!plan) return std::unexpected(plan.error());
-  auto config = plan_config(*plan, context.env);
+  auto config = gate::plan_config(*plan, context.env);
   if (!config) return std::unexpected(config.error());
 
-  ShardResults results;
+  gate::ShardResults results;
   results.kforecast_version = std::string(kforecast::version);
-  results.plan_hash = plan_hash(*text);
+  results.plan_hash = gate::plan_hash(*text);
   results.shard = shard->first;
   results.shards = shard->second;
   results.started = gate::utc_timestamp();
-  const auto jobs = shard_jobs(*plan, shard->first, shard->second);
+  const auto jobs = gate::shard_jobs(*plan, shard->first, shard->second);
   // The shard's own copy of the report: measure_jobs_in_pr decides on it as pr would; only the
   // outcomes are kept, and report --merge decides again over every shard's.
   gate::GateRun scratch = gate::run_of(plan->report);
-  std::map<std::size_t, KernelResult> outcomes;
+  std::map<std::size_t, gate::KernelResult> outcomes;
   const gate::MeasureObserver observe = [&](std::size_t entry, const Result<bench::Measurement>& outcome) {
-    KernelResult result{entry, std::nullopt, ""};
+    gate::KernelResult result{entry, std::nullopt, ""};
     if (outcome) {
       result.measurement = *outcome;
       if (results.gpu.empty()) results.gpu = outcome->gpu, results.driver = outcome->driver;
@@ -93,7 +93,7 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   }
   results.finished = gate::utc_timestamp();
 
-  const std::string json = redact_secrets(results_json(results));
+  const std::string json = redact_secrets(gate::results_json(results));
   if (invocation.has("--output")) {
     std::ofstream out(invocation.value("--output"), std::ios::binary);
     if (!out || !(out << json) || !out.flush())

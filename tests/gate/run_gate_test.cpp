@@ -182,7 +182,7 @@ TEST_CASE("run_gate: a sure forecast is trusted and nothing is measured") {
   CHECK_THAT(entry.notes.back(), Contains("trusted forecast"));
 }
 
-TEST_CASE("run_gate: an unsure forecast needs the GPU; without one the kernel is unverified") {
+TEST_CASE("run_gate: an unsure forecast needs the GPU, and without one the kernel is unverified") {
   Harness h;
   h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
   h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/plan_file.hpp"
+#include "gate/plan_file.hpp"
 
 #include <simdjson.h>
 
@@ -14,10 +14,10 @@
 #include "base/json_string.hpp"
 #include "gate/json_read.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
-using namespace gate::json_read;
+using namespace json_read;
 
 // Shortest text that reads back as the same double.
 std::string number(double value) { return fmt::format("{}", value); }
@@ -69,7 +69,7 @@ class TextTable {
   std::vector<const SharedText*> m_texts;
 };
 
-std::string side_json(const gate::MeasureSide& side, TextTable& texts) {
+std::string side_json(const MeasureSide& side, TextTable& texts) {
   std::string files;
   for (std::size_t i = 0; i < side.files.size(); ++i)
     files += fmt::format("{}{{\"path\": {}, \"text\": {}}}", i ? ", " : "", json_string(side.files[i].first),
@@ -140,8 +140,8 @@ report::KernelEntry read_entry(simdjson::dom::object o, const std::string& path)
   return e;
 }
 
-gate::MeasureSide read_side(simdjson::dom::object o, const std::string& path, const std::vector<SharedText>& texts) {
-  gate::MeasureSide side{string_at(o, "file", path), string_at(o, "kernel", path), {}};
+MeasureSide read_side(simdjson::dom::object o, const std::string& path, const std::vector<SharedText>& texts) {
+  MeasureSide side{string_at(o, "file", path), string_at(o, "kernel", path), {}};
   std::size_t i = 0;
   for (auto element : array_at(o, "files", path)) {
     const std::string at = fmt::format("{}.files[{}]", path, i++);
@@ -195,7 +195,7 @@ Plan read_plan(simdjson::dom::object root) {
   for (auto element : array_at(root, "measure", "")) {
     const std::string path = fmt::format("measure[{}]", i++);
     const auto o = as_object(element, path);
-    gate::MeasureJob job;
+    MeasureJob job;
     job.entry = unsigned_at(o, "id", path);
     if (job.entry >= plan.report.kernels.size())
       malformed(path + ".id", fmt::format("an index into report.kernels (it has {})", plan.report.kernels.size()));
@@ -216,7 +216,7 @@ Plan read_plan(simdjson::dom::object root) {
   }
   if (plan.to_measure.size() != plan.jobs.size()) malformed("to_measure", "the kernels of `measure`, each once");
   for (const std::size_t index : plan.to_measure)
-    if (std::ranges::find(plan.jobs, index, &gate::MeasureJob::entry) == plan.jobs.end())
+    if (std::ranges::find(plan.jobs, index, &MeasureJob::entry) == plan.jobs.end())
       malformed("to_measure", "the kernels of `measure`, each once");
   return plan;
 }
@@ -298,10 +298,10 @@ std::string plan_hash(std::string_view text) {
   return hasher.hex();
 }
 
-std::vector<gate::MeasureJob> shard_jobs(const Plan& plan, std::size_t index, std::size_t count) {
-  std::vector<gate::MeasureJob> jobs;
+std::vector<MeasureJob> shard_jobs(const Plan& plan, std::size_t index, std::size_t count) {
+  std::vector<MeasureJob> jobs;
   for (std::size_t i = index - 1; i < plan.jobs.size(); i += count) jobs.push_back(plan.jobs[i]);
   return jobs;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -18,7 +18,7 @@
 #include "config/config.hpp"
 #include "report/report.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // 2: each distinct file text once, in `texts`, named by index from the jobs.
 inline constexpr int plan_schema_version = 2;
@@ -32,7 +32,7 @@ struct Plan {
   std::size_t shards = 0;               // the suggested job matrix size; 0 when nothing needs a GPU
   report::Report report;                // as the policy left it; gpu_time unset
   std::vector<std::size_t> to_measure;  // report.kernels indices, in apply_policy's (report) order
-  std::vector<gate::MeasureJob> jobs;         // riskiest first (measurement_order); shard k/n takes every n-th
+  std::vector<MeasureJob> jobs;         // riskiest first (measurement_order); shard k/n takes every n-th
 };
 
 // The plan's text. Numbers are written to round-trip exactly, so a merged report is the report
@@ -50,6 +50,6 @@ Result<config::Config> plan_config(const Plan& plan, const EnvLookup& env);
 std::string plan_hash(std::string_view text);
 
 // The jobs shard `index` of `count` (1-based) measures: positions index-1, index-1+count, ...
-std::vector<gate::MeasureJob> shard_jobs(const Plan& plan, std::size_t index, std::size_t count);
+std::vector<MeasureJob> shard_jobs(const Plan& plan, std::size_t index, std::size_t count);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate
