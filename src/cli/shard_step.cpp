@@ -3,7 +3,6 @@
 
 #include <charconv>
 #include <fstream>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -11,11 +10,9 @@
 #include "base/text_file.hpp"
 #include "cli/gate_outside.hpp"
 #include "gate/plan_file.hpp"
-#include "gate/pr_bench.hpp"
 #include "gate/settings.hpp"
-#include "gate/shard_results.hpp"
+#include "gate/shard_run.hpp"
 #include "config/config.hpp"
-#include "kforecast_version.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -51,47 +48,10 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   auto config = gate::plan_config(*plan, context.env);
   if (!config) return std::unexpected(config.error());
 
-  gate::ShardResults results;
-  results.kforecast_version = std::string(kforecast::version);
-  results.plan_hash = gate::plan_hash(*text);
-  results.shard = shard->first;
-  results.shards = shard->second;
-  results.started = gate::utc_timestamp();
-  const auto jobs = gate::shard_jobs(*plan, shard->first, shard->second);
-  // The shard's own copy of the report: measure_jobs_in_pr decides on it as pr would; only the
-  // outcomes are kept, and report --merge decides again over every shard's.
-  gate::GateRun scratch = gate::run_of(plan->report);
-  std::map<std::size_t, gate::KernelResult> outcomes;
-  const gate::MeasureObserver observe = [&](std::size_t entry, const Result<bench::Measurement>& outcome) {
-    gate::KernelResult result{entry, std::nullopt, ""};
-    if (outcome) {
-      result.measurement = *outcome;
-      if (results.gpu.empty()) results.gpu = outcome->gpu, results.driver = outcome->driver;
-    } else {
-      result.unmeasured_reason = outcome.error().message;
-    }
-    outcomes[entry] = std::move(result);
-  };
-  // policy.ledger, relative to this job's working directory (the checkout's root).
-  const std::filesystem::path ledger = config->string_value("policy.ledger");
   const gate::Settings settings = gate::read_settings(*config, {});
   gate::Outside outside = real_outside(*config, context);
-  gate::measure_jobs_in_pr(scratch, jobs, ledger, {plan->no_bench}, settings, outside, observe);
-  if (scratch.gpu_time) results.note = scratch.gpu_time->note;
-  for (const auto& job : jobs) {
-    auto found = outcomes.find(job.entry);
-    if (found != outcomes.end()) {
-      results.kernels.push_back(std::move(found->second));
-      continue;
-    }
-    // measure_kernels passed it over: this shard's share of policy.gpu_budget_seconds was spent.
-    results.kernels.push_back(
-        {job.entry, std::nullopt,
-         fmt::format("the GPU budget is spent on shard {}/{} (policy.gpu_budget_seconds = {:g}; "
-                     "riskier kernels were measured first)",
-                     shard->first, shard->second, settings.measure.budget_seconds)});
-  }
-  results.finished = gate::utc_timestamp();
+  const gate::ShardResults results =
+      gate::measure_shard(*plan, gate::plan_hash(*text), shard->first, shard->second, settings, outside);
 
   const std::string json = redact_secrets(gate::results_json(results));
   if (invocation.has("--output")) {
