@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "cuda/fake_compiler.hpp"
+#include "gate/fallback_forecaster.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;
@@ -97,8 +98,13 @@ struct Harness {
     return Result<bench::Measurement>(measured(bench::Verdict::same, 1.0, 1.0));
   };
   bool forecaster_fails_to_build = false;
+  // Set: the forecaster is forecast.fallback's composition, `answer` the primary's and this the
+  // stand-in's.
+  std::optional<FakeForecaster::Answer> stand_in;
+  git::ChangeAuthor author;
 
   std::size_t forecasts_asked = 0;
+  std::size_t stand_ins_asked = 0;
   std::size_t measurements_asked = 0;
   std::size_t compiles = 0;
   std::ostringstream warnings;
@@ -127,7 +133,10 @@ struct Harness {
                     [this](const embedded::FeatureContext&, std::optional<llm::PromptSet>,
                            std::vector<std::string>) -> Result<std::unique_ptr<Forecaster>> {
                       if (forecaster_fails_to_build) return usage_error("endpoint.url is not set");
-                      return std::make_unique<FakeForecaster>(answer, forecasts_asked);
+                      auto primary = std::make_unique<FakeForecaster>(answer, forecasts_asked);
+                      if (!stand_in) return std::unique_ptr<Forecaster>(std::move(primary));
+                      return std::unique_ptr<Forecaster>(std::make_unique<FallbackForecaster>(
+                          std::move(primary), std::make_unique<FakeForecaster>(*stand_in, stand_ins_asked)));
                     },
                     [this] { return no_gpu; },
                     [this](const ChildRequest& request, const std::function<void(std::string_view)>&) {
@@ -136,7 +145,7 @@ struct Harness {
                     },
                     [] { return std::string("2026-11-25T00:00:00Z"); }};
     return run_gate({"base", "head", "revisions: a test", base, head, analysis, std::nullopt, {},
-                     git::ChangeAuthor{}, {}},
+                     author, {}},
                     settings, outside, stop);
   }
 
@@ -303,4 +312,57 @@ TEST_CASE("run_gate: a new kernel and a removed one are settled without a foreca
   }
   CHECK(h.forecasts_asked == 0);
   CHECK(build_report(result->run).verdict == report::GateVerdict::pass);
+}
+
+TEST_CASE("run_gate: with forecast.fallback the stand-in's forecast decides a kernel the primary failed for") {
+  Harness h;
+  h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
+  h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
+  h.answer = [](const std::string&) {
+    return KernelForecast{std::nullopt, "the endpoint timed out", "the endpoint timed out: the embedded forecast stands in",
+                          {}};
+  };
+  h.stand_in = [](const std::string&) { return KernelForecast{forecast_of(0.05, 0.9), "", "", {}}; };
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  const auto& entry = only_entry(*result);
+  REQUIRE(entry.forecast);
+  CHECK(entry.forecast->fallback_for == "fake");
+  CHECK(entry.decision == report::Decision::trusted_forecast);
+  CHECK(h.stand_ins_asked == 1);
+  REQUIRE(result->run.warnings.size() == 1);
+  CHECK_THAT(result->run.warnings.front().detail, Contains("stood in"));
+}
+
+TEST_CASE("run_gate: an untrusted author's kernel is not passed on an LLM forecast alone") {
+  Harness h;
+  h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
+  h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
+  h.answer = [](const std::string&) { return KernelForecast{forecast_of(0.05, 0.9, "llm"), "", "", {}}; };
+  h.author.trust = git::AuthorTrust::untrusted;
+  h.author.reason = "a first-time contributor (test)";
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  const auto& entry = only_entry(*result);
+  // The embedded forecaster's second opinion was asked for; whatever it said, the LLM's sure
+  // forecast alone did not pass the kernel.
+  CHECK(result->run.cases.front().second_opinion.has_value());
+  const bool passed_on_embedded = std::ranges::any_of(entry.notes, [](const std::string& note) {
+    return note.starts_with("trusted on the embedded forecaster's forecast");
+  });
+  CHECK((entry.decision != report::Decision::trusted_forecast || passed_on_embedded));
+  CHECK((entry.decision == report::Decision::trusted_forecast || entry.unverified));
+  CHECK(std::ranges::none_of(entry.notes, [](const std::string& note) { return note.starts_with("trusted forecast:"); }));
+}
+
+TEST_CASE("run_gate: a trusted author's kernel may pass on the LLM's sure forecast") {
+  Harness h;
+  h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
+  h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
+  h.answer = [](const std::string&) { return KernelForecast{forecast_of(0.05, 0.9, "llm"), "", "", {}}; };
+  h.author.trust = git::AuthorTrust::trusted;
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  CHECK(only_entry(*result).decision == report::Decision::trusted_forecast);
+  CHECK_FALSE(result->run.cases.front().second_opinion);
 }
