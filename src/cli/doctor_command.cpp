@@ -13,7 +13,7 @@
 #include "cuda/probe.hpp"
 #include "gate/llm_settings.hpp"
 #include "kforecast_version.hpp"
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 #include "llm/endpoint_check.hpp"
 
 namespace kforecast::cli {
@@ -52,8 +52,8 @@ void print_endpoint(Context& context, const Result<config::Config>& config) {
     print_line(context, "endpoint", fmt::format("{}: {}", where, settings.error().message));
     return;
   }
-  const auto transport = llm::make_curl_transport(
-      {llm::proxy_settings_from(context.env), config->string_value("endpoint.ca_bundle"),
+  const auto transport = http::make_curl_transport(
+      {http::proxy_settings_from(context.env), config->string_value("endpoint.ca_bundle"),
        std::chrono::seconds(static_cast<std::int64_t>(config->number_value("endpoint.stall_seconds")))});
   settings->max_retries = std::min(settings->max_retries, 1);
   llm::ForecastClient client(*settings, *transport, llm::builtin_prompts(),

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/redaction.hpp"
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 #include "publish/report_comment.hpp"
 #include "report/step_files.hpp"
 #include "report/writer.hpp"
@@ -47,7 +47,7 @@ Result<ExitCode> deliver_report(const report::Report& report, const config::Conf
         unjudged, unjudged == 1 ? "" : "s", config.string_value("policy.on_unverified"));
   if (auto step = report::write_step_report(report, context.env); !step) return std::unexpected(step.error());
   if (!invocation.has("--post")) return written;
-  const auto transport = llm::make_curl_transport({.proxies = llm::proxy_settings_from(context.env)});
+  const auto transport = http::make_curl_transport({.proxies = http::proxy_settings_from(context.env)});
   if (auto posted = publish::post_report(report, context.env, *transport, context.err); !posted)
     return std::unexpected(posted.error());
   return written;

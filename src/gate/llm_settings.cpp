@@ -5,7 +5,7 @@
 
 #include "cuda/cuda_driver.hpp"
 #include "gate/local_gpu.hpp"
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 #include "llm/forecast_cache.hpp"
 
 namespace kforecast::gate {
@@ -117,8 +117,8 @@ Result<std::unique_ptr<gate::LlmForecaster>> make_llm_forecaster(const config::C
       config.number_value("bench.tolerance"),
       on_failure,
       std::move(prompt_notes)};
-  auto transport = llm::make_curl_transport(
-      {llm::proxy_settings_from(env), config.string_value("endpoint.ca_bundle"),
+  auto transport = http::make_curl_transport(
+      {http::proxy_settings_from(env), config.string_value("endpoint.ca_bundle"),
        std::chrono::seconds(static_cast<std::int64_t>(config.number_value("endpoint.stall_seconds")))});
   std::optional<llm::ForecastCache> cache;
   if (config.boolean_value("endpoint.cache"))

@@ -41,7 +41,7 @@ std::string full_report_place(const EnvLookup& env) {
 // and only for a report of that very commit.
 PostOutcome<std::string> workflow_run_pull_request(const report::Report& report, const std::string& text,
                                                             const std::string& source, const Forge& forge,
-                                                            const llm::HttpTransport& transport) {
+                                                            const http::HttpTransport& transport) {
   auto run = git::parse_workflow_run_event(text, source);
   if (!run) return post_error(run.error());
   if (run->event != "pull_request")
@@ -56,7 +56,7 @@ PostOutcome<std::string> workflow_run_pull_request(const report::Report& report,
 }
 
 PostOutcome<Forge> github_forge(const report::Report& report, const EnvLookup& env,
-                                                  const llm::HttpTransport& transport) {
+                                                  const http::HttpTransport& transport) {
   Forge forge{Forge::Kind::github, env_or(env, "GITHUB_API_URL", "https://api.github.com"),
                        env_or(env, "GITHUB_REPOSITORY", ""), "", env_or(env, "GITHUB_TOKEN", "")};
   const auto event_path = env("GITHUB_EVENT_PATH");
@@ -95,7 +95,7 @@ PostOutcome<Forge> gitlab_forge(const EnvLookup& env) {
 }
 
 PostOutcome<PostResult> post(const report::Report& report, bool github, const EnvLookup& env,
-                             const llm::HttpTransport& transport) {
+                             const http::HttpTransport& transport) {
   auto forge = github ? github_forge(report, env, transport) : gitlab_forge(env);
   if (!forge) return std::unexpected(forge.error());
   std::ostringstream markdown;
@@ -107,7 +107,7 @@ PostOutcome<PostResult> post(const report::Report& report, bool github, const En
 
 }  // namespace
 
-Result<void> post_report(const report::Report& report, const EnvLookup& env, const llm::HttpTransport& transport,
+Result<void> post_report(const report::Report& report, const EnvLookup& env, const http::HttpTransport& transport,
                          std::ostream& warnings) {
   const bool github = env("GITHUB_ACTIONS") == "true", gitlab = env("GITLAB_CI") == "true";
   if (!github && !gitlab)

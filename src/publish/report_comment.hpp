@@ -12,14 +12,14 @@
 
 #include "base/environment.hpp"
 #include "base/error.hpp"
-#include "llm/http_transport.hpp"
+#include "http/http_transport.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::publish {
 
 // A token the forge refuses (a fork's read-only token: 403; 401; 404) is a warning on stderr
 // naming the fix, not an error: the exit code stays the gate's. Every other failure is an error.
-Result<void> post_report(const report::Report& report, const EnvLookup& env, const llm::HttpTransport& transport,
+Result<void> post_report(const report::Report& report, const EnvLookup& env, const http::HttpTransport& transport,
                          std::ostream& warnings);
 
 }  // namespace kforecast::publish

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 
 #include <curl/curl.h>
 
@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-namespace kforecast::llm {
+namespace kforecast::http {
 namespace {
 
 struct Exchange {
@@ -243,4 +243,4 @@ std::unique_ptr<HttpTransport> make_curl_transport(CurlSettings settings) {
   return std::make_unique<CurlTransport>(std::move(settings));
 }
 
-}  // namespace kforecast::llm
+}  // namespace kforecast::http

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "llm/retry_delay.hpp"
+#include "http/retry_delay.hpp"
 
 #include <ctime>
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 
-namespace kforecast::llm {
+namespace kforecast::http {
 namespace {
 
 std::optional<double> plain_number(const std::string& text) {
@@ -47,4 +47,4 @@ std::chrono::milliseconds backoff_delay(const BackoffPolicy& policy, int attempt
   return std::chrono::milliseconds(static_cast<std::int64_t>(uniform(random)));
 }
 
-}  // namespace kforecast::llm
+}  // namespace kforecast::http

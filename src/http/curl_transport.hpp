@@ -10,9 +10,9 @@
 #include <string>
 
 #include "base/environment.hpp"
-#include "llm/http_transport.hpp"
+#include "http/http_transport.hpp"
 
-namespace kforecast::llm {
+namespace kforecast::http {
 
 struct ProxySettings {
   std::string http_proxy;   // for http:// URLs: http_proxy (lower case only, as curl: HTTP_PROXY is CGI-unsafe)
@@ -32,4 +32,4 @@ struct CurlSettings {
 
 std::unique_ptr<HttpTransport> make_curl_transport(CurlSettings settings);
 
-}  // namespace kforecast::llm
+}  // namespace kforecast::http

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 
 #include <catch2/catch.hpp>
 
 #include "base/environment.hpp"
 #include "support/fake_http_server.hpp"
 
-using namespace kforecast::llm;
+using namespace kforecast::http;
 using namespace kforecast::testing;
 using namespace std::chrono_literals;
 
-TEST_CASE("llm transport: a GET and a POST, headers and body both ways") {
+TEST_CASE("http transport: a GET and a POST, headers and body both ways") {
   FakeHttpServer server;
   server.enqueue({200, {{"X-Thing", "  value  "}, {"Retry-After", "3"}}, "hello"});
   server.enqueue(ScriptedResponse::json(201, "{}"));
@@ -32,7 +32,7 @@ TEST_CASE("llm transport: a GET and a POST, headers and body both ways") {
   CHECK_FALSE(requests[1].header("expect"));
 }
 
-TEST_CASE("llm transport: proxies come from the environment seam") {
+TEST_CASE("http transport: proxies come from the environment seam") {
   FakeHttpServer proxy;
   proxy.enqueue(ScriptedResponse::json(200, "{}"));
   const auto settings =
@@ -50,14 +50,14 @@ TEST_CASE("llm transport: proxies come from the environment seam") {
         "http://p:3128");
 }
 
-TEST_CASE("llm transport: without a proxy variable, none is used") {
+TEST_CASE("http transport: without a proxy variable, none is used") {
   auto transport = make_curl_transport({});
   auto got = transport->send({"POST", "http://llm.example.invalid:8000/v1", {}, "{}", 3000ms});
   REQUIRE_FALSE(got);
   CHECK(got.error().kind == TransportFailure::connect);
 }
 
-TEST_CASE("llm transport: TLS is verified: a bad CA bundle is a connection failure that says what to do") {
+TEST_CASE("http transport: TLS is verified: a bad CA bundle is a connection failure that says what to do") {
   FakeHttpServer plain;  // speaks no TLS at all
   auto transport = make_curl_transport({.ca_bundle = "/nonexistent/ca.pem"});
   auto got = transport->send({"POST", "https://127.0.0.1:" + std::to_string(plain.port()) + "/v1", {}, "{}", 3000ms});
@@ -65,7 +65,7 @@ TEST_CASE("llm transport: TLS is verified: a bad CA bundle is a connection failu
   CHECK(got.error().kind == TransportFailure::connect);
 }
 
-TEST_CASE("llm transport: a response over the size limit is refused") {
+TEST_CASE("http transport: a response over the size limit is refused") {
   FakeHttpServer server;
   server.enqueue({200, {}, std::string(4096, 'x')});
   auto transport = make_curl_transport({.max_response_bytes = 1024});

@@ -11,9 +11,9 @@
 #include <optional>
 #include <random>
 
-#include "llm/http_transport.hpp"
+#include "http/http_transport.hpp"
 
-namespace kforecast::llm {
+namespace kforecast::http {
 
 struct BackoffPolicy {
   std::chrono::milliseconds base{500};          // the first retry waits up to this
@@ -28,4 +28,4 @@ std::optional<std::chrono::milliseconds> server_retry_delay(const HttpResponse& 
 // Uniform in [c/2, c] with c = min(cap, base * 2^attempt); attempt counts from 0.
 std::chrono::milliseconds backoff_delay(const BackoffPolicy& policy, int attempt, std::mt19937_64& random);
 
-}  // namespace kforecast::llm
+}  // namespace kforecast::http

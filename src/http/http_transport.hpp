@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// HTTP as a seam: the client talks to an HttpTransport; the real one is libcurl
-// (curl_transport.hpp), tests drive the same client over real HTTP against a loopback server.
+// HTTP as a seam: the LLM endpoint client and the forge API (publish) talk to an HttpTransport;
+// the real one is libcurl (curl_transport.hpp), tests drive the same clients over real HTTP
+// against a loopback server.
 // Implementations must be safe to call from several threads at once.
 
 #include <chrono>
@@ -13,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace kforecast::llm {
+namespace kforecast::http {
 
 struct HttpRequest {
   std::string method = "POST";  // or "GET", "PATCH", "PUT"
@@ -54,4 +55,4 @@ class HttpTransport {
 
 std::string_view to_string(TransportFailure kind);
 
-}  // namespace kforecast::llm
+}  // namespace kforecast::http

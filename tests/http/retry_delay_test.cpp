@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "llm/retry_delay.hpp"
+#include "http/retry_delay.hpp"
 
 #include <catch2/catch.hpp>
 
-using namespace kforecast::llm;
+using namespace kforecast::http;
 using namespace std::chrono_literals;
 
 namespace {
@@ -12,7 +12,7 @@ HttpResponse with(std::vector<std::pair<std::string, std::string>> headers) { re
 
 }  // namespace
 
-TEST_CASE("llm: the server's retry delay: retry-after-ms first, then Retry-After seconds or date") {
+TEST_CASE("http: the server's retry delay: retry-after-ms first, then Retry-After seconds or date") {
   const auto now = std::chrono::system_clock::from_time_t(784111777);  // Sun, 06 Nov 1994 08:49:37 GMT
   CHECK(server_retry_delay(with({{"retry-after-ms", "250"}, {"retry-after", "7"}}), now) == 250ms);
   CHECK(server_retry_delay(with({{"retry-after", "7"}}), now) == 7000ms);
@@ -25,7 +25,7 @@ TEST_CASE("llm: the server's retry delay: retry-after-ms first, then Retry-After
   CHECK(server_retry_delay(with({{"retry-after", "1e30"}}), now) == 86400000ms);
 }
 
-TEST_CASE("llm: backoff grows exponentially, jittered, capped") {
+TEST_CASE("http: backoff grows exponentially, jittered, capped") {
   std::mt19937_64 random(7);
   const BackoffPolicy policy{100ms, 1000ms, 60000ms};
   for (int i = 0; i < 50; ++i) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "llm/http_transport.hpp"
+#include "http/http_transport.hpp"
 
-namespace kforecast::llm {
+namespace kforecast::http {
 
 std::optional<std::string> HttpResponse::header(std::string_view lower_case_name) const {
   for (const auto& [name, value] : headers)
@@ -25,4 +25,4 @@ std::string_view to_string(TransportFailure kind) {
   return "transfer failed";
 }
 
-}  // namespace kforecast::llm
+}  // namespace kforecast::http
