@@ -19,11 +19,11 @@
 #include "base/repository_file.hpp"
 #include "gate/compiler_loading.hpp"
 #include "cli/handlers.hpp"
-#include "cli/lint_compiler_facts.hpp"
+#include "gate/lint_compiler_facts.hpp"
 #include "cli/lint_forecast.hpp"
 #include "cli/lint_hook.hpp"
-#include "cli/lint_launch_facts.hpp"
-#include "cli/lint_rules.hpp"
+#include "gate/lint_launch_facts.hpp"
+#include "gate/lint_rules.hpp"
 #include "cuda/nvrtc.hpp"
 #include "diff/unified_diff.hpp"
 #include "git/repository.hpp"
@@ -149,11 +149,11 @@ std::string cuda_include_dir(const EnvLookup& env) { return cuda::toolkit_includ
 
 // NVRTC facts for the .cu files (headers are compiled as part of the files that include them).
 // `work_tree`: where the compiler's missing headers may be read from (none for the index).
-FactsResult compiler_facts(const config::Config& config, const std::vector<LintInput>& inputs, const ReadFiles& read,
+gate::FactsResult compiler_facts(const config::Config& config, const std::vector<LintInput>& inputs, const ReadFiles& read,
                            const std::optional<std::filesystem::path>& work_tree, Context& context,
                            std::vector<std::string>& notes) {
   if (!config.boolean_value("lint.compiler_facts")) return {};
-  std::vector<FactsRequest> requests;
+  std::vector<gate::FactsRequest> requests;
   for (const auto& input : inputs)
     if (input.relative.ends_with(".cu"))
       requests.push_back(
@@ -172,7 +172,7 @@ FactsResult compiler_facts(const config::Config& config, const std::vector<LintI
   notes.push_back(fmt::format("compiler facts for {} from NVRTC {}", arch, (*compiler)->version().text()));
   std::optional<std::filesystem::path> cache;
   if (auto directory = policy::default_ptx_cache_directory(context.env)) cache = directory->parent_path() / "lint";
-  auto facts = gather_compiler_facts(**compiler, requests, arch, cache, cuda_include_dir(context.env));
+  auto facts = gate::gather_compiler_facts(**compiler, requests, arch, cache, cuda_include_dir(context.env));
   notes.insert(notes.end(), facts.notes.begin(), facts.notes.end());
   return facts;
 }
@@ -275,7 +275,7 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
   if (!config) return std::unexpected(config.error());
 
   std::unique_ptr<git::Repository> repository;
-  std::filesystem::path root = config_root(*config);
+  std::filesystem::path root = gate::config_root(*config);
   ReadFiles read;
   std::string diff_text;  // --staged: git's diff of the index against HEAD
   Result<std::vector<LintInput>> inputs;
@@ -291,7 +291,7 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
     inputs = file_inputs(invocation.positional, root, read);
   }
   if (!inputs) return std::unexpected(inputs.error());
-  auto rules = configured_rules(*config);
+  auto rules = gate::configured_rules(*config);
   if (!rules) return std::unexpected(rules.error());
   auto ignored =
       lint::PathSuppressions::parse(std::get<std::vector<std::string>>(config->setting("lint.ignore_paths").value));
@@ -301,19 +301,19 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
   // forecast's and the launch specs' pseudo-rules.
   std::vector<lint::Rule> all_rules(rules->rules().begin(), rules->rules().end());
   all_rules.push_back(forecast_rule());
-  all_rules.push_back(launch_spec_rule());
+  all_rules.push_back(gate::launch_spec_rule());
   lint::LintReport report{std::string(kforecast::version), {}, {}, all_rules};
-  const FactsResult facts =
+  const gate::FactsResult facts =
       compiler_facts(*config, *inputs, read, staged ? std::nullopt : std::optional(root), context, report.notes);
   std::map<std::string, lint::FactsByKernel, std::less<>> facts_by_path = facts.by_path;
 
-  std::vector<LaunchFile> launch_files;
+  std::vector<gate::LaunchFile> launch_files;
   for (const auto& input : *inputs) {
     auto found = facts.by_path.find(input.relative);
     launch_files.push_back(
         {input.shown, input.relative, input.text, found == facts.by_path.end() ? nullptr : &found->second});
   }
-  auto launch = gather_launch_facts(
+  auto launch = gate::gather_launch_facts(
       launch_files, {config->source_text(), config->source_name(), config->string_value("forecast.hardware")});
   if (!launch) return std::unexpected(launch.error());
   for (auto& [path, kernels] : launch->by_path)

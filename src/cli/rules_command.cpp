@@ -8,7 +8,7 @@
 
 #include "base/nearest_name.hpp"
 #include "cli/handlers.hpp"
-#include "cli/lint_rules.hpp"
+#include "gate/lint_rules.hpp"
 #include "lint/linter.hpp"
 
 namespace kforecast::cli {
@@ -32,7 +32,7 @@ Result<ExitCode> rules_command(const Invocation& invocation, Context& context) {
   if (invocation.positional.size() > 1) return usage_error("'kforecast rules' takes at most one rule id");
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
-  auto rules = configured_rules(*config);
+  auto rules = gate::configured_rules(*config);
   if (!rules) return std::unexpected(rules.error());
   if (invocation.positional.empty()) {
     std::size_t width = 0;

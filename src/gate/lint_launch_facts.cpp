@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/lint_launch_facts.hpp"
+#include "gate/lint_launch_facts.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include "embedded/occupancy.hpp"
 #include "kernels/scanner.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 struct Evaluated {
@@ -152,4 +152,4 @@ Result<LaunchFactsResult> gather_launch_facts(const std::vector<LaunchFile>& fil
   return result;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate
