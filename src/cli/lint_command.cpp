@@ -2,7 +2,7 @@
 // `kforecast lint [--staged | FILE...]`: the performance lint, for a pre-commit hook or by hand.
 // With --staged it lints what `git commit` would record and reports only on the added lines;
 // with files it lints them whole. Each changed kernel is also forecast offline against HEAD
-// (cli/lint_forecast.hpp). Exit 1 when a rule of severity error fires or a forecast gives a
+// (gate/lint_forecast.hpp). Exit 1 when a rule of severity error fires or a forecast gives a
 // regression a probability above lint.forecast_fail_confidence.
 
 #include <unistd.h>
@@ -20,8 +20,8 @@
 #include "gate/compiler_loading.hpp"
 #include "cli/handlers.hpp"
 #include "gate/lint_compiler_facts.hpp"
-#include "cli/lint_forecast.hpp"
-#include "cli/lint_hook.hpp"
+#include "gate/lint_forecast.hpp"
+#include "gate/lint_hook.hpp"
 #include "gate/lint_launch_facts.hpp"
 #include "gate/lint_rules.hpp"
 #include "cuda/nvrtc.hpp"
@@ -180,11 +180,11 @@ gate::FactsResult compiler_facts(const config::Config& config, const std::vector
 // The offline forecast of each changed kernel: staged changes against HEAD, or the named files
 // (as the working tree has them) against HEAD. Outside a repository, or before the first commit,
 // there is no earlier version: a note says so.
-Result<LintForecasts> lint_forecasts(
+Result<gate::LintForecasts> lint_forecasts(
     const config::Config& config, const std::vector<LintInput>& inputs, const git::Repository* staged_repository,
     const std::filesystem::path& root, const std::string& diff_text,
     const std::map<std::pair<std::string, std::string>, embedded::LaunchGeometry>& geometry, Context& context) {
-  LintForecasts none;
+  gate::LintForecasts none;
   std::unique_ptr<git::Repository> opened;
   const git::Repository* repository = staged_repository;
   if (repository == nullptr) {
@@ -216,12 +216,13 @@ Result<LintForecasts> lint_forecasts(
       files.emplace_back(relative.generic_string(), input.text);
       shown[relative.generic_string()] = input.shown;
     }
-    sources = read_worktree_sources(*repository, files);
+    sources = gate::read_worktree_sources(*repository, files);
   }
   if (!sources) return std::unexpected(sources.error());
-  LintForecastSettings settings{config.number_value("bench.tolerance"),
-                                config.number_value("lint.forecast_fail_confidence"),
-                                config.string_value("forecast.hardware"), cuda_include_dir(context.env)};
+  const gate::LintForecastSettings settings{config.number_value("lint.forecast_fail_confidence"),
+                                            config.string_value("forecast.hardware"), cuda_include_dir(context.env)};
+  const auto forecaster =
+      gate::lint_forecaster(config.string_value("forecast.hardware"), config.number_value("bench.tolerance"));
   // Launch features where a spec gives the launch (paths as the lint knows them: relative to the
   // config's directory, which is the repository root in the usual layout).
   const auto launch = [&](const kernels::KernelSite& site) -> std::optional<embedded::LaunchGeometry> {
@@ -229,7 +230,23 @@ Result<LintForecasts> lint_forecasts(
     if (it == geometry.end()) return std::nullopt;
     return it->second;
   };
-  return forecast_changed_kernels(*sources, shown, settings, launch);
+  return gate::forecast_changed_kernels(*sources, shown, settings, forecaster, launch);
+}
+
+Result<ExitCode> install_hook_command(const Invocation& invocation, Context& context) {
+  if (invocation.has("--staged") || !invocation.positional.empty())
+    return usage_error("--install-hook takes no files and no --staged");
+  std::error_code ec;
+  const std::string directory =
+      invocation.has("--repo") ? invocation.value("--repo") : std::filesystem::current_path(ec).string();
+  std::error_code link_error;
+  const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe", link_error);
+  auto hook = gate::install_pre_commit_hook(directory, link_error ? "kforecast" : binary.string(),
+                                            invocation.has("--force") ? gate::ForeignHook::replace
+                                                                      : gate::ForeignHook::keep);
+  if (!hook) return std::unexpected(hook.error());
+  context.out << fmt::format("installed {}: 'git commit' now runs 'kforecast lint --staged'\n", hook->string());
+  return ExitCode::pass;
 }
 
 Result<ExitCode> write_report(const lint::LintReport& report, const Invocation& invocation, Context& context) {
@@ -300,7 +317,7 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
   // Every rule a diagnostic can carry, for SARIF's rule table: the configured ones, then the
   // forecast's and the launch specs' pseudo-rules.
   std::vector<lint::Rule> all_rules(rules->rules().begin(), rules->rules().end());
-  all_rules.push_back(forecast_rule());
+  all_rules.push_back(gate::forecast_rule());
   all_rules.push_back(gate::launch_spec_rule());
   lint::LintReport report{std::string(kforecast::version), {}, {}, all_rules};
   const gate::FactsResult facts =
