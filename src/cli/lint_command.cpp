@@ -33,9 +33,9 @@ Result<ExitCode> install_hook_command(const Invocation& invocation, Context& con
       invocation.has("--repo") ? invocation.value("--repo") : std::filesystem::current_path(ec).string();
   std::error_code link_error;
   const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe", link_error);
-  auto hook = gate::install_pre_commit_hook(directory, link_error ? "kforecast" : binary.string(),
-                                            invocation.has("--force") ? gate::ForeignHook::replace
-                                                                      : gate::ForeignHook::keep);
+  auto hook =
+      gate::install_pre_commit_hook(directory, link_error ? "kforecast" : binary.string(),
+                                    invocation.has("--force") ? gate::ForeignHook::replace : gate::ForeignHook::keep);
   if (!hook) return std::unexpected(hook.error());
   context.out << fmt::format("installed {}: 'git commit' now runs 'kforecast lint --staged'\n", hook->string());
   return ExitCode::pass;

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "gate/device_unit.hpp"
 #include "embedded/occupancy.hpp"
+#include "gate/device_unit.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::gate {

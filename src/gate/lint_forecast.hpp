@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "embedded/labelled_pairs.hpp"
 #include "gate/embedded_forecaster.hpp"
 #include "gate/forecaster.hpp"
 #include "gate/pr_sources.hpp"
-#include "embedded/labelled_pairs.hpp"
 #include "git/repository.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "lint/linter.hpp"

@@ -93,8 +93,7 @@ Result<LintInputs> file_lint_inputs(const std::vector<std::string>& paths, const
                                                      std::filesystem::path(path).filename(), max_lint_file_bytes);
     if (!text) return usage_error(fmt::format("cannot read '{}': {}", path, text.error().message));
     const auto relative = std::filesystem::weakly_canonical(path, ec).lexically_relative(real_root);
-    result.files.push_back(
-        {path, relative.empty() ? path : relative.generic_string(), std::move(*text), std::nullopt});
+    result.files.push_back({path, relative.empty() ? path : relative.generic_string(), std::move(*text), std::nullopt});
   }
   // Headers are read inside the repository only: a committed symlink to /proc/self/environ or a
   // path through .git stays unread (the compile then reports the header missing).

@@ -22,9 +22,9 @@ namespace {
 
 // NVRTC facts for the .cu files (headers are compiled as part of the files that include them).
 // `work_tree`: where the compiler's missing headers may be read from (none for the index).
-FactsResult compiler_facts(const config::Config& config, const LintInputs& inputs,
-                           const std::optional<std::filesystem::path>& work_tree, const EnvLookup& env,
-                           std::vector<std::string>& notes) {
+FactsResult nvrtc_facts(const config::Config& config, const LintInputs& inputs,
+                        const std::optional<std::filesystem::path>& work_tree, const EnvLookup& env,
+                        std::vector<std::string>& notes) {
   if (!config.boolean_value("lint.compiler_facts")) return {};
   std::vector<FactsRequest> requests;
   for (const auto& input : inputs.files)
@@ -87,8 +87,7 @@ Result<LintForecasts> lint_forecasts(
   }
   if (!sources) return std::unexpected(sources.error());
   const LintForecastSettings settings{config.number_value("lint.forecast_fail_confidence"),
-                                      config.string_value("forecast.hardware"),
-                                      cuda::toolkit_include_dir(request.env)};
+                                      config.string_value("forecast.hardware"), cuda::toolkit_include_dir(request.env)};
   // Launch features where a spec gives the launch (paths as the lint knows them: relative to the
   // config's directory, which is the repository root in the usual layout).
   const auto launch = [&](const kernels::KernelSite& site) -> std::optional<embedded::LaunchGeometry> {
@@ -132,7 +131,7 @@ Result<LintRun> run_lint(const config::Config& config, const LintRequest& reques
   lint::LintReport& report = run.report;
 
   const FactsResult facts =
-      compiler_facts(config, *inputs, staged ? std::nullopt : std::optional(root), request.env, report.notes);
+      nvrtc_facts(config, *inputs, staged ? std::nullopt : std::optional(root), request.env, report.notes);
   std::map<std::string, lint::FactsByKernel, std::less<>> facts_by_path = facts.by_path;
 
   std::vector<LaunchFile> launch_files;

@@ -13,8 +13,8 @@
 
 #include "base/environment.hpp"
 #include "base/subprocess.hpp"
-#include "gate/lint_compiler_facts.hpp"
 #include "cuda/nvrtc.hpp"
+#include "gate/lint_compiler_facts.hpp"
 #include "support/fixture_repo.hpp"
 #include "support/requirement.hpp"
 
@@ -41,7 +41,7 @@ TEST_CASE("gate: lint compiler facts from NVRTC, cached") {
   const auto cache = std::filesystem::temp_directory_path() / ("kf-lint-facts-" + std::to_string(::getpid()));
   std::filesystem::remove_all(cache);
   const std::vector<gate::FactsRequest> files{{"spills.cu", fixture(), {}, {}},
-                                             {"broken.cu", "__global__ void k( {", {}, {}}};
+                                              {"broken.cu", "__global__ void k( {", {}, {}}};
   for (int run = 0; run < 2; ++run) {
     INFO("run " << run);
     const auto facts = gate::gather_compiler_facts(**compiler, files, "sm_90", cache, "");
@@ -95,7 +95,7 @@ TEST_CASE("gate: lint compiler facts for --staged compile only the kernels with 
   const std::vector<std::uint32_t> spill_only{line_of("spill(const")};
   const std::vector<std::uint32_t> none{};
   const std::vector<gate::FactsRequest> files{{"spills.cu", text, {}, {}, &spill_only},
-                                             {"untouched.cu", text, {}, {}, &none}};
+                                              {"untouched.cu", text, {}, {}, &none}};
   const auto facts = gate::gather_compiler_facts(**compiler, files, "sm_90", std::nullopt, "");
   CHECK(facts.notes.empty());
   const auto& spills = facts.by_path.at("spills.cu");

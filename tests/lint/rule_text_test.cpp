@@ -19,8 +19,9 @@ TEST_CASE("lint: the rule table pads ids and says how to read more") {
 }
 
 TEST_CASE("lint: a rule explained, with its examples indented") {
-  const Rule rule{"double-literal", Severity::warning, "a double literal", "costs {match}", "https://guide",
-                  "\n\nx = 1.0;\ny = 2.0;", "x = 1.0f;", {}, "rules/precision.toml:3"};
+  const Rule rule{"double-literal",        Severity::warning,        "a double literal", "costs {match}",
+                  "https://guide",         "\n\nx = 1.0;\ny = 2.0;", "x = 1.0f;",        {},
+                  "rules/precision.toml:3"};
   const std::string text = rule_explanation(rule);
   CHECK_THAT(text, StartsWith("double-literal (warning)\n  a double literal\n\n"));
   CHECK_THAT(text, Contains("  Guide: https://guide\n  Defined at: rules/precision.toml:3\n"));
