@@ -16,7 +16,6 @@ namespace {
 // keeps the LLM's forecast from passing the kernel on its own; nullptr otherwise.
 bool decide(report::KernelEntry& entry, const policy::TrustThresholds& bars, Unverified unverified,
             const git::ChangeAuthor& author, const report::ForecastEntry* second_opinion) {
-  std::erase(entry.notes, std::string(unverified_placeholder));
   if (entry.change == report::Change::added) {
     entry.decision = report::Decision::skipped;
     entry.verdict = report::KernelVerdict::pass;
@@ -63,16 +62,15 @@ bool steerable(const report::ForecastEntry& forecast) {
   return forecast.forecaster == "llm" && forecast.fallback_for.empty();
 }
 
-std::vector<std::size_t> apply_policy(report::Report& report, const policy::TrustThresholds& bars,
-                                      Unverified unverified, const git::ChangeAuthor& author,
-                                      const std::vector<std::optional<report::ForecastEntry>>& second_opinions) {
+std::vector<std::size_t> apply_policy(std::vector<KernelCase>& cases, const policy::TrustThresholds& bars,
+                                      Unverified unverified, const git::ChangeAuthor& author) {
   std::vector<std::size_t> to_measure;
-  for (std::size_t i = 0; i < report.kernels.size(); ++i) {
-    auto& entry = report.kernels[i];
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    auto& entry = cases[i].entry;
+    const auto& second_opinion = cases[i].second_opinion;
     if (entry.decision == report::Decision::forecast_only && entry.verdict == report::KernelVerdict::warn &&
-        decide(entry, bars, unverified, author, second_opinions[i] ? &*second_opinions[i] : nullptr))
+        decide(entry, bars, unverified, author, second_opinion ? &*second_opinion : nullptr))
       to_measure.push_back(i);
-    if (entry.verdict == report::KernelVerdict::fail) report.verdict = report::GateVerdict::fail;
   }
   return to_measure;
 }

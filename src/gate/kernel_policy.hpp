@@ -12,14 +12,10 @@
 
 #include "git/change_author.hpp"
 #include "policy/trust.hpp"
+#include "gate/kernel_case.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::gate {
-
-// The note a kernel carries until the policy decides it. TODO(issue 15): a KernelCase state
-// replaces this note-as-flag.
-inline constexpr std::string_view unverified_placeholder =
-    "not verified: the forecasters and the GPU benchmark are not built yet";
 
 // policy.on_unverified: what a kernel that needs a GPU measurement is until it has one.
 enum class Unverified { warn, fail };
@@ -28,12 +24,10 @@ enum class Unverified { warn, fail };
 // stand-in): an untrusted author's kernel is not passed on their forecast alone.
 bool steerable(const report::ForecastEntry& forecast);
 
-// Decides every entry still open (forecast_only, warn) and sets the gate verdict; returns the
-// entries that need a GPU measurement, in report order. `second_opinions[i]`: the embedded
-// forecaster's forecast for entry i, asked for where the author's standing keeps the LLM's
-// forecast from passing the kernel on its own.
-std::vector<std::size_t> apply_policy(report::Report& report, const policy::TrustThresholds& bars,
-                                      Unverified unverified, const git::ChangeAuthor& author,
-                                      const std::vector<std::optional<report::ForecastEntry>>& second_opinions);
+// Decides every case still open (forecast_only, warn); returns the cases that need a GPU
+// measurement, in order. A case's second opinion (the embedded forecaster's) may pass a kernel
+// the author's standing keeps the LLM's forecast from passing on its own.
+std::vector<std::size_t> apply_policy(std::vector<KernelCase>& cases, const policy::TrustThresholds& bars,
+                                      Unverified unverified, const git::ChangeAuthor& author);
 
 }  // namespace kforecast::gate

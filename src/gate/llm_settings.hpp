@@ -39,12 +39,12 @@ Result<llm::PromptSet> configured_prompts(const config::Config& config, const gi
 // The LLM forecaster of forecast.* and endpoint.*, sending with libcurl and caching as
 // endpoint.cache says. Building it loads libcurl, so a command builds it only when it has
 // something to forecast. `progress`: a terminal for the progress line, or
-// nullptr. `on_failure` and `prompt_notes`: see gate::LlmForecasterSettings. `warnings`: where
+// nullptr. `on_failure` and `prompt_notes`: see LlmForecasterSettings. `warnings`: where
 // the first retry is announced (standard error), or nullptr. Errors for an
 // endpoint or GPU that is not configured, as endpoint_settings and target_gpu.
-Result<std::unique_ptr<gate::LlmForecaster>> make_llm_forecaster(const config::Config& config, const EnvLookup& env,
+Result<std::unique_ptr<LlmForecaster>> make_llm_forecaster(const config::Config& config, const EnvLookup& env,
                                                                  llm::PromptSet prompts, std::ostream* progress,
-                                                                 gate::OnFailure on_failure = gate::OnFailure::unsure,
+                                                                 OnFailure on_failure = OnFailure::unsure,
                                                                  std::vector<std::string> prompt_notes = {},
                                                                  std::ostream* warnings = nullptr);
 

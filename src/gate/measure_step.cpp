@@ -38,19 +38,13 @@ report::MeasurementEntry measurement_entry(const bench::Measurement& m) {
   return entry;
 }
 
-void set_gate_verdict(report::Report& report) {
-  const bool failed = std::ranges::any_of(
-      report.kernels, [](const report::KernelEntry& entry) { return entry.verdict == report::KernelVerdict::fail; });
-  report.verdict = failed ? report::GateVerdict::fail : report::GateVerdict::pass;
-}
-
 }  // namespace
 
-std::vector<std::size_t> measurement_order(const report::Report& report, std::span<const std::size_t> to_measure) {
+std::vector<std::size_t> measurement_order(std::span<const KernelCase> cases, std::span<const std::size_t> to_measure) {
   std::vector<std::size_t> order(to_measure.begin(), to_measure.end());
   // A kernel without a forecast sorts as P(regression) 2: above any forecast.
   const auto risk = [&](std::size_t index) {
-    const auto& forecast = report.kernels[index].forecast;
+    const auto& forecast = cases[index].entry.forecast;
     return forecast ? std::pair{-forecast->p_regression, forecast->confidence} : std::pair{-2.0, 0.0};
   };
   std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) { return risk(a) < risk(b); });
@@ -96,11 +90,11 @@ void mark_unverified(report::KernelEntry& entry, std::string_view reason, const 
                                     settings.fail_unverified ? "fail" : "warn"));
 }
 
-MeasureOutcome measure_kernels(report::Report& report, std::span<const std::size_t> to_measure,
+MeasureOutcome measure_kernels(std::span<KernelCase> cases, std::span<const std::size_t> to_measure,
                                const MeasureSettings& settings, const MeasureKernel& measure) {
   MeasureOutcome outcome;
-  for (const std::size_t index : measurement_order(report, to_measure)) {
-    auto& entry = report.kernels[index];
+  for (const std::size_t index : measurement_order(cases, to_measure)) {
+    auto& entry = cases[index].entry;
     if (settings.budget_seconds > 0 && outcome.spent_seconds >= settings.budget_seconds) {
       mark_unverified(entry,
                       fmt::format("the GPU budget is spent ({:.1f} s used of policy.gpu_budget_seconds = {:g}; "
@@ -119,23 +113,21 @@ MeasureOutcome measure_kernels(report::Report& report, std::span<const std::size
     outcome.spent_seconds += measurement->gpu_seconds;
     ++outcome.measured;
   }
-  set_gate_verdict(report);
   return outcome;
 }
 
-void leave_unmeasured(report::Report& report, std::span<const std::size_t> to_measure, std::string_view reason,
+void leave_unmeasured(std::span<KernelCase> cases, std::span<const std::size_t> to_measure, std::string_view reason,
                       const MeasureSettings& settings) {
-  for (const std::size_t index : to_measure) mark_unverified(report.kernels[index], reason, settings);
-  set_gate_verdict(report);
+  for (const std::size_t index : to_measure) mark_unverified(cases[index].entry, reason, settings);
 }
 
-report::GpuTime gpu_time(const report::Report& report, const MeasureOutcome& outcome, std::string note) {
+report::GpuTime gpu_time(std::span<const KernelCase> cases, const MeasureOutcome& outcome, std::string note) {
   report::GpuTime time;
   time.spent_seconds = outcome.spent_seconds;
   time.measured = outcome.measured;
   time.note = std::move(note);
   std::vector<double> costs;
-  for (const auto& entry : report.kernels) {
+  for (const auto& [entry, second_opinion] : cases) {
     if (entry.change == report::Change::modified || entry.change == report::Change::renamed) ++time.measurable;
     if (entry.measurement) costs.push_back(entry.measurement->gpu_seconds);
   }

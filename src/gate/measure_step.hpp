@@ -7,7 +7,7 @@
 // tolerance or a failed candidate fails the gate; an inconclusive one warns, or fails under
 // policy.fail_on_inconclusive; faster and same pass. A kernel left unmeasured (no GPU, no launch
 // spec, the budget spent) is unverified, and policy.on_unverified decides. Pure: the measuring
-// itself is a function the caller passes (cli/pr_bench.cpp runs it in a child process).
+// itself is a function the caller passes (gate/pr_bench.cpp runs it in a child process).
 
 #include <cstddef>
 #include <functional>
@@ -18,6 +18,7 @@
 #include "base/error.hpp"
 #include "bench/measurement.hpp"
 #include "policy/ledger.hpp"
+#include "gate/kernel_case.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::gate {
@@ -30,8 +31,8 @@ struct MeasureSettings {
 
 // `to_measure` (entry indices) riskiest first: a kernel without a forecast first (nothing is
 // known of it), then by P(regression) descending, then confidence ascending; ties keep the
-// report's order.
-std::vector<std::size_t> measurement_order(const report::Report& report, std::span<const std::size_t> to_measure);
+// cases' order.
+std::vector<std::size_t> measurement_order(std::span<const KernelCase> cases, std::span<const std::size_t> to_measure);
 
 // The entry after its measurement: decision `measured`, the report's measurement object, the
 // verdict, and notes that say why.
@@ -52,20 +53,18 @@ struct MeasureOutcome {
 };
 
 // Measures `to_measure` in measurement_order until the budget is spent (checked before each
-// kernel: a measurement that starts runs to bench.max_gpu_seconds), applies each result, and
-// sets the gate verdict from every entry.
-MeasureOutcome measure_kernels(report::Report& report, std::span<const std::size_t> to_measure,
+// kernel: a measurement that starts runs to bench.max_gpu_seconds) and applies each result.
+MeasureOutcome measure_kernels(std::span<KernelCase> cases, std::span<const std::size_t> to_measure,
                                const MeasureSettings& settings, const MeasureKernel& measure);
 
-// Every entry in `to_measure` left unmeasured for one reason (no GPU, --no-bench), and the gate
-// verdict set from every entry.
-void leave_unmeasured(report::Report& report, std::span<const std::size_t> to_measure, std::string_view reason,
+// Every case in `to_measure` left unmeasured for one reason (no GPU, --no-bench).
+void leave_unmeasured(std::span<KernelCase> cases, std::span<const std::size_t> to_measure, std::string_view reason,
                       const MeasureSettings& settings);
 
 // The footer's figures. `measurable`: changed kernels present at both revisions (what measuring
 // everything would have measured); a measurement's cost is estimated as the median GPU seconds
 // of this run's measurements, so nothing is estimated when nothing was measured.
-report::GpuTime gpu_time(const report::Report& report, const MeasureOutcome& outcome, std::string note);
+report::GpuTime gpu_time(std::span<const KernelCase> cases, const MeasureOutcome& outcome, std::string note);
 
 // What the ledger records for a measured entry (DESIGN.md step 4; `kforecast calibration` reads
 // it). `run` carries the fields that are the same for every kernel of the run (version, time,

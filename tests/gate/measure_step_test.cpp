@@ -48,13 +48,14 @@ bench::Measurement measured(bench::Verdict verdict, double speedup, double gpu_s
   return m;
 }
 
-report::Report four_kernels() {
+// Four open cases, as the policy leaves them.
+GateRun four_kernels() {
   report::Report r{"0.1.0", "base", "head", report::GateVerdict::pass, {}, {}};
   r.kernels.push_back(entry("low_risk", sure_of(0.1, 0.3)));
   r.kernels.push_back(entry("high_risk_sure", sure_of(0.6, 0.9)));
   r.kernels.push_back(entry("high_risk_unsure", sure_of(0.6, 0.2)));
   r.kernels.push_back(entry("no_forecast", std::nullopt));
-  return r;
+  return run_of(r);
 }
 
 const std::vector<std::size_t> all_four{0, 1, 2, 3};
@@ -62,46 +63,46 @@ const std::vector<std::size_t> all_four{0, 1, 2, 3};
 }  // namespace
 
 TEST_CASE("measure step: riskiest first, a kernel without a forecast before all") {
-  const auto report = four_kernels();
-  CHECK(measurement_order(report, all_four) == std::vector<std::size_t>{3, 2, 1, 0});
-  CHECK(measurement_order(report, std::vector<std::size_t>{0, 1}) == std::vector<std::size_t>{1, 0});
-  SECTION("ties keep the report's order") {
+  const auto run = four_kernels();
+  CHECK(measurement_order(run.cases, all_four) == std::vector<std::size_t>{3, 2, 1, 0});
+  CHECK(measurement_order(run.cases, std::vector<std::size_t>{0, 1}) == std::vector<std::size_t>{1, 0});
+  SECTION("ties keep the cases' order") {
     auto tied = four_kernels();
-    for (auto& e : tied.kernels) e.forecast = sure_of(0.5, 0.5);
-    CHECK(measurement_order(tied, all_four) == all_four);
+    for (auto& c : tied.cases) c.entry.forecast = sure_of(0.5, 0.5);
+    CHECK(measurement_order(tied.cases, all_four) == all_four);
   }
 }
 
 TEST_CASE("measure step: the GPU budget stops measuring, and what is left is unverified") {
-  auto report = four_kernels();
+  auto run = four_kernels();
   std::vector<std::size_t> asked;
   const MeasureKernel measure = [&](std::size_t index) -> Result<bench::Measurement> {
     asked.push_back(index);
     return measured(bench::Verdict::same, 1.0, 6.0);
   };
   SECTION("a budget of 10 s: two measurements of 6 s, then the budget is spent") {
-    const auto outcome = measure_kernels(report, all_four, {false, false, 10}, measure);
+    const auto outcome = measure_kernels(run.cases, all_four, {false, false, 10}, measure);
     CHECK(asked == std::vector<std::size_t>{3, 2});
     CHECK(outcome.measured == 2);
     CHECK(outcome.over_budget == 2);
     CHECK(outcome.spent_seconds == Approx(12));
-    CHECK(report.kernels[1].decision == report::Decision::forecast_only);
-    CHECK(report.kernels[1].verdict == report::KernelVerdict::warn);
-    CHECK_THAT(report.kernels[1].notes.back(),
+    CHECK(run.cases[1].entry.decision == report::Decision::forecast_only);
+    CHECK(run.cases[1].entry.verdict == report::KernelVerdict::warn);
+    CHECK_THAT(run.cases[1].entry.notes.back(),
                Contains("GPU budget is spent (12.0 s used of policy.gpu_budget_seconds = 10"));
-    CHECK(report.verdict == report::GateVerdict::pass);
+    CHECK_FALSE(any_failed(run));
   }
   SECTION("under on_unverified = fail the kernels left over fail the gate") {
-    measure_kernels(report, all_four, {true, false, 5}, measure);
+    measure_kernels(run.cases, all_four, {true, false, 5}, measure);
     CHECK(asked == std::vector<std::size_t>{3});
-    CHECK(report.kernels[0].verdict == report::KernelVerdict::fail);
-    CHECK(report.kernels[0].unverified);  // SARIF reports it as unverified risk, not as a failed candidate
-    CHECK_FALSE(report.kernels[3].unverified);
-    CHECK_THAT(report.kernels[0].notes.back(), Contains("policy.on_unverified = fail"));
-    CHECK(report.verdict == report::GateVerdict::fail);
+    CHECK(run.cases[0].entry.verdict == report::KernelVerdict::fail);
+    CHECK(run.cases[0].entry.unverified);  // SARIF reports it as unverified risk, not as a failed candidate
+    CHECK_FALSE(run.cases[3].entry.unverified);
+    CHECK_THAT(run.cases[0].entry.notes.back(), Contains("policy.on_unverified = fail"));
+    CHECK(any_failed(run));
   }
   SECTION("0 is no limit") {
-    const auto outcome = measure_kernels(report, all_four, {false, false, 0}, measure);
+    const auto outcome = measure_kernels(run.cases, all_four, {false, false, 0}, measure);
     CHECK(outcome.measured == 4);
     CHECK(asked.size() == 4);
   }
@@ -151,30 +152,30 @@ TEST_CASE("measure step: each measured verdict gives its kernel verdict") {
 }
 
 TEST_CASE("measure step: a kernel that cannot be measured stays unverified with the reason") {
-  auto report = four_kernels();
+  auto run = four_kernels();
   const MeasureKernel measure = [](std::size_t index) -> Result<bench::Measurement> {
     if (index == 0) return usage_error("no launch spec, so it cannot be run: add a `// kforecast:` comment block");
     return measured(bench::Verdict::regression, 0.5, 3);
   };
-  const auto outcome = measure_kernels(report, all_four, {false, false, 0}, measure);
+  const auto outcome = measure_kernels(run.cases, all_four, {false, false, 0}, measure);
   CHECK(outcome.measured == 3);
-  CHECK(report.kernels[0].verdict == report::KernelVerdict::warn);
-  CHECK_FALSE(report.kernels[0].measurement);
-  CHECK_THAT(report.kernels[0].notes.back(), Contains("unverified: not measured: no launch spec"));
-  CHECK(report.kernels[1].verdict == report::KernelVerdict::fail);
-  CHECK(report.verdict == report::GateVerdict::fail);
+  CHECK(run.cases[0].entry.verdict == report::KernelVerdict::warn);
+  CHECK_FALSE(run.cases[0].entry.measurement);
+  CHECK_THAT(run.cases[0].entry.notes.back(), Contains("unverified: not measured: no launch spec"));
+  CHECK(run.cases[1].entry.verdict == report::KernelVerdict::fail);
+  CHECK(any_failed(run));
 }
 
 TEST_CASE("measure step: GPU time spent and saved against measuring every changed kernel") {
-  auto report = four_kernels();
-  report.kernels.push_back(entry("new_kernel", std::nullopt));
-  report.kernels.back().change = report::Change::added;
+  auto run = four_kernels();
+  run.cases.push_back({entry("new_kernel", std::nullopt), std::nullopt});
+  run.cases.back().entry.change = report::Change::added;
   const std::vector<double> costs{2, 4, 9};
   std::size_t call = 0;
   const auto outcome = measure_kernels(
-      report, std::vector<std::size_t>{1, 2, 3}, {false, false, 0},
+      run.cases, std::vector<std::size_t>{1, 2, 3}, {false, false, 0},
       [&](std::size_t) -> Result<bench::Measurement> { return measured(bench::Verdict::same, 1, costs[call++]); });
-  const auto time = gpu_time(report, outcome, "");
+  const auto time = gpu_time(run.cases, outcome, "");
   CHECK(time.spent_seconds == Approx(15));
   CHECK(time.measured == 3);
   CHECK(time.measurable == 4);  // the added kernel had nothing to compare with
@@ -182,7 +183,7 @@ TEST_CASE("measure step: GPU time spent and saved against measuring every change
   CHECK(*time.per_kernel_seconds == Approx(4));  // the median
   CHECK(*time.saved_seconds == Approx(4 * 4 - 15));
 
-  const auto nothing = gpu_time(four_kernels(), {}, "no GPU");
+  const auto nothing = gpu_time(four_kernels().cases, {}, "no GPU");
   CHECK_FALSE(nothing.per_kernel_seconds);
   CHECK_FALSE(nothing.saved_seconds);
   CHECK(nothing.note == "no GPU");

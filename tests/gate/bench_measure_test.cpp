@@ -7,12 +7,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/bench_measure.hpp"
+#include "gate/bench_measure.hpp"
 #include "config/config.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace kforecast;
-using namespace kforecast::cli;
+using namespace kforecast::gate;
 using Catch::Matchers::Contains;
 
 namespace {
@@ -20,10 +20,9 @@ namespace {
 const std::string copy_file = std::string(KF_SOURCE_DIR) + "/fixtures/bench/copy.cu";
 
 std::expected<PreparedPair, PairProblem> prepare(const std::string& candidate, const std::string& reference) {
-  static std::ostringstream out, err;
-  static Context context{out, err, fixed_environment({})};
+  static const EnvLookup env = fixed_environment({});
   static const config::Config config;
-  return prepare_pair({candidate, reference, ""}, config, context);
+  return prepare_pair({candidate, reference, ""}, config, env);
 }
 
 }  // namespace

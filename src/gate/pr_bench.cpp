@@ -5,7 +5,7 @@
 // the config pr decided under (the base revision's) handed to the child. So the texts measured
 // are the texts analysed, whichever revisions, index or patch they came from.
 
-#include "cli/pr_bench.hpp"
+#include "gate/pr_bench.hpp"
 
 #include <stdlib.h>
 #include <time.h>
@@ -21,14 +21,12 @@
 #include <fmt/format.h>
 
 #include "base/content_hash.hpp"
-#include "cli/bench_child.hpp"
-#include "cli/bench_measure.hpp"
+#include "gate/bench_measure.hpp"
 #include "gate/measure_step.hpp"
 #include "cuda/cuda_driver.hpp"
-#include "kforecast_version.hpp"
 #include "policy/ledger.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -121,16 +119,15 @@ std::string how_to_measure(const report::KernelEntry& entry) {
   return fmt::format("run `kforecast bench {}:{} --against BASE` on a GPU", entry.file, entry.name);
 }
 
-struct Settings {
-  gate::MeasureSettings measure;
-  double timeout_seconds = 300;
-};
-
-Settings settings_of(const config::Config& config) {
-  return {measure_settings(config), config.number_value("bench.timeout_seconds")};
-}
-
 }  // namespace
+
+std::optional<std::pair<std::string, std::string>> first_local_gpu(const config::Config& config) {
+  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
+  if (!driver) return std::nullopt;
+  auto devices = (*driver)->devices();
+  if (!devices || devices->empty()) return std::nullopt;
+  return std::pair{devices->front().arch(), devices->front().name};
+}
 
 std::optional<std::string> no_gpu_reason(const config::Config& config) {
   auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
@@ -139,11 +136,6 @@ std::optional<std::string> no_gpu_reason(const config::Config& config) {
   if (!devices) return fmt::format("no GPU here ({})", devices.error().message);
   if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
   return std::nullopt;
-}
-
-gate::MeasureSettings measure_settings(const config::Config& config) {
-  return {config.string_value("policy.on_unverified") == "fail", config.boolean_value("policy.fail_on_inconclusive"),
-          config.number_value("policy.gpu_budget_seconds")};
 }
 
 std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
@@ -160,33 +152,32 @@ std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, co
   return jobs;
 }
 
-void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
-                   const config::Config& config, Context& context) {
+void measure_in_pr(GateRun& run, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
+                   const Settings& settings, Outside& outside) {
   const auto jobs = measure_jobs(to_measure, inputs.analysis, inputs.base, inputs.head);
-  measure_jobs_in_pr(report, jobs, inputs.ledger, inputs.no_bench, config, context);
+  measure_jobs_in_pr(run, jobs, inputs.ledger, inputs.no_bench, settings, outside);
 }
 
-void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,
-                        const NoBench& no_bench, const config::Config& config, Context& context,
+void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,
+                        const NoBench& no_bench, const Settings& settings, Outside& outside,
                         const MeasureObserver& observe) {
-  const Settings settings = settings_of(config);
+  const config::Config& config = settings.config;
   std::vector<std::size_t> to_measure;
   for (const auto& job : jobs) to_measure.push_back(job.entry);
   if (to_measure.empty()) {
-    report.gpu_time = gate::gpu_time(report, {}, "");
+    run.gpu_time = gpu_time(run.cases, {}, "");
     return;
   }
   const auto leave = [&](const std::string& why, const std::string& note) {
     for (const std::size_t index : to_measure) {
-      const std::string reason = fmt::format("{}; {}", why, how_to_measure(report.kernels[index]));
+      const std::string reason = fmt::format("{}; {}", why, how_to_measure(run.cases[index].entry));
       if (observe) observe(index, usage_error(reason));
-      gate::mark_unverified(report.kernels[index], reason, settings.measure);
+      mark_unverified(run.cases[index].entry, reason, settings.measure);
     }
-    gate::leave_unmeasured(report, {}, "", settings.measure);  // sets the gate verdict
-    report.gpu_time = gate::gpu_time(report, {}, note);
+    run.gpu_time = gpu_time(run.cases, {}, note);
   };
   if (no_bench.set) return leave(no_bench.reason, no_bench.note);
-  if (auto why = no_gpu_reason(config)) return leave(*why, "no GPU");
+  if (auto why = outside.gpu_unavailable()) return leave(*why, "no GPU");
   auto scratch = ScratchDirectory::create();
   if (!scratch) return leave(scratch.error().message, "no scratch directory");
   const fs::path root = scratch->path();
@@ -202,30 +193,30 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
   }
 
   // The command's progress, where it has one, shows the counts; else this line on a terminal.
-  const bool terminal = context.err_is_terminal && context.progress == nullptr;
+  const bool terminal = outside.warnings_to_terminal && outside.progress == nullptr;
   const auto progress = [&](const std::string& line) {
-    if (terminal) context.err << "\r\033[K" << line << std::flush;
+    if (terminal) outside.warnings << "\r\033[K" << line << std::flush;
   };
   const std::string base_prefix = (root / "base").string() + "/";
   const std::string head_prefix = (root / "head").string() + "/";
   const auto readable = [&](std::string text) {
     return replace_all(replace_all(std::move(text), base_prefix, ""), head_prefix, "");
   };
-  policy::LedgerEntry run;
-  run.kforecast_version = std::string(kforecast::version);
-  run.recorded = utc_timestamp();
-  run.base = report.base;
-  run.head = report.head;
+  policy::LedgerEntry ledger_run;
+  ledger_run.kforecast_version = run.version;
+  ledger_run.recorded = outside.now();
+  ledger_run.base = run.base;
+  ledger_run.head = run.head;
   std::size_t done = 0;
 
-  const gate::MeasureKernel measure_one = [&](std::size_t index) -> Result<bench::Measurement> {
+  const MeasureKernel measure_one = [&](std::size_t index) -> Result<bench::Measurement> {
     const auto& job = *std::ranges::find(jobs, index, &MeasureJob::entry);
-    const auto& entry = report.kernels[index];
+    const auto& entry = run.cases[index].entry;
     ++done;
-    if (context.progress) context.progress->advance(done);
+    if (outside.progress) outside.progress->advance(done);
     if (!job.complete) return usage_error("it has no version at one of the revisions to compare with");
     progress(fmt::format("kforecast: measuring {} on the GPU ({}/{}, limit {:g} s each)...", entry.name, done,
-                         to_measure.size(), settings.timeout_seconds));
+                         to_measure.size(), settings.bench_timeout_seconds));
     auto base_hash = write_side(job.base, root / "base");
     if (!base_hash) return std::unexpected(base_hash.error());
     auto head_hash = write_side(job.head, root / "head");
@@ -234,7 +225,7 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
                          (root / "base" / job.base.file).string() + ":" + job.base.kernel, ""};
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
-    if (auto prepared = prepare_pair(pair, config, context); !prepared) {
+    if (auto prepared = prepare_pair(pair, config, outside.env); !prepared) {
       const std::string message = readable(prepared.error().error.message);
       if (prepared.error().kind == PairProblem::Kind::no_launch_spec)
         return usage_error(fmt::format(
@@ -244,32 +235,32 @@ void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs
             job.head.kernel, job.head.file, job.head.kernel, how_to_measure(entry)));
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
     }
-    auto measurement = measure_confirmed({pair, child_config, root.string(), settings.timeout_seconds},
+    auto measurement = outside.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},
                                          [&](std::string_view line) { progress(std::string(line)); });
     if (!measurement) return usage_error(readable(measurement.error().message));
-    if (context.progress) context.progress->add_gpu_seconds(measurement->gpu_seconds);
+    if (outside.progress) outside.progress->add_gpu_seconds(measurement->gpu_seconds);
     measurement->reason = readable(measurement->reason);
     for (auto& note : measurement->notes) note = readable(note);
-    auto line = gate::ledger_entry(entry, *measurement, run);
+    auto line = ledger_entry(entry, *measurement, ledger_run);
     line.reference_hash = *base_hash;
     line.candidate_hash = *head_hash;
     if (auto appended = policy::append_to_ledger(ledger, line); !appended)
-      report.notes.push_back(fmt::format("ledger not written: {}", appended.error().message));
+      run.notes.push_back(fmt::format("ledger not written: {}", appended.error().message));
     return measurement;
   };
   // The observer sees what measure_kernels decides with, whether measured or not.
-  const gate::MeasureKernel measure = [&](std::size_t index) {
+  const MeasureKernel measure = [&](std::size_t index) {
     auto outcome = measure_one(index);
     if (observe) observe(index, outcome);
     return outcome;
   };
-  if (context.progress) context.progress->stage("measuring on the GPU", to_measure.size());
-  const gate::MeasureOutcome outcome = measure_kernels(report, to_measure, settings.measure, measure);
-  if (terminal) context.err << "\r\033[K" << std::flush;
-  report.gpu_time = gate::gpu_time(report, outcome, "");
+  if (outside.progress) outside.progress->stage("measuring on the GPU", to_measure.size());
+  const MeasureOutcome outcome = measure_kernels(run.cases, to_measure, settings.measure, measure);
+  if (terminal) outside.warnings << "\r\033[K" << std::flush;
+  run.gpu_time = gpu_time(run.cases, outcome, "");
   if (outcome.measured > 0)
-    report.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
+    run.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
                                        outcome.measured == 1 ? "" : "s", ledger.string()));
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

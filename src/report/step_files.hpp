@@ -13,7 +13,7 @@
 #include "base/error.hpp"
 #include "report/report.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::report {
 
 // Appends `text` to the file the variable `variable` names ("GITHUB_STEP_SUMMARY"); nothing where
 // it is unset or empty. Each write is whole.
@@ -26,4 +26,4 @@ bool report_needs_gpu(const report::Report& report);
 // `needs_gpu` to the outputs.
 Result<void> write_step_report(const report::Report& report, const EnvLookup& env);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::report

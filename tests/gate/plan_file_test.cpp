@@ -2,14 +2,14 @@
 // The plan and results files CI jobs hand each other: exact round trips (a merged report must be
 // byte for byte the one pr writes), and bad input — truncated, not JSON, another schema or
 // version, a wrong field — gives an error naming the file and the field, never a crash.
-#include "cli/plan_file.hpp"
+#include "gate/plan_file.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "cli/shard_results.hpp"
+#include "gate/shard_results.hpp"
 
 using namespace kforecast;
-using namespace kforecast::cli;
+using namespace kforecast::gate;
 using Catch::Matchers::Contains;
 
 namespace {

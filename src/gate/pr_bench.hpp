@@ -18,14 +18,16 @@
 #include "base/error.hpp"
 #include "base/shared_text.hpp"
 #include "bench/measurement.hpp"
-#include "cli/command.hpp"
+#include "gate/kernel_case.hpp"
 #include "gate/measure_step.hpp"
+#include "gate/outside.hpp"
+#include "gate/settings.hpp"
 #include "config/config.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 #include "report/report.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // Measuring turned off, and why: each kernel's note says `reason`, the footer `note`.
 struct NoBench {
@@ -35,7 +37,7 @@ struct NoBench {
 };
 
 struct PrBenchInputs {
-  const kernels::ChangeAnalysis& analysis;  // report.kernels[i] is analysis.kernels[i]
+  const kernels::ChangeAnalysis& analysis;  // run.cases[i] is analysis.kernels[i]
   const kernels::RevisionSources& base;
   const kernels::RevisionSources& head;
   std::filesystem::path ledger;  // policy.ledger, resolved
@@ -46,9 +48,9 @@ struct PrBenchInputs {
 // reports a device (the check `kforecast doctor` makes).
 std::optional<std::string> no_gpu_reason(const config::Config& config);
 
-// The measuring step's settings from the config (policy.on_unverified, fail_on_inconclusive,
-// gpu_budget_seconds): the same for pr, a plan's shards and report --merge.
-gate::MeasureSettings measure_settings(const config::Config& config);
+// The first local GPU's architecture and name ("sm_90", "NVIDIA H100 80GB HBM3"), or nullopt
+// where the driver does not load or reports no device.
+std::optional<std::pair<std::string, std::string>> first_local_gpu(const config::Config& config);
 
 // Now, as the ledger records it (UTC, ISO 8601).
 std::string utc_timestamp();
@@ -61,7 +63,7 @@ struct MeasureSide {
   std::vector<std::pair<std::string, SharedText>> files;  // path, text: `file` and its closure (shared by jobs)
 };
 struct MeasureJob {
-  std::size_t entry = 0;  // index into report.kernels
+  std::size_t entry = 0;  // index into run.cases (and the report's kernels)
   bool complete = false;  // false: a version is missing at one revision, nothing to compare
   MeasureSide base;
   MeasureSide head;
@@ -76,14 +78,14 @@ std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, co
 using MeasureObserver = std::function<void(std::size_t entry, const Result<bench::Measurement>& outcome)>;
 
 // measure_in_pr over jobs instead of an analysis: what a plan's shard runs.
-void measure_jobs_in_pr(report::Report& report, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,
-                        const NoBench& no_bench, const config::Config& config, Context& context,
+void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,
+                        const NoBench& no_bench, const Settings& settings, Outside& outside,
                         const MeasureObserver& observe = {});
 
-// Measures `to_measure` (from apply_policy) and completes the report: each entry's measurement
-// and verdict, the gate verdict, report.gpu_time, and notes for anything that went wrong around
-// the measurements (a ledger that cannot be written). Progress goes to the terminal, if any.
-void measure_in_pr(report::Report& report, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
-                   const config::Config& config, Context& context);
+// Measures `to_measure` (from apply_policy) and completes the run: each case's measurement and
+// verdict, the GPU time, and notes for anything that went wrong around the measurements (a
+// ledger that cannot be written). Progress goes to the outside's progress or terminal, if any.
+void measure_in_pr(GateRun& run, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
+                   const Settings& settings, Outside& outside);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

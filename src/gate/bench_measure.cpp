@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/bench_measure.hpp"
+#include "gate/bench_measure.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -17,7 +17,7 @@
 #include "cuda/nvrtc.hpp"
 #include "git/repository.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 constexpr std::size_t max_source_bytes = 16 << 20;
@@ -93,14 +93,14 @@ bench::RunnerOptions runner_options(const config::Config& config) {
 }
 
 std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, const config::Config& config,
-                                                      const Context& context) {
+                                                      const EnvLookup& env) {
   const auto other = [](Error error) {
     return std::unexpected(PairProblem{PairProblem::Kind::other, std::move(error)});
   };
   auto sides = read_sides(pair);
   if (!sides) return other(sides.error());
   PreparedPair prepared;
-  prepared.include_dir = cuda_include_directory(context.env);
+  prepared.include_dir = cuda_include_directory(env);
   const auto available = [&](std::string_view header) {
     std::error_code ec;
     return !prepared.include_dir.empty() &&
@@ -154,9 +154,9 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
   return prepared;
 }
 
-Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const Context& context,
+Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const EnvLookup& env,
                                         const bench::RunnerOptions& options) {
-  auto prepared = prepare_pair(pair, config, context);
+  auto prepared = prepare_pair(pair, config, env);
   if (!prepared) return std::unexpected(prepared.error().error);
   const std::string& include_dir = prepared->include_dir;
   const auto* reference = &prepared->reference;
@@ -169,7 +169,7 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   std::error_code ec;
   auto repository = git::open_repository(std::filesystem::current_path(ec));
   auto compiler =
-      gate::load_compiler(config, context.env, repository ? (*repository)->root() : std::filesystem::current_path(ec));
+      load_compiler(config, env, repository ? (*repository)->root() : std::filesystem::current_path(ec));
   if (!compiler) return std::unexpected(compiler.error().to_error());
   const std::string arch = (*gpu)->device().arch();
   const auto driver_text = [&] {
@@ -222,4 +222,4 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   return measurement;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/plan_step.hpp"
+#include "gate/plan_step.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -9,12 +9,12 @@
 
 #include "base/redaction.hpp"
 #include "gate/measure_step.hpp"
-#include "cli/plan_file.hpp"
-#include "cli/step_files.hpp"
+#include "gate/plan_file.hpp"
+#include "report/step_files.hpp"
 #include "kforecast_version.hpp"
 #include "report/writer.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 Result<void> write_plan_file(const std::string& path, std::string_view text) {
@@ -51,9 +51,10 @@ std::string plan_summary(const Plan& plan, bool failed) {
 
 std::size_t suggested_shards(std::size_t kernels) { return std::min<std::size_t>(kernels, 4); }
 
-Result<ExitCode> write_plan(const report::Report& report, std::span<const std::size_t> to_measure,
+Result<ExitCode> write_plan(const GateRun& run, std::span<const std::size_t> to_measure,
                             const PrBenchInputs& inputs, const config::Config& config, const std::string& path,
-                            Context& context) {
+                            const EnvLookup& env, std::ostream& err) {
+  const report::Report report = build_report(run);
   Plan plan;
   plan.kforecast_version = std::string(kforecast::version);
   plan.config_name =
@@ -64,20 +65,20 @@ Result<ExitCode> write_plan(const report::Report& report, std::span<const std::s
   plan.report = report;
   plan.to_measure.assign(to_measure.begin(), to_measure.end());
   // Riskiest first, as pr measures them, so shard k/n gets every n-th from the riskiest down.
-  const auto order = gate::measurement_order(report, to_measure);
+  const auto order = measurement_order(run.cases, to_measure);
   plan.jobs = measure_jobs(order, inputs.analysis, inputs.base, inputs.head);
   plan.shards = suggested_shards(plan.jobs.size());
 
   if (auto written = write_plan_file(path, plan_json(plan)); !written) return std::unexpected(written.error());
   const bool failed = report.verdict == report::GateVerdict::fail;
-  if (auto summary = append_step_file(context.env, "GITHUB_STEP_SUMMARY", plan_summary(plan, failed)); !summary)
+  if (auto summary = report::append_step_file(env, "GITHUB_STEP_SUMMARY", plan_summary(plan, failed)); !summary)
     return std::unexpected(summary.error());
   const auto lines =
       fmt::format("needs_gpu={}\nshards={}\nmatrix={}\nverdict_so_far={}\n", plan.jobs.empty() ? "false" : "true",
                   plan.shards, matrix(plan.shards), failed ? "fail" : "pending");
-  if (auto outputs = append_step_file(context.env, "GITHUB_OUTPUT", lines); !outputs)
+  if (auto outputs = report::append_step_file(env, "GITHUB_OUTPUT", lines); !outputs)
     return std::unexpected(outputs.error());
-  context.err << fmt::format(
+  err << fmt::format(
       "kforecast: plan written to {}: {} kernel{} need{} a GPU{}{}\n", path, plan.jobs.size(),
       plan.jobs.size() == 1 ? "" : "s", plan.jobs.size() == 1 ? "s" : "",
       plan.jobs.empty() ? "" : fmt::format(" (suggested: {} shard{})", plan.shards, plan.shards == 1 ? "" : "s"),
@@ -85,4 +86,4 @@ Result<ExitCode> write_plan(const report::Report& report, std::span<const std::s
   return ExitCode::pass;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/plan_file.hpp"
+#include "gate/plan_file.hpp"
 
 #include <simdjson.h>
 
@@ -14,10 +14,10 @@
 #include "base/json_string.hpp"
 #include "gate/json_read.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
-using namespace gate::json_read;
+using namespace json_read;
 
 // Shortest text that reads back as the same double.
 std::string number(double value) { return fmt::format("{}", value); }
@@ -304,4 +304,4 @@ std::vector<MeasureJob> shard_jobs(const Plan& plan, std::size_t index, std::siz
   return jobs;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -8,10 +8,10 @@
 #include "bench/kernel_source.hpp"
 #include "bench/measurement.hpp"
 #include "bench/runner.hpp"
-#include "cli/command.hpp"
+#include "base/environment.hpp"
 #include "config/config.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 struct BenchPair {
   std::string candidate;  // "FILE:KERNEL" as given
@@ -39,12 +39,12 @@ struct PairProblem {
   Error error;
 };
 std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, const config::Config& config,
-                                                      const Context& context);
+                                                      const EnvLookup& env);
 
 // A measurement, or an Error where the work could not start (no GPU: exit 3; a bad spec or
 // kernel name: exit 2). A kernel that faults, disagrees or does not compile is a measurement
 // with verdict `failed`.
-Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const Context& context,
+Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const EnvLookup& env,
                                         const bench::RunnerOptions& options);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

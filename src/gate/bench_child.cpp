@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/bench_child.hpp"
+#include "gate/bench_child.hpp"
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 
 #include "base/subprocess.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 using bench::Measurement;
@@ -92,4 +92,4 @@ Result<Measurement> measure_confirmed(const ChildRequest& request,
   return measurement;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -14,11 +14,11 @@
 
 #include "base/environment.hpp"
 #include "base/error.hpp"
-#include "cli/pr_bench.hpp"
+#include "gate/pr_bench.hpp"
 #include "config/config.hpp"
 #include "report/report.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // 2: each distinct file text once, in `texts`, named by index from the jobs.
 inline constexpr int plan_schema_version = 2;
@@ -52,4 +52,4 @@ std::string plan_hash(std::string_view text);
 // The jobs shard `index` of `count` (1-based) measures: positions index-1, index-1+count, ...
 std::vector<MeasureJob> shard_jobs(const Plan& plan, std::size_t index, std::size_t count);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/shard_results.hpp"
+#include "gate/shard_results.hpp"
 
 #include <simdjson.h>
 
@@ -8,10 +8,10 @@
 #include "base/json_string.hpp"
 #include "gate/json_read.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
-using namespace gate::json_read;
+using namespace json_read;
 
 ShardResults read_results(simdjson::dom::object root, std::string_view name) {
   ShardResults results;
@@ -104,4 +104,4 @@ Result<ShardResults> parse_results_json(std::string_view text, std::string_view 
   }
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -6,16 +6,20 @@
 // CI's own variables; tokens only from the environment. On GitHub, a `pull_request` run posts to
 // its pull request, and a `workflow_run` run (the fork recipe, docs/ci/github.md) to the open pull
 // request whose head the run it follows ran on, refusing a report of any other commit. (The step
-// summary and outputs are cli/step_files.hpp's, written with or without --post.)
+// summary and outputs are report/step_files.hpp's, written with or without --post.)
 
+#include <iosfwd>
+
+#include "base/environment.hpp"
 #include "base/error.hpp"
-#include "cli/command.hpp"
+#include "llm/http_transport.hpp"
 #include "report/report.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::publish {
 
 // A token the forge refuses (a fork's read-only token: 403; 401; 404) is a warning on stderr
 // naming the fix, not an error: the exit code stays the gate's. Every other failure is an error.
-Result<void> post_report(const report::Report& report, Context& context);
+Result<void> post_report(const report::Report& report, const EnvLookup& env, const llm::HttpTransport& transport,
+                         std::ostream& warnings);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::publish

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/step_files.hpp"
+#include "report/step_files.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -9,7 +9,7 @@
 #include "base/redaction.hpp"
 #include "report/writer.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::report {
 
 Result<void> append_step_file(const EnvLookup& env, std::string_view variable, std::string_view text) {
   const auto path = env(variable);
@@ -38,4 +38,4 @@ Result<void> write_step_report(const report::Report& report, const EnvLookup& en
                                       report_needs_gpu(report) ? "true" : "false", report::unjudged_kernels(report)));
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::report

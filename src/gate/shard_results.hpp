@@ -17,7 +17,7 @@
 #include "base/error.hpp"
 #include "bench/measurement.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 inline constexpr int results_schema_version = 1;
 
@@ -45,4 +45,4 @@ std::string results_json(const ShardResults& results);
 // Reads results_json's output; `name` (the file) is named in every error.
 Result<ShardResults> parse_results_json(std::string_view text, std::string_view name);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

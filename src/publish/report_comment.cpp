@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/post_step.hpp"
+#include "publish/report_comment.hpp"
 
 #include <fmt/format.h>
 
@@ -7,13 +7,12 @@
 
 #include "base/text_file.hpp"
 #include "git/github_event.hpp"
-#include "llm/curl_transport.hpp"
 #include "publish/pull_request_lookup.hpp"
 #include "publish/sticky_comment.hpp"
 #include "report/comment_fit.hpp"
 #include "report/writer.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::publish {
 namespace {
 
 std::string env_or(const EnvLookup& env, std::string_view name, std::string fallback) {
@@ -22,12 +21,12 @@ std::string env_or(const EnvLookup& env, std::string_view name, std::string fall
 }
 
 // A --post that cannot be made as asked: exit 2.
-std::unexpected<publish::PostError> post_usage_error(std::string message) {
-  return std::unexpected(publish::PostError{{std::move(message), ExitCode::usage}, 0});
+std::unexpected<PostError> post_usage_error(std::string message) {
+  return std::unexpected(PostError{{std::move(message), ExitCode::usage}, 0});
 }
 
-std::unexpected<publish::PostError> post_error(Error error) {
-  return std::unexpected(publish::PostError{std::move(error), 0});
+std::unexpected<PostError> post_error(Error error) {
+  return std::unexpected(PostError{std::move(error), 0});
 }
 
 // Where the full report lives when the comment is cut: the workflow run, whose summary holds it.
@@ -40,8 +39,8 @@ std::string full_report_place(const EnvLookup& env) {
 
 // The pull request of a `workflow_run` run: the open one whose head the followed run ran on,
 // and only for a report of that very commit.
-publish::PostOutcome<std::string> workflow_run_pull_request(const report::Report& report, const std::string& text,
-                                                            const std::string& source, const publish::Forge& forge,
+PostOutcome<std::string> workflow_run_pull_request(const report::Report& report, const std::string& text,
+                                                            const std::string& source, const Forge& forge,
                                                             const llm::HttpTransport& transport) {
   auto run = git::parse_workflow_run_event(text, source);
   if (!run) return post_error(run.error());
@@ -53,12 +52,12 @@ publish::PostOutcome<std::string> workflow_run_pull_request(const report::Report
         "--post: the report is of commit {}, but the run this workflow_run follows is of {}: give report --merge "
         "the artifacts of that run (actions/download-artifact with run-id: ${{{{ github.event.workflow_run.id }}}})",
         report.head.substr(0, 12), run->head_sha.substr(0, 12)));
-  return publish::find_pull_request(transport, forge, run->head_label, run->head_sha);
+  return find_pull_request(transport, forge, run->head_label, run->head_sha);
 }
 
-publish::PostOutcome<publish::Forge> github_forge(const report::Report& report, const EnvLookup& env,
+PostOutcome<Forge> github_forge(const report::Report& report, const EnvLookup& env,
                                                   const llm::HttpTransport& transport) {
-  publish::Forge forge{publish::Forge::Kind::github, env_or(env, "GITHUB_API_URL", "https://api.github.com"),
+  Forge forge{Forge::Kind::github, env_or(env, "GITHUB_API_URL", "https://api.github.com"),
                        env_or(env, "GITHUB_REPOSITORY", ""), "", env_or(env, "GITHUB_TOKEN", "")};
   const auto event_path = env("GITHUB_EVENT_PATH");
   if (!event_path) return post_usage_error("--post: GITHUB_EVENT_PATH is not set, so the pull request is unknown");
@@ -82,12 +81,12 @@ publish::PostOutcome<publish::Forge> github_forge(const report::Report& report, 
   return forge;
 }
 
-publish::PostOutcome<publish::Forge> gitlab_forge(const EnvLookup& env) {
+PostOutcome<Forge> gitlab_forge(const EnvLookup& env) {
   const std::string iid = env_or(env, "CI_MERGE_REQUEST_IID", "");
   if (iid.empty())
     return post_usage_error("--post: CI_MERGE_REQUEST_IID is not set: --post runs in merge-request pipelines");
   const std::string token = env_or(env, "GITLAB_TOKEN", "");
-  return publish::Forge{publish::Forge::Kind::gitlab,
+  return Forge{Forge::Kind::gitlab,
                         env_or(env, "CI_API_V4_URL", ""),
                         env_or(env, "CI_PROJECT_ID", ""),
                         iid,
@@ -95,30 +94,29 @@ publish::PostOutcome<publish::Forge> gitlab_forge(const EnvLookup& env) {
                         token.empty()};
 }
 
-publish::PostOutcome<publish::PostResult> post(const report::Report& report, bool github, Context& context,
-                                               const llm::HttpTransport& transport) {
-  auto forge = github ? github_forge(report, context.env, transport) : gitlab_forge(context.env);
+PostOutcome<PostResult> post(const report::Report& report, bool github, const EnvLookup& env,
+                             const llm::HttpTransport& transport) {
+  auto forge = github ? github_forge(report, env, transport) : gitlab_forge(env);
   if (!forge) return std::unexpected(forge.error());
   std::ostringstream markdown;
   report::make_markdown_writer(markdown)->write(report);
   const std::string body =
-      report::fit_for_comment(markdown.str(), report::github_comment_limit, full_report_place(context.env));
-  return publish::post_sticky_comment(transport, *forge, body);
+      report::fit_for_comment(markdown.str(), report::github_comment_limit, full_report_place(env));
+  return post_sticky_comment(transport, *forge, body);
 }
 
 }  // namespace
 
-Result<void> post_report(const report::Report& report, Context& context) {
-  const EnvLookup& env = context.env;
+Result<void> post_report(const report::Report& report, const EnvLookup& env, const llm::HttpTransport& transport,
+                         std::ostream& warnings) {
   const bool github = env("GITHUB_ACTIONS") == "true", gitlab = env("GITLAB_CI") == "true";
   if (!github && !gitlab)
     return usage_error(
         "--post works in GitHub Actions (pull_request and workflow_run events) and GitLab merge-request pipelines");
-  const auto transport = llm::make_curl_transport({.proxies = llm::proxy_settings_from(env)});
-  auto posted = post(report, github, context, *transport);
+  auto posted = post(report, github, env, transport);
   if (posted) {
-    context.err << fmt::format("kforecast: {} the report comment{}\n",
-                               posted->action == publish::PostResult::Action::created ? "created" : "updated",
+    warnings << fmt::format("kforecast: {} the report comment{}\n",
+                               posted->action == PostResult::Action::created ? "created" : "updated",
                                posted->url.empty() ? "" : ": " + posted->url);
     return {};
   }
@@ -126,7 +124,7 @@ Result<void> post_report(const report::Report& report, Context& context) {
   // The token may not comment, as a fork's pull_request run's may not: the gate still stands, so
   // this is a warning and the exit code stays the gate's.
   const bool summary = env_or(env, "GITHUB_STEP_SUMMARY", "") != "";
-  context.err << fmt::format("kforecast: warning: the report comment was not posted: {}\n", posted.error().message)
+  warnings << fmt::format("kforecast: warning: the report comment was not posted: {}\n", posted.error().message)
               << fmt::format("kforecast: warning: the report is in {}, and the exit code is the gate's{}\n",
                              summary ? "the step summary and the step outputs" : "the job's log",
                              github ? "; for pull requests from forks, post from a workflow_run workflow as "
@@ -135,4 +133,4 @@ Result<void> post_report(const report::Report& report, Context& context) {
   return {};
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::publish

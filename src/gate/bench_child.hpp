@@ -13,9 +13,9 @@
 
 #include "base/error.hpp"
 #include "bench/measurement.hpp"
-#include "cli/bench_measure.hpp"
+#include "gate/bench_measure.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 struct ChildRequest {
   BenchPair pair;
@@ -35,4 +35,4 @@ Result<bench::Measurement> measure_in_child(const ChildRequest& request);
 Result<bench::Measurement> measure_confirmed(const ChildRequest& request,
                                              const std::function<void(std::string_view)>& progress = {});
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate
