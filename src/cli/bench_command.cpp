@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "gate/bench_child.hpp"
 #include "cli/handlers.hpp"
 #include "cli/shard_step.hpp"
+#include "gate/bench_child.hpp"
 
 namespace kforecast::cli {
 namespace {

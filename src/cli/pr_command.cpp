@@ -12,12 +12,12 @@
 
 #include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
+#include "cli/report_output.hpp"
+#include "config/config.hpp"
+#include "gate/change_reading.hpp"
 #include "gate/llm_settings.hpp"
 #include "gate/plan_step.hpp"
 #include "gate/run_gate.hpp"
-#include "gate/change_reading.hpp"
-#include "cli/report_output.hpp"
-#include "config/config.hpp"
 #include "git/change_author.hpp"
 #include "git/revision_range.hpp"
 

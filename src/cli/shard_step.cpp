@@ -9,10 +9,10 @@
 #include "base/redaction.hpp"
 #include "base/text_file.hpp"
 #include "cli/gate_outside.hpp"
+#include "config/config.hpp"
 #include "gate/plan_file.hpp"
 #include "gate/settings.hpp"
 #include "gate/shard_run.hpp"
-#include "config/config.hpp"
 
 namespace kforecast::cli {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "gate/compiler_loading.hpp"
 #include "cuda/library_search.hpp"
+#include "gate/compiler_loading.hpp"
 
 #include "bench/kernel_source.hpp"
 #include "bench/launch_spec_reader.hpp"
@@ -21,8 +21,6 @@ namespace kforecast::gate {
 namespace {
 
 constexpr std::size_t max_source_bytes = 16 << 20;
-
-std::string cuda_include_directory(const EnvLookup& env) { return cuda::toolkit_include_dir(env); }
 
 Result<std::string> read_text_file(const std::string& path) {
   std::error_code ec;
@@ -100,7 +98,7 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
   auto sides = read_sides(pair);
   if (!sides) return other(sides.error());
   PreparedPair prepared;
-  prepared.include_dir = cuda_include_directory(env);
+  prepared.include_dir = cuda::toolkit_include_dir(env);
   const auto available = [&](std::string_view header) {
     std::error_code ec;
     return !prepared.include_dir.empty() &&

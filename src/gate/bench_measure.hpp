@@ -5,10 +5,10 @@
 // or the same file at a git revision), find the launch spec, compile both with NVRTC for the
 // local GPU, and measure (src/bench/runner.hpp). The command runs this in a child process.
 
+#include "base/environment.hpp"
 #include "bench/kernel_source.hpp"
 #include "bench/measurement.hpp"
 #include "bench/runner.hpp"
-#include "base/environment.hpp"
 #include "config/config.hpp"
 
 namespace kforecast::gate {

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "gate/kernel_case.hpp"
 #include "git/change_author.hpp"
 #include "policy/trust.hpp"
-#include "gate/kernel_case.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::gate {

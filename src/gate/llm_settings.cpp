@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "gate/local_gpu.hpp"
 #include "cuda/cuda_driver.hpp"
+#include "gate/local_gpu.hpp"
 #include "llm/curl_transport.hpp"
 #include "llm/forecast_cache.hpp"
 

@@ -17,8 +17,8 @@
 
 #include "base/error.hpp"
 #include "bench/measurement.hpp"
-#include "policy/ledger.hpp"
 #include "gate/kernel_case.hpp"
+#include "policy/ledger.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::gate {

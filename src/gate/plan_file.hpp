@@ -14,8 +14,8 @@
 
 #include "base/environment.hpp"
 #include "base/error.hpp"
-#include "gate/pr_bench.hpp"
 #include "config/config.hpp"
+#include "gate/pr_bench.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::gate {

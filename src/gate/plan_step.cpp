@@ -10,8 +10,8 @@
 #include "base/redaction.hpp"
 #include "gate/measure_step.hpp"
 #include "gate/plan_file.hpp"
-#include "report/step_files.hpp"
 #include "kforecast_version.hpp"
+#include "report/step_files.hpp"
 #include "report/writer.hpp"
 
 namespace kforecast::gate {

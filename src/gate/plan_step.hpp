@@ -12,11 +12,11 @@
 #include <span>
 #include <string>
 
-#include "base/error.hpp"
 #include "base/environment.hpp"
+#include "base/error.hpp"
+#include "config/config.hpp"
 #include "gate/kernel_case.hpp"
 #include "gate/pr_bench.hpp"
-#include "config/config.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::gate {

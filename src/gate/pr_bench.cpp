@@ -21,9 +21,9 @@
 #include <fmt/format.h>
 
 #include "base/content_hash.hpp"
+#include "cuda/cuda_driver.hpp"
 #include "gate/bench_measure.hpp"
 #include "gate/measure_step.hpp"
-#include "cuda/cuda_driver.hpp"
 #include "policy/ledger.hpp"
 
 namespace kforecast::gate {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gate/pr_sources.hpp"
 #include "base/repository_file.hpp"
+#include "gate/pr_sources.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -7,8 +7,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "gate/bench_measure.hpp"
 #include "config/config.hpp"
+#include "gate/bench_measure.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace kforecast;

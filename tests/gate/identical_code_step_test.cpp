@@ -6,24 +6,13 @@
 #include <catch2/catch.hpp>
 
 #include "cuda/fake_compiler.hpp"
+#include "support/gate_fakes.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;
+using kforecast::test::compile_by_length;
 
 namespace {
-
-// Every requested name becomes an entry whose body is the source's length, so the code differs
-// exactly when the unit's text does.
-Result<cuda::CompileOutput> compile_by_length(const cuda::CompileRequest& request) {
-  cuda::CompileOutput output;
-  output.ptx = ".version 9.0\n.target sm_90\n";
-  for (const auto& expression : request.name_expressions) {
-    const std::string lowered = "_Z" + std::to_string(output.lowered_names.size());
-    output.ptx += ".visible .entry " + lowered + "(\n)\n{\nlen" + std::to_string(request.source.size()) + ";\n}\n";
-    output.lowered_names.push_back({expression, lowered});
-  }
-  return output;
-}
 
 struct Scenario {
   kernels::SourceFiles base_files{{"k.cu",

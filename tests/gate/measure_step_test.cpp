@@ -6,9 +6,12 @@
 #include <catch2/catch.hpp>
 
 #include "policy/ledger.hpp"
+#include "support/gate_fakes.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;
+using kforecast::test::compile_by_length;
+using kforecast::test::measured;
 using Catch::Matchers::Contains;
 
 namespace {
@@ -34,18 +37,6 @@ report::KernelEntry entry(std::string name, std::optional<report::ForecastEntry>
                         {"needs a GPU measurement (confidence 0.20 < 0.50)"}};
   e.forecast = std::move(f);
   return e;
-}
-
-bench::Measurement measured(bench::Verdict verdict, double speedup, double gpu_seconds) {
-  bench::Measurement m;
-  m.verdict = verdict;
-  m.interval = {speedup, speedup * 0.98, speedup * 1.02, 8};
-  m.t_base_us = 100;
-  m.t_head_us = 100 / speedup;
-  m.gpu = "NVIDIA H100 80GB HBM3";
-  m.driver = "550.54.15 (CUDA 12.4)";
-  m.gpu_seconds = gpu_seconds;
-  return m;
 }
 
 // Four open cases, as the policy leaves them.

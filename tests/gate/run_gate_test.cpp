@@ -10,9 +10,12 @@
 
 #include "cuda/fake_compiler.hpp"
 #include "gate/fallback_forecaster.hpp"
+#include "support/gate_fakes.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;
+using kforecast::test::compile_by_length;
+using kforecast::test::measured;
 using Catch::Matchers::Contains;
 
 namespace {
@@ -30,18 +33,6 @@ std::string kernel_file(const std::string& name, const std::string& body) {
          "__global__ void " +
          name + "(const float* x, float* y, int n) {\n  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) " +
          body + "\n}\n";
-}
-
-// Machine code that differs exactly when the source's length does.
-Result<cuda::CompileOutput> compile_by_length(const cuda::CompileRequest& request) {
-  cuda::CompileOutput output;
-  output.ptx = ".version 9.0\n.target sm_90\n";
-  for (const auto& expression : request.name_expressions) {
-    const std::string lowered = "_Z" + std::to_string(output.lowered_names.size());
-    output.ptx += ".visible .entry " + lowered + "(\n)\n{\nlen" + std::to_string(request.source.size()) + ";\n}\n";
-    output.lowered_names.push_back({expression, lowered});
-  }
-  return output;
 }
 
 report::ForecastEntry forecast_of(double p_regression, double confidence, std::string forecaster = "embedded") {
@@ -74,17 +65,6 @@ class FakeForecaster final : public Forecaster {
   Answer m_answer;
   std::size_t& m_asked;
 };
-
-bench::Measurement measured(bench::Verdict verdict, double speedup, double gpu_seconds) {
-  bench::Measurement m;
-  m.verdict = verdict;
-  m.interval = {speedup, speedup * 0.98, speedup * 1.02, 8};
-  m.t_base_us = 100;
-  m.t_head_us = 100 / speedup;
-  m.gpu = "fake GPU";
-  m.gpu_seconds = gpu_seconds;
-  return m;
-}
 
 // One gate run over `base` and `head` (path -> text) with the fakes a test sets.
 struct Harness {
