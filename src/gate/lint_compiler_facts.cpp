@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/lint_compiler_facts.hpp"
+#include "gate/lint_compiler_facts.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -11,7 +11,7 @@
 #include "kernels/device_source.hpp"
 #include "policy/ptx_cache.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 // Cached facts: one line per kernel, "name registers spill stack shared local".
@@ -167,4 +167,4 @@ FactsResult gather_compiler_facts(const cuda::Compiler& compiler, const std::vec
   return result;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -13,8 +13,8 @@
 
 #include "base/environment.hpp"
 #include "base/subprocess.hpp"
-#include "cli/lint_compiler_facts.hpp"
 #include "cuda/nvrtc.hpp"
+#include "gate/lint_compiler_facts.hpp"
 #include "support/fixture_repo.hpp"
 #include "support/requirement.hpp"
 
@@ -35,16 +35,16 @@ std::string fixture() {
 }
 }  // namespace
 
-TEST_CASE("cli: lint compiler facts from NVRTC, cached") {
+TEST_CASE("gate: lint compiler facts from NVRTC, cached") {
   auto compiler = cuda::load_nvrtc({}, process_environment());
   REQUIRE(compiler.has_value());
   const auto cache = std::filesystem::temp_directory_path() / ("kf-lint-facts-" + std::to_string(::getpid()));
   std::filesystem::remove_all(cache);
-  const std::vector<cli::FactsRequest> files{{"spills.cu", fixture(), {}, {}},
-                                             {"broken.cu", "__global__ void k( {", {}, {}}};
+  const std::vector<gate::FactsRequest> files{{"spills.cu", fixture(), {}, {}},
+                                              {"broken.cu", "__global__ void k( {", {}, {}}};
   for (int run = 0; run < 2; ++run) {
     INFO("run " << run);
-    const auto facts = cli::gather_compiler_facts(**compiler, files, "sm_90", cache, "");
+    const auto facts = gate::gather_compiler_facts(**compiler, files, "sm_90", cache, "");
     const auto& by_kernel = facts.by_path.at("spills.cu");
     REQUIRE(by_kernel.contains("spill"));
     REQUIRE(by_kernel.contains("ns::plain"));
@@ -59,7 +59,7 @@ TEST_CASE("cli: lint compiler facts from NVRTC, cached") {
   std::filesystem::remove_all(cache);
 }
 
-TEST_CASE("cli: kforecast lint --staged compiles the index's files with their local headers") {
+TEST_CASE("gate: kforecast lint --staged compiles the index's files with their local headers") {
   testing::FixtureRepo repo;
   repo.write("include/spill_count.cuh", "#pragma once\n#define COUNT 64\n");
   repo.write("README.md", "base\n");
@@ -81,7 +81,7 @@ TEST_CASE("cli: kforecast lint --staged compiles the index's files with their lo
   CHECK(run->out.find("\"rule\": \"register-spills\"") != std::string::npos);
 }
 
-TEST_CASE("cli: lint compiler facts for --staged compile only the kernels with added lines") {
+TEST_CASE("gate: lint compiler facts for --staged compile only the kernels with added lines") {
   auto compiler = cuda::load_nvrtc({}, process_environment());
   REQUIRE(compiler.has_value());
   const std::string text = fixture();
@@ -94,9 +94,9 @@ TEST_CASE("cli: lint compiler facts for --staged compile only the kernels with a
   };
   const std::vector<std::uint32_t> spill_only{line_of("spill(const")};
   const std::vector<std::uint32_t> none{};
-  const std::vector<cli::FactsRequest> files{{"spills.cu", text, {}, {}, &spill_only},
-                                             {"untouched.cu", text, {}, {}, &none}};
-  const auto facts = cli::gather_compiler_facts(**compiler, files, "sm_90", std::nullopt, "");
+  const std::vector<gate::FactsRequest> files{{"spills.cu", text, {}, {}, &spill_only},
+                                              {"untouched.cu", text, {}, {}, &none}};
+  const auto facts = gate::gather_compiler_facts(**compiler, files, "sm_90", std::nullopt, "");
   CHECK(facts.notes.empty());
   const auto& spills = facts.by_path.at("spills.cu");
   REQUIRE(spills.contains("spill"));

@@ -9,7 +9,7 @@
 #include "config/config.hpp"
 #include "lint/rule_set.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 // `root` is where lint.rules_path is relative to: the directory of the config file, else the
 // current directory.
@@ -17,4 +17,4 @@ Result<lint::RuleSet> configured_rules(const config::Config& config);
 
 std::filesystem::path config_root(const config::Config& config);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

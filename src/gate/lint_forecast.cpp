@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/lint_forecast.hpp"
+#include "gate/lint_forecast.hpp"
 
 #include <array>
 #include <fstream>
@@ -7,12 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "gate/device_unit.hpp"
 #include "embedded/occupancy.hpp"
-#include "gate/embedded_forecaster.hpp"
+#include "gate/device_unit.hpp"
 #include "kernels/revision_sources.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 std::optional<std::string> read_working_file(const std::filesystem::path& path) {
@@ -54,17 +53,24 @@ std::string bin_range(int bin) {
   return bin >= 1 && bin <= 8 ? std::string(ranges[static_cast<std::size_t>(bin - 1)]) : "?";
 }
 
-LintForecasts forecast_changed_kernels(const gate::PrSources& sources,
-                                       const std::map<std::string, std::string, std::less<>>& shown,
-                                       const LintForecastSettings& settings, const LaunchLookup& launch) {
+EmbeddedForecaster lint_forecaster(const std::string& hardware, double tolerance) {
+  embedded::FeatureContext context{nullptr, "sm_90", {}};
+  if (auto gpu = embedded::find_gpu(hardware)) context.gpu = *gpu;
+  return EmbeddedForecaster(std::move(context), tolerance);
+}
+
+Result<LintForecasts> forecast_changed_kernels(const PrSources& sources,
+                                               const std::map<std::string, std::string, std::less<>>& shown,
+                                               const LintForecastSettings& settings, const Forecaster& forecaster,
+                                               const LaunchLookup& launch) {
   LintForecasts result;
   const kernels::RevisionSources base(sources.base_files);
   const kernels::RevisionSources head(sources.head_files);
   const auto analysis = kernels::find_changed_kernels(base, head, sources.renames, sources.touched);
 
   std::vector<kernels::KernelSite> sites;
-  std::vector<gate::ForecastRequest> requests;
-  gate::DeviceUnits base_units(base, settings.cuda_include), head_units(head, settings.cuda_include);
+  std::vector<ForecastRequest> requests;
+  DeviceUnits base_units(base, settings.cuda_include), head_units(head, settings.cuda_include);
   for (const auto& kernel : analysis.kernels) {
     if (!kernel.head) continue;  // removed: nothing to forecast
     if (!kernel.base) {
@@ -80,16 +86,18 @@ LintForecasts forecast_changed_kernels(const gate::PrSources& sources,
   }
   if (requests.empty()) return result;
 
-  embedded::FeatureContext context{nullptr, "sm_90", {}};
-  if (auto gpu = embedded::find_gpu(settings.hardware)) context.gpu = *gpu;
-  const std::string gpu_name = context.gpu.name.empty() ? settings.hardware : std::string(context.gpu.name);
-  const gate::EmbeddedForecaster forecaster(std::move(context), settings.tolerance);
-  // The embedded forecaster never fails, so the run always has one forecast per request.
-  const auto run = forecaster.forecast(requests).value();
+  const auto gpu = embedded::find_gpu(settings.hardware);
+  const std::string gpu_name = gpu && !gpu->name.empty() ? std::string(gpu->name) : settings.hardware;
+  auto run = forecaster.forecast(requests);
+  if (!run) return std::unexpected(run.error());
 
   for (std::size_t i = 0; i < sites.size(); ++i) {
-    if (!run.kernels[i].forecast) continue;
-    const auto& forecast = *run.kernels[i].forecast;
+    if (!run->kernels[i].forecast) {
+      // The embedded forecaster always forecasts; another may say why it did not.
+      if (!run->kernels[i].failure_note.empty()) result.notes.push_back(run->kernels[i].failure_note);
+      continue;
+    }
+    const auto& forecast = *run->kernels[i].forecast;
     const kernels::KernelSite& site = sites[i];
     const bool fails = forecast.p_regression > settings.fail_above;
     std::string message = fmt::format("forecast: speedup {} (bin {}, {}), P(regression) {:.2f}, confidence {:.2f}",
@@ -118,11 +126,11 @@ LintForecasts forecast_changed_kernels(const gate::PrSources& sources,
   return result;
 }
 
-Result<gate::PrSources> read_worktree_sources(const git::Repository& repository,
+Result<PrSources> read_worktree_sources(const git::Repository& repository,
                                         const std::vector<std::pair<std::string, std::string>>& files) {
   auto commit = repository.resolve("HEAD");
   if (!commit) return std::unexpected(commit.error());
-  gate::PrSources sources;
+  PrSources sources;
   sources.base_sha = commit->sha;
   sources.range_origin = "the named files against HEAD";
   auto tree = repository.list_tree(commit->sha);
@@ -152,4 +160,4 @@ Result<gate::PrSources> read_worktree_sources(const git::Repository& repository,
   return sources;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

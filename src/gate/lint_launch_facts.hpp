@@ -16,7 +16,7 @@
 #include "lint/facts.hpp"
 #include "lint/linter.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 struct LaunchFile {
   std::string shown;     // the name diagnostics use
@@ -48,4 +48,4 @@ Result<LaunchFactsResult> gather_launch_facts(const std::vector<LaunchFile>& fil
 // The pseudo-rule a spec problem carries ("launch-spec").
 const lint::Rule& launch_spec_rule();
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

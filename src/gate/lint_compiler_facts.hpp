@@ -16,7 +16,7 @@
 #include "cuda/compiler.hpp"
 #include "lint/facts.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 
 struct FactsRequest {
   std::string path;  // repository-relative, for messages
@@ -43,4 +43,4 @@ FactsResult gather_compiler_facts(const cuda::Compiler& compiler, const std::vec
 // (extern "C"); template arguments are dropped.
 std::string demangled_qualified_name(std::string_view mangled);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/lint_hook.hpp"
+#include "gate/lint_hook.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -9,7 +9,7 @@
 
 #include "base/subprocess.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 // Single quotes for sh: every byte literal, a quote written as '\''.
@@ -32,38 +32,33 @@ std::string hook_script(std::string_view binary) {
       hook_marker, shell_quoted(binary));
 }
 
-Result<ExitCode> install_hook_command(const Invocation& invocation, Context& context) {
-  if (invocation.has("--staged") || !invocation.positional.empty())
-    return usage_error("--install-hook takes no files and no --staged");
-  std::error_code ec;
-  const std::string directory =
-      invocation.has("--repo") ? invocation.value("--repo") : std::filesystem::current_path(ec).string();
+Result<std::filesystem::path> install_pre_commit_hook(const std::filesystem::path& directory, std::string_view binary,
+                                                      ForeignHook foreign) {
   // git decides where hooks live (core.hooksPath, worktrees, GIT_DIR); relative to `directory`.
-  auto asked = run_process({"git", "rev-parse", "--git-path", "hooks/pre-commit"}, {.working_directory = directory});
+  auto asked =
+      run_process({"git", "rev-parse", "--git-path", "hooks/pre-commit"}, {.working_directory = directory.string()});
   if (!asked) return std::unexpected(asked.error());
   if (asked->exit_status != 0)
-    return usage_error(fmt::format("--install-hook: '{}' is not in a git repository", directory));
+    return usage_error(fmt::format("--install-hook: '{}' is not in a git repository", directory.string()));
   std::string relative = asked->out.substr(0, asked->out.find('\n'));
-  const std::filesystem::path hook = std::filesystem::path(relative).is_absolute()
-                                         ? std::filesystem::path(relative)
-                                         : std::filesystem::path(directory) / relative;
+  const std::filesystem::path hook =
+      std::filesystem::path(relative).is_absolute() ? std::filesystem::path(relative) : directory / relative;
+  std::error_code ec;
   if (std::filesystem::exists(hook, ec)) {
     std::ifstream existing(hook, std::ios::binary);
     std::ostringstream text;
     text << existing.rdbuf();
-    if (text.str().find(hook_marker) == std::string::npos && !invocation.has("--force"))
+    if (text.str().find(hook_marker) == std::string::npos && foreign == ForeignHook::keep)
       return usage_error(fmt::format(
           "{} exists and is not kforecast's: left as it is. Add 'kforecast lint --staged' to it, or pass --force "
           "to replace it",
           hook.string()));
   }
-  std::error_code link_error;
-  const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe", link_error);
   std::filesystem::create_directories(hook.parent_path(), ec);
   const std::filesystem::path temporary = hook.string() + ".kforecast-new";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << hook_script(link_error ? "kforecast" : binary.string());
+    out << hook_script(binary);
     if (!out) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", temporary.string()));
   }
   std::filesystem::permissions(temporary,
@@ -73,8 +68,7 @@ Result<ExitCode> install_hook_command(const Invocation& invocation, Context& con
                                ec);
   std::filesystem::rename(temporary, hook, ec);
   if (ec) return fail(ExitCode::could_not_run, fmt::format("cannot install '{}': {}", hook.string(), ec.message()));
-  context.out << fmt::format("installed {}: 'git commit' now runs 'kforecast lint --staged'\n", hook.string());
-  return ExitCode::pass;
+  return hook;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/lint_launch_facts.hpp"
+#include "gate/lint_launch_facts.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include "gpu/arch_limits.hpp"
 #include "kernels/scanner.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 struct Evaluated {
@@ -153,4 +153,4 @@ Result<LaunchFactsResult> gather_launch_facts(const std::vector<LaunchFile>& fil
   return result;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

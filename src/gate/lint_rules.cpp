@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/lint_rules.hpp"
+#include "gate/lint_rules.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-namespace kforecast::cli {
+namespace kforecast::gate {
 namespace {
 
 std::vector<std::string> string_list(const config::Config& config, std::string_view key) {
@@ -62,4 +62,4 @@ Result<lint::RuleSet> configured_rules(const config::Config& config) {
   return rules;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::gate

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <catch2/catch.hpp>
 
-#include "cli/lint_compiler_facts.hpp"
+#include "gate/lint_compiler_facts.hpp"
 
-using kforecast::cli::demangled_qualified_name;
+using kforecast::gate::demangled_qualified_name;
 
-TEST_CASE("cli: kernel names from ptxas' mangled names, as the scanner spells them") {
+TEST_CASE("gate: kernel names from ptxas' mangled names, as the scanner spells them") {
   CHECK(demangled_qualified_name("_Z1kPf") == "k");
   CHECK(demangled_qualified_name("_Z5spillPKfPfi") == "spill");
   CHECK(demangled_qualified_name("_ZN2ns5plainEPf") == "ns::plain");
