@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/eval_output.hpp"
+#include "eval/output.hpp"
 
 #include <ostream>
 
@@ -8,7 +8,7 @@
 #include "base/json_string.hpp"
 #include "kforecast_version.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::eval {
 namespace {
 
 using forecast::ForecastMetrics;
@@ -152,4 +152,4 @@ void write_predictions(std::ostream& out, std::span<const EvalRow> rows, const P
   }
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::eval

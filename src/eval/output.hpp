@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/eval_forecasts.hpp"
-#include "cli/eval_scoring.hpp"
+#include "eval/rows.hpp"
+#include "eval/scoring.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::eval {
 
 struct EvalRun {
   std::string dataset;     // the path as given
@@ -33,4 +33,4 @@ std::string_view eval_decision(const EvalRow& row, const PolicySettingsForEval& 
 
 void write_predictions(std::ostream& out, std::span<const EvalRow> rows, const PolicySettingsForEval& policy);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::eval

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/eval_plots.hpp"
+#include "eval/plots.hpp"
 
 #include <fstream>
 
@@ -8,7 +8,7 @@
 #include "forecast/calibration.hpp"
 #include "forecast/selective.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::eval {
 namespace {
 
 // The plot area inside a fixed canvas; both axes run over [0, 1]. The legend sits below the x
@@ -194,4 +194,4 @@ Result<std::vector<std::filesystem::path>> write_eval_plots(const std::filesyste
   return written;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::eval

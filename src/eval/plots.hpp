@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "base/error.hpp"
-#include "cli/eval_forecasts.hpp"
-#include "cli/eval_scoring.hpp"
+#include "eval/rows.hpp"
+#include "eval/scoring.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::eval {
 
 // `subtitle` says what was scored (forecaster, dataset); it is escaped. Rows must not be empty.
 std::string reliability_diagram_svg(std::span<const EvalRow> rows, std::string_view subtitle);
@@ -30,4 +30,4 @@ Result<std::vector<std::filesystem::path>> write_eval_plots(const std::filesyste
                                                             const PolicySettingsForEval& policy,
                                                             std::string_view subtitle);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::eval

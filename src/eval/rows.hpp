@@ -1,27 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The forecasts `kforecast eval` scores: one row per labelled pair, in the dataset's order, each
-// with the forecaster's distribution and the training prior's (the baseline). No row is ever
-// dropped: a kernel that cannot be found or compiled is forecast from what could be read (the
-// wider distribution the model gives to missing feature groups), a failed LLM forecast is the
-// uniform distribution, and each row's notes say which.
+// The rows `kforecast eval` scores: one per labelled pair, in the dataset's order, each with the
+// forecaster's distribution and the training prior's (the baseline). No row is ever dropped: a
+// kernel that cannot be found or compiled is forecast from what could be read (the wider
+// distribution the model gives to missing feature groups), a failed LLM forecast is the uniform
+// distribution, and each row's notes say which (eval/forecasts.hpp fills them in).
 
 #include <cstddef>
-#include <iosfwd>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "base/environment.hpp"
-#include "base/error.hpp"
-#include "config/config.hpp"
-#include "cuda/compiler.hpp"
 #include "embedded/labelled_pairs.hpp"
-#include "embedded/pair_features.hpp"
 #include "forecast/bin_distribution.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::eval {
 
 struct EvalRow {
   std::string id;
@@ -56,32 +50,4 @@ void set_training_priors(std::vector<EvalRow>& rows, CrossValidation cv);
 // The sorted distinct families of the rows (empty ones included as "").
 std::vector<std::string> families_of(std::span<const EvalRow> rows);
 
-struct EmbeddedEvalSummary {
-  std::string model;  // what forecast the rows, in words
-  std::size_t with_compiler_facts = 0, kernel_not_found = 0;
-};
-
-// The embedded forecaster over every row. Under CrossValidation::family, fold f's model is
-// trained (train_model: weights, then temperature out of fold among the training families) on
-// the rows of the other families only; a test family's rows are never seen by its model.
-// Errors: fewer than two families for CrossValidation::family, a fold with too little to train on.
-Result<EmbeddedEvalSummary> forecast_embedded(std::span<const embedded::LabelledPair> pairs, std::vector<EvalRow>& rows,
-                                              const embedded::FeatureContext& features, CrossValidation cv,
-                                              std::ostream* progress);
-
-struct LlmEvalSettings {
-  const config::Config& config;
-  const EnvLookup& env;
-  const cuda::Compiler* compiler = nullptr;  // for the prompt's compiler facts, when NVRTC loads
-  std::string arch;
-  std::string cuda_include;  // CUDA's headers for those compiles, or ""
-  std::ostream* progress = nullptr;
-};
-
-// The configured endpoint over every row, through the forecaster `pr` uses (gate::LlmForecaster:
-// prompts, cache, retries, validation). Errors only for a configuration problem found before any
-// request.
-Result<std::string> forecast_llm(std::span<const embedded::LabelledPair> pairs, std::vector<EvalRow>& rows,
-                                 const LlmEvalSettings& settings);
-
-}  // namespace kforecast::cli
+}  // namespace kforecast::eval

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/eval_scoring.hpp"
+#include "eval/scoring.hpp"
 
 #include <map>
 
 #include "forecast/topk_recovery.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::eval {
 namespace {
 
 std::optional<double> mean_topk_recovery(std::span<const EvalRow* const> rows, Scored scored) {
@@ -74,4 +74,4 @@ std::vector<GroupScores> score_by_family(std::span<const EvalRow> rows, const Po
   return groups;
 }
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::eval

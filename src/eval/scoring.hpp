@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/eval_forecasts.hpp"
+#include "eval/rows.hpp"
 #include "forecast/metrics.hpp"
 #include "policy/trust.hpp"
 
-namespace kforecast::cli {
+namespace kforecast::eval {
 
 enum class Scored { forecaster, training_prior, always_bin_5 };
 
@@ -48,4 +48,4 @@ GroupScores score_group(std::string name, std::span<const EvalRow* const> rows, 
 // One group per family (sorted by name), then "overall" last. Rows must not be empty.
 std::vector<GroupScores> score_by_family(std::span<const EvalRow> rows, const PolicySettingsForEval& policy);
 
-}  // namespace kforecast::cli
+}  // namespace kforecast::eval

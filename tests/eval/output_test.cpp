@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Golden outputs of `kforecast eval` for two hand-made rows whose figures are worked out by hand in
-// eval_scoring_test.cpp: A (all mass on bin 5, measured 1.2) and B (uniform, measured 0.3). The
+// scoring_test.cpp: A (all mass on bin 5, measured 1.2) and B (uniform, measured 0.3). The
 // prior here is uniform for both: its RPS is 44/64 for A (sum_{k<5} (k/8)^2 + sum_{k=5..7} (1 - k/8)^2)
 // and 92/64 for B, mean 1.0625; P(regression) of the uniform forecast is 3/8 + 1/8 * (0.5 - log2(1.02)) / 0.5.
 
@@ -8,11 +8,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/eval_output.hpp"
+#include "eval/output.hpp"
 #include "kforecast_version.hpp"
 
 using namespace kforecast;
-using namespace kforecast::cli;
+using namespace kforecast::eval;
 using forecast::BinDistribution;
 using forecast::SpeedupBin;
 
@@ -45,7 +45,7 @@ EvalRun hand_made_run() {
 
 }  // namespace
 
-TEST_CASE("cli: eval's table for the hand-made rows") {
+TEST_CASE("eval: eval's table for the hand-made rows") {
   const auto rows = hand_made_rows();
   const auto groups = score_by_family(rows, eval_policy);
   std::ostringstream out;
@@ -88,7 +88,7 @@ TEST_CASE("cli: eval's table for the hand-made rows") {
       "  a note\n");
 }
 
-TEST_CASE("cli: eval's JSON for the hand-made rows") {
+TEST_CASE("eval: eval's JSON for the hand-made rows") {
   const auto rows = hand_made_rows();
   const auto groups = score_by_family(rows, eval_policy);
   std::ostringstream out;
@@ -107,7 +107,7 @@ TEST_CASE("cli: eval's JSON for the hand-made rows") {
   CHECK_THAT(out.str(), Catch::Matchers::EndsWith("  \"notes\": [\"a note\"]\n}\n"));
 }
 
-TEST_CASE("cli: eval's predictions file, one line per row") {
+TEST_CASE("eval: eval's predictions file, one line per row") {
   const auto rows = hand_made_rows();
   std::ostringstream out;
   write_predictions(out, rows, eval_policy);

@@ -10,11 +10,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/eval_plots.hpp"
+#include "eval/plots.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace kforecast;
-using namespace kforecast::cli;
+using namespace kforecast::eval;
 using forecast::BinDistribution;
 using forecast::SpeedupBin;
 using kforecast::testing::TempDir;
@@ -143,7 +143,7 @@ std::vector<EvalRow> sample_rows() {
 
 }  // namespace
 
-TEST_CASE("cli: the XML check itself rejects what is not well-formed") {
+TEST_CASE("eval: the XML check itself rejects what is not well-formed") {
   CHECK(check_xml("<svg><g></g></svg>").ok);
   CHECK(check_xml("<?xml version=\"1.0\"?>\n<svg a=\"1\" b='2'/>").ok);
   CHECK_FALSE(check_xml("<svg><g></svg></g>").ok);
@@ -154,7 +154,7 @@ TEST_CASE("cli: the XML check itself rejects what is not well-formed") {
   CHECK_FALSE(check_xml("<svg></svg><svg></svg>").ok);
 }
 
-TEST_CASE("cli: eval's reliability diagram is well-formed SVG with axes, labels and counts") {
+TEST_CASE("eval: eval's reliability diagram is well-formed SVG with axes, labels and counts") {
   const auto rows = sample_rows();
   const std::string svg = reliability_diagram_svg(rows, "embedded on <odd & \"named\"> data");
   const auto check = check_xml(svg);
@@ -172,7 +172,7 @@ TEST_CASE("cli: eval's reliability diagram is well-formed SVG with axes, labels 
   CHECK(svg.find("<rect") != std::string::npos);
 }
 
-TEST_CASE("cli: eval's risk-coverage curve is well-formed SVG with both curves and the policy's point") {
+TEST_CASE("eval: eval's risk-coverage curve is well-formed SVG with both curves and the policy's point") {
   const auto rows = sample_rows();
   const std::string svg = risk_coverage_svg(rows, {{0.2, 0.5}, 0.02}, "embedded");
   const auto check = check_xml(svg);
@@ -187,7 +187,7 @@ TEST_CASE("cli: eval's risk-coverage curve is well-formed SVG with both curves a
   CHECK(svg.find("the configured policy: ") != std::string::npos);
 }
 
-TEST_CASE("cli: eval writes both plots into a new directory") {
+TEST_CASE("eval: eval writes both plots into a new directory") {
   TempDir dir;
   const auto plots = dir.path() / "nested" / "plots";
   const auto rows = sample_rows();

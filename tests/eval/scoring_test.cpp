@@ -4,10 +4,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/eval_scoring.hpp"
+#include "eval/scoring.hpp"
 
 using namespace kforecast;
-using namespace kforecast::cli;
+using namespace kforecast::eval;
 using forecast::BinDistribution;
 using forecast::SpeedupBin;
 
@@ -29,7 +29,7 @@ const PolicySettingsForEval default_policy{{0.2, 0.5}, 0.02};
 
 }  // namespace
 
-TEST_CASE("cli: eval scores two hand-made rows as worked out by hand") {
+TEST_CASE("eval: eval scores two hand-made rows as worked out by hand") {
   // A: all mass on bin 5, measured 1.2 (bin 5). B: uniform, measured 0.3 (bin 2); a tie predicts
   // the lowest bin, 1.
   const std::vector<EvalRow> rows{row("a", "x", BinDistribution::one_hot(SpeedupBin::minor_speedup), 1.2),
@@ -80,7 +80,7 @@ TEST_CASE("cli: eval scores two hand-made rows as worked out by hand") {
   CHECK_FALSE(groups[0].forecaster.policy.regression_recall.has_value());  // no regression in family a
 }
 
-TEST_CASE("cli: eval's top-k recovery measures the candidate ranked first per reference") {
+TEST_CASE("eval: eval's top-k recovery measures the candidate ranked first per reference") {
   // One reference, two candidates: the forecaster ranks C (bin 7) above D (bin 3), but D was
   // 3x faster and C 1.1x: measuring C alone finds 1.1 / 3.0 of the best.
   const std::vector<EvalRow> rows{row("f", "ref", BinDistribution::one_hot(SpeedupBin::high_speedup), 1.1),
@@ -91,7 +91,7 @@ TEST_CASE("cli: eval's top-k recovery measures the candidate ranked first per re
   CHECK(*groups.back().forecaster.topk_recovery == Approx(1.1 / 3.0));
 }
 
-TEST_CASE("cli: eval's training prior is add-one bin frequencies, of the other families under --cv family") {
+TEST_CASE("eval: eval's training prior is add-one bin frequencies, of the other families under --cv family") {
   const std::vector<SpeedupBin> bins{SpeedupBin::minor_speedup, SpeedupBin::minor_speedup,
                                      SpeedupBin::significant_slowdown};
   const auto prior = training_prior(bins);
