@@ -5,8 +5,6 @@
 // file parses the options and builds what eval takes from the outside world (the compiler, the
 // facts cache, the configured LLM forecaster).
 
-#include <unistd.h>
-
 #include <ostream>
 
 #include <fmt/format.h>
