@@ -24,7 +24,7 @@
 
 #include <fmt/format.h>
 
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 #include "llm/forecast_batch.hpp"
 #include "llm/kernel_prompt.hpp"
 #include "support/fake_http_server.hpp"
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
   const int concurrency = argc > 2 ? std::atoi(argv[2]) : 8;
   const int delay_ms = argc > 3 ? std::atoi(argv[3]) : 500;
   const auto all = prompts(kernels);
-  const auto transport = llm::make_curl_transport({});
+  const auto transport = http::make_curl_transport({});
 
   testing::FakeHttpServer server;
   server.set_handler([&](const testing::RecordedRequest&, std::size_t) {

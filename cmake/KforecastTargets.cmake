@@ -37,9 +37,9 @@ add_library(kf_simdjson INTERFACE)
 target_link_libraries(kf_simdjson INTERFACE simdjson::simdjson)
 get_target_property(_simdjson_inc simdjson::simdjson INTERFACE_INCLUDE_DIRECTORIES)
 target_include_directories(kf_simdjson SYSTEM INTERFACE ${_simdjson_inc})
-# libcurl is not linked but opened when the first request is made (src/llm/libcurl_on_demand.cpp):
+# libcurl is not linked but opened when the first request is made (src/http/libcurl_on_demand.cpp):
 # linked, it and the ~30 libraries it needs were loaded at every start of every command.
-add_library(kf_curl STATIC ${PROJECT_SOURCE_DIR}/src/llm/libcurl_on_demand.cpp)
+add_library(kf_curl STATIC ${PROJECT_SOURCE_DIR}/src/http/libcurl_on_demand.cpp)
 get_target_property(_curl_inc CURL::libcurl INTERFACE_INCLUDE_DIRECTORIES)
 if(_curl_inc)
   target_include_directories(kf_curl SYSTEM PUBLIC ${_curl_inc})

@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "cli/bench_child.hpp"
 #include "cli/handlers.hpp"
 #include "cli/shard_step.hpp"
+#include "gate/bench_child.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -27,7 +27,7 @@ std::string interval_text(const Measurement& m) {
                      m.interval.low, m.interval.high, m.confidence * 100, m.interval.rounds, m.tolerance * 100);
 }
 
-void print_text(std::ostream& out, const BenchPair& pair, const Measurement& m) {
+void print_text(std::ostream& out, const gate::BenchPair& pair, const Measurement& m) {
   const std::string reference =
       pair.versus.empty() ? fmt::format("{} at {}", pair.candidate, pair.against) : pair.versus;
   out << fmt::format("kforecast bench: {} (candidate) vs {} (reference)\n", pair.candidate, reference);
@@ -67,24 +67,24 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     return usage_error(fmt::format("--format: '{}' is not text or json", format));
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
-  const BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against")};
-  auto options = runner_options(*config);
+  const gate::BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against")};
+  auto options = gate::runner_options(*config);
   const bool terminal = context.err_is_terminal;
 
   Result<Measurement> measurement;
   if (invocation.has("--in-process")) {
     if (terminal) options.progress = [&](std::string_view line) { context.err << "\r\033[K" << line << std::flush; };
-    measurement = measure_here(pair, *config, context, options);
+    measurement = gate::measure_here(pair, *config, context.env, options);
     if (terminal) context.err << "\r\033[K" << std::flush;
   } else {
-    if (auto checked = prepare_pair(pair, *config, context); !checked) return std::unexpected(checked.error().error);
+    if (auto checked = gate::prepare_pair(pair, *config, context.env); !checked) return std::unexpected(checked.error().error);
     const double timeout = config->number_value("bench.timeout_seconds");
     if (terminal)
       context.err << fmt::format("measuring {} in a child process (limit {:g} s)...", pair.candidate, timeout)
                   << std::flush;
-    const ChildRequest request{
+    const gate::ChildRequest request{
         pair, invocation.has("--config") ? std::optional(invocation.value("--config")) : std::nullopt, "", timeout};
-    measurement = measure_confirmed(request, [&](std::string_view line) {
+    measurement = gate::measure_confirmed(request, [&](std::string_view line) {
       if (terminal) context.err << "\r\033[K" << line << std::flush;
     });
     if (terminal) context.err << "\r\033[K" << std::flush;

@@ -4,16 +4,14 @@
 // target error rate among trusted forecasts.
 
 #include <charconv>
-#include <cmath>
+#include <filesystem>
 #include <ostream>
 
 #include <fmt/format.h>
 
-#include "base/json_string.hpp"
 #include "base/text_file.hpp"
 #include "cli/handlers.hpp"
-#include "forecast/metrics.hpp"
-#include "policy/trust.hpp"
+#include "policy/ledger_calibration.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -52,31 +50,6 @@ Result<Options> read_options(const Invocation& invocation, const config::Config&
   return options;
 }
 
-std::string optional_number(const std::optional<double>& value) {
-  return value ? fmt::format("{:.4f}", *value) : "n/a";
-}
-std::string json_number(const std::optional<double>& value) { return value ? fmt::format("{:.6g}", *value) : "null"; }
-
-std::string json_outcome(const policy::TrustThresholds& thresholds, const policy::PolicyOutcome& outcome) {
-  return fmt::format(
-      "{{\"max_p_regression\": {:.6g}, \"min_confidence\": {:.6g}, \"trusted\": {}, \"regressions\": {}, "
-      "\"trusted_regressions\": {}, \"gpu_fraction\": {:.6g}, \"regression_recall\": {}, \"risk\": {}, "
-      "\"risk_upper_95\": {}}}",
-      thresholds.max_p_regression, thresholds.min_confidence, outcome.trusted, outcome.regressions,
-      outcome.trusted_regressions, outcome.gpu_fraction, json_number(outcome.regression_recall),
-      json_number(outcome.risk), json_number(outcome.risk_upper_95));
-}
-
-void print_outcome(std::ostream& out, const policy::PolicyOutcome& outcome) {
-  out << fmt::format("  trusted             {} of {} (gpu_fraction {:.3f})\n", outcome.trusted, outcome.kernels,
-                     outcome.gpu_fraction);
-  out << fmt::format("  regressions         {}, {} of them sent to the GPU (regression_recall {})\n",
-                     outcome.regressions, outcome.regressions - outcome.trusted_regressions,
-                     optional_number(outcome.regression_recall));
-  out << fmt::format("  risk among trusted  {} ({} of {}), 95% upper bound {}\n", optional_number(outcome.risk),
-                     outcome.trusted_regressions, outcome.trusted, optional_number(outcome.risk_upper_95));
-}
-
 }  // namespace
 
 Result<ExitCode> calibration_command(const Invocation& invocation, Context& context) {
@@ -98,67 +71,16 @@ Result<ExitCode> calibration_command(const Invocation& invocation, Context& cont
   auto reading = policy::parse_ledger(*text, options->ledger.string());
   if (!reading) return std::unexpected(reading.error());
   for (const auto& note : reading->notes) context.err << fmt::format("kforecast: note: {}\n", note);
-  if (reading->entries.empty())
-    return fail(ExitCode::could_not_run,
-                fmt::format("the ledger {} has no measured kernel with a speedup yet ({} failed measurements)",
-                            options->ledger.string(), reading->without_speedup));
 
-  std::vector<forecast::LabelledForecast> labelled;
-  for (const auto& entry : reading->entries) labelled.push_back({entry.forecast, *entry.speedup});
-  auto metrics = forecast::compute_metrics(labelled);
-  if (!metrics) return std::unexpected(metrics.error());
-
-  const double tolerance = config->number_value("bench.tolerance");
   const policy::TrustThresholds current{config->number_value("policy.max_p_regression"),
                                         config->number_value("policy.min_confidence")};
-  const auto outcome = policy::evaluate_policy(reading->entries, current, tolerance);
-  const auto fitted = policy::fit_thresholds(reading->entries, options->target_risk, tolerance);
-
-  auto& out = context.out;
-  if (options->json) {
-    out << fmt::format(
-        "{{\n  \"ledger\": {},\n  \"measured\": {},\n  \"failed_measurements\": {},\n  \"tolerance\": {:.6g},\n"
-        "  \"metrics\": {{\"n\": {}, \"accuracy\": {:.6g}, \"within_one\": {:.6g}, \"ece\": {:.6g}, \"brier\": {:.6g}, "
-        "\"crps\": {:.6g}, \"nll\": {:.6g}, \"aurc\": {:.6g}}},\n  \"current_policy\": {},\n"
-        "  \"target_risk\": {:.6g},\n  \"fitted_policy\": {}\n}}\n",
-        json_string(options->ledger.string()), reading->entries.size(), reading->without_speedup, tolerance, metrics->n,
-        metrics->accuracy, metrics->within_one, metrics->ece, metrics->brier, metrics->crps, metrics->nll,
-        metrics->aurc, json_outcome(current, outcome), options->target_risk,
-        fitted ? json_outcome(fitted->thresholds, fitted->outcome) : "null");
-    return ExitCode::pass;
-  }
-
-  out << fmt::format("kforecast calibration: {}: {} measured kernels", options->ledger.string(),
-                     reading->entries.size());
-  if (reading->without_speedup > 0)
-    out << fmt::format(" ({} failed measurements not counted)", reading->without_speedup);
-  out << "\n\nforecast quality\n";
-  out << fmt::format(
-      "  n            {}\n  accuracy     {:.3f}   predicted bin right\n"
-      "  within_one   {:.3f}   predicted bin at most one away\n"
-      "  ece          {:.3f}   calibration error of the confidence (lower is better)\n"
-      "  brier        {:.3f}   half-Brier score (lower is better)\n"
-      "  crps         {:.3f}   ranked probability score, in bins (lower is better)\n"
-      "  nll          {:.3f}   negative log-likelihood of the measured bin\n"
-      "  aurc         {:.3f}   area under risk-coverage (lower: confidence ranks errors last)\n",
-      metrics->n, metrics->accuracy, metrics->within_one, metrics->ece, metrics->brier, metrics->crps, metrics->nll,
-      metrics->aurc);
-  out << fmt::format("\nthe configured policy (max_p_regression {:.4f}, min_confidence {:.4f}, tolerance {:.1f}%)\n",
-                     current.max_p_regression, current.min_confidence, tolerance * 100);
-  print_outcome(out, outcome);
-  out << fmt::format("\nto hold a risk of at most {} among trusted forecasts\n", options->target_risk);
-  if (!fitted) {
-    out << "  no thresholds trust any kernel at that risk: keep measuring every changed kernel\n";
-    return ExitCode::pass;
-  }
-  out << fmt::format("  max_p_regression = {:.4f}\n  min_confidence = {:.4f}\n", fitted->thresholds.max_p_regression,
-                     fitted->thresholds.min_confidence);
-  print_outcome(out, fitted->outcome);
-  if (fitted->outcome.risk_upper_95 && *fitted->outcome.risk_upper_95 > options->target_risk)
-    out << fmt::format(
-        "  the 95% upper bound exceeds the target: {} trusted kernels are too few to be sure of it; keep "
-        "collecting measurements before relying on these thresholds\n",
-        fitted->outcome.trusted);
+  auto calibration = policy::calibrate(*reading, options->ledger.string(), current,
+                                       config->number_value("bench.tolerance"), options->target_risk);
+  if (!calibration) return std::unexpected(calibration.error());
+  if (options->json)
+    policy::write_calibration_json(context.out, *calibration);
+  else
+    policy::write_calibration_text(context.out, *calibration);
   return ExitCode::pass;
 }
 

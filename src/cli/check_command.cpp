@@ -1,132 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kforecast check FILE[:KERNEL] [--against REV | --vs FILE[:KERNEL]] [--bench]`: a spot-check of
 // one kernel (or every kernel of FILE) in the work tree against an earlier revision or another
-// file, through the stages of `kforecast pr` (cli/change_review.hpp): the identical-machine-code
-// tier, the forecast, the policy, and with --bench the measurement on the local GPU
-// (cli/pr_bench.hpp). Unlike pr, a kernel that did not change is reported too: that is an answer
-// the user asked for.
-
-#include <algorithm>
+// file, through the gate `kforecast pr` runs (gate/run_gate.hpp): the identical-machine-code
+// tier, the forecast, the policy, and with --bench the measurement on the local GPU. Unlike pr, a
+// kernel that did not change is reported too (gate/check_pairs.hpp): that is an answer the user
+// asked for.
 
 #include <fmt/format.h>
 
-#include "base/nearest_name.hpp"
-#include "cli/change_review.hpp"
-#include "cli/check_sources.hpp"
+#include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
-#include "cli/llm_settings.hpp"
-#include "cli/pr_bench.hpp"
-#include "kforecast_version.hpp"
+#include "gate/check_pairs.hpp"
+#include "gate/check_sources.hpp"
+#include "gate/llm_settings.hpp"
+#include "gate/pr_bench.hpp"
+#include "gate/run_gate.hpp"
 #include "report/check_text.hpp"
 #include "report/writer.hpp"
 
 namespace kforecast::cli {
 namespace {
 
-using kernels::ChangedKernel;
-using kernels::KernelSite;
-
-std::vector<KernelSite> kernels_of(const kernels::RevisionSources& sources, const std::string& path) {
-  std::vector<KernelSite> sites;
-  const auto& functions = sources.scanned(path).functions;
-  for (std::size_t i = 0; i < functions.size(); ++i)
-    if (functions[i].kind == kernels::FunctionKind::global && functions[i].has_body)
-      sites.push_back({path, functions[i].qualified_name, functions[i].whole.first_line, i});
-  return sites;
-}
-
-// A site whose qualified or plain name is `name` (a template's arguments ignored).
-const KernelSite* find_site(const std::vector<KernelSite>& sites, std::string_view name) {
-  name = name.substr(0, name.find('<'));
-  for (const auto& site : sites) {
-    const auto scope = site.qualified_name.rfind("::");
-    const std::string_view plain =
-        scope == std::string::npos ? site.qualified_name : std::string_view(site.qualified_name).substr(scope + 2);
-    if (site.qualified_name == name || plain == name) return &site;
-  }
-  return nullptr;
-}
-
-std::string not_found(const std::vector<KernelSite>& sites, std::string_view name, std::string_view where) {
-  std::vector<std::string_view> names;
-  for (const auto& site : sites) names.push_back(site.qualified_name);
-  return fmt::format("{}: no __global__ kernel '{}'{}", where, name, did_you_mean(name, names));
-}
-
-// The pairs to check: the named kernel, or every kernel of the file (those only in the head are
-// added, those only in the base removed). A kernel that did not change is kept, with a reason
-// that says so, so the identical-code tier settles it.
-Result<kernels::ChangeAnalysis> pairs_to_check(const kernels::RevisionSources& base,
-                                               const kernels::RevisionSources& head, const CheckSources& sources,
-                                               const CheckTarget& target, const std::string& against) {
-  const auto head_sites = kernels_of(head, sources.head_path);
-  const auto base_sites = kernels_of(base, sources.base_path);
-  const std::string base_where =
-      against.empty() ? sources.base_label : fmt::format("{} at {}", sources.base_path, against);
-  const auto pair = [&](const KernelSite& head_site, const KernelSite& base_site) {
-    auto reasons = kernels::kernel_change_reasons(base, base_site, head, head_site);
-    if (reasons.empty()) reasons.push_back(fmt::format("no source change from {}", base_where));
-    return ChangedKernel{kernels::KernelChange::modified, base_site, head_site, std::move(reasons)};
-  };
-  kernels::ChangeAnalysis analysis;
-  if (!target.kernel.empty()) {
-    const KernelSite* head_site = find_site(head_sites, target.kernel);
-    if (head_site == nullptr) return usage_error(not_found(head_sites, target.kernel, target.file));
-    const std::string base_name = sources.base_kernel.empty() ? head_site->qualified_name : sources.base_kernel;
-    const KernelSite* base_site = find_site(base_sites, base_name);
-    if (base_site == nullptr && !sources.base_kernel.empty())
-      return usage_error(not_found(base_sites, base_name, sources.base_label));
-    if (base_site == nullptr)
-      return usage_error(fmt::format(
-          "kernel '{}' is not in {}: a new kernel, so there is nothing to compare with; name its older version "
-          "with --vs OLD_FILE:KERNEL",
-          base_name, base_where));
-    analysis.kernels.push_back(pair(*head_site, *base_site));
-    return analysis;
-  }
-  if (!sources.base_kernel.empty())
-    return usage_error(fmt::format("--vs {}:{} names one kernel: name the one to check too, as {}:KERNEL",
-                                   sources.base_label, sources.base_kernel, target.file));
-  if (head_sites.empty() && base_sites.empty())
-    return usage_error(fmt::format("{}: no __global__ kernel to check", target.file));
-  for (const auto& head_site : head_sites) {
-    if (const KernelSite* base_site = find_site(base_sites, head_site.qualified_name))
-      analysis.kernels.push_back(pair(head_site, *base_site));
-    else
-      analysis.kernels.push_back({kernels::KernelChange::added, std::nullopt, head_site, {}});
-  }
-  for (const auto& base_site : base_sites)
-    if (find_site(head_sites, base_site.qualified_name) == nullptr)
-      analysis.kernels.push_back({kernels::KernelChange::removed, base_site, std::nullopt, {}});
-  return analysis;
-}
-
-bool unchanged(const ChangedKernel& kernel) {
-  return kernel.reasons.size() == 1 && kernel.reasons.front().starts_with("no source change");
-}
-
-// Without NVRTC the identical-code tier cannot settle a kernel; one whose source, and everything
-// it reaches, reads the same at both sides is settled all the same (nothing to forecast).
-void settle_unchanged(report::Report& report, const kernels::ChangeAnalysis& analysis,
-                      std::vector<std::size_t>& to_measure) {
-  for (std::size_t i = 0; i < report.kernels.size(); ++i) {
-    auto& entry = report.kernels[i];
-    if (!unchanged(analysis.kernels[i]) || entry.decision == report::Decision::identical_code) continue;
-    entry.decision = report::Decision::identical_code;
-    entry.verdict = report::KernelVerdict::pass;
-    entry.forecast.reset();
-    entry.unverified = false;
-    entry.notes = {analysis.kernels[i].reasons.front(),
-                   "the kernel and everything it reaches read the same (machine code not compared): speedup 1"};
-    std::erase(to_measure, i);
-  }
-  const bool failed = std::ranges::any_of(
-      report.kernels, [](const report::KernelEntry& entry) { return entry.verdict == report::KernelVerdict::fail; });
-  report.verdict = failed ? report::GateVerdict::fail : report::GateVerdict::pass;
-}
-
-Result<llm::PromptSet> check_prompts(const config::Config& config, const CheckSources& sources) {
-  if (sources.repository) return configured_prompts(config, *sources.repository, "");
+Result<llm::PromptSet> check_prompts(const config::Config& config, const gate::CheckSources& sources) {
+  if (sources.repository) return gate::configured_prompts(config, *sources.repository, "");
   const std::string directory = config.string_value("forecast.prompts");
   if (directory.empty()) return llm::builtin_prompts();
   return llm::load_prompts(sources.root / directory);
@@ -152,22 +48,22 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   const bool bench = invocation.has("--bench");
   // Said before any work: --bench is a request to measure, and it cannot be honoured here.
   if (bench)
-    if (auto why = no_gpu_reason(*config))
+    if (auto why = gate::no_gpu_reason(*config))
       return fail(ExitCode::could_not_run,
                   fmt::format("--bench needs a GPU to measure on: {}; run without --bench for the forecast alone, or "
                               "on a machine with an NVIDIA GPU and its driver",
                               *why));
 
-  auto target = parse_check_target(invocation.positional.front());
+  auto target = gate::parse_check_target(invocation.positional.front());
   if (!target) return std::unexpected(target.error());
   const std::string against = invocation.has("--vs")        ? ""
                               : invocation.has("--against") ? invocation.value("--against")
                                                             : "HEAD";
-  auto sources = read_check_sources({*target, against, invocation.value("--vs")});
+  auto sources = gate::read_check_sources({*target, against, invocation.value("--vs")});
   if (!sources) return std::unexpected(sources.error());
   std::optional<llm::PromptSet> prompts;
   if (*llm) {
-    if (auto checked = check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
+    if (auto checked = gate::check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
     auto loaded = check_prompts(*config, *sources);
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);
@@ -175,31 +71,19 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
 
   const kernels::RevisionSources base(sources->base_files);
   const kernels::RevisionSources head(sources->head_files);
-  auto analysis = pairs_to_check(base, head, *sources, *target, against);
+  auto analysis = gate::pairs_to_check(base, head, *sources, *target, against);
   if (!analysis) return std::unexpected(analysis.error());
 
-  report::Report report{
-      kforecast::version, sources->base_label, sources->head_label, report::GateVerdict::pass, {}, {}};
-  report.notes.push_back(fmt::format("compared: {}", sources->origin));
-  auto to_measure = review_changed_kernels(
-      report, {base, head, *analysis, *config, std::move(prompts), {}, git::change_author(context.env)}, context);
-  if (!to_measure) return std::unexpected(to_measure.error());
-  settle_unchanged(report, *analysis, *to_measure);
-  // --bench measures every kernel that has a previous version and was not settled for free,
-  // trusted forecasts included: the user asked for the measurement.
-  std::vector<std::size_t> measure = *to_measure;
-  if (bench)
-    for (std::size_t i = 0; i < report.kernels.size(); ++i)
-      if (report.kernels[i].decision == report::Decision::trusted_forecast) measure.push_back(i);
-  std::ranges::sort(measure);
-  measure_in_pr(
-      report, measure,
-      {*analysis,
-       base,
-       head,
-       ledger_path(*config, sources->root),
-       {!bench, "check measures only with --bench: add it to measure on this machine's GPU", "--bench not given"}},
-      *config, context);
+  const gate::Settings settings = gate::read_settings(*config, sources->root);
+  gate::Outside outside = real_outside(*config, context);
+  auto result = gate::run_gate(
+      {sources->base_label, sources->head_label, fmt::format("compared: {}", sources->origin), base, head, *analysis,
+       std::move(prompts), {}, git::change_author(context.env),
+       {!bench, "check measures only with --bench: add it to measure on this machine's GPU", "--bench not given"},
+       true, bench},
+      settings, outside);
+  if (!result) return std::unexpected(result.error());
+  const report::Report report = gate::build_report(result->run);
   if (format == "json")
     report::make_json_writer(context.out)->write(report);
   else

@@ -9,6 +9,13 @@
 
 namespace kforecast::cli {
 
+Result<bool> use_llm_forecaster(const Invocation& invocation, const config::Config& config) {
+  if (!invocation.has("--forecaster")) return config.string_value("forecast.forecaster") == "llm";
+  const std::string name = invocation.value("--forecaster");
+  if (name == "llm" || name == "embedded") return name == "llm";
+  return usage_error(fmt::format("--forecaster {}: expected embedded or llm", name));
+}
+
 Result<config::Config> load_command_config(const Invocation& invocation, const Context& context) {
   if (invocation.has("--config")) return config::load_config(invocation.value("--config"), context.env);
   std::error_code ec;

@@ -10,10 +10,10 @@
 #include "base/process_confinement.hpp"
 #include "base/subprocess.hpp"
 #include "cli/handlers.hpp"
-#include "cli/llm_settings.hpp"
 #include "cuda/probe.hpp"
+#include "gate/llm_settings.hpp"
 #include "kforecast_version.hpp"
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 #include "llm/endpoint_check.hpp"
 
 namespace kforecast::cli {
@@ -47,13 +47,13 @@ void print_endpoint(Context& context, const Result<config::Config>& config) {
   }
   const std::string where =
       fmt::format("{} ({})", config->string_value("endpoint.url"), config->setting("endpoint.url").origin);
-  auto settings = endpoint_settings(*config, context.env);
+  auto settings = gate::endpoint_settings(*config, context.env);
   if (!settings) {
     print_line(context, "endpoint", fmt::format("{}: {}", where, settings.error().message));
     return;
   }
-  const auto transport = llm::make_curl_transport(
-      {llm::proxy_settings_from(context.env), config->string_value("endpoint.ca_bundle"),
+  const auto transport = http::make_curl_transport(
+      {http::proxy_settings_from(context.env), config->string_value("endpoint.ca_bundle"),
        std::chrono::seconds(static_cast<std::int64_t>(config->number_value("endpoint.stall_seconds")))});
   settings->max_retries = std::min(settings->max_retries, 1);
   llm::ForecastClient client(*settings, *transport, llm::builtin_prompts(),

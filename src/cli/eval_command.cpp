@@ -1,28 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kforecast eval DATASET.jsonl`: score a forecaster on labelled pairs (DESIGN.md), per family
 // and overall, against two baselines on the same rows, and under the configured policy; with
-// --cv family, leave-one-family-out for the embedded model.
+// --cv family, leave-one-family-out for the embedded model. The stage logic is src/eval's; this
+// file parses the options and builds what eval takes from the outside world (the compiler, the
+// facts cache, the configured LLM forecaster).
 
-#include <unistd.h>
-
-#include <fstream>
-#include <iostream>
+#include <ostream>
 
 #include <fmt/format.h>
 
 #include "base/text_file.hpp"
-#include "cli/compiler_loading.hpp"
-#include "cli/eval_forecasts.hpp"
-#include "cli/eval_output.hpp"
-#include "cli/eval_plots.hpp"
-#include "cli/eval_scoring.hpp"
-#include "cli/facts_cache.hpp"
 #include "cli/handlers.hpp"
-#include "cuda/nvrtc.hpp"
 #include "embedded/occupancy.hpp"
+#include "eval/evaluation.hpp"
+#include "eval/output.hpp"
+#include "gate/compiler_loading.hpp"
+#include "gate/facts_cache.hpp"
+#include "gate/llm_settings.hpp"
 
 namespace kforecast::cli {
 namespace {
+
+using eval::CrossValidation;
 
 struct EvalOptions {
   std::string forecaster;
@@ -46,8 +45,6 @@ Result<EvalOptions> read_options(const Invocation& invocation, const config::Con
   options.json = format == "json";
   return options;
 }
-
-std::string plural(std::size_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 }  // namespace
 
@@ -76,69 +73,51 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
   if (pairs->empty())
     return fail(ExitCode::could_not_run, fmt::format("{}: no labelled pairs (one JSON object per line)", path));
 
-  EvalRun run{path,
-              options->forecaster,
-              "",
-              options->cv,
-              {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},
-               config->number_value("bench.tolerance")},
-              pairs->size(),
-              {}};
+  eval::EvalRun run{path,
+                    options->forecaster,
+                    "",
+                    options->cv,
+                    {{config->number_value("policy.max_p_regression"), config->number_value("policy.min_confidence")},
+                     config->number_value("bench.tolerance")},
+                    pairs->size(),
+                    {}};
   std::unique_ptr<cuda::Compiler> compiler;
   if (!invocation.has("--no-nvrtc")) {
-    auto loaded = load_compiler(*config, context.env);
+    auto loaded = gate::load_compiler(*config, context.env);
     if (loaded)
       compiler = std::move(*loaded);
     else
       run.notes.push_back("no NVRTC facts: " + loaded.error().message());
   }
-  const bool terminal = context.err_is_terminal;
+  std::ostream* progress = context.err_is_terminal ? &context.err : nullptr;
 
-  auto rows = eval_rows(*pairs);
-  set_training_priors(rows, options->cv);
-  if (options->forecaster == "embedded") {
-    const auto facts_cache = default_facts_cache(context.env);
-    auto summary = forecast_embedded(*pairs, rows, {compiler.get(), arch, *gpu, facts_cache ? &*facts_cache : nullptr},
-                                     options->cv, terminal ? &context.err : nullptr);
-    if (!summary) return std::unexpected(summary.error());
-    run.model = summary->model;
-    run.notes.push_back(fmt::format("features for {} ({}): NVRTC facts for {} of {}", hardware, arch,
-                                    summary->with_compiler_facts, plural(rows.size(), "pair")));
-    if (summary->kernel_not_found > 0)
-      run.notes.push_back(
-          fmt::format("{} with a kernel not found in its source: forecast from what could be read (wider), and counted",
-                      plural(summary->kernel_not_found, "pair")));
-  } else {
-    auto summary =
-        forecast_llm(*pairs, rows, {*config, context.env, compiler.get(), arch, "", terminal ? &context.err : nullptr});
-    if (!summary) return std::unexpected(summary.error());
-    run.model = *summary;
-    std::size_t failed = 0;
-    for (const auto& row : rows)
-      failed += !row.notes.empty() && row.notes.back().ends_with("scored as the uniform distribution");
-    if (failed > 0)
-      run.notes.push_back(fmt::format("{} without an LLM forecast: scored as the uniform distribution, and counted",
-                                      plural(failed, "pair")));
-  }
+  auto evaluation = [&]() -> Result<eval::Evaluation> {
+    if (options->forecaster == "embedded") {
+      const auto facts_cache = gate::default_facts_cache(context.env);
+      return eval::evaluate_embedded(*pairs, std::move(run),
+                                     {compiler.get(), arch, *gpu, facts_cache ? &*facts_cache : nullptr}, hardware,
+                                     progress);
+    }
+    auto prompts = eval::work_tree_prompts(*config);
+    if (!prompts) return std::unexpected(prompts.error());
+    auto forecaster = gate::make_llm_forecaster(*config, context.env, std::move(*prompts), progress);
+    if (!forecaster) return std::unexpected(forecaster.error());
+    return eval::evaluate_with(**forecaster, *pairs, std::move(run), {compiler.get(), arch, ""});
+  }();
+  if (!evaluation) return std::unexpected(evaluation.error());
 
-  const auto groups = score_by_family(rows, run.policy);
   if (invocation.has("--predictions")) {
-    const std::string file = invocation.value("--predictions");
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    write_predictions(out, rows, run.policy);
-    if (!out.flush()) return fail(ExitCode::could_not_run, fmt::format("--predictions: cannot write '{}'", file));
-    run.notes.push_back(fmt::format("predictions ({}) written to {}", plural(rows.size(), "line"), file));
+    if (auto saved = eval::save_predictions(invocation.value("--predictions"), *evaluation); !saved)
+      return std::unexpected(saved.error());
   }
   if (invocation.has("--plots")) {
-    auto written = write_eval_plots(invocation.value("--plots"), rows, run.policy,
-                                    fmt::format("{} on {} ({})", run.forecaster, path, plural(rows.size(), "pair")));
-    if (!written) return std::unexpected(written.error());
-    for (const auto& plot : *written) run.notes.push_back("plot written to " + plot.string());
+    if (auto saved = eval::save_plots(invocation.value("--plots"), *evaluation); !saved)
+      return std::unexpected(saved.error());
   }
   if (options->json)
-    write_eval_json(context.out, run, groups);
+    eval::write_eval_json(context.out, evaluation->run, evaluation->groups);
   else
-    write_eval_text(context.out, run, groups);
+    eval::write_eval_text(context.out, evaluation->run, evaluation->groups);
   return ExitCode::pass;
 }
 

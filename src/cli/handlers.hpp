@@ -25,6 +25,9 @@ Result<ExitCode> report_command(const Invocation& invocation, Context& context);
 // root of the work tree around --repo (or the current directory), then the environment.
 Result<config::Config> load_command_config(const Invocation& invocation, const Context& context);
 
+// Which forecaster runs: --forecaster, else forecast.forecaster (KFORECAST_FORECASTER). True: the LLM.
+Result<bool> use_llm_forecaster(const Invocation& invocation, const config::Config& config);
+
 // Help texts, also printed by `--help`.
 std::string main_help();
 std::string command_help(const Command& command);

@@ -10,18 +10,16 @@
 
 #include <fmt/format.h>
 
-#include "cli/change_review.hpp"
+#include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
-#include "cli/llm_settings.hpp"
-#include "cli/plan_step.hpp"
-#include "cli/pr_bench.hpp"
-#include "cli/pr_sources.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
+#include "gate/change_reading.hpp"
+#include "gate/llm_settings.hpp"
+#include "gate/plan_step.hpp"
+#include "gate/run_gate.hpp"
 #include "git/change_author.hpp"
 #include "git/revision_range.hpp"
-#include "kforecast_version.hpp"
-#include "report/writer.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -70,83 +68,65 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (!repository) return std::unexpected(repository.error());
   const git::Repository& repo = **repository;
 
-  std::string base, head, origin, diff_text;
+  gate::ChangeRequest request;
   if (invocation.has("--diff")) {
     const std::string path = invocation.value("--diff");
     std::ifstream file;
     if (path != "-") file.open(path, std::ios::binary);
     if (path != "-" && !file) return usage_error(fmt::format("--diff: cannot read '{}'", path));
     std::istream& in = path == "-" ? std::cin : file;
-    diff_text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    base = "patch base", head = "working tree", origin = "the patch given with --diff";
-  } else if (invocation.has("--staged")) {
-    auto commit = repo.resolve("HEAD");
-    if (!commit) return std::unexpected(commit.error());
-    auto staged = repo.staged_diff();
-    if (!staged) return std::unexpected(staged.error());
-    base = commit->sha, origin = "staged changes against HEAD", diff_text = std::move(*staged);
-  } else {
-    git::RangeRequest request;
-    if (invocation.has("--base")) request.base = invocation.value("--base");
-    if (invocation.has("--head")) request.head = invocation.value("--head");
-    auto range = git::resolve_range(repo, request, context.env);
-    if (!range) return std::unexpected(range.error());
-    auto diff = repo.changed_files_diff(range->base.sha, range->head.sha);  // only the files are used
-    if (!diff) return std::unexpected(diff.error());
-    base = range->base.sha, head = range->head.sha, origin = range->origin, diff_text = std::move(*diff);
+    request.patch.emplace(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  auto sources = invocation.has("--diff") ? read_patch_sources(repo, diff_text)
-                                          : read_pr_sources(repo, base, head, origin, diff_text);
-  if (!sources) return std::unexpected(sources.error());
+  request.staged = invocation.has("--staged");
+  if (invocation.has("--base")) request.range.base = invocation.value("--base");
+  if (invocation.has("--head")) request.range.head = invocation.value("--head");
+  auto change = gate::read_change(repo, request, context.env);
+  if (!change) return std::unexpected(change.error());
+  gate::PrSources& sources = change->sources;
+  const std::string& base = change->base;
   // A patch has no base revision to read the config from: the work tree's config applies.
   auto config = invocation.has("--diff") ? load_command_config(invocation, context)
-                                         : config_at_base(invocation, context, sources->base_config, base);
+                                         : config_at_base(invocation, context, sources.base_config, base);
   if (!config) return std::unexpected(config.error());
+  const std::filesystem::path repository_root = repo.root();
+  const gate::Settings settings = gate::read_settings(*config, repository_root);
   // A file over the limit is read once (git gives it whole) and dropped before it is scanned.
-  for (auto& note : skip_oversized_files(*sources, config->integer_value("kernels.max_file_kib") * std::size_t{1024},
-                                         "kernels.max_file_kib"))
-    sources->diff.notes.push_back(std::move(note));
+  for (auto& note : gate::skip_oversized_files(sources, settings.max_file_bytes, "kernels.max_file_kib"))
+    sources.diff.notes.push_back(std::move(note));
   auto llm = use_llm_forecaster(invocation, *config);
   if (!llm) return std::unexpected(llm.error());
   std::optional<llm::PromptSet> prompts;
   if (*llm) {
-    if (auto checked = check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
-    auto loaded = configured_prompts(*config, repo, invocation.has("--diff") ? "" : base);
+    if (auto checked = gate::check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
+    auto loaded = gate::configured_prompts(*config, repo, invocation.has("--diff") ? "" : base);
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);
   }
-  const std::filesystem::path repository_root = repo.root();
   // Git is not needed past this point (`repo` is not used again; the prompt overrides above were
   // its last reader): its long-lived cat-file is ended, and waited for, beside the scan rather
   // than at the end.
   // NOLINTNEXTLINE(bugprone-unused-local-non-trivial-variable): its destructor waits for the close
   auto close_repository = std::async(std::launch::async, [owned = std::move(*repository)]() mutable { owned.reset(); });
 
-  // The two revisions are scanned side by side: the machine has a second core, and nothing
-  // else is left to overlap with.
-  progress.stage("scanning both revisions");
-  auto base_scan = std::async(std::launch::async, [&] { return kernels::RevisionSources(sources->base_files); });
-  const kernels::RevisionSources head_sources(sources->head_files);
-  const kernels::RevisionSources base_sources = base_scan.get();
-  progress.stage("finding the changed kernels");
-  const auto analysis = kernels::find_changed_kernels(base_sources, head_sources, sources->renames, sources->touched);
+  const gate::ScannedChange scanned = gate::scan_change(sources, progress);
 
-  report::Report report{kforecast::version, base, head.empty() ? "index" : head, report::GateVerdict::pass, {}, {}};
-  report.notes.push_back(fmt::format("revisions: {}", origin));
-  auto to_measure = review_changed_kernels(report,
-                                           {base_sources, head_sources, analysis, *config, std::move(prompts),
-                                            sources->diff.notes, git::change_author(context.env)},
-                                           context);
-  if (!to_measure) return std::unexpected(to_measure.error());
-  const PrBenchInputs bench_inputs{
-      analysis, base_sources, head_sources, ledger_path(*config, repository_root), {invocation.has("--no-bench")}};
-  // --plan stops here: the GPU jobs measure from the plan, and `report --merge` finishes the report.
-  if (invocation.has("--plan"))
-    return write_plan(report, *to_measure, bench_inputs, *config, invocation.value("--plan"), context);
-  measure_in_pr(report, *to_measure, bench_inputs, *config, context);
+  gate::Outside outside = real_outside(*config, context);
+  const bool plan = invocation.has("--plan");
+  const gate::NoBench no_bench{invocation.has("--no-bench")};
+  auto gate_result = gate::run_gate({base, change->head.empty() ? "index" : change->head,
+                                     fmt::format("revisions: {}", change->origin), scanned.base, scanned.head,
+                                     scanned.analysis, std::move(prompts), sources.diff.notes,
+                                     git::change_author(context.env), no_bench},
+                                    settings, outside, plan ? gate::GateStop::after_policy : gate::GateStop::after_measuring);
+  if (!gate_result) return std::unexpected(gate_result.error());
+  // --plan stops after the policy: the GPU jobs measure from the plan, and `report --merge` finishes the report.
+  if (plan)
+    return write_plan(gate_result->run, gate_result->to_measure,
+                      {scanned.analysis, scanned.base, scanned.head, settings.ledger, no_bench}, *config,
+                      invocation.value("--plan"), context.env, context.err);
   progress.stage("writing the report");
   progress.finish();
-  return deliver_report(report, *config, invocation, context);
+  return deliver_report(gate::build_report(gate_result->run), *config, invocation, context);
 }
 
 }  // namespace kforecast::cli

@@ -6,8 +6,9 @@
 #include <fmt/format.h>
 
 #include "base/redaction.hpp"
-#include "cli/post_step.hpp"
-#include "cli/step_files.hpp"
+#include "http/curl_transport.hpp"
+#include "publish/report_comment.hpp"
+#include "report/step_files.hpp"
 #include "report/writer.hpp"
 
 namespace kforecast::cli {
@@ -44,9 +45,11 @@ Result<ExitCode> deliver_report(const report::Report& report, const config::Conf
     context.err << fmt::format(
         "kforecast: warning: {} kernel{} could not be judged (policy.on_unverified = {}): the report's notes say why\n",
         unjudged, unjudged == 1 ? "" : "s", config.string_value("policy.on_unverified"));
-  if (auto step = write_step_report(report, context.env); !step) return std::unexpected(step.error());
+  if (auto step = report::write_step_report(report, context.env); !step) return std::unexpected(step.error());
   if (!invocation.has("--post")) return written;
-  if (auto posted = post_report(report, context); !posted) return std::unexpected(posted.error());
+  const auto transport = http::make_curl_transport({.proxies = http::proxy_settings_from(context.env)});
+  if (auto posted = publish::post_report(report, context.env, *transport, context.err); !posted)
+    return std::unexpected(posted.error());
   return written;
 }
 

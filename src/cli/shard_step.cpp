@@ -3,17 +3,16 @@
 
 #include <charconv>
 #include <fstream>
-#include <map>
 
 #include <fmt/format.h>
 
 #include "base/redaction.hpp"
 #include "base/text_file.hpp"
-#include "cli/plan_file.hpp"
-#include "cli/pr_bench.hpp"
-#include "cli/shard_results.hpp"
+#include "cli/gate_outside.hpp"
 #include "config/config.hpp"
-#include "kforecast_version.hpp"
+#include "gate/plan_file.hpp"
+#include "gate/settings.hpp"
+#include "gate/shard_run.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -44,52 +43,17 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   const std::string plan_path = invocation.value("--plan");
   auto text = read_text_file(plan_path, "plan");
   if (!text) return std::unexpected(text.error());
-  auto plan = parse_plan_json(*text, plan_path);
+  auto plan = gate::parse_plan_json(*text, plan_path);
   if (!plan) return std::unexpected(plan.error());
-  auto config = plan_config(*plan, context.env);
+  auto config = gate::plan_config(*plan, context.env);
   if (!config) return std::unexpected(config.error());
 
-  ShardResults results;
-  results.kforecast_version = std::string(kforecast::version);
-  results.plan_hash = plan_hash(*text);
-  results.shard = shard->first;
-  results.shards = shard->second;
-  results.started = utc_timestamp();
-  const auto jobs = shard_jobs(*plan, shard->first, shard->second);
-  // The shard's own copy of the report: measure_jobs_in_pr decides on it as pr would; only the
-  // outcomes are kept, and report --merge decides again over every shard's.
-  report::Report scratch = plan->report;
-  std::map<std::size_t, KernelResult> outcomes;
-  const MeasureObserver observe = [&](std::size_t entry, const Result<bench::Measurement>& outcome) {
-    KernelResult result{entry, std::nullopt, ""};
-    if (outcome) {
-      result.measurement = *outcome;
-      if (results.gpu.empty()) results.gpu = outcome->gpu, results.driver = outcome->driver;
-    } else {
-      result.unmeasured_reason = outcome.error().message;
-    }
-    outcomes[entry] = std::move(result);
-  };
-  // policy.ledger, relative to this job's working directory (the checkout's root).
-  const std::filesystem::path ledger = config->string_value("policy.ledger");
-  measure_jobs_in_pr(scratch, jobs, ledger, {plan->no_bench}, *config, context, observe);
-  if (scratch.gpu_time) results.note = scratch.gpu_time->note;
-  for (const auto& job : jobs) {
-    auto found = outcomes.find(job.entry);
-    if (found != outcomes.end()) {
-      results.kernels.push_back(std::move(found->second));
-      continue;
-    }
-    // measure_kernels passed it over: this shard's share of policy.gpu_budget_seconds was spent.
-    results.kernels.push_back(
-        {job.entry, std::nullopt,
-         fmt::format("the GPU budget is spent on shard {}/{} (policy.gpu_budget_seconds = {:g}; "
-                     "riskier kernels were measured first)",
-                     shard->first, shard->second, config->number_value("policy.gpu_budget_seconds"))});
-  }
-  results.finished = utc_timestamp();
+  const gate::Settings settings = gate::read_settings(*config, {});
+  gate::Outside outside = real_outside(*config, context);
+  const gate::ShardResults results =
+      gate::measure_shard(*plan, gate::plan_hash(*text), shard->first, shard->second, settings, outside);
 
-  const std::string json = redact_secrets(results_json(results));
+  const std::string json = redact_secrets(gate::results_json(results));
   if (invocation.has("--output")) {
     std::ofstream out(invocation.value("--output"), std::ios::binary);
     if (!out || !(out << json) || !out.flush())

@@ -3,21 +3,18 @@
 // write its parameter file (the format of src/embedded/default_model.txt, which it can replace).
 
 #include <charconv>
-#include <filesystem>
 #include <fstream>
 #include <ostream>
-#include <set>
 
 #include <fmt/format.h>
 
 #include "base/text_file.hpp"
-#include "cli/compiler_loading.hpp"
-#include "cli/facts_cache.hpp"
 #include "cli/handlers.hpp"
-#include "cuda/nvrtc.hpp"
-#include "embedded/pair_features.hpp"
-#include "embedded/training.hpp"
-#include "forecast/speedup_bin.hpp"
+#include "embedded/occupancy.hpp"
+#include "embedded/ordinal_model.hpp"
+#include "embedded/training_set.hpp"
+#include "gate/compiler_loading.hpp"
+#include "gate/facts_cache.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -58,47 +55,24 @@ Result<ExitCode> train_command(const Invocation& invocation, Context& context) {
   std::unique_ptr<cuda::Compiler> compiler;
   std::string compiler_note;
   if (!invocation.has("--no-nvrtc")) {
-    auto loaded = load_compiler(*config, context.env);
+    auto loaded = gate::load_compiler(*config, context.env);
     if (loaded)
       compiler = std::move(*loaded);
     else
       compiler_note = loaded.error().message();
   }
-  const auto facts_cache = default_facts_cache(context.env);
-  embedded::FeatureCache cache(
-      {.compiler = compiler.get(), .arch = arch, .gpu = *gpu, .facts_cache = facts_cache ? &*facts_cache : nullptr});
-
-  std::vector<embedded::TrainingExample> examples;
-  std::set<std::string> families;
-  std::size_t with_compiler = 0, with_launch = 0, without_source = 0;
-  for (const auto& pair : *pairs) {
-    auto bin = forecast::bin_from_speedup(pair.speedup);
-    if (!bin) return usage_error(fmt::format("{}:{}: {}", path, pair.line, bin.error().message));
-    cache.prepare({&pair.reference, &pair.candidate});  // two new texts compile at once
-    const auto& reference = cache.features(pair.reference);
-    const auto& candidate = cache.features(pair.candidate);
-    embedded::TrainingExample example{embedded::feature_delta(reference, candidate), *bin, pair.family};
-    with_compiler += example.delta.compiler;
-    with_launch += example.delta.launch;
-    without_source += !example.delta.source;
-    if (!pair.family.empty()) families.insert(pair.family);
-    examples.push_back(std::move(example));
-  }
-  auto report = embedded::train_model(examples, {.folds = *folds});
+  const auto facts_cache = gate::default_facts_cache(context.env);
+  auto set = embedded::training_set(
+      *pairs, {.compiler = compiler.get(), .arch = arch, .gpu = *gpu, .facts_cache = facts_cache ? &*facts_cache : nullptr},
+      path);
+  if (!set) return std::unexpected(set.error());
+  auto report = embedded::train_model(set->examples, {.folds = *folds});
   if (!report) return std::unexpected(report.error());
 
   std::ostream& summary = invocation.has("--output") ? context.out : context.err;
-  summary << fmt::format("kforecast train: {} pairs from {} ({} families), {} for {}\n", examples.size(), path,
-                         families.size(), hardware, arch);
-  summary << fmt::format(
-      "  features: NVRTC facts for {} pairs{}, launch for {}, kernel not found in {}\n", with_compiler,
-      compiler ? "" : fmt::format(" (NVRTC not used: {})", compiler_note.empty() ? "--no-nvrtc" : compiler_note),
-      with_launch, without_source);
-  summary << fmt::format(
-      "  out of fold ({} folds, {}): NLL {:.4f} at T = 1, {:.4f} at T = {:.3f}; training prior {:.4f}; "
-      "accuracy {:.3f}\n",
-      report->folds, report->by_family ? "one per family" : "by position", report->out_of_fold_nll_uncalibrated,
-      report->out_of_fold_nll, report->model.temperature, report->prior_nll, report->out_of_fold_accuracy);
+  std::optional<std::string> nvrtc_not_used;
+  if (!compiler) nvrtc_not_used = compiler_note.empty() ? "--no-nvrtc" : compiler_note;
+  embedded::write_training_summary(summary, {path, hardware, arch, nvrtc_not_used}, *set, *report);
   const std::string model_text = embedded::render_model(report->model);
   if (invocation.has("--output")) {
     const std::string output = invocation.value("--output");

@@ -5,38 +5,24 @@
 #include <array>
 #include <cctype>
 
+#include "gpu/gpu_specs.hpp"
+
 namespace kforecast::embedded {
 namespace {
 
-// CUDA C++ Programming Guide, "Compute capabilities", table of technical specifications; the
-// throughputs from its "Arithmetic instructions" table (32-bit floating add/mul/fma; 64-bit;
-// special functions; 32-bit integer; and one warp's loads or stores per clock).
-constexpr std::int64_t kib = 1024;  // shared memory is given in KiB
-constexpr std::array<ArchLimits, 8> limits_table{{
-    {70, 1024, 64, 32, 65536, 255, 256, 96 * kib, 96 * kib, 256, 0, 64, 32, 16, 64, 32},
-    {75, 1024, 32, 16, 65536, 255, 256, 64 * kib, 64 * kib, 256, 0, 64, 2, 16, 64, 32},
-    {80, 1024, 64, 32, 65536, 255, 256, 164 * kib, 163 * kib, 128, 1024, 64, 32, 16, 64, 32},
-    {86, 1024, 48, 16, 65536, 255, 256, 100 * kib, 99 * kib, 128, 1024, 128, 2, 16, 64, 32},
-    {87, 1024, 48, 16, 65536, 255, 256, 164 * kib, 163 * kib, 128, 1024, 128, 2, 16, 64, 32},
-    {89, 1024, 48, 24, 65536, 255, 256, 100 * kib, 99 * kib, 128, 1024, 128, 2, 16, 64, 32},
-    {90, 1024, 64, 32, 65536, 255, 256, 228 * kib, 227 * kib, 128, 1024, 128, 64, 16, 64, 32},
-    {100, 1024, 64, 32, 65536, 255, 256, 228 * kib, 227 * kib, 128, 1024, 128, 64, 16, 64, 32},
-}};
+// The GPUs the embedded forecaster offers, in this order; their figures are gpu/gpu_specs.hpp's.
+constexpr std::array<std::string_view, 10> offered{"H100", "H200", "H800", "A100", "A10",
+                                                   "L4",   "L40S", "V100", "T4",   "B200"};
 
-// SM counts, boost clocks and peak DRAM bandwidth of the data-centre parts (SXM where there is
-// a choice), from NVIDIA's product specifications.
-constexpr std::array<Gpu, 10> gpus{{
-    {"H100", 90, 132, 1980, 3350},
-    {"H200", 90, 132, 1980, 4800},
-    {"H800", 90, 132, 1980, 3350},
-    {"A100", 80, 108, 1410, 2039},
-    {"A10", 86, 72, 1695, 600},
-    {"L4", 89, 58, 2040, 300},
-    {"L40S", 89, 142, 2520, 864},
-    {"V100", 70, 80, 1530, 900},
-    {"T4", 75, 40, 1590, 320},
-    {"B200", 100, 148, 1965, 8000},
-}};
+std::array<Gpu, offered.size()> offered_gpus() {
+  std::array<Gpu, offered.size()> out;
+  for (std::size_t i = 0; i < offered.size(); ++i) {
+    const gpu::GpuSpec spec = gpu::gpu_spec(offered[i]).value();
+    out[i] = {spec.name, spec.compute_capability, spec.multiprocessors, spec.boost_clock_mhz,
+              spec.memory_bandwidth_gbs};
+  }
+  return out;
+}
 
 bool iequal_prefix_word(std::string_view text, std::string_view word) {
   if (text.size() < word.size()) return false;
@@ -52,26 +38,22 @@ std::int64_t round_up(std::int64_t value, std::int64_t unit) {
 
 }  // namespace
 
-std::span<const ArchLimits> all_arch_limits() { return limits_table; }
-std::span<const Gpu> all_gpus() { return gpus; }
-
-std::optional<ArchLimits> arch_limits(int compute_capability) {
-  for (const ArchLimits& limits : limits_table)
-    if (limits.compute_capability == compute_capability) return limits;
-  return std::nullopt;
+std::span<const Gpu> all_gpus() {
+  static const std::array<Gpu, offered.size()> gpus = offered_gpus();  // on first use: no static-order hazard
+  return gpus;
 }
 
 std::optional<Gpu> find_gpu(std::string_view name) {
   if (iequal_prefix_word(name, "NVIDIA")) name.remove_prefix(std::min<std::size_t>(7, name.size()));
   // Longest names first, so "L40S" is not read as "L4" and "A100" not as "A10".
-  std::array<Gpu, gpus.size()> by_length = gpus;
+  std::array<Gpu, offered.size()> by_length = offered_gpus();
   std::ranges::sort(by_length, [](const Gpu& a, const Gpu& b) { return a.name.size() > b.name.size(); });
   for (const Gpu& gpu : by_length)
     if (iequal_prefix_word(name, gpu.name)) return gpu;
   return std::nullopt;
 }
 
-Occupancy theoretical_occupancy(const ArchLimits& limits, const BlockResources& block) {
+Occupancy theoretical_occupancy(const gpu::ArchLimits& limits, const BlockResources& block) {
   Occupancy result;
   if (block.threads <= 0 || block.threads > limits.max_threads_per_block ||
       block.registers_per_thread > limits.max_registers_per_thread || block.shared_bytes < 0 ||

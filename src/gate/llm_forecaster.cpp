@@ -32,7 +32,7 @@ std::string display_url(std::string url) {
   return url;
 }
 
-LlmForecaster::LlmForecaster(LlmForecasterSettings settings, std::unique_ptr<llm::HttpTransport> transport,
+LlmForecaster::LlmForecaster(LlmForecasterSettings settings, std::unique_ptr<http::HttpTransport> transport,
                              std::optional<llm::ForecastCache> cache, std::ostream* progress, std::ostream* warnings)
     : m_settings(std::move(settings)),
       m_transport(std::move(transport)),

@@ -18,7 +18,7 @@
 #include "llm/forecast_cache.hpp"
 #include "llm/forecast_client.hpp"
 #include "llm/gpu_properties.hpp"
-#include "llm/http_transport.hpp"
+#include "http/http_transport.hpp"
 #include "llm/kernel_prompt.hpp"
 #include "llm/prompt_set.hpp"
 
@@ -50,7 +50,7 @@ class LlmForecaster final : public Forecaster {
   // `cache`: endpoint.cache's forecast cache, or nullopt. `progress`: a terminal for the
   // progress line, or nullptr. `warnings`: where the first retry of a run is announced
   // (standard error, terminal or not), or nullptr.
-  LlmForecaster(LlmForecasterSettings settings, std::unique_ptr<llm::HttpTransport> transport,
+  LlmForecaster(LlmForecasterSettings settings, std::unique_ptr<http::HttpTransport> transport,
                 std::optional<llm::ForecastCache> cache, std::ostream* progress, std::ostream* warnings = nullptr);
 
   std::string_view name() const override { return "llm"; }
@@ -58,7 +58,7 @@ class LlmForecaster final : public Forecaster {
 
  private:
   LlmForecasterSettings m_settings;
-  std::unique_ptr<llm::HttpTransport> m_transport;
+  std::unique_ptr<http::HttpTransport> m_transport;
   std::optional<llm::ForecastCache> m_cache;
   std::ostream* m_progress;
   std::ostream* m_warnings;

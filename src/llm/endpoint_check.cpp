@@ -11,11 +11,11 @@
 
 namespace kforecast::llm {
 
-ModelsCheck check_models(const ForecastClient& client, const HttpTransport& transport) {
+ModelsCheck check_models(const ForecastClient& client, const http::HttpTransport& transport) {
   ModelsCheck check;
-  HttpRequest request = client.authorised_request("GET", client.models_url(), "");
+  http::HttpRequest request = client.authorised_request("GET", client.models_url(), "");
   request.timeout = std::min(request.timeout, std::chrono::milliseconds(30000));
-  const HttpResult result = transport.send(request);
+  const http::HttpResult result = transport.send(request);
   if (!result) {
     check.problem = client.redact(fmt::format("{}: {}", to_string(result.error().kind), result.error().message));
     return check;

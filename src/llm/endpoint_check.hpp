@@ -19,7 +19,7 @@ struct ModelsCheck {
   std::string problem;              // why a step failed, key redacted
 };
 
-ModelsCheck check_models(const ForecastClient& client, const HttpTransport& transport);
+ModelsCheck check_models(const ForecastClient& client, const http::HttpTransport& transport);
 
 struct OutputCheck {
   bool works = false;

@@ -22,7 +22,7 @@ using std::chrono::milliseconds;
 
 struct ForecastClient::Exchange {
   enum class Outcome { answered, bad_request, failed } outcome = Outcome::failed;
-  HttpResponse response;
+  http::HttpResponse response;
   EndpointError error;  // for bad_request
   std::string message;  // for failed
 };
@@ -53,7 +53,7 @@ ForecastOutcome failure(std::string message, int requests) {
 
 }  // namespace
 
-ForecastClient::ForecastClient(EndpointSettings settings, const HttpTransport& transport, PromptSet prompts,
+ForecastClient::ForecastClient(EndpointSettings settings, const http::HttpTransport& transport, PromptSet prompts,
                                std::chrono::steady_clock::time_point deadline, ClientClock clock)
     : m_settings(std::move(settings)),
       m_transport(transport),
@@ -78,8 +78,8 @@ std::string ForecastClient::models_url() const {
   return m_settings.url + "/models";
 }
 
-HttpRequest ForecastClient::authorised_request(std::string method, std::string url, std::string body) const {
-  HttpRequest request{std::move(method),
+http::HttpRequest ForecastClient::authorised_request(std::string method, std::string url, std::string body) const {
+  http::HttpRequest request{std::move(method),
                       std::move(url),
                       {{"Content-Type", "application/json"}},
                       std::move(body),
@@ -131,10 +131,10 @@ ForecastClient::Exchange ForecastClient::exchange(const std::string& body, int& 
               {},
               last_problem.empty() ? "the overall deadline (endpoint.deadline_seconds) passed before the request"
                                    : "the overall deadline (endpoint.deadline_seconds) passed; last: " + last_problem};
-    HttpRequest request = authorised_request("POST", chat_url(), body);
+    http::HttpRequest request = authorised_request("POST", chat_url(), body);
     request.timeout = std::min(m_settings.request_timeout, left);
     ++requests;
-    HttpResult result = m_transport.send(request);
+    http::HttpResult result = m_transport.send(request);
     std::optional<milliseconds> server_delay;
     if (!result) {
       last_problem = fmt::format("{}: {}", to_string(result.error().kind), result.error().message);
@@ -167,7 +167,7 @@ ForecastClient::Exchange ForecastClient::exchange(const std::string& body, int& 
                               chat_url(), last_problem)};
         return {Outcome::failed, {}, {}, last_problem};
       }
-      server_delay = server_retry_delay(*result, m_clock.wall_now());
+      server_delay = http::server_retry_delay(*result, m_clock.wall_now());
     }
     if (attempt >= m_settings.max_retries) {
       std::string message = fmt::format("gave up after {} attempt{} (endpoint.max_retries = {}); last: {}", attempt + 1,
@@ -184,7 +184,7 @@ ForecastClient::Exchange ForecastClient::exchange(const std::string& body, int& 
       delay = std::min(*server_delay, m_settings.backoff.server_cap);
     } else {
       std::lock_guard lock(m_random_mutex);
-      delay = backoff_delay(m_settings.backoff, attempt, m_random);
+      delay = http::backoff_delay(m_settings.backoff, attempt, m_random);
     }
     if (delay >= remaining())
       return {Outcome::failed,

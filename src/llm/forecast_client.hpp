@@ -24,11 +24,11 @@
 #include <vector>
 
 #include "forecast/bin_distribution.hpp"
-#include "llm/http_transport.hpp"
+#include "http/http_transport.hpp"
 #include "llm/kernel_prompt.hpp"
 #include "llm/prompt_set.hpp"
 #include "llm/request_body.hpp"
-#include "llm/retry_delay.hpp"
+#include "http/retry_delay.hpp"
 
 namespace kforecast::llm {
 
@@ -46,7 +46,7 @@ struct EndpointSettings {
   int samples = 1;  // self-consistency: this many answers averaged into one distribution
   int max_retries = 4;
   std::chrono::milliseconds request_timeout{120000};
-  BackoffPolicy backoff;
+  http::BackoffPolicy backoff;
 };
 
 struct LlmForecast {
@@ -79,7 +79,7 @@ struct ClientClock {
 
 class ForecastClient {
  public:
-  ForecastClient(EndpointSettings settings, const HttpTransport& transport, PromptSet prompts,
+  ForecastClient(EndpointSettings settings, const http::HttpTransport& transport, PromptSet prompts,
                  std::chrono::steady_clock::time_point deadline, ClientClock clock = {});
 
   ForecastOutcome forecast(const PromptMessages& messages);
@@ -95,7 +95,7 @@ class ForecastClient {
   std::string chat_url() const;
   std::string models_url() const;
   // A request to the endpoint with its auth header(s) set.
-  HttpRequest authorised_request(std::string method, std::string url, std::string body) const;
+  http::HttpRequest authorised_request(std::string method, std::string url, std::string body) const;
 
   const EndpointSettings& settings() const { return m_settings; }
   const PromptSet& prompts() const { return m_prompts; }
@@ -112,7 +112,7 @@ class ForecastClient {
   void step_down(int from);
 
   EndpointSettings m_settings;
-  const HttpTransport& m_transport;
+  const http::HttpTransport& m_transport;
   PromptSet m_prompts;
   std::chrono::steady_clock::time_point m_deadline;
   ClientClock m_clock;

@@ -2,29 +2,48 @@
 #include "llm/gpu_properties.hpp"
 
 #include <array>
+#include <vector>
 
 #include <fmt/format.h>
+
+#include "gpu/arch_limits.hpp"
+#include "gpu/gpu_specs.hpp"
 
 namespace kforecast::llm {
 namespace {
 
-// Figures from NVIDIA's datasheets and the CUDA programming guide's compute-capability tables.
-// Extend by adding a row; the name column is what `forecast.hardware` matches.
-const std::array<GpuProperties, 11> table{{
-    {"V100", "NVIDIA Tesla V100 SXM2 32GB", "Volta", "sm_70", 80, 1.53, 32, 900, 6, 96, 65536, 2048, 15.7, 125},
-    {"T4", "NVIDIA T4 16GB", "Turing", "sm_75", 40, 1.59, 16, 320, 4, 64, 65536, 1024, 8.1, 65},
-    {"A10", "NVIDIA A10 24GB", "Ampere", "sm_86", 72, 1.695, 24, 600, 6, 100, 65536, 1536, 31.2, 125},
-    {"A100", "NVIDIA A100 SXM4 80GB", "Ampere", "sm_80", 108, 1.41, 80, 2039, 40, 164, 65536, 2048, 19.5, 312},
-    {"L4", "NVIDIA L4 24GB", "Ada Lovelace", "sm_89", 58, 2.04, 24, 300, 48, 100, 65536, 1536, 30.3, 121},
-    {"L40S", "NVIDIA L40S 48GB", "Ada Lovelace", "sm_89", 142, 2.52, 48, 864, 96, 100, 65536, 1536, 91.6, 362},
-    {"H100", "NVIDIA H100 SXM5 80GB", "Hopper", "sm_90", 132, 1.98, 80, 3350, 50, 228, 65536, 2048, 67, 989},
-    {"H200", "NVIDIA H200 SXM 141GB", "Hopper", "sm_90", 132, 1.98, 141, 4800, 50, 228, 65536, 2048, 67, 989},
-    {"B200", "NVIDIA B200 180GB", "Blackwell", "sm_100", 148, 1.965, 180, 8000, 126, 228, 65536, 2048, 80, 2250},
-    {"RTX 4090", "NVIDIA GeForce RTX 4090 24GB", "Ada Lovelace", "sm_89", 128, 2.52, 24, 1008, 72, 100, 65536, 1536,
-     82.6, 165},
-    {"RTX 6000 Ada", "NVIDIA RTX 6000 Ada Generation 48GB", "Ada Lovelace", "sm_89", 142, 2.505, 48, 960, 96, 100,
-     65536, 1536, 91.1, 364},
-}};
+// The GPUs the prompt can describe by name, in this order (what `forecast.hardware` matches and
+// an unknown name's message lists). Their figures are gpu/gpu_specs.hpp's, and the per-SM limits
+// their compute capability's (gpu/arch_limits.hpp); extend by naming a row of that table here.
+constexpr std::array<std::string_view, 11> offered{"V100", "T4",   "A10",  "A100",     "L4",          "L40S",
+                                                   "H100", "H200", "B200", "RTX 4090", "RTX 6000 Ada"};
+
+GpuProperties properties(const gpu::GpuSpec& spec) {
+  const gpu::ArchLimits limits = gpu::arch_limits(spec.compute_capability).value();
+  return {std::string(spec.name),
+          std::string(spec.full_name),
+          std::string(spec.architecture),
+          fmt::format("sm_{}", spec.compute_capability),
+          spec.multiprocessors,
+          spec.boost_clock_mhz / 1000.0,
+          spec.memory_gib,
+          static_cast<double>(spec.memory_bandwidth_gbs),
+          spec.l2_cache_mib,
+          static_cast<int>(limits.shared_per_sm / 1024),
+          limits.registers_per_sm,
+          limits.max_warps_per_sm * 32,
+          spec.fp32_tflops,
+          spec.fp16_tensor_tflops};
+}
+
+const std::vector<GpuProperties>& table() {
+  static const std::vector<GpuProperties> gpus = [] {  // on first use: no static-order hazard
+    std::vector<GpuProperties> out;
+    for (std::string_view name : offered) out.push_back(properties(gpu::gpu_spec(name).value()));
+    return out;
+  }();
+  return gpus;
+}
 
 std::string folded(std::string_view name) {
   std::string out;
@@ -37,18 +56,18 @@ std::string folded(std::string_view name) {
 
 }  // namespace
 
-std::span<const GpuProperties> known_gpus() { return table; }
+std::span<const GpuProperties> known_gpus() { return table(); }
 
 std::optional<GpuProperties> find_gpu(std::string_view name) {
   const std::string wanted = folded(name);
-  for (const auto& gpu : table)
+  for (const auto& gpu : table())
     if (folded(gpu.name) == wanted) return gpu;
   return std::nullopt;
 }
 
 std::string known_gpu_names() {
   std::string names;
-  for (const auto& gpu : table) names += (names.empty() ? "" : ", ") + gpu.name;
+  for (const auto& gpu : table()) names += (names.empty() ? "" : ", ") + gpu.name;
   return names;
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// What the prompt tells the model about the target GPU: a built-in table of current data-centre
-// and workstation GPUs (vendor datasheet figures, dense, without sparsity), or the local GPU's
-// queried properties where they are known.
+// What the prompt tells the model about the target GPU: a row of the built-in table of current
+// data-centre and workstation GPUs (gpu/gpu_specs.hpp: datasheet figures, dense, without
+// sparsity), or the local GPU's queried properties where they are known.
 
 #include <optional>
 #include <span>

@@ -16,7 +16,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::optional<long long> header_number(const llm::HttpResponse& response, std::string_view name) {
+std::optional<long long> header_number(const http::HttpResponse& response, std::string_view name) {
   const auto text = response.header(name);
   if (!text) return std::nullopt;
   long long value = 0;
@@ -27,7 +27,7 @@ std::optional<long long> header_number(const llm::HttpResponse& response, std::s
 
 // GitHub answers a rate limit with 429, or 403 and either `x-ratelimit-remaining: 0` (the
 // primary limit) or a "secondary rate limit" message; GitLab with 429.
-bool is_rate_limited(const llm::HttpResponse& response) {
+bool is_rate_limited(const http::HttpResponse& response) {
   if (response.status == 429) return true;
   if (response.status != 403) return false;
   return header_number(response, "x-ratelimit-remaining") == 0 || response.body.find("rate limit") != std::string::npos;
@@ -35,7 +35,7 @@ bool is_rate_limited(const llm::HttpResponse& response) {
 
 // How long a rate limit asks us to wait: retry-after seconds; else until x-ratelimit-reset
 // (epoch seconds); else GitHub's advice for secondary limits, one minute.
-std::chrono::milliseconds rate_limit_wait(const llm::HttpResponse& response) {
+std::chrono::milliseconds rate_limit_wait(const http::HttpResponse& response) {
   if (const auto seconds = header_number(response, "retry-after"); seconds && *seconds >= 0)
     return std::chrono::seconds(*seconds);
   if (const auto reset = header_number(response, "x-ratelimit-reset")) {
@@ -124,7 +124,7 @@ std::vector<std::pair<std::string, std::string>> ForgeApi::headers(bool has_body
   return headers;
 }
 
-PostOutcome<llm::HttpResponse> ForgeApi::call(std::string_view method, const std::string& url, const std::string& body,
+PostOutcome<http::HttpResponse> ForgeApi::call(std::string_view method, const std::string& url, const std::string& body,
                                               std::string_view what, std::initializer_list<long> expected) const {
   if (!url.starts_with(m_forge.api_url + "/"))
     return post_failure(fmt::format("{}: the API pointed to {}, outside {}; not following it with the token", what,
@@ -134,7 +134,7 @@ PostOutcome<llm::HttpResponse> ForgeApi::call(std::string_view method, const std
   for (int attempt = 0; attempt <= m_options.max_retries; ++attempt) {
     // A comment is the one place a secret would be public for good: the body is redacted here,
     // whatever built it.
-    llm::HttpRequest request{std::string(method), url, headers(!body.empty()), redact_secrets(body),
+    http::HttpRequest request{std::string(method), url, headers(!body.empty()), redact_secrets(body),
                              std::chrono::seconds(60)};
     const auto response = m_transport.send(request);
     std::chrono::milliseconds wait = std::chrono::seconds(1) * (1 << attempt);

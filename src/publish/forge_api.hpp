@@ -15,7 +15,7 @@ namespace kforecast::publish {
 
 class ForgeApi {
  public:
-  ForgeApi(const llm::HttpTransport& transport, const Forge& forge, const PostOptions& options)
+  ForgeApi(const http::HttpTransport& transport, const Forge& forge, const PostOptions& options)
       : m_transport(transport), m_forge(forge), m_options(options) {}
 
   // `url` is absolute and must lie under the forge's API URL (pagination links are checked, so
@@ -23,7 +23,7 @@ class ForgeApi {
   // A 2xx response is returned, and so is one whose status is in `expected` (a refusal the
   // caller reads as an answer, like GitHub's /user refused to the Actions token) unless it is a
   // rate limit; anything else, after retries, is an error (a refusal where 401, 403 or 404).
-  PostOutcome<llm::HttpResponse> call(std::string_view method, const std::string& url, const std::string& body,
+  PostOutcome<http::HttpResponse> call(std::string_view method, const std::string& url, const std::string& body,
                                       std::string_view what, std::initializer_list<long> expected = {}) const;
 
   const Forge& forge() const { return m_forge; }
@@ -31,7 +31,7 @@ class ForgeApi {
  private:
   std::vector<std::pair<std::string, std::string>> headers(bool has_body) const;
 
-  const llm::HttpTransport& m_transport;
+  const http::HttpTransport& m_transport;
   const Forge& m_forge;
   const PostOptions& m_options;
 };

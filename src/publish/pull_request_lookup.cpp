@@ -24,7 +24,7 @@ std::string query_escaped(std::string_view text) {
 
 }  // namespace
 
-PostOutcome<std::string> find_pull_request(const llm::HttpTransport& transport, const Forge& forge,
+PostOutcome<std::string> find_pull_request(const http::HttpTransport& transport, const Forge& forge,
                                            std::string_view head_label, std::string_view head_sha,
                                            const PostOptions& options) {
   if (auto checked = check_forge(forge, PullRequestNumber::not_yet); !checked) return std::unexpected(checked.error());

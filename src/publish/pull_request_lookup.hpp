@@ -15,7 +15,7 @@ namespace kforecast::publish {
 
 // The number of the open pull request of `forge.project` (GitHub) whose head is `head_label`
 // ("owner:branch") at `head_sha`. None is a usage error naming both; `forge.number` is not read.
-PostOutcome<std::string> find_pull_request(const llm::HttpTransport& transport, const Forge& forge,
+PostOutcome<std::string> find_pull_request(const http::HttpTransport& transport, const Forge& forge,
                                            std::string_view head_label, std::string_view head_sha,
                                            const PostOptions& options = {});
 

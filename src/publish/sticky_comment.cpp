@@ -61,7 +61,7 @@ PostOutcome<std::vector<Comment>> parse_comments(std::string_view body, Kind kin
 }
 
 // The next page's URL: GitHub's Link header rel="next"; GitLab's x-next-page header.
-std::optional<std::string> next_page(const llm::HttpResponse& response, Kind kind, const std::string& first_page) {
+std::optional<std::string> next_page(const http::HttpResponse& response, Kind kind, const std::string& first_page) {
   if (kind == Kind::gitlab) {
     const auto page = response.header("x-next-page");
     if (!page || page->empty() || page->find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
@@ -126,7 +126,7 @@ PostOutcome<std::optional<Comment>> find_report_comment(const ForgeApi& api,
 
 }  // namespace
 
-PostOutcome<PostResult> post_sticky_comment(const llm::HttpTransport& transport, const Forge& forge,
+PostOutcome<PostResult> post_sticky_comment(const http::HttpTransport& transport, const Forge& forge,
                                             std::string_view body, const PostOptions& options) {
   if (auto checked = check_forge(forge, PullRequestNumber::required); !checked) return std::unexpected(checked.error());
   const ForgeApi api(transport, forge, options);
@@ -137,7 +137,7 @@ PostOutcome<PostResult> post_sticky_comment(const llm::HttpTransport& transport,
 
   const std::string payload = fmt::format("{{\"body\": {}}}", json_string(fmt::format("{}\n{}", report_marker, body)));
   PostResult result;
-  PostOutcome<llm::HttpResponse> response =
+  PostOutcome<http::HttpResponse> response =
       *existing ? api.call(forge.kind == Kind::github ? "PATCH" : "PUT", comment_url(forge, (*existing)->id), payload,
                            "updating the report comment")
                 : api.call("POST", comments_url(forge), payload, "creating the report comment");

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "base/error.hpp"
-#include "llm/http_transport.hpp"
+#include "http/http_transport.hpp"
 
 namespace kforecast::publish {
 
@@ -55,7 +55,7 @@ template <class T>
 using PostOutcome = std::expected<T, PostError>;
 
 // Creates or updates the report comment. `body` is the Markdown; the marker is added.
-PostOutcome<PostResult> post_sticky_comment(const llm::HttpTransport& transport, const Forge& forge,
+PostOutcome<PostResult> post_sticky_comment(const http::HttpTransport& transport, const Forge& forge,
                                             std::string_view body, const PostOptions& options = {});
 
 }  // namespace kforecast::publish

@@ -48,7 +48,7 @@ TEST_CASE("e2e: the binary links no CUDA library and nothing beyond its declared
 
   if (sanitizer_build) return;  // the sanitizer runtimes add their own libraries
   // DESIGN.md's dependencies: fmt and simdjson from Debian, and the C and C++ runtimes. libcurl, also
-  // Debian's, is opened when the first LLM request is made (src/llm/libcurl_on_demand.cpp):
+  // Debian's, is opened when the first LLM request is made (src/http/libcurl_on_demand.cpp):
   // linked, it and its ~30 libraries were loaded at every start of every command.
   CHECK_THAT(ldd->out, !Contains("libcurl"));
   const std::set<std::string> allowed = {"libfmt", "libsimdjson", "libstdc++", "libm", "libgcc_s", "libc"};

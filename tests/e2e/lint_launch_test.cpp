@@ -7,39 +7,15 @@
 #include <catch2/catch.hpp>
 
 #include "e2e.hpp"
+#include "launch_kernel.hpp"
 
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
 
 namespace {
 
-// Source rules and launch specs only: NVRTC's registers are the subject of the last test.
+// Source rules and launch specs only: NVRTC's registers are lint_launch_nvrtc_test.cpp's subject.
 const std::string no_nvrtc = "KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so";
-
-// A kernel with a spec block of `block` threads and `shared` dynamic shared bytes; `bounds` is
-// the __launch_bounds__ clause ("" for none), `trailer` text after the signature's ')'.
-std::string kernel(int block, int shared, const std::string& bounds = "", const std::string& trailer = "") {
-  return "// kforecast:\n"
-         "// sizes = [{ n = 1048576 }]\n"
-         "// grid = [\"ceil_div(n, " +
-         std::to_string(block) +
-         ")\"]\n"
-         "// block = [" +
-         std::to_string(block) +
-         "]\n"
-         "// shared_bytes = \"" +
-         std::to_string(shared) +
-         "\"\n"
-         "// [kernel.args]\n"
-         "// x = { count = \"n\" }\n"
-         "// n = \"n\"\n"
-         "__global__ void " +
-         bounds + "k(float* __restrict__ x, int n) {" + trailer +
-         "\n"
-         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-         "  if (i < n) x[i] = 2.0f * x[i];\n"
-         "}\n";
-}
 
 Run lint(FixtureRepo& repo, std::vector<std::string> extra = {}) {
   std::vector<std::string> args{"lint", "k.cu", "--no-forecast"};
@@ -145,19 +121,6 @@ TEST_CASE("e2e: a launch spec that does not read or bind is a diagnostic naming 
   run = lint(repo);
   CHECK(run.status == 2);
   CHECK_THAT(run.err, Contains(".kforecast.toml"));
-}
-
-TEST_CASE("e2e: with NVRTC the occupancy uses the kernel's real registers") {
-  FixtureRepo repo;
-  repo.write("k.cu", kernel(32, 65536));
-  auto run = run_kforecast({"lint", "k.cu", "--no-forecast", "--format", "json"}, repo.path(),
-                           {"XDG_CACHE_HOME=" + (repo.path() / "cache").string()});
-  INFO(run.out << run.err);
-  if (run.out.find("compiler facts for sm_90 from NVRTC") == std::string::npos) {
-    WARN("NVRTC is not installed here: the register source is not checked");
-    return;
-  }
-  CHECK_THAT(run.out, Contains("registers per thread and 0 bytes of static shared memory from NVRTC (sm_90)"));
 }
 
 TEST_CASE("e2e: each launch rule's own example fires, and its corrected form does not") {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// `kforecast pr --forecaster llm`: the real binary against a loopback fake endpoint.
+// `kforecast pr --forecaster llm`: the real binary against a loopback fake endpoint. The compiler
+// facts a prompt carries with NVRTC, and without it, are in pr_llm_nvrtc_test.cpp and
+// pr_llm_no_nvrtc_test.cpp, each skipped where its requirement is not met.
 
 #include <catch2/catch.hpp>
 
@@ -154,25 +156,6 @@ TEST_CASE("e2e: doctor checks the endpoint: reachable, key, model listed, struct
   CHECK(refused.status == 0);
   CHECK_THAT(refused.out, Contains("HTTP 401") && Contains("KFORECAST_API_KEY"));
   CHECK_THAT(refused.out + refused.err, !Contains(secret));
-}
-
-TEST_CASE("e2e: with NVRTC, the prompt carries compiler facts for both versions") {
-  FixtureRepo repo;
-  two_commits(repo);
-  FakeHttpServer server;
-  server.set_handler([](const auto&, std::size_t) { return ScriptedResponse::json(200, answer_completion("ok")); });
-  auto env = llm_env(server, repo.path() / ".test-cache");
-  env.erase(env.begin());  // NVRTC from its default places, where it is installed
-  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--forecaster", "llm"}, repo.path(), env);
-  CHECK(run.status == 0);
-  REQUIRE(server.request_count() == 1);
-  const std::string body = server.requests().at(0).body;
-  if (run.out.find("machine code differs") == std::string::npos) {
-    CHECK_THAT(body, Contains("BEGIN REFERENCE COMPILER FACTS\\nnot available"));
-    return;  // no NVRTC here: facts are optional
-  }
-  CHECK_THAT(body, Contains("BEGIN REFERENCE COMPILER FACTS\\nfor sm_") && Contains("registers per thread") &&
-                       Contains("global stores"));
 }
 
 TEST_CASE("e2e: the request carries each kernel's launch spec evaluated, says when there is none, notes a broken one") {

@@ -2,8 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include "embedded/time_estimate.hpp"
+#include "gpu/arch_limits.hpp"
 
 using namespace kforecast::embedded;
+using kforecast::gpu::ArchLimits;
+using kforecast::gpu::arch_limits;
 
 namespace {
 

@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "cli/plan_file.hpp"
+#include "gate/plan_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace kforecast::cli;
+  using namespace kforecast::gate;
   auto plan = parse_plan_json(std::string_view(reinterpret_cast<const char*>(data), size), "plan.json");
   if (!plan) return 0;
   for (const auto& job : plan->jobs)

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "cli/shard_results.hpp"
+#include "gate/shard_results.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace kforecast::cli;
+  using namespace kforecast::gate;
   auto results = parse_results_json(std::string_view(reinterpret_cast<const char*>(data), size), "results.json");
   if (!results) return 0;
   if (results->shard == 0 || results->shard > results->shards) __builtin_trap();

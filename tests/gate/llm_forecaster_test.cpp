@@ -6,6 +6,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "http/http_transport.hpp"
 #include "llm/gpu_properties.hpp"
 #include "llm/prompt_set.hpp"
 
@@ -16,6 +17,7 @@ using kforecast::gate::LlmForecasterSettings;
 using kforecast::gate::OnFailure;
 using kforecast::gate::PromptExtras;
 using namespace std::chrono_literals;
+namespace http = kforecast::http;
 namespace llm = kforecast::llm;
 
 namespace {
@@ -28,17 +30,17 @@ std::string answer_completion(const std::string& rationale) {
 
 // HTTP in memory: a request whose body names a kernel in `failing` gets a 500, every other a
 // valid answer. Records each request body. The batch sends from several threads at once.
-class FakeEndpoint final : public llm::HttpTransport {
+class FakeEndpoint final : public http::HttpTransport {
  public:
   explicit FakeEndpoint(std::vector<std::string> failing = {}) : m_failing(std::move(failing)) {}
 
-  llm::HttpResult send(const llm::HttpRequest& request) const override {
+  http::HttpResult send(const http::HttpRequest& request) const override {
     std::lock_guard lock(m_mutex);
     m_bodies.push_back(request.body);
     for (const auto& kernel : m_failing)
       if (request.body.find("kernel_" + kernel) != std::string::npos)
-        return llm::HttpResponse{500, {}, R"({"error":{"message":"upstream crashed"}})"};
-    return llm::HttpResponse{200, {}, answer_completion("fewer stalls")};
+        return http::HttpResponse{500, {}, R"({"error":{"message":"upstream crashed"}})"};
+    return http::HttpResponse{200, {}, answer_completion("fewer stalls")};
   }
 
   std::vector<std::string> bodies() const {

@@ -13,7 +13,7 @@
 #include <simdjson.h>
 
 #include "base/json_string.hpp"
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 #include "llm/fixture_text.hpp"
 #include "llm/forecast_client.hpp"
 #include "support/fake_http_server.hpp"
@@ -49,12 +49,12 @@ inline ScriptedResponse fixture_response(int status, const std::string& name) {
 
 struct ClientHarness {
   FakeHttpServer server;
-  std::unique_ptr<llm::HttpTransport> transport;
+  std::unique_ptr<http::HttpTransport> transport;
   std::mutex sleeps_mutex;
   std::vector<std::chrono::milliseconds> sleeps;
 
   explicit ClientHarness(std::chrono::seconds stall_limit = 30s)
-      : transport(llm::make_curl_transport({.stall_limit = stall_limit})) {}
+      : transport(http::make_curl_transport({.stall_limit = stall_limit})) {}
 
   llm::EndpointSettings settings() const {
     llm::EndpointSettings settings;

@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 #include "support/fake_forge.hpp"
 
 using namespace kforecast;
@@ -20,7 +20,7 @@ const std::string head = "2222222222222222222222222222222222222222";
 
 struct Setup {
   FakeForge fake{FakeForge::Kind::github, token, "", "octo/kernels", "12"};
-  std::unique_ptr<llm::HttpTransport> transport = llm::make_curl_transport({});
+  std::unique_ptr<http::HttpTransport> transport = http::make_curl_transport({});
   PostOptions options{.max_retries = 0, .max_wait = std::chrono::seconds(1), .sleep = [](auto) {}};
   Forge forge() const { return {Forge::Kind::github, fake.api_url(), "octo/kernels", "", token}; }
   PostOutcome<std::string> find(std::string_view label, std::string_view sha) {

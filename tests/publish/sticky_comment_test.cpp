@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "llm/curl_transport.hpp"
+#include "http/curl_transport.hpp"
 #include "support/fake_forge.hpp"
 
 using namespace kforecast;
@@ -21,7 +21,7 @@ const std::string token = "ghs_secret_token_value_123";
 struct Setup {
   FakeForge::Kind kind;
   FakeForge fake;
-  std::unique_ptr<llm::HttpTransport> transport = llm::make_curl_transport({});
+  std::unique_ptr<http::HttpTransport> transport = http::make_curl_transport({});
   std::vector<std::chrono::milliseconds> waits;
   PostOptions options{.max_retries = 3, .max_wait = 120s, .sleep = [this](auto wait) { waits.push_back(wait); }};
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The two requirements of tests that need CUDA, found as kforecast itself finds the libraries:
-// NVRTC (compile tests), and a driver with at least one device (GPU tests). A test executable's
-// missing_requirement() (requirement.hpp) returns one or both; the test must link kf_cuda.
+// The requirements of tests that need CUDA, found as kforecast itself finds the libraries: NVRTC
+// (compile tests), and a driver with at least one device (GPU tests); and the one of tests of what
+// a machine without NVRTC shows. A test executable's missing_requirement() (requirement.hpp)
+// returns one or more; the test must link kf_cuda.
 
 #include <optional>
 #include <string>
@@ -18,6 +19,12 @@ inline std::optional<std::string> missing_nvrtc() {
   auto compiler = cuda::load_nvrtc({}, process_environment());
   if (!compiler) return compiler.error().message();
   return std::nullopt;
+}
+
+// The opposite of missing_nvrtc(): for tests of what kforecast says where NVRTC is not installed.
+inline std::optional<std::string> installed_nvrtc() {
+  if (missing_nvrtc()) return std::nullopt;
+  return std::string("NVRTC is installed here; this test is of a machine without it");
 }
 
 inline std::optional<std::string> missing_gpu() {

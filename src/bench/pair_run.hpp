@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// One size of a kernel pair on the GPU (runner.hpp gives the protocol): the shared buffers and
+// their pristine copies, the correctness check over seeds, the warm-up, and the timed A B B A
+// rounds until the sequential rule decides or the time cap passes. measure_pair (runner.cpp)
+// walks the spec's sizes through it and combines them.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "bench/gpu.hpp"
+#include "bench/resolved_launch.hpp"
+#include "bench/runner.hpp"
+
+namespace kforecast::bench {
+
+struct DeviceBuffer {
+  cuda::CUdeviceptr data = 0;
+  cuda::CUdeviceptr pristine = 0;  // the inputs, to restore in-place buffers before each run
+  std::size_t bytes = 0;
+  ResolvedArgument argument;  // as the first kernel that names it types it
+};
+
+// One kernel of the pair, ready to launch on the shared buffers.
+struct Side {
+  const CompiledKernel* kernel = nullptr;
+  const LaunchSpec* spec = nullptr;
+  cuda::CUfunction function = nullptr;
+  ResolvedLaunch launch;
+  std::vector<cuda::CUdeviceptr> pointers;  // one per argument, buffers only
+  std::vector<void*> parameters;            // what cuLaunchKernel reads
+  cuda::CUgraphExec graph = nullptr;        // `graph_batch` launches, for samples of more than one
+  int graph_batch = 0;
+  LaunchShape shape() const { return {launch.grid, launch.block, launch.shared_bytes}; }
+};
+
+class PairRun {
+ public:
+  PairRun(Gpu& gpu, const SupportKernels& support, const RunnerOptions& options)
+      : m_gpu(gpu), m_support(support), m_options(options) {}
+
+  // Measures one size; a failure is a Verdict::failed with the reason in `reason`.
+  SizeMeasurement measure_size(Side& reference, Side& candidate, std::string& reason, double time_budget_s);
+
+ private:
+  Result<void> bind(Side& side);
+  Result<void> upload_inputs(std::uint64_t seed);
+  Result<void> restore(bool poison_outputs);
+  Result<std::vector<std::vector<std::byte>>> run_once(Side& side);
+  Result<void> enqueue_sample(Side& side, int batch, std::size_t event_index);
+  Result<std::vector<double>> block(Side& side, int batch, int samples);
+  Result<double> steady_clock_warmup(Side& a, Side& b, int batch);
+
+  Gpu& m_gpu;
+  SupportKernels m_support;
+  const RunnerOptions& m_options;
+  std::map<std::string, DeviceBuffer, std::less<>> m_buffers;
+  cuda::CUdeviceptr m_flush = 0;
+  cuda::CUdeviceptr m_flush_sink = 0;
+  std::size_t m_flush_bytes = 0;
+  bool m_has_inplace = false;
+};
+
+}  // namespace kforecast::bench

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/gate_outside.hpp"
+
+#include "gate/bench_child.hpp"
+#include "gate/compiler_loading.hpp"
+#include "gate/configured_forecaster.hpp"
+#include "gate/pr_bench.hpp"
+
+namespace kforecast::cli {
+
+gate::Outside real_outside(const config::Config& config, Context& context) {
+  return {context.env,
+          context.err,
+          context.err_is_terminal,
+          context.progress,
+          [&config, env = context.env] { return gate::load_compiler(config, env); },
+          [&config] { return gate::first_local_gpu(config); },
+          gate::configured_forecaster(config, context.env, context.err_is_terminal ? &context.err : nullptr,
+                                      context.err),
+          [&config] { return gate::no_gpu_reason(config); },
+          [](const gate::ChildRequest& request, const std::function<void(std::string_view)>& progress) {
+            return gate::measure_confirmed(request, progress);
+          },
+          gate::utc_timestamp};
+}
+
+}  // namespace kforecast::cli

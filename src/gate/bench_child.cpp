@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/bench_child.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/subprocess.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+using bench::Measurement;
+using bench::Verdict;
+
+std::string self_executable() {
+  std::array<char, 4096> path{};
+  const auto length = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
+  return length > 0 ? std::string(path.data(), static_cast<std::size_t>(length)) : std::string("kforecast");
+}
+
+std::string last_lines(const std::string& text, std::size_t count) {
+  std::size_t start = text.size();
+  for (std::size_t i = 0; i < count && start > 0; ++i) {
+    start = text.rfind('\n', start - 1);
+    if (start == std::string::npos) return text;
+  }
+  return text.substr(start + 1);
+}
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  const std::string_view prefix = "kforecast: error: ";
+  if (text.starts_with(prefix)) text.erase(0, prefix.size());
+  return text;
+}
+
+}  // namespace
+
+Result<Measurement> measure_in_child(const ChildRequest& request) {
+  const BenchPair& pair = request.pair;
+  std::vector<std::string> argv{self_executable(), "bench", pair.candidate, "--in-process", "--format", "json"};
+  if (!pair.versus.empty()) argv.insert(argv.end(), {"--vs", pair.versus});
+  if (!pair.against.empty()) argv.insert(argv.end(), {"--against", pair.against});
+  if (request.config) argv.insert(argv.end(), {"--config", *request.config});
+  const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(request.timeout_seconds * 1000));
+  const auto start = std::chrono::steady_clock::now();
+  auto child = run_process(argv, {.working_directory = request.working_directory, .timeout = timeout});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!child) {
+    auto failed = bench::failed_measurement(fmt::format(
+        "the measurement did not finish within bench.timeout_seconds ({:g} s) and was killed: a kernel that "
+        "hangs, or a limit too low for this spec",
+        request.timeout_seconds));
+    failed.gpu_seconds = seconds;
+    return failed;
+  }
+  if (child->exit_status == 2 || child->exit_status == 3)
+    return fail(static_cast<ExitCode>(child->exit_status), trimmed(child->err));
+  if (child->exit_status > 128 || (child->exit_status != 0 && child->exit_status != 1) || child->out.empty()) {
+    const int status = child->exit_status;
+    auto failed =
+        bench::failed_measurement(fmt::format("the measurement process {}: {}",
+                                              status > 128 ? fmt::format("was killed by signal {}", status - 128)
+                                                           : fmt::format("exited with status {}", status),
+                                              trimmed(last_lines(child->err, 5))));
+    failed.gpu_seconds = seconds;
+    return failed;
+  }
+  return bench::parse_measurement_json(child->out);
+}
+
+Result<Measurement> measure_confirmed(const ChildRequest& request,
+                                      const std::function<void(std::string_view)>& progress) {
+  auto measurement = measure_in_child(request);
+  if (!measurement || measurement->verdict != Verdict::regression) return measurement;
+  if (progress) progress("confirming the regression in a fresh process...");
+  auto second = measure_in_child(request);
+  if (!second) return std::unexpected(second.error());
+  if (second->verdict != Verdict::regression) {
+    measurement->notes.push_back(fmt::format("a second process measured {} ({:.4f}x)",
+                                             bench::verdict_name(second->verdict), second->interval.speedup));
+    measurement->reason = "the regression was not confirmed in a fresh process";
+    measurement->verdict = Verdict::inconclusive;
+  }
+  measurement->gpu_seconds += second->gpu_seconds;
+  measurement->regression_checks = 2;
+  return measurement;
+}
+
+}  // namespace kforecast::gate

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/bench_measure.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "cuda/library_search.hpp"
+#include "gate/compiler_loading.hpp"
+
+#include "bench/kernel_source.hpp"
+#include "bench/launch_spec_reader.hpp"
+#include "bench/resolved_launch.hpp"
+#include "cuda/cuda_driver.hpp"
+#include "cuda/nvml.hpp"
+#include "cuda/nvrtc.hpp"
+#include "git/repository.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+constexpr std::size_t max_source_bytes = 16 << 20;
+
+Result<std::string> read_text_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return usage_error(fmt::format("{}: no such file", path));
+  if (std::filesystem::file_size(path, ec) > max_source_bytes)
+    return usage_error(fmt::format("{}: larger than {} bytes", path, max_source_bytes));
+  std::ifstream in(path, std::ios::binary);
+  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Sides {
+  bench::KernelSource reference;
+  std::string reference_kernel;
+  bench::KernelSource candidate;
+  std::string candidate_kernel;
+};
+
+Result<Sides> read_sides(const BenchPair& pair) {
+  auto head = bench::split_file_kernel(pair.candidate);
+  if (!head)
+    return usage_error(fmt::format("'{}': name the kernel as FILE:KERNEL, e.g. src/gemm.cu:sgemm", pair.candidate));
+  if (pair.versus.empty() == pair.against.empty())
+    return usage_error(
+        "name what to compare with: --vs FILE[:KERNEL] (another file) or --against REV (this file at a "
+        "git revision)");
+  Sides sides;
+  auto text = read_text_file(head->first);
+  if (!text) return std::unexpected(text.error());
+  sides.candidate = {fmt::format("{}:{}", head->first, head->second), head->first, std::move(*text)};
+  sides.candidate_kernel = head->second;
+  if (!pair.versus.empty()) {
+    auto base = bench::split_file_kernel(pair.versus);
+    const std::string file = base ? base->first : pair.versus;
+    sides.reference_kernel = base ? base->second : head->second;
+    auto base_text = read_text_file(file);
+    if (!base_text) return std::unexpected(base_text.error());
+    sides.reference = {fmt::format("{}:{}", file, sides.reference_kernel), file, std::move(*base_text)};
+    return sides;
+  }
+  auto repository = git::open_repository(std::filesystem::path(head->first).parent_path().empty()
+                                             ? std::filesystem::current_path()
+                                             : std::filesystem::path(head->first).parent_path());
+  if (!repository) return std::unexpected(repository.error());
+  std::error_code ec;
+  const auto relative =
+      std::filesystem::relative(std::filesystem::absolute(head->first, ec), (*repository)->root(), ec);
+  auto commit = (*repository)->resolve(pair.against);
+  if (!commit) return std::unexpected(commit.error());
+  auto files = (*repository)->read_files(commit->sha, {relative.generic_string()});
+  if (!files) return std::unexpected(files.error());
+  const auto& found = files->at(relative.generic_string());
+  if (!found)
+    return usage_error(fmt::format("{} does not exist at {} ({})", relative.generic_string(), pair.against,
+                                   commit->sha.substr(0, 12)));
+  sides.reference = {fmt::format("{}@{}:{}", head->first, pair.against, head->second), head->first, *found};
+  sides.reference_kernel = head->second;
+  return sides;
+}
+
+}  // namespace
+
+bench::RunnerOptions runner_options(const config::Config& config) {
+  bench::RunnerOptions options;
+  options.tolerance = config.number_value("bench.tolerance");
+  options.confidence = config.number_value("bench.confidence");
+  options.max_gpu_seconds = config.number_value("bench.max_gpu_seconds");
+  return options;
+}
+
+std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, const config::Config& config,
+                                                      const EnvLookup& env) {
+  const auto other = [](Error error) {
+    return std::unexpected(PairProblem{PairProblem::Kind::other, std::move(error)});
+  };
+  auto sides = read_sides(pair);
+  if (!sides) return other(sides.error());
+  PreparedPair prepared;
+  prepared.include_dir = cuda::toolkit_include_dir(env);
+  const auto available = [&](std::string_view header) {
+    std::error_code ec;
+    return !prepared.include_dir.empty() &&
+           std::filesystem::exists(std::filesystem::path(prepared.include_dir) / header, ec);
+  };
+  auto reference = bench::prepare_kernel(sides->reference, sides->reference_kernel, available);
+  if (!reference) return other(reference.error());
+  auto candidate = bench::prepare_kernel(sides->candidate, sides->candidate_kernel, available);
+  if (!candidate) return other(candidate.error());
+
+  // Each side's own spec: its comment block, else its [[kernel]] in the config. The reference's
+  // sizes, arguments and tolerances hold for both (the head under review must not choose the
+  // problem it is judged on; a kernel new in the head has only its own); each side keeps its own
+  // geometry, and a side without a spec of its own takes the other's.
+  std::vector<bench::LaunchSpec> config_specs;
+  if (!config.source_text().empty()) {
+    auto specs = bench::read_config_specs(config.source_text(), config.source_name());
+    if (!specs) return other(specs.error());
+    config_specs = std::move(*specs);
+  }
+  const auto own_spec = [&](const bench::PreparedKernel& kernel, const std::string& path) {
+    std::optional<bench::LaunchSpec> spec = kernel.comment_spec;
+    if (!spec)
+      if (const auto* found = bench::find_spec(config_specs, kernel.name_expression, path)) spec = *found;
+    return spec;
+  };
+  std::optional<bench::LaunchSpec> candidate_spec = own_spec(*candidate, sides->candidate.path);
+  std::optional<bench::LaunchSpec> reference_spec = own_spec(*reference, sides->reference.path);
+  if (!candidate_spec && !reference_spec)
+    return std::unexpected(PairProblem{
+        PairProblem::Kind::no_launch_spec,
+        usage_error(
+            fmt::format(
+                "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
+                ".kforecast.toml (sizes, grid, block, args; see DESIGN.md, 'Kernel launch specs')",
+                candidate->name_expression))
+            .error()});
+  const bench::LaunchSpec problem = reference_spec ? *reference_spec : *candidate_spec;
+  candidate_spec = bench::with_geometry_of(problem, candidate_spec ? *candidate_spec : problem);
+  reference_spec = bench::with_geometry_of(problem, reference_spec ? *reference_spec : problem);
+  // Every size binds to both signatures, or a spec is wrong: a usage error, found before any GPU work.
+  for (const auto& size : problem.sizes)
+    for (const auto& [kernel, spec] :
+         {std::pair{&*reference, &*reference_spec}, std::pair{&*candidate, &*candidate_spec}})
+      if (auto launch = bench::resolve_launch(*spec, size, kernel->function.parameters); !launch)
+        return other(usage_error(fmt::format("{}: {}", kernel->label, launch.error().message)).error());
+  prepared.reference = std::move(*reference);
+  prepared.candidate = std::move(*candidate);
+  prepared.reference_spec = std::move(*reference_spec);
+  prepared.candidate_spec = std::move(*candidate_spec);
+  return prepared;
+}
+
+Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const EnvLookup& env,
+                                        const bench::RunnerOptions& options) {
+  auto prepared = prepare_pair(pair, config, env);
+  if (!prepared) return std::unexpected(prepared.error().error);
+  const std::string& include_dir = prepared->include_dir;
+  const auto* reference = &prepared->reference;
+  const auto* candidate = &prepared->candidate;
+
+  auto driver = cuda::CudaDriver::load(cuda::driver_candidates({"", config.string_value("cuda.driver_library")}));
+  if (!driver) return std::unexpected(driver.error().to_error());
+  auto gpu = bench::Gpu::open(**driver, 0);
+  if (!gpu) return std::unexpected(gpu.error());
+  std::error_code ec;
+  auto repository = git::open_repository(std::filesystem::current_path(ec));
+  auto compiler =
+      load_compiler(config, env, repository ? (*repository)->root() : std::filesystem::current_path(ec));
+  if (!compiler) return std::unexpected(compiler.error().to_error());
+  const std::string arch = (*gpu)->device().arch();
+  const auto driver_text = [&] {
+    auto version = cuda::nvidia_driver_version();
+    return fmt::format("{} (CUDA {})", version.value_or("unknown"), (*driver)->version().text());
+  };
+
+  const auto compile = [&](const bench::PreparedKernel& kernel, const bench::LaunchSpec& spec,
+                           std::string role) -> Result<bench::CompiledKernel> {
+    cuda::CompileRequest request = kernel.request;
+    request.arch = arch;
+    for (const auto& directory : spec.include_dirs) request.include_dirs.push_back(directory);
+    if (!include_dir.empty()) request.include_dirs.push_back(include_dir);
+    request.defines = spec.defines;
+    auto output = (*compiler)->compile(request);
+    if (!output)
+      return fail(ExitCode::gate_failed, fmt::format("the {} {} does not compile for {}: {}", role, kernel.label, arch,
+                                                     output.error().message));
+    if (output->cubin.empty() || output->lowered_names.empty())
+      return fail(ExitCode::could_not_run, fmt::format("NVRTC gave no machine code for the {} {}", role, kernel.label));
+    return bench::CompiledKernel{fmt::format("{} {}", role, kernel.label), std::move(output->cubin),
+                                 output->lowered_names.front().lowered, kernel.function.parameters};
+  };
+  auto base = compile(*reference, prepared->reference_spec, "reference");
+  if (!base) {
+    auto failed = bench::failed_measurement(base.error().message, (*gpu)->device().name);
+    failed.driver = driver_text();
+    return failed;
+  }
+  auto head = compile(*candidate, prepared->candidate_spec, "candidate");
+  if (!head) {
+    auto failed = bench::failed_measurement(head.error().message, (*gpu)->device().name);
+    failed.driver = driver_text();
+    return failed;
+  }
+  cuda::CompileRequest support;
+  support.source = std::string(bench::runner_support_source());
+  support.file_name = "kforecast_support.cu";
+  support.arch = arch;
+  auto spin_code = (*compiler)->compile(support);
+  if (!spin_code) return std::unexpected(spin_code.error());
+  auto spin = (*gpu)->load_function(spin_code->cubin, std::string(bench::spin_kernel_name));
+  if (!spin) return std::unexpected(spin.error());
+  auto flush = (*gpu)->load_function(spin_code->cubin, std::string(bench::flush_kernel_name));
+  if (!flush) return std::unexpected(flush.error());
+
+  auto measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
+                                         prepared->candidate_spec, options);
+  measurement.driver = driver_text();
+  return measurement;
+}
+
+}  // namespace kforecast::gate

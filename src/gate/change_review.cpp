@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/change_review.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cuda/library_search.hpp"
+#include "embedded/occupancy.hpp"
+#include "gate/compiler_facts.hpp"
+#include "gate/device_unit.hpp"
+#include "gate/embedded_forecaster.hpp"
+#include "gate/facts_cache.hpp"
+#include "gate/identical_code_step.hpp"
+#include "gate/kernel_policy.hpp"
+#include "gate/llm_launch_text.hpp"
+#include "policy/ptx_cache.hpp"
+#include "policy/trust.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+report::Change change_of(kernels::KernelChange change) {
+  switch (change) {
+    case kernels::KernelChange::added:
+      return report::Change::added;
+    case kernels::KernelChange::removed:
+      return report::Change::removed;
+    case kernels::KernelChange::renamed:
+      return report::Change::renamed;
+    case kernels::KernelChange::modified:
+      break;
+  }
+  return report::Change::modified;
+}
+
+report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const KernelCodeVerdict* code,
+                              const std::string& arch, const std::string& no_compiler) {
+  const auto& site = kernel.head ? *kernel.head : *kernel.base;
+  report::KernelEntry entry{
+      site.qualified_name,         site.file,     site.line, change_of(kernel.change), report::Decision::forecast_only,
+      report::KernelVerdict::warn, kernel.reasons};
+  if (kernel.change == kernels::KernelChange::removed) {
+    entry.decision = report::Decision::skipped;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back("removed: nothing to measure");
+    return entry;
+  }
+  using policy::CodeComparison;
+  if (code != nullptr && code->outcome == CodeComparison::identical) {
+    entry.decision = report::Decision::identical_code;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.notes.push_back(
+        fmt::format("machine code identical for {} ({}): speedup exactly 1", arch, fmt::join(code->names, ", ")));
+    return entry;
+  }
+  if (code != nullptr && code->outcome == CodeComparison::head_failed) {
+    entry.verdict = report::KernelVerdict::fail;
+    entry.notes.push_back(fmt::format("the head does not compile for {}: {}", arch, code->note));
+    return entry;
+  }
+  if (code != nullptr && code->outcome == CodeComparison::base_failed)
+    entry.notes.push_back(fmt::format("the base does not compile for {} (code not compared): {}", arch, code->note));
+  else if (code != nullptr && code->outcome == CodeComparison::different)
+    entry.notes.push_back(fmt::format("machine code differs for {}", arch));
+  else if (code != nullptr && !code->note.empty())
+    entry.notes.push_back(code->note);
+  else if (kernel.change != kernels::KernelChange::added && !no_compiler.empty())
+    entry.notes.push_back(no_compiler);
+  return entry;
+}
+
+// Whether a changed kernel is forecast: present at both revisions, and neither settled nor failed
+// by the identical-code tier.
+bool needs_forecast(const kernels::ChangedKernel& kernel, const report::KernelEntry& entry) {
+  return kernel.base && kernel.head && entry.decision == report::Decision::forecast_only &&
+         entry.verdict != report::KernelVerdict::fail;
+}
+
+// The text the forecasters read for a kernel at one revision (cli/device_unit.hpp), shared by
+// every kernel of its file.
+SharedText kernel_text(DeviceUnits& units, const kernels::KernelSite& site) { return units.text(site); }
+
+// The embedded forecaster's launch features: a side's grid, block and dynamic shared memory.
+std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::ResolvedLaunch>& launch) {
+  if (!launch) return std::nullopt;
+  embedded::LaunchGeometry geometry;
+  for (std::size_t d = 0; d < 3; ++d) {
+    geometry.grid[d] = launch->grid[d];
+    geometry.block[d] = launch->block[d];
+  }
+  geometry.shared_bytes = launch->shared_bytes;
+  return geometry;
+}
+
+// What a forecaster needs about the changed kernels at `entries`: each side's device-only unit
+// (cli/device_unit.hpp), its name there and its launch geometry. A prompt's extras are built only
+// if an LLM asks: the launch text (the kernel's launch spec, as cli/llm_launch_text.hpp shows it)
+// and, with a compiler, each side's facts from compiling its unit for `arch` (machine code, so
+// ptxas reports resources); templates and kernels NVRTC cannot name simply go without. The
+// requests refer to `analysis`, `base`, `head`, `config_specs` and `compiler`, which must outlive
+// them.
+std::vector<ForecastRequest> forecast_requests(
+    const std::vector<std::size_t>& entries, const kernels::ChangeAnalysis& analysis,
+    const kernels::RevisionSources& base, const kernels::RevisionSources& head, const std::string& cuda_include,
+    DeviceUnits& base_units, DeviceUnits& head_units, const cuda::Compiler* compiler, const std::string& arch,
+    const std::vector<bench::LaunchSpec>& config_specs) {
+  std::vector<ForecastRequest> requests;
+  for (const std::size_t i : entries) {
+    const auto& kernel = analysis.kernels[i];
+    const auto launches = kernel_launches(base, *kernel.base, head, *kernel.head, config_specs);
+    ForecastRequest request{
+        {kernel_text(base_units, *kernel.base), kernel.base->qualified_name, geometry(launches.reference)},
+        {kernel_text(head_units, *kernel.head), kernel.head->qualified_name, geometry(launches.candidate)},
+        {}};
+    request.prompt_extras = [&base, &head, &config_specs, &kernel, compiler, arch, cuda_include] {
+      PromptExtras extras;
+      auto launch = kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
+      extras.launch_text = std::move(launch.text);
+      extras.notes = std::move(launch.notes);
+      extras.candidate_raw = head.files().at(kernel.head->file);
+      if (compiler != nullptr) {
+        const IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
+        extras.reference_compiler_facts = compiler_facts(*compiler, compile_unit(base, kernel.base->file, unit_context),
+                                                         kernel.base->qualified_name, arch);
+        extras.candidate_compiler_facts = compiler_facts(*compiler, compile_unit(head, kernel.head->file, unit_context),
+                                                         kernel.head->qualified_name, arch);
+      }
+      return extras;
+    };
+    requests.push_back(std::move(request));
+  }
+  return requests;
+}
+
+// What the embedded forecaster reads beside the two texts: the compiler (for NVRTC facts) and the
+// target GPU of forecast.hardware, where its table knows it.
+embedded::FeatureContext embedded_features(const Settings& settings, const cuda::Compiler* compiler,
+                                           const std::string& arch, const embedded::FactsCache* facts_cache) {
+  embedded::FeatureContext features{compiler, arch, {}, facts_cache};
+  if (auto gpu = embedded::find_gpu(settings.hardware)) features.gpu = *gpu;
+  return features;
+}
+
+// Each kernel's forecast and notes into its case: why its forecaster failed, if it did, then
+// what the forecaster noted.
+void record_forecasts(GateRun& run, const std::vector<std::size_t>& entries, ForecastRun forecasts) {
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    report::KernelEntry& entry = run.cases.at(entries[k]).entry;
+    KernelForecast& kernel = forecasts.kernels.at(k);
+    if (!kernel.failure_note.empty()) entry.notes.push_back(std::move(kernel.failure_note));
+    for (auto& note : kernel.notes) entry.notes.push_back(std::move(note));
+    entry.forecast = std::move(kernel.forecast);
+  }
+  for (auto& note : forecasts.notes) run.notes.push_back(std::move(note));
+}
+
+// A forecaster that failed is never silent: a report warning whose headline the report's first
+// line carries, said on standard error too. Nothing when every kernel got its own forecast.
+void warn_of_failures(GateRun& gate_run, const Forecaster& forecaster, const ForecastRun& run, std::ostream& err) {
+  std::size_t failed = 0, stood_in = 0;
+  const std::string* first = nullptr;
+  for (const auto& kernel : run.kernels) {
+    if (kernel.failure.empty()) continue;
+    ++failed;
+    if (kernel.forecast) ++stood_in;
+    if (first == nullptr) first = &kernel.failure;
+  }
+  if (failed == 0) return;
+  const std::size_t total = run.kernels.size();
+  report::RunWarning warning{
+      fmt::format("the {} forecaster failed for {} of {} kernel{}", forecaster.name(), failed, total,
+                  total == 1 ? "" : "s"),
+      fmt::format("{}{}; {}", *first, failed > 1 ? " (the first failure)" : "",
+                  stood_in == failed ? "the embedded forecaster's forecast stood in (forecast.fallback = \"embedded\")"
+                  : failed == 1      ? "without a forecast the kernel needs a GPU measurement, and is "
+                                       "unverified without one"
+                                     : "without a forecast those kernels need a GPU measurement, and "
+                                       "are unverified without one")};
+  err << "kforecast: warning: " << report::warning_text(warning) << "\n";
+  gate_run.warnings.push_back(std::move(warning));
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> target_arch(const Settings& settings, const Outside& outside) {
+  if (settings.arch != "auto") return {settings.arch, fmt::format("target {} (cuda.arch)", settings.arch)};
+  if (auto local = outside.local_gpu ? outside.local_gpu() : std::nullopt)
+    return {local->first, fmt::format("target {} (the local {})", local->first, local->second)};
+  return {"sm_90", "target sm_90 (cuda.arch is auto and no GPU is visible)"};
+}
+
+Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInputs inputs, const Settings& settings,
+                                                        Outside& outside) {
+  const kernels::ChangeAnalysis& analysis = inputs.analysis;
+  const std::string cuda_include = cuda::toolkit_include_dir(outside.env);
+
+  const auto [arch, arch_note] = target_arch(settings, outside);
+  auto compiler = outside.compiler();
+  std::vector<KernelCodeVerdict> code;
+  std::optional<policy::PtxCache> cache;
+  if (auto directory = policy::default_ptx_cache_directory(outside.env)) cache.emplace(*directory);
+  const auto facts_cache = default_facts_cache(outside.env);
+  if (compiler) {
+    IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include};
+    // The command's progress where it has one; else a line on a terminal only.
+    if (outside.progress)
+      compare.progress = [progress = outside.progress, &arch](std::size_t done, std::size_t total) {
+        if (done == 0) progress->stage(fmt::format("comparing machine code for {}", arch), total, "files");
+        progress->advance(done);
+      };
+    else if (outside.warnings_to_terminal)
+      compare.progress = [&](std::size_t done, std::size_t total) {
+        outside.warnings << (done < total ? fmt::format("\rkforecast: comparing machine code for {}: {}/{} files", arch,
+                                                         done, total)
+                                          : std::string("\r\x1b[K"))
+                         << std::flush;
+      };
+    code = compare_changed_kernels(inputs.base, inputs.head, analysis.kernels, compare);
+  }
+  const std::string no_compiler = compiler ? "" : "machine code not compared: " + compiler.error().message();
+
+  if (compiler) run.notes.push_back(arch_note);
+  for (const auto& note : inputs.context_notes) run.notes.push_back(note);
+  for (const auto& name : analysis.comment_only) run.notes.push_back(fmt::format("{}: comments or whitespace only", name));
+  for (std::size_t i = 0; i < analysis.kernels.size(); ++i)
+    run.cases.push_back({entry_for(analysis.kernels[i], code.empty() ? nullptr : &code[i], arch, no_compiler), {}});
+  const cuda::Compiler* const compiler_or_null = compiler ? compiler->get() : nullptr;
+  std::vector<std::size_t> to_forecast;
+  for (std::size_t i = 0; i < analysis.kernels.size(); ++i)
+    if (needs_forecast(analysis.kernels[i], run.cases[i].entry)) to_forecast.push_back(i);
+  // Nothing to forecast: no forecaster is built, so no endpoint is reached and libcurl is not loaded.
+  if (!to_forecast.empty()) {
+    const bool prompts_given = inputs.prompts.has_value();
+    auto launch_specs = config_launch_specs(settings.config);
+    DeviceUnits base_units(inputs.base, cuda_include), head_units(inputs.head, cuda_include);
+    const auto requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include, base_units,
+                                            head_units, compiler_or_null, arch, launch_specs.specs);
+    const auto features = embedded_features(settings, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr);
+    auto forecaster = outside.forecaster(features, std::move(inputs.prompts), std::move(launch_specs.notes));
+    if (!forecaster) return std::unexpected(forecaster.error());
+    if (outside.progress) outside.progress->stage("forecasting", requests.size());
+    auto forecasts = (*forecaster)->forecast(requests);
+    if (!forecasts) return std::unexpected(forecasts.error());
+    if (outside.progress) outside.progress->advance(requests.size());
+    warn_of_failures(run, **forecaster, *forecasts, outside.warnings);
+    // An untrusted author's kernel that the LLM's forecast alone would pass gets the embedded
+    // forecaster's opinion, which reads no prose and may pass it instead (kernel_policy.cpp).
+    if (inputs.author.trust == git::AuthorTrust::untrusted) {
+      std::vector<std::size_t> asked;
+      std::vector<ForecastRequest> second_requests;
+      for (std::size_t k = 0; k < to_forecast.size(); ++k) {
+        const auto& forecast = forecasts->kernels[k].forecast;
+        if (forecast && steerable(*forecast) &&
+            policy::is_trusted(forecast->p_regression, forecast->confidence, settings.trust)) {
+          asked.push_back(to_forecast[k]);
+          second_requests.push_back(requests[k]);
+        }
+      }
+      if (!asked.empty()) {
+        const EmbeddedForecaster embedded(features, settings.tolerance);
+        if (auto opinions = embedded.forecast(second_requests))
+          for (std::size_t k = 0; k < asked.size(); ++k) run.cases[asked[k]].second_opinion = opinions->kernels[k].forecast;
+      }
+    }
+    record_forecasts(run, to_forecast, std::move(*forecasts));
+    // Whom the LLM's forecasts were trusted for, and on what grounds (assumed, outside GitHub).
+    if (prompts_given)
+      run.notes.push_back(
+          fmt::format("author: {}{}", git::describe(inputs.author),
+                      inputs.author.trust == git::AuthorTrust::trusted
+                          ? ""
+                          : ": an LLM forecast alone passes none of its kernels; the embedded forecaster's trust or a "
+                            "measurement must"));
+  }
+  return apply_policy(run.cases, settings.trust,
+                      settings.measure.fail_unverified ? Unverified::fail : Unverified::warn, inputs.author);
+}
+}  // namespace kforecast::gate

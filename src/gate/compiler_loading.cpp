@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/compiler_loading.hpp"
+
+#include "cuda/isolated_compiler.hpp"
+#include "cuda/library_search.hpp"
+#include "cuda/nvrtc.hpp"
+
+namespace kforecast::gate {
+
+cuda::LoadedCompiler load_compiler(const config::Config& config, const EnvLookup& env,
+                                   std::optional<std::filesystem::path> work_tree) {
+  auto nvrtc = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, env);
+  if (!nvrtc) return nvrtc;
+  cuda::IsolationSettings settings;
+  settings.program = cuda::this_executable();
+  if (const auto include = cuda::toolkit_include_dir(env); !include.empty())
+    settings.roots.toolkit.emplace_back(include);
+  settings.roots.work_tree = std::move(work_tree);
+  settings.timeout = std::chrono::seconds(static_cast<long>(config.number_value("cuda.compile_timeout_seconds")));
+  settings.max_memory_bytes = static_cast<std::uint64_t>(config.integer_value("cuda.compile_memory_mib")) << 20;
+  settings.max_cpu_seconds = static_cast<std::uint64_t>(config.number_value("cuda.compile_timeout_seconds")) + 60;
+  return std::unique_ptr<cuda::Compiler>(
+      std::make_unique<cuda::IsolatedCompiler>(std::move(*nvrtc), std::move(settings)));
+}
+
+}  // namespace kforecast::gate

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The one way cli gets a compiler: NVRTC found as the config and environment say, wrapped so that
+// every compile runs confined in a child process (cuda/isolated_compiler.hpp). Where project
+// headers come from decides what the compiler may be handed: a revision read from git brings its
+// headers along; work-tree commands (bench, check, lint) let kforecast read them from disk,
+// inside the repository only.
+
+#include <filesystem>
+#include <optional>
+
+#include "base/environment.hpp"
+#include "config/config.hpp"
+#include "cuda/compiler.hpp"
+
+namespace kforecast::gate {
+
+// `work_tree`: the repository folder headers may be read from; nullopt when every request
+// carries its headers.
+cuda::LoadedCompiler load_compiler(const config::Config& config, const EnvLookup& env,
+                                   std::optional<std::filesystem::path> work_tree = std::nullopt);
+
+}  // namespace kforecast::gate

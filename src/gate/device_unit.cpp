@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/device_unit.hpp"
+
+#include <filesystem>
+
+#include "kernels/device_source.hpp"
+
+namespace kforecast::gate {
+
+std::string device_unit_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
+                             const std::string& cuda_include) {
+  const auto available = [&](std::string_view header) {
+    std::error_code ec;
+    return !cuda_include.empty() && std::filesystem::exists(std::filesystem::path(cuda_include) / header, ec);
+  };
+  return kernels::device_source(sources.files().at(site.file), sources.scanned(site.file), available).text;
+}
+
+}  // namespace kforecast::gate
+
+namespace kforecast::gate {
+
+SharedText DeviceUnits::text(const kernels::KernelSite& site) {
+  auto unit = m_units.find(site.file);
+  if (unit == m_units.end()) unit = m_units.emplace(site.file, device_unit_text(m_sources, site, m_cuda_include)).first;
+  return unit->second;
+}
+
+}  // namespace kforecast::gate

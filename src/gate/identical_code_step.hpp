@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The identical-code tier for `kforecast pr`: each changed kernel present at both revisions is
+// compiled (device-only units, headers from the same revision) and its code compared.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cuda/compiler.hpp"
+#include "kernels/changed_kernels.hpp"
+#include "policy/identical_code.hpp"
+
+namespace kforecast::gate {
+
+struct KernelCodeVerdict {
+  std::vector<std::string> names;                 // the name expressions compared ("k", "tiled<64>")
+  std::optional<policy::CodeComparison> outcome;  // nullopt: not compared (see note)
+  std::string note;
+};
+
+struct IdenticalCodeContext {
+  const cuda::Compiler& compiler;
+  std::string arch;
+  const policy::PtxCache* cache = nullptr;
+  std::string cuda_include_dir;  // where CUDA's own headers are, or ""
+  // Called before each unit pair is compiled and once at the end (done == total).
+  std::function<void(std::size_t done, std::size_t total)> progress = {};
+};
+
+// The unit compare_changed_kernels compiles for `path` at one revision: its device-only text and
+// the local headers it reaches (only context.cuda_include_dir is read).
+policy::CompileUnit compile_unit(const kernels::RevisionSources& sources, const std::string& path,
+                                 const IdenticalCodeContext& context);
+
+// One verdict per entry of `changed`, in order.
+std::vector<KernelCodeVerdict> compare_changed_kernels(const kernels::RevisionSources& base,
+                                                       const kernels::RevisionSources& head,
+                                                       const std::vector<kernels::ChangedKernel>& changed,
+                                                       const IdenticalCodeContext& context);
+
+}  // namespace kforecast::gate

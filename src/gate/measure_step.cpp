@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/measure_step.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "bench/statistics.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+using bench::Verdict;
+
+bool timed(const bench::Measurement& m) { return m.interval.speedup > 0 && std::isfinite(m.interval.speedup); }
+
+std::string interval_text(const bench::Measurement& m) {
+  const auto bound = [](double value) { return std::isfinite(value) ? fmt::format("{:.4f}", value) : "unbounded"; };
+  return fmt::format("{:.4f}x [{}, {}] at {:g}% confidence, tolerance {:g}%", m.interval.speedup, bound(m.interval.low),
+                     bound(m.interval.high), m.confidence * 100, m.tolerance * 100);
+}
+
+report::MeasurementEntry measurement_entry(const bench::Measurement& m) {
+  report::MeasurementEntry entry;
+  if (timed(m)) {
+    entry.speedup = m.interval.speedup;
+    entry.ci_low = m.interval.low;
+    entry.ci_high = m.interval.high;
+    entry.bin = bench::measurement_bin(m.interval.speedup);
+    entry.t_base_us = m.t_base_us;
+    entry.t_head_us = m.t_head_us;
+  }
+  entry.verdict = std::string(bench::verdict_name(m.verdict));
+  entry.gpu = m.gpu;
+  entry.gpu_seconds = m.gpu_seconds;
+  entry.reason = m.reason;
+  return entry;
+}
+
+}  // namespace
+
+std::vector<std::size_t> measurement_order(std::span<const KernelCase> cases, std::span<const std::size_t> to_measure) {
+  std::vector<std::size_t> order(to_measure.begin(), to_measure.end());
+  // A kernel without a forecast sorts as P(regression) 2: above any forecast.
+  const auto risk = [&](std::size_t index) {
+    const auto& forecast = cases[index].entry.forecast;
+    return forecast ? std::pair{-forecast->p_regression, forecast->confidence} : std::pair{-2.0, 0.0};
+  };
+  std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) { return risk(a) < risk(b); });
+  return order;
+}
+
+void apply_measurement(report::KernelEntry& entry, const bench::Measurement& m, const MeasureSettings& settings) {
+  entry.decision = report::Decision::measured;
+  entry.measurement = measurement_entry(m);
+  const std::string where = m.gpu.empty() ? "" : fmt::format(" on {}", m.gpu);
+  switch (m.verdict) {
+    case Verdict::faster:
+    case Verdict::same:
+      entry.verdict = report::KernelVerdict::pass;
+      entry.notes.push_back(fmt::format("measured {}{}: {}", bench::verdict_name(m.verdict), where, interval_text(m)));
+      break;
+    case Verdict::regression:
+      entry.verdict = report::KernelVerdict::fail;
+      entry.notes.push_back(fmt::format("measured regression{}: {}, slower beyond the tolerance{}", where,
+                                        interval_text(m),
+                                        m.regression_checks > 1 ? " (confirmed in a second fresh process)" : ""));
+      break;
+    case Verdict::failed:
+      entry.verdict = report::KernelVerdict::fail;
+      entry.notes.push_back(
+          fmt::format("measurement failed{}: {}", where, m.reason.empty() ? "no reason given" : m.reason));
+      break;
+    case Verdict::inconclusive:
+      entry.verdict = settings.fail_inconclusive ? report::KernelVerdict::fail : report::KernelVerdict::warn;
+      entry.notes.push_back(fmt::format("measurement inconclusive{}: {}{} (policy.fail_on_inconclusive = {})", where,
+                                        m.reason.empty() ? "the interval decided nothing" : m.reason,
+                                        timed(m) ? "; " + interval_text(m) : "",
+                                        settings.fail_inconclusive ? "true" : "false"));
+      break;
+  }
+  for (const auto& note : m.notes) entry.notes.push_back("measurement: " + note);
+}
+
+void mark_unverified(report::KernelEntry& entry, std::string_view reason, const MeasureSettings& settings) {
+  entry.verdict = settings.fail_unverified ? report::KernelVerdict::fail : report::KernelVerdict::warn;
+  entry.unverified = true;
+  entry.notes.push_back(fmt::format("unverified: not measured: {} (policy.on_unverified = {})", reason,
+                                    settings.fail_unverified ? "fail" : "warn"));
+}
+
+MeasureOutcome measure_kernels(std::span<KernelCase> cases, std::span<const std::size_t> to_measure,
+                               const MeasureSettings& settings, const MeasureKernel& measure) {
+  MeasureOutcome outcome;
+  for (const std::size_t index : measurement_order(cases, to_measure)) {
+    auto& entry = cases[index].entry;
+    if (settings.budget_seconds > 0 && outcome.spent_seconds >= settings.budget_seconds) {
+      mark_unverified(entry,
+                      fmt::format("the GPU budget is spent ({:.1f} s used of policy.gpu_budget_seconds = {:g}; "
+                                  "riskier kernels were measured first)",
+                                  outcome.spent_seconds, settings.budget_seconds),
+                      settings);
+      ++outcome.over_budget;
+      continue;
+    }
+    auto measurement = measure(index);
+    if (!measurement) {
+      mark_unverified(entry, measurement.error().message, settings);
+      continue;
+    }
+    apply_measurement(entry, *measurement, settings);
+    outcome.spent_seconds += measurement->gpu_seconds;
+    ++outcome.measured;
+  }
+  return outcome;
+}
+
+void leave_unmeasured(std::span<KernelCase> cases, std::span<const std::size_t> to_measure, std::string_view reason,
+                      const MeasureSettings& settings) {
+  for (const std::size_t index : to_measure) mark_unverified(cases[index].entry, reason, settings);
+}
+
+report::GpuTime gpu_time(std::span<const KernelCase> cases, const MeasureOutcome& outcome, std::string note) {
+  report::GpuTime time;
+  time.spent_seconds = outcome.spent_seconds;
+  time.measured = outcome.measured;
+  time.note = std::move(note);
+  std::vector<double> costs;
+  for (const auto& [entry, second_opinion] : cases) {
+    if (entry.change == report::Change::modified || entry.change == report::Change::renamed) ++time.measurable;
+    if (entry.measurement) costs.push_back(entry.measurement->gpu_seconds);
+  }
+  if (!costs.empty()) {
+    time.per_kernel_seconds = bench::median(costs);
+    time.saved_seconds = *time.per_kernel_seconds * static_cast<double>(time.measurable) - time.spent_seconds;
+  }
+  return time;
+}
+
+policy::LedgerEntry ledger_entry(const report::KernelEntry& entry, const bench::Measurement& m,
+                                 policy::LedgerEntry run) {
+  policy::LedgerEntry line = std::move(run);
+  line.kernel = entry.name;
+  line.file = entry.file;
+  line.hardware = m.gpu;
+  line.driver = m.driver;
+  if (entry.forecast) {
+    line.forecaster = entry.forecast->forecaster;
+    line.model = entry.forecast->model;
+    line.forecaster_version =
+        entry.forecast->prompt_version.empty() ? entry.forecast->model : entry.forecast->prompt_version;
+    if (auto distribution = forecast::BinDistribution::from_raw(entry.forecast->probabilities))
+      line.forecast = *distribution;
+  } else {
+    line.forecaster = "none";  // the forecast failed; a uniform distribution stands in
+  }
+  if (timed(m)) {
+    line.speedup = m.interval.speedup;
+    if (std::isfinite(m.interval.low)) line.ci_low = m.interval.low;
+    if (std::isfinite(m.interval.high)) line.ci_high = m.interval.high;
+  }
+  line.verdict = std::string(bench::verdict_name(m.verdict));
+  line.confidence = m.confidence;
+  line.tolerance = m.tolerance;
+  line.gpu_seconds = m.gpu_seconds;
+  line.reason = m.reason;
+  return line;
+}
+
+}  // namespace kforecast::gate

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Everything the gate reaches outside itself, handed in once per command: the environment, where
+// warnings and progress go, the compiler, the forecasters, the GPU and the clock. `cli` is the
+// composition root that builds the real ones (dlopen and terminal detection happen there, once);
+// tests build an Outside from fakes (tests/gate/run_gate_test.cpp).
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/environment.hpp"
+#include "base/error.hpp"
+#include "base/progress.hpp"
+#include "bench/measurement.hpp"
+#include "cuda/compiler.hpp"
+#include "embedded/pair_features.hpp"
+#include "gate/bench_child.hpp"
+#include "gate/forecaster.hpp"
+#include "llm/kernel_prompt.hpp"
+
+namespace kforecast::gate {
+
+// Builds the forecaster once there is something to forecast, so a run with nothing to forecast
+// reaches no endpoint and loads no libcurl. `features`: what the embedded forecaster reads beside
+// the texts; `prompts` set: the LLM forecaster was asked for; `prompt_notes`: what the prompts had
+// to go without (launch specs that could not be read). Errors for an LLM that is not configured.
+using ForecasterFactory = std::function<Result<std::unique_ptr<Forecaster>>(
+    const embedded::FeatureContext& features, std::optional<llm::PromptSet> prompts,
+    std::vector<std::string> prompt_notes)>;
+
+// Measures one pair in a fresh child process, a regression confirmed in a second
+// (gate/bench_child.hpp); `progress` hears what the child is doing.
+using PairMeasurer = std::function<Result<bench::Measurement>(
+    const ChildRequest& request, const std::function<void(std::string_view)>& progress)>;
+
+struct Outside {
+  EnvLookup env;
+  // Standard error: warnings, and the progress line where no Progress is lent.
+  std::ostream& warnings;
+  bool warnings_to_terminal = false;
+  // The command's stage and counts (base/progress.hpp); nullptr: none.
+  Progress* progress = nullptr;
+  // NVRTC, confined (gate/compiler_loading.hpp), or why there is none.
+  std::function<cuda::LoadedCompiler()> compiler;
+  // The first local GPU's architecture and name, for cuda.arch = "auto"; nullopt: none visible.
+  std::function<std::optional<std::pair<std::string, std::string>>()> local_gpu;
+  ForecasterFactory forecaster;
+  // Why no kernel can be measured here; nullopt when a GPU is usable.
+  std::function<std::optional<std::string>()> gpu_unavailable;
+  PairMeasurer measure_pair;
+  // Now, as the ledger records it (UTC, ISO 8601).
+  std::function<std::string()> now;
+};
+
+}  // namespace kforecast::gate

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: Apache-2.0
+// How pr measures a kernel: both revisions' texts (the kernel's file and the local headers it
+// reaches) are written to a private temporary directory, and the pair is measured there exactly
+// as `kforecast bench HEAD_FILE:KERNEL --vs BASE_FILE:KERNEL` would (cli/bench_child.hpp), with
+// the config pr decided under (the base revision's) handed to the child. So the texts measured
+// are the texts analysed, whichever revisions, index or patch they came from.
+
+#include "gate/pr_bench.hpp"
+
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "base/content_hash.hpp"
+#include "cuda/cuda_driver.hpp"
+#include "gate/bench_measure.hpp"
+#include "gate/measure_step.hpp"
+#include "policy/ledger.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A directory of our own under the system's temporary directory, removed with everything in it.
+class ScratchDirectory {
+ public:
+  static Result<ScratchDirectory> create() {
+    std::error_code ec;
+    std::string pattern = (fs::temp_directory_path(ec) / "kforecast-pr-XXXXXX").string();
+    if (ec || ::mkdtemp(pattern.data()) == nullptr)
+      return fail(ExitCode::could_not_run, fmt::format("cannot create a temporary directory ({})", pattern));
+    return ScratchDirectory(pattern);
+  }
+  ScratchDirectory(ScratchDirectory&& other) noexcept : m_path(std::exchange(other.m_path, {})) {}
+  ScratchDirectory& operator=(ScratchDirectory&&) = delete;
+  ~ScratchDirectory() {
+    std::error_code ignored;
+    if (!m_path.empty()) fs::remove_all(m_path, ignored);
+  }
+  const fs::path& path() const { return m_path; }
+
+ private:
+  explicit ScratchDirectory(fs::path path) : m_path(std::move(path)) {}
+  fs::path m_path;
+};
+
+// Whether a repository path may be written below a directory: relative, no "..", no empty name.
+bool safe_relative(const std::string& path) {
+  const fs::path p(path);
+  if (path.empty() || p.is_absolute()) return false;
+  for (const auto& part : p)
+    if (part == ".." || part.empty()) return false;
+  return true;
+}
+
+// Writes one side's texts under `root`; the hash of what was written (paths and texts), for the
+// ledger.
+Result<std::string> write_side(const MeasureSide& side, const fs::path& root) {
+  ContentHasher hasher;
+  for (const auto& [file, text] : side.files) {
+    if (!safe_relative(file)) return usage_error(fmt::format("{}: not a path inside the repository", file));
+    const fs::path target = root / file;
+    std::error_code ec;
+    fs::create_directories(target.parent_path(), ec);
+    std::ofstream out(target, std::ios::binary);
+    out << text.view();
+    if (!out) return fail(ExitCode::could_not_run, fmt::format("cannot write {}", target.string()));
+    hasher.add(file);
+    hasher.add(text);
+  }
+  return hasher.hex();
+}
+
+// One revision's texts as the jobs hold them: each file copied once, however many kernels it has.
+using SharedFiles = std::map<std::string, SharedText, std::less<>>;
+
+MeasureSide side_of(const kernels::RevisionSources& sources, const kernels::KernelSite& site, SharedFiles& shared) {
+  MeasureSide side{site.file, site.qualified_name, {}};
+  for (const auto& file : sources.closure(site.file)) {
+    const auto found = sources.files().find(file);
+    if (found == sources.files().end()) continue;
+    auto text = shared.find(file);
+    if (text == shared.end()) text = shared.emplace(file, found->second).first;
+    side.files.emplace_back(file, text->second);
+  }
+  return side;
+}
+
+std::string replace_all(std::string text, std::string_view from, std::string_view to) {
+  if (from.empty()) return text;
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  ::gmtime_r(&now, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                     tm.tm_min, tm.tm_sec);
+}
+
+namespace {
+
+std::string how_to_measure(const report::KernelEntry& entry) {
+  return fmt::format("run `kforecast bench {}:{} --against BASE` on a GPU", entry.file, entry.name);
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, std::string>> first_local_gpu(const config::Config& config) {
+  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
+  if (!driver) return std::nullopt;
+  auto devices = (*driver)->devices();
+  if (!devices || devices->empty()) return std::nullopt;
+  return std::pair{devices->front().arch(), devices->front().name};
+}
+
+std::optional<std::string> no_gpu_reason(const config::Config& config) {
+  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
+  if (!driver) return fmt::format("no GPU here ({})", driver.error().message());
+  auto devices = (*driver)->devices();
+  if (!devices) return fmt::format("no GPU here ({})", devices.error().message);
+  if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
+  return std::nullopt;
+}
+
+std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
+                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head) {
+  std::vector<MeasureJob> jobs;
+  SharedFiles base_files, head_files;
+  for (const std::size_t index : to_measure) {
+    const auto& kernel = analysis.kernels[index];
+    MeasureJob job{index, kernel.base && kernel.head, {}, {}};
+    if (job.complete)
+      job.base = side_of(base, *kernel.base, base_files), job.head = side_of(head, *kernel.head, head_files);
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+void measure_in_pr(GateRun& run, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
+                   const Settings& settings, Outside& outside) {
+  const auto jobs = measure_jobs(to_measure, inputs.analysis, inputs.base, inputs.head);
+  measure_jobs_in_pr(run, jobs, inputs.ledger, inputs.no_bench, settings, outside);
+}
+
+void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,
+                        const NoBench& no_bench, const Settings& settings, Outside& outside,
+                        const MeasureObserver& observe) {
+  const config::Config& config = settings.config;
+  std::vector<std::size_t> to_measure;
+  for (const auto& job : jobs) to_measure.push_back(job.entry);
+  if (to_measure.empty()) {
+    run.gpu_time = gpu_time(run.cases, {}, "");
+    return;
+  }
+  const auto leave = [&](const std::string& why, const std::string& note) {
+    for (const std::size_t index : to_measure) {
+      const std::string reason = fmt::format("{}; {}", why, how_to_measure(run.cases[index].entry));
+      if (observe) observe(index, usage_error(reason));
+      mark_unverified(run.cases[index].entry, reason, settings.measure);
+    }
+    run.gpu_time = gpu_time(run.cases, {}, note);
+  };
+  if (no_bench.set) return leave(no_bench.reason, no_bench.note);
+  if (auto why = outside.gpu_unavailable()) return leave(*why, "no GPU");
+  auto scratch = ScratchDirectory::create();
+  if (!scratch) return leave(scratch.error().message, "no scratch directory");
+  const fs::path root = scratch->path();
+
+  // The child reads the same config: the file given, else the base revision's text.
+  std::optional<std::string> child_config;
+  if (config.file()) {
+    std::error_code ec;
+    child_config = fs::absolute(*config.file(), ec).string();
+  } else {
+    child_config = (root / "kforecast.toml").string();
+    std::ofstream(*child_config, std::ios::binary) << config.source_text();
+  }
+
+  // The command's progress, where it has one, shows the counts; else this line on a terminal.
+  const bool terminal = outside.warnings_to_terminal && outside.progress == nullptr;
+  const auto progress = [&](const std::string& line) {
+    if (terminal) outside.warnings << "\r\033[K" << line << std::flush;
+  };
+  const std::string base_prefix = (root / "base").string() + "/";
+  const std::string head_prefix = (root / "head").string() + "/";
+  const auto readable = [&](std::string text) {
+    return replace_all(replace_all(std::move(text), base_prefix, ""), head_prefix, "");
+  };
+  policy::LedgerEntry ledger_run;
+  ledger_run.kforecast_version = run.version;
+  ledger_run.recorded = outside.now();
+  ledger_run.base = run.base;
+  ledger_run.head = run.head;
+  std::size_t done = 0;
+
+  const MeasureKernel measure_one = [&](std::size_t index) -> Result<bench::Measurement> {
+    const auto& job = *std::ranges::find(jobs, index, &MeasureJob::entry);
+    const auto& entry = run.cases[index].entry;
+    ++done;
+    if (outside.progress) outside.progress->advance(done);
+    if (!job.complete) return usage_error("it has no version at one of the revisions to compare with");
+    progress(fmt::format("kforecast: measuring {} on the GPU ({}/{}, limit {:g} s each)...", entry.name, done,
+                         to_measure.size(), settings.bench_timeout_seconds));
+    auto base_hash = write_side(job.base, root / "base");
+    if (!base_hash) return std::unexpected(base_hash.error());
+    auto head_hash = write_side(job.head, root / "head");
+    if (!head_hash) return std::unexpected(head_hash.error());
+    const BenchPair pair{(root / "head" / job.head.file).string() + ":" + job.head.kernel,
+                         (root / "base" / job.base.file).string() + ":" + job.base.kernel, ""};
+    // What can be checked without the GPU is checked here, so a kernel without a spec costs no
+    // child process.
+    if (auto prepared = prepare_pair(pair, config, outside.env); !prepared) {
+      const std::string message = readable(prepared.error().error.message);
+      if (prepared.error().kind == PairProblem::Kind::no_launch_spec)
+        return usage_error(fmt::format(
+            "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
+            "(sizes, grid, block and [kernel.args]; `kforecast help bench` shows one), or a [[kernel]] table "
+            "with name = \"{}\" in the base revision's .kforecast.toml; then {}",
+            job.head.kernel, job.head.file, job.head.kernel, how_to_measure(entry)));
+      return usage_error(fmt::format("its launch spec cannot be used: {}", message));
+    }
+    auto measurement = outside.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},
+                                         [&](std::string_view line) { progress(std::string(line)); });
+    if (!measurement) return usage_error(readable(measurement.error().message));
+    if (outside.progress) outside.progress->add_gpu_seconds(measurement->gpu_seconds);
+    measurement->reason = readable(measurement->reason);
+    for (auto& note : measurement->notes) note = readable(note);
+    auto line = ledger_entry(entry, *measurement, ledger_run);
+    line.reference_hash = *base_hash;
+    line.candidate_hash = *head_hash;
+    if (auto appended = policy::append_to_ledger(ledger, line); !appended)
+      run.notes.push_back(fmt::format("ledger not written: {}", appended.error().message));
+    return measurement;
+  };
+  // The observer sees what measure_kernels decides with, whether measured or not.
+  const MeasureKernel measure = [&](std::size_t index) {
+    auto outcome = measure_one(index);
+    if (observe) observe(index, outcome);
+    return outcome;
+  };
+  if (outside.progress) outside.progress->stage("measuring on the GPU", to_measure.size());
+  const MeasureOutcome outcome = measure_kernels(run.cases, to_measure, settings.measure, measure);
+  if (terminal) outside.warnings << "\r\033[K" << std::flush;
+  run.gpu_time = gpu_time(run.cases, outcome, "");
+  if (outcome.measured > 0)
+    run.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
+                                       outcome.measured == 1 ? "" : "s", ledger.string()));
+}
+
+}  // namespace kforecast::gate

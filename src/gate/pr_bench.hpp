@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// `kforecast pr`'s GPU side: the kernels the policy sent to the GPU, measured on the local GPU
+// the way `kforecast bench` measures (a child process per pair, a regression confirmed in a
+// second one), the ledger line of each measurement, and the run's GPU time. Without a usable
+// GPU, or with --no-bench, they stay unverified and policy.on_unverified decides.
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/error.hpp"
+#include "base/shared_text.hpp"
+#include "bench/measurement.hpp"
+#include "config/config.hpp"
+#include "gate/kernel_case.hpp"
+#include "gate/measure_step.hpp"
+#include "gate/outside.hpp"
+#include "gate/settings.hpp"
+#include "kernels/changed_kernels.hpp"
+#include "kernels/revision_sources.hpp"
+#include "report/report.hpp"
+
+namespace kforecast::gate {
+
+// Measuring turned off, and why: each kernel's note says `reason`, the footer `note`.
+struct NoBench {
+  bool set = false;
+  std::string reason = "--no-bench was given";
+  std::string note = "--no-bench";
+};
+
+struct PrBenchInputs {
+  const kernels::ChangeAnalysis& analysis;  // run.cases[i] is analysis.kernels[i]
+  const kernels::RevisionSources& base;
+  const kernels::RevisionSources& head;
+  std::filesystem::path ledger;  // policy.ledger, resolved
+  NoBench no_bench;              // --no-bench (pr), no --bench (check)
+};
+
+// Why no kernel can be measured here, or nullopt when a GPU is usable: the CUDA driver loads and
+// reports a device (the check `kforecast doctor` makes).
+std::optional<std::string> no_gpu_reason(const config::Config& config);
+
+// The first local GPU's architecture and name ("sm_90", "NVIDIA H100 80GB HBM3"), or nullopt
+// where the driver does not load or reports no device.
+std::optional<std::pair<std::string, std::string>> first_local_gpu(const config::Config& config);
+
+// Now, as the ledger records it (UTC, ISO 8601).
+std::string utc_timestamp();
+
+// One kernel to measure, self-contained: both sides' texts (the kernel's file and the local
+// headers it reaches), so it can be measured where the repository is not (a plan's GPU shard).
+struct MeasureSide {
+  std::string file;                                       // the kernel's file
+  std::string kernel;                                     // its qualified name
+  std::vector<std::pair<std::string, SharedText>> files;  // path, text: `file` and its closure (shared by jobs)
+};
+struct MeasureJob {
+  std::size_t entry = 0;  // index into run.cases (and the report's kernels)
+  bool complete = false;  // false: a version is missing at one revision, nothing to compare
+  MeasureSide base;
+  MeasureSide head;
+};
+
+// The jobs of `to_measure`, in the same order.
+std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
+                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head);
+
+// Sees each kernel's outcome as it is decided: a measurement, or why it was not measured (the
+// reason policy.on_unverified is applied with). A plan's shard records them (cli/shard_results.hpp).
+using MeasureObserver = std::function<void(std::size_t entry, const Result<bench::Measurement>& outcome)>;
+
+// measure_in_pr over jobs instead of an analysis: what a plan's shard runs.
+void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,
+                        const NoBench& no_bench, const Settings& settings, Outside& outside,
+                        const MeasureObserver& observe = {});
+
+// Measures `to_measure` (from apply_policy) and completes the run: each case's measurement and
+// verdict, the GPU time, and notes for anything that went wrong around the measurements (a
+// ledger that cannot be written). Progress goes to the outside's progress or terminal, if any.
+void measure_in_pr(GateRun& run, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
+                   const Settings& settings, Outside& outside);
+
+}  // namespace kforecast::gate

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/run_gate.hpp"
+
+#include <algorithm>
+
+#include "gate/change_review.hpp"
+#include "kforecast_version.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+bool unchanged(const kernels::ChangedKernel& kernel) {
+  return kernel.reasons.size() == 1 && kernel.reasons.front().starts_with("no source change");
+}
+
+// Without NVRTC the identical-code tier cannot settle a kernel; one whose source, and everything
+// it reaches, reads the same at both sides is settled all the same (nothing to forecast).
+void settle_unchanged(GateRun& run, const kernels::ChangeAnalysis& analysis, std::vector<std::size_t>& to_measure) {
+  for (std::size_t i = 0; i < run.cases.size(); ++i) {
+    auto& entry = run.cases[i].entry;
+    if (!unchanged(analysis.kernels[i]) || entry.decision == report::Decision::identical_code) continue;
+    entry.decision = report::Decision::identical_code;
+    entry.verdict = report::KernelVerdict::pass;
+    entry.forecast.reset();
+    entry.unverified = false;
+    entry.notes = {analysis.kernels[i].reasons.front(),
+                   "the kernel and everything it reaches read the same (machine code not compared): speedup 1"};
+    std::erase(to_measure, i);
+  }
+}
+
+}  // namespace
+
+Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside& outside, GateStop stop) {
+  GateResult result{{std::string(kforecast::version), inputs.base, inputs.head, {}, {inputs.target_note}, {}, {}}, {}};
+  GateRun& run = result.run;
+  auto to_measure = review_changed_kernels(
+      run,
+      {inputs.base_sources, inputs.head_sources, inputs.analysis, std::move(inputs.prompts), inputs.context_notes,
+       inputs.author},
+      settings, outside);
+  if (!to_measure) return std::unexpected(to_measure.error());
+  result.to_measure = std::move(*to_measure);
+  if (inputs.settle_unchanged) settle_unchanged(run, inputs.analysis, result.to_measure);
+  if (inputs.measure_trusted) {
+    for (std::size_t i = 0; i < run.cases.size(); ++i)
+      if (run.cases[i].entry.decision == report::Decision::trusted_forecast) result.to_measure.push_back(i);
+    std::ranges::sort(result.to_measure);
+  }
+  if (stop == GateStop::after_policy) return result;
+  measure_in_pr(run, result.to_measure,
+                {inputs.analysis, inputs.base_sources, inputs.head_sources, settings.ledger, inputs.no_bench}, settings,
+                outside);
+  return result;
+}
+
+}  // namespace kforecast::gate

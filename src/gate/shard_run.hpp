@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// One GPU job of a plan (`kforecast bench --plan PLAN --shard I/N`): shard I of N of the plan's
+// kernels (positions I-1, I-1+N, ... of its riskiest-first list) measured exactly as `kforecast
+// pr` would (gate/pr_bench.hpp: a child process per pair, the plan's config, ledger lines), and
+// what came of each as results (gate/shard_results.hpp). Without a GPU every kernel of the shard
+// is recorded unmeasured with the reason.
+
+#include <cstddef>
+#include <string>
+
+#include "gate/outside.hpp"
+#include "gate/plan_file.hpp"
+#include "gate/settings.hpp"
+#include "gate/shard_results.hpp"
+
+namespace kforecast::gate {
+
+// `hash`: the plan's (plan_hash), so report --merge can refuse results of another plan;
+// `settings`: the plan's config read.
+ShardResults measure_shard(const Plan& plan, std::string hash, std::size_t index, std::size_t count,
+                           const Settings& settings, Outside& outside);
+
+}  // namespace kforecast::gate

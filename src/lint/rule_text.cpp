@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "lint/rule_text.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "lint/linter.hpp"
+
+namespace kforecast::lint {
+namespace {
+
+std::string indented(std::string_view text) {
+  std::string out;
+  while (!text.empty() && text.front() == '\n') text.remove_prefix(1);
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    out += "    " + std::string(text.substr(0, end)) + "\n";
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string rule_table(std::span<const Rule> rules) {
+  std::size_t width = 0;
+  for (const auto& rule : rules) width = std::max(width, rule.id.size());
+  std::string out;
+  for (const auto& rule : rules)
+    out += fmt::format("{:<{}}  {:<7}  {}\n", rule.id, width, to_string(rule.severity), rule.summary);
+  out += "\n'kforecast rules ID' explains one; silence one on a line with '// kforecast: ignore ID'.\n";
+  return out;
+}
+
+std::string rule_explanation(const Rule& rule) {
+  std::string out = fmt::format("{} ({})\n  {}\n\n", rule.id, to_string(rule.severity), rule.summary) +
+                    fmt::format("  {}\n\n", render_message(rule.message, "...")) +
+                    fmt::format("  Guide: {}\n  Defined at: {}\n", rule.guide, rule.origin);
+  if (!rule.bad.empty()) out += "\nFires on:\n" + indented(rule.bad);
+  if (!rule.good.empty()) out += "\nCorrected:\n" + indented(rule.good);
+  return out;
+}
+
+}  // namespace kforecast::lint

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The rules as `kforecast rules` prints them: a table of all, or one rule explained with an
+// example that fires and its corrected form.
+
+#include <span>
+#include <string>
+
+#include "lint/rule.hpp"
+
+namespace kforecast::lint {
+
+// One line per rule (id, severity, summary, ids padded to the longest), then how to read more
+// and how to silence one.
+std::string rule_table(std::span<const Rule> rules);
+
+// The rule's severity, summary, message, guide and origin, then its examples indented.
+std::string rule_explanation(const Rule& rule);
+
+}  // namespace kforecast::lint

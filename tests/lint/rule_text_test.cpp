@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <catch2/catch.hpp>
+
+#include "lint/rule_set.hpp"
+#include "lint/rule_text.hpp"
+
+using namespace kforecast::lint;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+TEST_CASE("lint: the rule table pads ids and says how to read more") {
+  Rule short_id{"ab", Severity::error, "first", "", "", "", "", {}, "here"};
+  Rule long_id{"abcdef", Severity::note, "second", "", "", "", "", {}, "here"};
+  const std::vector<Rule> rules{short_id, long_id};
+  CHECK(rule_table(rules) ==
+        "ab      error    first\n"
+        "abcdef  note     second\n"
+        "\n'kforecast rules ID' explains one; silence one on a line with '// kforecast: ignore ID'.\n");
+}
+
+TEST_CASE("lint: a rule explained, with its examples indented") {
+  const Rule rule{"double-literal",        Severity::warning,        "a double literal", "costs {match}",
+                  "https://guide",         "\n\nx = 1.0;\ny = 2.0;", "x = 1.0f;",        {},
+                  "rules/precision.toml:3"};
+  const std::string text = rule_explanation(rule);
+  CHECK_THAT(text, StartsWith("double-literal (warning)\n  a double literal\n\n"));
+  CHECK_THAT(text, Contains("  Guide: https://guide\n  Defined at: rules/precision.toml:3\n"));
+  CHECK_THAT(text, Contains("\nFires on:\n    x = 1.0;\n    y = 2.0;\n"));
+  CHECK_THAT(text, Contains("\nCorrected:\n    x = 1.0f;\n"));
+  Rule bare = rule;
+  bare.bad.clear();
+  bare.good.clear();
+  CHECK(rule_explanation(bare).find("Fires on") == std::string::npos);
+}
