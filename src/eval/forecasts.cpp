@@ -16,7 +16,6 @@ namespace kforecast::eval {
 namespace {
 
 using forecast::BinDistribution;
-using forecast::SpeedupBin;
 
 std::string launch_text(const std::optional<embedded::LaunchGeometry>& launch) {
   if (!launch) return "not given";

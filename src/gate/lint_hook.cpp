@@ -41,7 +41,7 @@ Result<std::filesystem::path> install_pre_commit_hook(const std::filesystem::pat
   if (asked->exit_status != 0)
     return usage_error(fmt::format("--install-hook: '{}' is not in a git repository", directory.string()));
   std::string relative = asked->out.substr(0, asked->out.find('\n'));
-  const std::filesystem::path hook =
+  std::filesystem::path hook =
       std::filesystem::path(relative).is_absolute() ? std::filesystem::path(relative) : directory / relative;
   std::error_code ec;
   if (std::filesystem::exists(hook, ec)) {

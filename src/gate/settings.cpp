@@ -4,7 +4,7 @@
 namespace kforecast::gate {
 
 std::filesystem::path ledger_path(const config::Config& config, const std::filesystem::path& repository_root) {
-  const std::filesystem::path configured = config.string_value("policy.ledger");
+  std::filesystem::path configured = config.string_value("policy.ledger");
   if (configured.is_absolute()) return configured;
   return (config.file() ? config.file()->parent_path() : repository_root) / configured;
 }
