@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "gate/compile_failure.hpp"
 #include "kernels/device_source.hpp"
 
 namespace kforecast::gate {
@@ -181,7 +182,10 @@ std::vector<KernelCodeVerdict> compare_changed_kernels(const RevisionSources& ba
         for (std::size_t r = first; r < last; ++r) {
           if (results[r].comparison == policy::CodeComparison::identical) continue;
           outcome = results[r].comparison;
-          if (!results[r].detail.empty()) verdicts[i].note = first_lines(results[r].detail, 6);
+          if (!results[r].detail.empty()) {
+            verdicts[i].note = first_lines(results[r].detail, 6);
+            verdicts[i].missing_context = missing_context(results[r].detail).value_or("");
+          }
           if (outcome != policy::CodeComparison::different) break;
         }
         verdicts[i].outcome = outcome;
