@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cuda/library_search.hpp"
 #include "gate/compile_failure.hpp"
 #include "kernels/device_source.hpp"
 
@@ -27,9 +28,7 @@ std::string first_lines(const std::string& text, std::size_t count) {
 policy::CompileUnit compile_unit(const RevisionSources& sources, const std::string& path,
                                  const IdenticalCodeContext& context) {
   const auto available = [&](std::string_view header) {
-    std::error_code ec;
-    return !context.cuda_include_dir.empty() &&
-           std::filesystem::exists(std::filesystem::path(context.cuda_include_dir) / header, ec);
+    return cuda::toolkit_has_header(context.cuda_include_dir, header);
   };
   auto device_text = [&](const std::string& file) {
     return kernels::device_source(sources.files().at(file), sources.scanned(file), available).text;
@@ -37,7 +36,7 @@ policy::CompileUnit compile_unit(const RevisionSources& sources, const std::stri
   // Host functions that device code names stay in the unit; -default-device compiles them as
   // device functions.
   policy::CompileUnit unit{path, device_text(path), {}, {}, {"-default-device"}};
-  if (!context.cuda_include_dir.empty()) unit.include_dirs.push_back(context.cuda_include_dir);
+  unit.include_dirs = cuda::toolkit_header_dirs(context.cuda_include_dir);
   std::map<std::string, bool> named;
   for (const auto& file : sources.closure(path)) {
     const auto directory = std::filesystem::path(file).parent_path();
