@@ -27,29 +27,25 @@ std::string first_lines(const std::string& text, std::size_t count) {
 // under each spelling its includers use.
 policy::CompileUnit compile_unit(const RevisionSources& sources, const std::string& path,
                                  const IdenticalCodeContext& context) {
-  const auto available = [&](std::string_view header) {
-    return cuda::toolkit_has_header(context.cuda_include_dir, header);
-  };
+  // An angled include stays where the toolkit has it or the repository does (<mylib/util.h> of
+  // the project's include folder); any other is blanked, since the compiler cannot open it.
   auto device_text = [&](const std::string& file) {
+    const auto available = [&](std::string_view header) {
+      return cuda::toolkit_has_header(context.cuda_include_dir, header) ||
+             sources.resolve_include(file, {std::string(header), true, 0}).has_value();
+    };
     return kernels::device_source(sources.files().at(file), sources.scanned(file), available).text;
   };
   // Host functions that device code names stay in the unit; -default-device compiles them as
   // device functions.
   policy::CompileUnit unit{path, device_text(path), {}, {}, {"-default-device"}};
   unit.include_dirs = cuda::toolkit_header_dirs(context.cuda_include_dir);
+  // Each local header under the name its includer wrote, which is the name the compiler looks for.
   std::map<std::string, bool> named;
-  for (const auto& file : sources.closure(path)) {
-    const auto directory = std::filesystem::path(file).parent_path();
-    for (const auto& include : sources.scanned(file).includes) {
-      for (const auto& candidate : {(directory / include.path).lexically_normal().generic_string(),
-                                    std::filesystem::path(include.path).lexically_normal().generic_string()}) {
-        if (!sources.files().contains(candidate)) continue;
-        if (!named.emplace(include.path, true).second) break;
-        unit.headers.push_back({include.path, device_text(candidate)});
-        break;
-      }
-    }
-  }
+  for (const auto& file : sources.closure(path))
+    for (const auto& include : sources.scanned(file).includes)
+      if (auto header = sources.resolve_include(file, include); header && named.emplace(include.path, true).second)
+        unit.headers.push_back({include.path, device_text(*header)});
   return unit;
 }
 
