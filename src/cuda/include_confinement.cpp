@@ -101,6 +101,11 @@ class Confiner {
       return refuse_here(fmt::format("{} names a path with a backslash or NUL byte", directive.directive));
     if (m_in_memory.contains(name)) return {};
     const fs::path path(name);
+    // The repository's .git holds the checkout's token (actions/checkout writes it to .git/config):
+    // never a header, whether kforecast or the compiler would look for it.
+    if (std::ranges::any_of(path, [](const fs::path& part) { return part == ".git"; }))
+      return refuse_here(fmt::format("{} names a file inside .git, which is never handed to the compiler",
+                                     directive.directive));
     if (path.is_absolute())
       return refuse_here(
           fmt::format("{} of the absolute path '{}'; include project headers by their path inside the "

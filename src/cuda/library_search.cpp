@@ -63,4 +63,20 @@ std::string toolkit_include_dir(const EnvLookup& env) {
   return std::filesystem::exists("/usr/local/cuda/include/cuda.h", ec) ? "/usr/local/cuda/include" : "";
 }
 
+std::vector<std::string> toolkit_header_dirs(const std::string& include_dir) {
+  if (include_dir.empty()) return {};
+  std::vector<std::string> dirs{include_dir};
+  std::error_code ec;
+  if (const auto cccl = std::filesystem::path(include_dir) / "cccl"; std::filesystem::is_directory(cccl, ec))
+    dirs.push_back(cccl.string());
+  return dirs;
+}
+
+bool toolkit_has_header(const std::string& include_dir, std::string_view header) {
+  std::error_code ec;
+  return std::ranges::any_of(toolkit_header_dirs(include_dir), [&](const std::string& dir) {
+    return std::filesystem::exists(std::filesystem::path(dir) / header, ec);
+  });
+}
+
 }  // namespace kforecast::cuda

@@ -5,6 +5,7 @@
 // test can check the order, and `doctor` can show it.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/environment.hpp"
@@ -31,6 +32,15 @@ std::vector<std::string> driver_candidates(const LoaderOptions& options);
 // The CUDA toolkit's include folder (the one holding cuda.h): $CUDA_HOME/include, $CUDA_PATH/include
 // or /usr/local/cuda/include; "" where there is none.
 std::string toolkit_include_dir(const EnvLookup& env);
+
+// The toolkit's header folders for a compile: `include_dir` itself and, where it exists, CUDA 13's
+// `include/cccl` (CUB, Thrust and libcu++'s `cuda/...`, which cooperative_groups.h itself
+// includes); none for "".
+std::vector<std::string> toolkit_header_dirs(const std::string& include_dir);
+
+// Whether the toolkit has `header` in one of those folders: a header it lacks is blanked from a
+// device-only unit rather than sent to a compiler that cannot open it.
+bool toolkit_has_header(const std::string& include_dir, std::string_view header);
 
 // libnvrtc.so.13, .so.12, .so.11.2, .so.11.1, .so.11.0, then libnvrtc.so.
 std::vector<std::string> nvrtc_sonames();

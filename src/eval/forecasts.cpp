@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cuda/library_search.hpp"
 #include "embedded/ordinal_model.hpp"
 #include "embedded/training.hpp"
 #include "gate/compiler_facts.hpp"
@@ -28,7 +29,7 @@ std::string launch_text(const std::optional<embedded::LaunchGeometry>& launch) {
 std::string compiler_facts(const PromptCompiler& prompt_compiler, const std::string& unit_name,
                            const embedded::KernelText& side) {
   policy::CompileUnit unit{unit_name, side.source.str(), {}, {}, {}};
-  if (!prompt_compiler.cuda_include.empty()) unit.include_dirs.push_back(prompt_compiler.cuda_include);
+  unit.include_dirs = cuda::toolkit_header_dirs(prompt_compiler.cuda_include);
   return gate::compiler_facts(*prompt_compiler.compiler, unit, side.kernel, prompt_compiler.arch);
 }
 

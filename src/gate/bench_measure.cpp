@@ -100,9 +100,7 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
   PreparedPair prepared;
   prepared.include_dir = cuda::toolkit_include_dir(env);
   const auto available = [&](std::string_view header) {
-    std::error_code ec;
-    return !prepared.include_dir.empty() &&
-           std::filesystem::exists(std::filesystem::path(prepared.include_dir) / header, ec);
+    return cuda::toolkit_has_header(prepared.include_dir, header);
   };
   auto reference = bench::prepare_kernel(sides->reference, sides->reference_kernel, available);
   if (!reference) return other(reference.error());
@@ -180,7 +178,7 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
     cuda::CompileRequest request = kernel.request;
     request.arch = arch;
     for (const auto& directory : spec.include_dirs) request.include_dirs.push_back(directory);
-    if (!include_dir.empty()) request.include_dirs.push_back(include_dir);
+    for (auto& directory : cuda::toolkit_header_dirs(include_dir)) request.include_dirs.push_back(std::move(directory));
     request.defines = spec.defines;
     auto output = (*compiler)->compile(request);
     if (!output)

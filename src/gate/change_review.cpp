@@ -57,12 +57,25 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
         fmt::format("machine code identical for {} ({}): speedup exactly 1", arch, fmt::join(code->names, ", ")));
     return entry;
   }
-  if (code != nullptr && code->outcome == CodeComparison::head_failed) {
+  // Only a real break fails the gate: the base compiled and the head does not, with the first
+  // error in the project's own code (gate/compile_failure.hpp). A head kforecast lacks the context
+  // to compile, or a kernel neither side compiles, is forecast like any other change.
+  if (code != nullptr && code->outcome == CodeComparison::head_failed && code->missing_context.empty()) {
     entry.verdict = report::KernelVerdict::fail;
     entry.notes.push_back(fmt::format("the head does not compile for {}: {}", arch, code->note));
     return entry;
   }
-  if (code != nullptr && code->outcome == CodeComparison::base_failed)
+  if (code != nullptr && code->outcome == CodeComparison::head_failed)
+    entry.notes.push_back(fmt::format(
+        "the head could not be compiled for {} with the context kforecast has ({}; the project's own build may "
+        "have it): code not compared, so the kernel is forecast: {}",
+        arch, code->missing_context, code->note));
+  else if (code != nullptr && code->outcome == CodeComparison::both_failed)
+    entry.notes.push_back(fmt::format(
+        "neither revision compiles for {} with the context kforecast has (the base fails too, so it is not this "
+        "change's doing): code not compared, so the kernel is forecast: {}",
+        arch, code->note));
+  else if (code != nullptr && code->outcome == CodeComparison::base_failed)
     entry.notes.push_back(fmt::format("the base does not compile for {} (code not compared): {}", arch, code->note));
   else if (code != nullptr && code->outcome == CodeComparison::different)
     entry.notes.push_back(fmt::format("machine code differs for {}", arch));

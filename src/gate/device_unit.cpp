@@ -3,16 +3,14 @@
 
 #include <filesystem>
 
+#include "cuda/library_search.hpp"
 #include "kernels/device_source.hpp"
 
 namespace kforecast::gate {
 
 std::string device_unit_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
                              const std::string& cuda_include) {
-  const auto available = [&](std::string_view header) {
-    std::error_code ec;
-    return !cuda_include.empty() && std::filesystem::exists(std::filesystem::path(cuda_include) / header, ec);
-  };
+  const auto available = [&](std::string_view header) { return cuda::toolkit_has_header(cuda_include, header); };
   return kernels::device_source(sources.files().at(site.file), sources.scanned(site.file), available).text;
 }
 

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "cuda/library_search.hpp"
+#include "gate/compile_failure.hpp"
 #include "kernels/device_source.hpp"
 
 namespace kforecast::gate {
@@ -25,31 +27,25 @@ std::string first_lines(const std::string& text, std::size_t count) {
 // under each spelling its includers use.
 policy::CompileUnit compile_unit(const RevisionSources& sources, const std::string& path,
                                  const IdenticalCodeContext& context) {
-  const auto available = [&](std::string_view header) {
-    std::error_code ec;
-    return !context.cuda_include_dir.empty() &&
-           std::filesystem::exists(std::filesystem::path(context.cuda_include_dir) / header, ec);
-  };
+  // An angled include stays where the toolkit has it or the repository does (<mylib/util.h> of
+  // the project's include folder); any other is blanked, since the compiler cannot open it.
   auto device_text = [&](const std::string& file) {
+    const auto available = [&](std::string_view header) {
+      return cuda::toolkit_has_header(context.cuda_include_dir, header) ||
+             sources.resolve_include(file, {std::string(header), true, 0}).has_value();
+    };
     return kernels::device_source(sources.files().at(file), sources.scanned(file), available).text;
   };
   // Host functions that device code names stay in the unit; -default-device compiles them as
   // device functions.
   policy::CompileUnit unit{path, device_text(path), {}, {}, {"-default-device"}};
-  if (!context.cuda_include_dir.empty()) unit.include_dirs.push_back(context.cuda_include_dir);
+  unit.include_dirs = cuda::toolkit_header_dirs(context.cuda_include_dir);
+  // Each local header under the name its includer wrote, which is the name the compiler looks for.
   std::map<std::string, bool> named;
-  for (const auto& file : sources.closure(path)) {
-    const auto directory = std::filesystem::path(file).parent_path();
-    for (const auto& include : sources.scanned(file).includes) {
-      for (const auto& candidate : {(directory / include.path).lexically_normal().generic_string(),
-                                    std::filesystem::path(include.path).lexically_normal().generic_string()}) {
-        if (!sources.files().contains(candidate)) continue;
-        if (!named.emplace(include.path, true).second) break;
-        unit.headers.push_back({include.path, device_text(candidate)});
-        break;
-      }
-    }
-  }
+  for (const auto& file : sources.closure(path))
+    for (const auto& include : sources.scanned(file).includes)
+      if (auto header = sources.resolve_include(file, include); header && named.emplace(include.path, true).second)
+        unit.headers.push_back({include.path, device_text(*header)});
   return unit;
 }
 
@@ -181,7 +177,10 @@ std::vector<KernelCodeVerdict> compare_changed_kernels(const RevisionSources& ba
         for (std::size_t r = first; r < last; ++r) {
           if (results[r].comparison == policy::CodeComparison::identical) continue;
           outcome = results[r].comparison;
-          if (!results[r].detail.empty()) verdicts[i].note = first_lines(results[r].detail, 6);
+          if (!results[r].detail.empty()) {
+            verdicts[i].note = first_lines(results[r].detail, 6);
+            verdicts[i].missing_context = missing_context(results[r].detail).value_or("");
+          }
           if (outcome != policy::CodeComparison::different) break;
         }
         verdicts[i].outcome = outcome;

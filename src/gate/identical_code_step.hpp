@@ -18,6 +18,9 @@ struct KernelCodeVerdict {
   std::vector<std::string> names;                 // the name expressions compared ("k", "tiled<64>")
   std::optional<policy::CodeComparison> outcome;  // nullopt: not compared (see note)
   std::string note;
+  // For a side that failed to compile: what kforecast's context lacked (gate/compile_failure.hpp),
+  // or "" for an error in the project's own code.
+  std::string missing_context;
 };
 
 struct IdenticalCodeContext {

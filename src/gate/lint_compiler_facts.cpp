@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cuda/library_search.hpp"
 #include "kernels/device_source.hpp"
 #include "policy/ptx_cache.hpp"
 
@@ -76,16 +77,13 @@ Compiled compile_one(const cuda::Compiler& compiler, const FactsRequest& file, c
     source = std::move(changed->text);
     kept = std::move(changed->kept);
   }
-  const auto available = [&](std::string_view header) {
-    std::error_code ec;
-    return !cuda_include_dir.empty() && std::filesystem::exists(std::filesystem::path(cuda_include_dir) / header, ec);
-  };
+  const auto available = [&](std::string_view header) { return cuda::toolkit_has_header(cuda_include_dir, header); };
   const auto device_text = [&](const std::string& text) {
     return kernels::device_source(text, kernels::scan_cuda_source(text), available).text;
   };
   cuda::CompileRequest request{device_text(source), file.path, arch};
   request.include_dirs = file.include_dirs;
-  if (!cuda_include_dir.empty()) request.include_dirs.push_back(cuda_include_dir);
+  for (auto& dir : cuda::toolkit_header_dirs(cuda_include_dir)) request.include_dirs.push_back(std::move(dir));
   request.options = {"-default-device"};
   for (const auto& header : file.headers) request.headers.push_back({header.include_name, device_text(header.text)});
 

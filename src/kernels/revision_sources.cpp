@@ -58,19 +58,48 @@ RevisionSources::RevisionSources(const SourceFiles& files)
     m_scanned.emplace(path, scan_cuda_source(text, {.tokens = &tokens}));
     m_declarations.emplace(path, file_scope_declarations(text, tokens));
   }
+  for (const auto& [path, text] : m_files)
+    m_by_file_name[std::filesystem::path(path).filename().string()].push_back(path);
   for (const auto& [path, scanned] : m_scanned) {
     std::vector<std::string> resolved;
-    const std::filesystem::path directory = std::filesystem::path(path).parent_path();
-    for (const Include& include : scanned.includes) {
-      for (const std::string& candidate : {normalised(directory / include.path), normalised(include.path)}) {
-        if (m_files.contains(candidate)) {
-          if (std::ranges::find(resolved, candidate) == resolved.end()) resolved.push_back(candidate);
-          break;
-        }
-      }
-    }
+    for (const Include& include : scanned.includes)
+      if (auto header = resolve_include(path, include); header && std::ranges::find(resolved, *header) == resolved.end())
+        resolved.push_back(std::move(*header));
     m_includes.emplace(path, std::move(resolved));
   }
+}
+
+std::optional<std::string> RevisionSources::resolve_include(const std::string& includer, const Include& include) const {
+  const std::filesystem::path directory = std::filesystem::path(includer).parent_path();
+  for (const std::string& candidate : {normalised(directory / include.path), normalised(include.path)})
+    if (m_files.contains(candidate)) return candidate;
+  const std::string name = normalised(include.path);
+  // <cuda_runtime.h> and the like stay the toolkit's even where a repository carries a file of
+  // that name; only a name with a folder, or a quoted one, is searched for in the tree.
+  if (name.empty() || name.starts_with("..") || (include.angled && name.find('/') == std::string::npos))
+    return std::nullopt;
+  const auto same_name = m_by_file_name.find(std::filesystem::path(name).filename().string());
+  if (same_name == m_by_file_name.end()) return std::nullopt;
+  const auto shared_prefix = [&](const std::string& path) {
+    const auto a = directory.generic_string(), b = std::filesystem::path(path).parent_path().generic_string();
+    std::size_t n = 0;
+    while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+    return n;
+  };
+  std::optional<std::string> best;
+  std::size_t best_prefix = 0;
+  bool tie = false;
+  for (const auto& path : same_name->second) {
+    if (path != name && !path.ends_with("/" + name)) continue;
+    const std::size_t prefix = shared_prefix(path);
+    if (!best || prefix > best_prefix) {
+      best = path, best_prefix = prefix, tie = false;
+    } else if (prefix == best_prefix) {
+      tie = true;
+    }
+  }
+  if (tie) return std::nullopt;
+  return best;
 }
 
 std::vector<std::string> RevisionSources::closure(const std::string& path) const {

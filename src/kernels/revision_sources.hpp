@@ -41,8 +41,16 @@ class RevisionSources {
   const SourceFiles& files() const { return m_files; }
   const ScannedSource& scanned(const std::string& path) const { return m_scanned.at(path); }
 
-  // The local headers `path` includes, resolved against its directory, then the repository root.
+  // The local headers `path` includes (resolve_include), in include order.
   const std::vector<std::string>& includes(const std::string& path) const { return m_includes.at(path); }
+
+  // The repository file an #include of `includer` names, as a build with the project's include
+  // folders would find it, or nullopt (a toolkit or system header, or one this revision lacks):
+  // against the includer's directory, then the repository root, then, for a name with a folder
+  // in it (<mylib/util.h>) or a quoted one, the one file whose path ends with the name (the
+  // nearest to the includer where several do; none where that is a tie). The last is what a
+  // build's -I folders do, inferred from the tree alone.
+  std::optional<std::string> resolve_include(const std::string& includer, const Include& include) const;
 
   // `path` and every local header it reaches, `path` first.
   std::vector<std::string> closure(const std::string& path) const;
@@ -71,6 +79,8 @@ class RevisionSources {
   const SourceFiles& m_files;
   std::map<std::string, ScannedSource, std::less<>> m_scanned;
   std::map<std::string, std::vector<std::string>, std::less<>> m_includes;
+  // Every file by its last path component, for resolve_include's search of the tree.
+  std::map<std::string, std::vector<std::string>, std::less<>> m_by_file_name;
   std::map<std::string, std::vector<FileScopeDeclaration>, std::less<>> m_declarations;
   mutable std::map<std::string, std::unique_ptr<ClosureGraph>, std::less<>> m_graphs;
 };

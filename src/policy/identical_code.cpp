@@ -91,7 +91,9 @@ std::vector<KernelCodeResult> compare_kernel_code(const cuda::Compiler& compiler
 
   std::vector<KernelCodeResult> results;
   for (const auto& kernel : kernels) {
-    if (head_side.error) {
+    if (head_side.error && base_side.error) {
+      results.push_back({CodeComparison::both_failed, *head_side.error});
+    } else if (head_side.error) {
       results.push_back({CodeComparison::head_failed, *head_side.error});
     } else if (base_side.error) {
       results.push_back({CodeComparison::base_failed, *base_side.error});

@@ -31,7 +31,8 @@ struct KernelToCompare {
   std::string head_expression;
 };
 
-enum class CodeComparison { identical, different, base_failed, head_failed };
+// both_failed: neither side compiles (the detail is the head's error).
+enum class CodeComparison { identical, different, base_failed, head_failed, both_failed };
 
 struct KernelCodeResult {
   CodeComparison comparison = CodeComparison::different;

@@ -105,6 +105,14 @@ TEST_CASE("cuda: project headers are read from the work tree, inside the reposit
     REQUIRE_FALSE(confined);
     CHECK_THAT(confined.error().message, Contains("inside .git"));
   }
+  SECTION(".git named from the root, as a header neither kforecast nor the compiler has, is refused by name") {
+    for (const char* source : {"#include \".git/config\"\n", "#include <.git/config>\n",
+                               "#include \"sub/.git/HEAD\"\n"}) {
+      auto confined = confine_includes(request_for(source), roots);
+      REQUIRE_FALSE(confined);
+      CHECK_THAT(confined.error().message, Contains("names a file inside .git"));
+    }
+  }
   SECTION("a committed symlink that leads out is refused") {
     fs::create_symlink("/proc/self/environ", repository.path() / "kernels/env.cuh");
     auto confined = confine_includes(request_for("#include \"env.cuh\"\n"), roots);

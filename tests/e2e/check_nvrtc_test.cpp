@@ -60,3 +60,23 @@ TEST_CASE("e2e: check fails a candidate that no longer compiles") {
   CHECK_THAT(broken.out, Contains("kforecast check: fail"));
   CHECK_THAT(broken.out, Contains("the head does not compile"));
 }
+
+TEST_CASE("e2e: check compiles a kernel that includes the project's own headers as <lib/header>") {
+  // The shape of a library with its headers under include/NAME/, included as <NAME/...> by a
+  // build given -I include: kforecast finds them in the tree, so the kernel is compiled, not
+  // blanked into an error.
+  FixtureRepo repo;
+  repo.write("include/mylib/twice.cuh", "#pragma once\n__device__ inline float twice(float x) { return 2.0f * x; }\n");
+  const auto kernel = [](const std::string& local) {
+    return "#include <mylib/twice.cuh>\n__global__ void doubled(float* a, int n) {\n  int " + local +
+           " = blockIdx.x * blockDim.x + threadIdx.x;\n  if (" + local + " < n) a[" + local + "] = twice(a[" + local +
+           "]);\n}\n";
+  };
+  repo.write("src/doubled.cu", kernel("i"));
+  repo.commit("base");
+  repo.write("src/doubled.cu", kernel("index"));
+  auto run = check(repo, {"src/doubled.cu:doubled"});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("decision      identical code"));
+}

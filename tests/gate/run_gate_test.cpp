@@ -6,6 +6,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "cuda/fake_compiler.hpp"
@@ -72,6 +74,7 @@ struct Harness {
   kernels::SourceFiles head_files;
   std::string config_text;
   bool has_compiler = true;
+  cuda::FakeCompiler::Handler compile = compile_by_length;
   FakeForecaster::Answer answer = [](const std::string&) { return KernelForecast{forecast_of(0.05, 0.9), "", "", {}}; };
   std::optional<std::string> no_gpu = "no GPU here (fake)";
   std::function<Result<bench::Measurement>(const ChildRequest&)> measure = [](const ChildRequest&) {
@@ -99,15 +102,14 @@ struct Harness {
     for (const auto& [path, text] : head_files) touched.insert(path);
     for (const auto& [path, text] : base_files) touched.insert(path);
     const auto analysis = kernels::find_changed_kernels(base, head, {}, touched);
-    auto compiler = std::make_shared<cuda::FakeCompiler>(compile_by_length);
     Outside outside{[](std::string_view) { return std::optional<std::string>(); },
                     warnings,
                     false,
                     nullptr,
-                    [this, compiler]() -> cuda::LoadedCompiler {
+                    [this]() -> cuda::LoadedCompiler {
                       if (!has_compiler) return std::unexpected(cuda::Unavailable{"NVRTC not found", "", "", {}});
                       ++compiles;
-                      return std::make_unique<cuda::FakeCompiler>(compile_by_length);
+                      return std::make_unique<cuda::FakeCompiler>(compile);
                     },
                     [] { return std::optional<std::pair<std::string, std::string>>(); },
                     [this](const embedded::FeatureContext&, std::optional<llm::PromptSet>,
@@ -345,4 +347,70 @@ TEST_CASE("run_gate: a trusted author's kernel may pass on the LLM's sure foreca
   REQUIRE(result.has_value());
   CHECK(only_entry(*result).decision == report::Decision::trusted_forecast);
   CHECK_FALSE(result->run.cases.front().second_opinion);
+}
+
+namespace {
+
+// A compiler that fails on every source containing `marker` ("": every source), with `log` as its message, the way
+// the confined NVRTC reports a failure ("FILE does not compile for ARCH:" and NVRTC's log).
+cuda::FakeCompiler::Handler failing_on(std::string marker, std::string log) {
+  return [marker = std::move(marker), log = std::move(log)](const cuda::CompileRequest& request) -> Result<cuda::CompileOutput> {
+    if (request.source.find(marker) != std::string::npos)
+      return fail(ExitCode::could_not_run, fmt::format("{} does not compile for compute_90:\n{}", request.file_name, log));
+    return compile_by_length(request);
+  };
+}
+
+bool has_note(const report::KernelEntry& entry, std::string_view text) {
+  return std::ranges::any_of(entry.notes,
+                             [&](const std::string& note) { return note.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("run_gate: a head that no longer compiles, where the base did, fails the gate with the first error") {
+  Harness h;
+  h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
+  h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * undefined_z;")}};
+  h.compile = failing_on("undefined_z", "k.cu(12): error: identifier \"undefined_z\" is undefined\n1 error detected");
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  const auto& entry = only_entry(*result);
+  CHECK(entry.verdict == report::KernelVerdict::fail);
+  CHECK(has_note(entry, "the head does not compile for sm_90"));
+  CHECK(has_note(entry, "k.cu(12): error: identifier \"undefined_z\" is undefined"));
+  CHECK(h.forecasts_asked == 0);
+}
+
+TEST_CASE("run_gate: a head that needs a header the compiler cannot open is forecast, not failed") {
+  // The shape of a merged commit that includes a host library's header (cuBLAS, NVTX) in a
+  // kernel file: NVRTC has no C library, so the toolkit header's own #include fails. The
+  // project builds it; kforecast lacks the context, which is no reason to fail the change.
+  Harness h;
+  h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
+  h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
+  h.compile = failing_on("x[i] * x[i]",
+                         "/usr/local/cuda/include/cublas_api.h(68): catastrophic error: cannot open source file "
+                         "\"stdint.h\"\n  #include <stdint.h>\n\n1 catastrophic error detected");
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  const auto& entry = only_entry(*result);
+  CHECK(entry.verdict != report::KernelVerdict::fail);
+  CHECK(has_note(entry, "the head could not be compiled for sm_90 with the context kforecast has"));
+  CHECK(has_note(entry, "\"stdint.h\""));
+  CHECK(h.forecasts_asked == 1);
+  CHECK_FALSE(any_failed(result->run));
+}
+
+TEST_CASE("run_gate: a kernel neither revision compiles is forecast, not failed") {
+  Harness h;
+  h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
+  h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
+  h.compile = failing_on("", "k.cu(40): error: identifier \"FILE\" is undefined\n1 error detected");
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  const auto& entry = only_entry(*result);
+  CHECK(entry.verdict != report::KernelVerdict::fail);
+  CHECK(has_note(entry, "neither revision compiles for sm_90 with the context kforecast has"));
+  CHECK(h.forecasts_asked == 1);
 }
