@@ -41,4 +41,12 @@ inline Run run_kforecast(std::vector<std::string> args, const std::filesystem::p
 
 using kforecast::testing::FixtureRepo;
 
+// One kernel, committed, then changed in a second commit (HEAD~1..HEAD): the smallest pull request.
+inline void commit_one_kernel_change(const FixtureRepo& repo) {
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 1.0f; }\n");
+  repo.commit("base");
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 2.0f; }\n");
+  repo.commit("head");
+}
+
 }  // namespace kforecast::e2e

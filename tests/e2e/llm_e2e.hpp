@@ -41,6 +41,29 @@ inline std::vector<std::string> llm_env(const kforecast::testing::FakeHttpServer
           "XDG_CACHE_HOME=" + cache.string()};
 }
 
+// `kforecast pr --forecaster llm` over two_commits with NVRTC from its default places (wherever
+// it is installed) against an endpoint that answers "ok": the run, how many requests reached the
+// endpoint, and the first one's body.
+struct LlmPrRun {
+  Run run;
+  std::size_t requests = 0;
+  std::string body;
+};
+inline LlmPrRun pr_with_default_nvrtc() {
+  FixtureRepo repo;
+  two_commits(repo);
+  kforecast::testing::FakeHttpServer server;
+  server.set_handler([](const auto&, std::size_t) {
+    return kforecast::testing::ScriptedResponse::json(200, answer_completion("ok"));
+  });
+  auto env = llm_env(server, repo.path() / ".test-cache");
+  env.erase(env.begin());  // NVRTC from its default places
+  LlmPrRun result{run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--forecaster", "llm"}, repo.path(), env)};
+  result.requests = server.request_count();
+  if (result.requests > 0) result.body = server.requests().at(0).body;
+  return result;
+}
+
 // Every regular file's contents under `directory`, concatenated ("" when it does not exist).
 inline std::string files_under(const std::filesystem::path& directory) {
   namespace fs = std::filesystem;

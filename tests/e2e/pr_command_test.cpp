@@ -10,18 +10,9 @@
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
 
-namespace {
-void two_commits(FixtureRepo& repo) {
-  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 1.0f; }\n");
-  repo.commit("base");
-  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 2.0f; }\n");
-  repo.commit("head");
-}
-}  // namespace
-
 TEST_CASE("e2e: pr without NVRTC reports changed kernels as not compared, never as identical") {
   FixtureRepo repo;
-  two_commits(repo);
+  commit_one_kernel_change(repo);
   auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(),
                            {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
   CHECK(run.status == 0);
@@ -33,7 +24,7 @@ TEST_CASE("e2e: pr without NVRTC reports changed kernels as not compared, never 
 TEST_CASE("e2e: pr writes the config's report.format when --format is not given, and --format wins") {
   FixtureRepo repo;
   repo.write(".kforecast.toml", "[report]\nformat = \"json\"\n");
-  two_commits(repo);
+  commit_one_kernel_change(repo);
   auto run = run_kforecast({"pr", "--base", "HEAD~1"}, repo.path());
   CHECK(run.status == 0);
   CHECK(run.out.starts_with("{"));
@@ -45,7 +36,7 @@ TEST_CASE("e2e: pr writes the config's report.format when --format is not given,
 
 TEST_CASE("e2e: pr mistakes are usage errors") {
   FixtureRepo repo;
-  two_commits(repo);
+  commit_one_kernel_change(repo);
   auto bad_base = run_kforecast({"pr", "--base", "no-such-rev"}, repo.path());
   CHECK(bad_base.status == 2);
   CHECK_THAT(bad_base.err, Contains("revision 'no-such-rev' names no commit"));
@@ -63,7 +54,7 @@ TEST_CASE("e2e: pr mistakes are usage errors") {
 TEST_CASE("e2e: pr reads the config from the base revision, so a PR cannot change its own gate") {
   FixtureRepo repo;
   repo.write(".kforecast.toml", "[cuda]\narch = \"sm_80\"\n");
-  two_commits(repo);
+  commit_one_kernel_change(repo);
   repo.write(".kforecast.toml", "[cuda]\narch = \"sm_not_a_gpu\"\n");
   repo.commit("the PR edits the config");
   auto run = run_kforecast({"pr", "--base", "HEAD~2", "--format", "json"}, repo.path());
@@ -72,7 +63,7 @@ TEST_CASE("e2e: pr reads the config from the base revision, so a PR cannot chang
   SECTION("a base config that is invalid names the revision") {
     FixtureRepo broken;
     broken.write(".kforecast.toml", "[cuda]\narhc = 1\n");
-    two_commits(broken);
+    commit_one_kernel_change(broken);
     auto bad = run_kforecast({"pr", "--base", "HEAD~1"}, broken.path());
     CHECK(bad.status == 2);
     CHECK_THAT(bad.err, Contains(":.kforecast.toml:2:1: unknown key 'cuda.arhc' (did you mean 'cuda.arch'?)"));
@@ -156,7 +147,7 @@ TEST_CASE("e2e: pr in GitHub Actions takes base and head from the pull-request e
 
 TEST_CASE("e2e: pr --format sarif annotates the changed kernel's line") {
   FixtureRepo repo;
-  two_commits(repo);
+  commit_one_kernel_change(repo);
   auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "sarif"}, repo.path(),
                            {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
   CHECK(run.status == 0);
@@ -192,7 +183,7 @@ TEST_CASE("e2e: calibration reads the ledger and suggests thresholds") {
 TEST_CASE("e2e: pr's policy trusts a sure forecast, and on_unverified decides the rest") {
   FixtureRepo repo;
   repo.write(".kforecast.toml", "[policy]\non_unverified = \"fail\"\n");
-  two_commits(repo);
+  commit_one_kernel_change(repo);
   const std::vector<std::string> no_nvrtc{"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"};
   // The compiled-in model is a wide prior: nothing is sure enough, so the kernel needs a GPU.
   auto strict = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(), no_nvrtc);

@@ -9,22 +9,13 @@
 
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
-using kforecast::testing::FakeHttpServer;
-using kforecast::testing::ScriptedResponse;
 
 std::optional<std::string> kforecast::testing::missing_requirement() { return kforecast::testing::missing_nvrtc(); }
 
 TEST_CASE("e2e: with NVRTC, the prompt carries compiler facts for both versions") {
-  FixtureRepo repo;
-  two_commits(repo);
-  FakeHttpServer server;
-  server.set_handler([](const auto&, std::size_t) { return ScriptedResponse::json(200, answer_completion("ok")); });
-  auto env = llm_env(server, repo.path() / ".test-cache");
-  env.erase(env.begin());  // NVRTC from its default places, where it is installed
-  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--forecaster", "llm"}, repo.path(), env);
+  const auto [run, requests, body] = pr_with_default_nvrtc();
   CHECK(run.status == 0);
-  REQUIRE(server.request_count() == 1);
-  const std::string body = server.requests().at(0).body;
+  REQUIRE(requests == 1);
   CHECK_THAT(run.out, Contains("machine code differs"));
   CHECK_THAT(body, Contains("BEGIN REFERENCE COMPILER FACTS\\nfor sm_") && Contains("registers per thread") &&
                        Contains("global stores"));

@@ -12,18 +12,9 @@ using Catch::Matchers::Contains;
 
 std::optional<std::string> kforecast::testing::missing_requirement() { return kforecast::testing::missing_nvrtc(); }
 
-namespace {
-void two_commits(FixtureRepo& repo) {
-  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 1.0f; }\n");
-  repo.commit("base");
-  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 2.0f; }\n");
-  repo.commit("head");
-}
-}  // namespace
-
 TEST_CASE("e2e: pr takes the local GPU's architecture when cuda.arch is auto") {
   FixtureRepo repo;
-  two_commits(repo);
+  commit_one_kernel_change(repo);
   auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path());
   CHECK(run.status == 0);
   CHECK_THAT(run.out, Contains("\"target sm_"));  // the local GPU's, or sm_90 where none is visible
@@ -32,7 +23,7 @@ TEST_CASE("e2e: pr takes the local GPU's architecture when cuda.arch is auto") {
 TEST_CASE("e2e: with NVRTC, pr compiles for the base revision's cuda.arch, not the PR's") {
   FixtureRepo repo;
   repo.write(".kforecast.toml", "[cuda]\narch = \"sm_80\"\n");
-  two_commits(repo);
+  commit_one_kernel_change(repo);
   repo.write(".kforecast.toml", "[cuda]\narch = \"sm_not_a_gpu\"\n");
   repo.commit("the PR edits the config");
   auto run = run_kforecast({"pr", "--base", "HEAD~2", "--format", "json"}, repo.path());
