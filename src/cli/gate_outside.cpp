@@ -21,7 +21,8 @@ gate::Outside real_outside(const config::Config& config, Context& context) {
           [](const gate::ChildRequest& request, const std::function<void(std::string_view)>& progress) {
             return gate::measure_confirmed(request, progress);
           },
-          gate::utc_timestamp};
+          gate::utc_timestamp,
+          [&config, env = context.env] { return gate::load_unit_compiler(config, env); }};
 }
 
 }  // namespace kforecast::cli

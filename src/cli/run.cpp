@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/confined_exec.hpp"
 #include "base/nearest_name.hpp"
 #include "base/process_confinement.hpp"
 #include "base/redaction.hpp"
@@ -76,6 +77,9 @@ int run(int argc, char** argv) {
   // The compiler child holds no secret and speaks a wire format of its own: it skips the rest.
   if (!args.empty() && args.front() == cuda::compile_child_command)
     return cuda::run_compile_child(std::span(args).subspan(1), std::cin, std::cout, std::cerr);
+  // So does the confined runner of nvcc: it confines itself and becomes nvcc (base/confined_exec.hpp).
+  if (!args.empty() && args.front() == confined_exec_command)
+    return run_confined_exec(std::span(args).subspan(1), std::cerr);
   protect_this_process_from_its_children();
   register_environment_secrets();
   RedactingStream out(std::cout), err(std::cerr);

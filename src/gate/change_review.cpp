@@ -17,6 +17,7 @@
 #include "gate/identical_code_step.hpp"
 #include "gate/kernel_policy.hpp"
 #include "gate/llm_launch_text.hpp"
+#include "gate/machine_code_tier.hpp"
 #include "policy/ptx_cache.hpp"
 #include "policy/trust.hpp"
 
@@ -50,6 +51,7 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
     return entry;
   }
   using policy::CodeComparison;
+  if (code != nullptr) entry.build = code->compiled_by;
   if (code != nullptr && code->outcome == CodeComparison::identical) {
     entry.decision = report::Decision::identical_code;
     entry.verdict = report::KernelVerdict::pass;
@@ -78,7 +80,8 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
   else if (code != nullptr && code->outcome == CodeComparison::base_failed)
     entry.notes.push_back(fmt::format("the base does not compile for {} (code not compared): {}", arch, code->note));
   else if (code != nullptr && code->outcome == CodeComparison::different)
-    entry.notes.push_back(fmt::format("machine code differs for {}", arch));
+    entry.notes.push_back(code->note.empty() ? fmt::format("machine code differs for {}", arch)
+                                             : fmt::format("machine code differs for {}: {}", arch, code->note));
   else if (code != nullptr && !code->note.empty())
     entry.notes.push_back(code->note);
   else if (kernel.change != kernels::KernelChange::added && !no_compiler.empty())
@@ -212,31 +215,15 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
   const std::string cuda_include = cuda::toolkit_include_dir(outside.env);
 
   const auto [arch, arch_note] = target_arch(settings, outside);
-  auto compiler = outside.compiler();
-  std::vector<KernelCodeVerdict> code;
-  std::optional<policy::PtxCache> cache;
-  if (auto directory = policy::default_ptx_cache_directory(outside.env)) cache.emplace(*directory);
   const auto facts_cache = default_facts_cache(outside.env);
-  if (compiler) {
-    IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda_include};
-    // The command's progress where it has one; else a line on a terminal only.
-    if (outside.progress)
-      compare.progress = [progress = outside.progress, &arch](std::size_t done, std::size_t total) {
-        if (done == 0) progress->stage(fmt::format("comparing machine code for {}", arch), total, "files");
-        progress->advance(done);
-      };
-    else if (outside.warnings_to_terminal)
-      compare.progress = [&](std::size_t done, std::size_t total) {
-        outside.warnings << (done < total ? fmt::format("\rkforecast: comparing machine code for {}: {}/{} files", arch,
-                                                         done, total)
-                                          : std::string("\r\x1b[K"))
-                         << std::flush;
-      };
-    code = compare_changed_kernels(inputs.base, inputs.head, analysis.kernels, compare);
-  }
-  const std::string no_compiler = compiler ? "" : "machine code not compared: " + compiler.error().message();
+  auto compiler = outside.compiler();
+  auto machine_code =
+      compare_machine_code(inputs.base, inputs.head, analysis.kernels, {arch, compiler, settings}, outside);
+  const std::vector<KernelCodeVerdict>& code = machine_code.kernels;
+  const std::string& no_compiler = machine_code.no_compiler;
 
-  if (compiler) run.notes.push_back(arch_note);
+  if (no_compiler.empty()) run.notes.push_back(arch_note);
+  for (auto& note : machine_code.notes) run.notes.push_back(std::move(note));
   for (const auto& note : inputs.context_notes) run.notes.push_back(note);
   for (const auto& name : analysis.comment_only) run.notes.push_back(fmt::format("{}: comments or whitespace only", name));
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i)

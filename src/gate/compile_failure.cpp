@@ -32,6 +32,11 @@ std::optional<std::string> missing_context(std::string_view log) {
   constexpr std::string_view cannot_open = "cannot open source file ";
   if (const auto at = line.find(cannot_open); at != std::string::npos)
     return fmt::format("cannot open {}", line.substr(at + cannot_open.size()));
+  // The same as nvcc's host compiler says it: "k.cu:1:10: fatal error: dep/x.h: No such file or directory".
+  constexpr std::string_view fatal = ": fatal error: ";
+  constexpr std::string_view no_such_file = ": No such file or directory";
+  if (const auto at = line.find(fatal); at != std::string::npos && line.ends_with(no_such_file))
+    return fmt::format("missing <{}>", line.substr(at + fatal.size(), line.size() - no_such_file.size() - at - fatal.size()));
   // An error located in a file outside the repository: kforecast hands the project's own files to
   // the compiler by their repository paths, so an absolute path is the toolkit's or the system's
   // header, rejecting the context it was given rather than anything the change wrote.

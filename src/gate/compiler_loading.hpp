@@ -7,12 +7,16 @@
 // headers along; work-tree commands (bench, check, lint) let kforecast read them from disk,
 // inside the repository only.
 
+#include <expected>
 #include <filesystem>
+#include <memory>
+#include <string>
 #include <optional>
 
 #include "base/environment.hpp"
 #include "config/config.hpp"
 #include "cuda/compiler.hpp"
+#include "cuda/nvcc_unit.hpp"
 
 namespace kforecast::gate {
 
@@ -20,5 +24,11 @@ namespace kforecast::gate {
 // carries its headers.
 cuda::LoadedCompiler load_compiler(const config::Config& config, const EnvLookup& env,
                                    std::optional<std::filesystem::path> work_tree = std::nullopt);
+
+// The project's own compiler of whole units: the toolkit's nvcc (cuda.nvcc, else found as
+// cuda/toolkit_locator.hpp says), run confined (cuda/nvcc_unit.hpp) under the same limits as
+// NVRTC's child; or why there is none, every place tried.
+std::expected<std::unique_ptr<cuda::UnitCompiler>, std::string> load_unit_compiler(const config::Config& config,
+                                                                                   const EnvLookup& env);
 
 }  // namespace kforecast::gate

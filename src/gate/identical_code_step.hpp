@@ -21,6 +21,10 @@ struct KernelCodeVerdict {
   // For a side that failed to compile: what kforecast's context lacked (gate/compile_failure.hpp),
   // or "" for an error in the project's own code.
   std::string missing_context;
+  // Who built the code compared: "nvcc 13.0 (context inferred from the tree)", or "NVRTC 13.0
+  // (device code only, kforecast's own context)"; "" where nothing was compiled.
+  std::string compiled_by;
+  std::vector<std::string> units;  // the translation units whose builds were compared (nvcc)
 };
 
 struct IdenticalCodeContext {

@@ -6,6 +6,7 @@
 // composition root that builds the real ones (dlopen and terminal detection happen there, once);
 // tests build an Outside from fakes (tests/gate/run_gate_test.cpp).
 
+#include <expected>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "base/progress.hpp"
 #include "bench/measurement.hpp"
 #include "cuda/compiler.hpp"
+#include "cuda/nvcc_unit.hpp"
 #include "embedded/pair_features.hpp"
 #include "gate/bench_child.hpp"
 #include "gate/forecaster.hpp"
@@ -56,6 +58,9 @@ struct Outside {
   PairMeasurer measure_pair;
   // Now, as the ledger records it (UTC, ISO 8601).
   std::function<std::string()> now;
+  // The project's own compiler of whole units (nvcc, confined: cuda/nvcc_unit.hpp), or why there
+  // is none. Empty: none, and NVRTC alone compares machine code.
+  std::function<std::expected<std::unique_ptr<cuda::UnitCompiler>, std::string>()> unit_compiler;
 };
 
 }  // namespace kforecast::gate

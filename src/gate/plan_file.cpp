@@ -44,9 +44,10 @@ std::string forecast_json(const report::ForecastEntry& f) {
 std::string entry_json(const report::KernelEntry& e) {
   return fmt::format(
       "{{\"name\": {}, \"file\": {}, \"line\": {}, \"change\": \"{}\", \"decision\": \"{}\", \"verdict\": \"{}\", "
-      "\"unverified\": {}, \"notes\": {}, \"forecast\": {}}}",
+      "\"unverified\": {}, \"build\": {}, \"notes\": {}, \"forecast\": {}}}",
       json_string(e.name), json_string(e.file), e.line, report::to_string(e.change), report::to_string(e.decision),
-      report::to_string(e.verdict), e.unverified, strings(e.notes), e.forecast ? forecast_json(*e.forecast) : "null");
+      report::to_string(e.verdict), e.unverified, json_string(e.build), strings(e.notes),
+      e.forecast ? forecast_json(*e.forecast) : "null");
 }
 
 // Each distinct text of the jobs once, by position: the jobs of a file's 1,000 kernels name one
@@ -135,6 +136,7 @@ report::KernelEntry read_entry(simdjson::dom::object o, const std::string& path)
                                   Decision::forecast_only, Decision::skipped});
   e.verdict = enum_at(o, "verdict", path, std::array{KernelVerdict::pass, KernelVerdict::fail, KernelVerdict::warn});
   e.unverified = bool_at(o, "unverified", path);
+  e.build = string_at(o, "build", path);
   e.notes = strings_at(o, "notes", path);
   if (!is_null(o, "forecast")) e.forecast = read_forecast(object_at(o, "forecast", path), path + ".forecast");
   return e;

@@ -24,7 +24,11 @@ Settings read_settings(const config::Config& config, const std::filesystem::path
           config.string_value("forecast.hardware"),
           config.string_value("forecast.fallback") == "embedded",
           static_cast<std::size_t>(config.integer_value("kernels.max_file_kib")) * std::size_t{1024},
-          ledger_path(config, repository_root)};
+          ledger_path(config, repository_root),
+          {repository_root, config.string_value("compile.database"),
+           std::chrono::seconds(static_cast<long>(config.number_value("compile.budget_seconds"))),
+           static_cast<std::size_t>(config.integer_value("compile.jobs")),
+           static_cast<std::size_t>(config.integer_value("compile.max_units")), config.string_value("cuda.nvcc")}};
 }
 
 }  // namespace kforecast::gate

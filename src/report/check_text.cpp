@@ -49,6 +49,7 @@ void write_kernel(std::ostream& out, const report::KernelEntry& entry) {
   if (entry.measurement) line(out, "measured", measurement_text(*entry.measurement));
   line(out, "verdict", report::to_string(entry.verdict));
   for (const auto& note : entry.notes) line(out, "note", note);
+  if (!entry.build.empty()) line(out, "built by", entry.build);
 }
 
 }  // namespace

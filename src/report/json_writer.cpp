@@ -94,11 +94,11 @@ class JsonWriter final : public Writer {
         "      \"name\": {},\n      \"file\": {},\n      \"line\": {},\n"
         "      \"change\": {},\n      \"decision\": {},\n"
         "      \"forecast\": {},\n      \"measurement\": {},\n"
-        "      \"verdict\": {},\n      \"notes\": {}\n    }}",
+        "      \"verdict\": {},\n      \"build\": {},\n      \"notes\": {}\n    }}",
         index == 0 ? "" : ",\n", json_string(entry.name), json_string(entry.file), entry.line,
         json_string(to_string(entry.change)), json_string(to_string(entry.decision)), forecast_object(entry.forecast),
         measurement_object(entry.measurement), json_string(to_string(entry.verdict)),
-        string_array(entry.notes, "      "));
+        entry.build.empty() ? std::string("null") : json_string(entry.build), string_array(entry.notes, "      "));
   }
 
   void end(const Report& report) override {

@@ -162,9 +162,12 @@ class MarkdownWriter final : public Writer {
             << measurements;
     if (report.gpu_time) out() << "\n" << gpu_time_text(*report.gpu_time);
     std::string notes;
-    for (const KernelEntry& entry : report.kernels)
+    for (const KernelEntry& entry : report.kernels) {
       for (const std::string& note : entry.notes)
         notes += fmt::format("- `{}`: {}\n", code_cell(entry.name), text_cell(note));
+      if (!entry.build.empty())
+        notes += fmt::format("- `{}`: built by {}\n", code_cell(entry.name), text_cell(entry.build));
+    }
     for (const std::string& note : report.notes) notes += fmt::format("- {}\n", text_cell(note));
     if (!notes.empty()) out() << "\n<details><summary>Notes</summary>\n\n" << notes << "\n</details>\n";
   }

@@ -77,6 +77,9 @@ struct KernelEntry {
   std::optional<ForecastEntry> forecast;        // null where no forecast was made or it failed (notes say why)
   std::optional<MeasurementEntry> measurement;  // null where the kernel was not measured (notes say why)
   bool unverified = false;                      // it needed a GPU measurement that was not made
+  // Who built the machine code compared, with which context and where it came from: "nvcc 13.0
+  // for sm_90, src/runner.cu, context from build/compile_commands.json"; "" where nothing was built.
+  std::string build;
 };
 
 // A run-level problem no reader may miss (a forecaster that failed): the report's first line

@@ -36,3 +36,20 @@ TEST_CASE("compile failure: the first error decides, and a log without one names
   CHECK_FALSE(missing_context("cannot open source file \"x.h\" appears here outside an error line"));
   CHECK_FALSE(missing_context(std::string_view("\0\0\n\0", 4)));
 }
+
+TEST_CASE("compile failure: nvcc's host compiler not finding a header is missing context naming it") {
+  const auto missing = missing_context(
+      "src/k.cu:1:10: fatal error: cutlass/cutlass.h: No such file or directory\n    1 | #include "
+      "<cutlass/cutlass.h>\n      |          ^~~~~~~~~~~~~~~~~~~\ncompilation terminated.\n");
+  REQUIRE(missing);
+  CHECK(*missing == "missing <cutlass/cutlass.h>");
+  CHECK(first_error("src/k.cu:1:10: fatal error: a.h: No such file or directory\n") ==
+        "src/k.cu:1:10: fatal error: a.h: No such file or directory");
+  // A fatal error of another kind in the project's own code is the change's.
+  CHECK_FALSE(missing_context("src/k.cu:3:2: fatal error: #error this configuration is not supported\n"));
+}
+
+TEST_CASE("compile failure: nvcc's front end errors in project code are the change's") {
+  CHECK_FALSE(missing_context("src/k.cu(1): error: expected an expression\n  int x = ;\n\n1 error detected in the "
+                              "compilation of \"src/k.cu\".\n"));
+}

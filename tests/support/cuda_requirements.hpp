@@ -6,6 +6,8 @@
 // a machine without NVRTC shows. A test executable's missing_requirement() (requirement.hpp)
 // returns one or more; the test must link kf_cuda.
 
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -32,6 +34,22 @@ inline std::optional<std::string> missing_gpu() {
   if (!driver) return driver.error().message();
   auto devices = (*driver)->devices();
   if (!devices || devices->empty()) return std::string("no CUDA device");
+  return std::nullopt;
+}
+
+// The CUDA toolkit's nvcc for tests that compile whole units: $CUDA_HOME, $CUDA_PATH,
+// /usr/local/cuda, or "" where none is installed.
+inline std::string nvcc_for_tests() {
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* root = std::getenv(variable); root != nullptr && *root != '\0')
+      if (std::filesystem::exists(std::filesystem::path(root) / "bin/nvcc"))
+        return (std::filesystem::path(root) / "bin/nvcc").string();
+  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
+  return {};
+}
+
+inline std::optional<std::string> missing_nvcc() {
+  if (nvcc_for_tests().empty()) return std::string("no CUDA toolkit nvcc ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda)");
   return std::nullopt;
 }
 

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/machine_code_tier.hpp"
+
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cuda/library_search.hpp"
+#include "gate/unit_builds.hpp"
+#include "gate/unit_code_compare.hpp"
+#include "gate/unit_context.hpp"
+#include "policy/ptx_cache.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+// Progress of one compiling stage: the command's Progress where it has one, else a line on a
+// terminal only.
+std::function<void(std::size_t, std::size_t)> progress_of(Outside& outside, std::string what) {
+  if (outside.progress)
+    return [progress = outside.progress, what](std::size_t done, std::size_t total) {
+      if (done == 0) progress->stage(what, total);
+      progress->advance(done);
+    };
+  if (outside.warnings_to_terminal)
+    return [&outside, what](std::size_t done, std::size_t total) {
+      outside.warnings << (done < total ? fmt::format("\rkforecast: {}: {}/{}", what, done, total)
+                                        : std::string("\r\x1b[K"))
+                       << std::flush;
+    };
+  return {};
+}
+
+// nvcc over the units the change affects; nullopt where there is no nvcc (the reason in `notes`).
+std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources& base,
+                                                  const kernels::RevisionSources& head,
+                                                  const std::vector<kernels::ChangedKernel>& changed,
+                                                  const std::string& arch, const Settings& settings, Outside& outside,
+                                                  std::vector<std::string>& notes) {
+  if (!outside.unit_compiler) return std::nullopt;
+  auto compiler = outside.unit_compiler();
+  if (!compiler) {
+    notes.push_back(fmt::format("machine code compared with NVRTC only (device code, kforecast's own context): {}",
+                                compiler.error()));
+    return std::nullopt;
+  }
+  std::optional<UnitCache> cache;
+  if (auto directory = default_unit_cache_directory(outside.env)) cache.emplace(*directory);
+  const UnitContexts contexts(settings.compile, settings.config);
+  for (const auto& note : contexts.notes()) notes.push_back(note);
+  const std::size_t jobs =
+      settings.compile.jobs > 0 ? settings.compile.jobs : std::max(1u, std::thread::hardware_concurrency());
+  UnitBuildSettings build{**compiler, arch, contexts.lookup(), cache ? &*cache : nullptr, jobs,
+                          settings.compile.budget, settings.compile.max_units,
+                          progress_of(outside, fmt::format("building units with {} for {}", (*compiler)->name(), arch))};
+  const UnitBuilds builds = build_affected_units(base, head, changed, build);
+  notes.insert(notes.end(), builds.notes.begin(), builds.notes.end());
+  if (!builds.units.empty())
+    notes.push_back(fmt::format("{} for {}: {} unit{} at both revisions ({} compiled, {} from the cache)", builds.compiler,
+                                arch, builds.units.size(), builds.units.size() == 1 ? "" : "s", builds.compiles,
+                                builds.cache_hits));
+  auto verdicts = compare_unit_builds(builds, changed, arch);
+  for (const auto& unreported : verdicts.unreported)
+    notes.push_back(fmt::format("machine code changed in a kernel the source scan did not report: {}", unreported));
+  return verdicts;
+}
+
+}  // namespace
+
+MachineCodeVerdicts compare_machine_code(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
+                                         const std::vector<kernels::ChangedKernel>& changed,
+                                         const MachineCodeInputs& inputs, Outside& outside) {
+  const std::string& arch = inputs.arch;
+  const Settings& settings = inputs.settings;
+  const cuda::LoadedCompiler& compiler = inputs.nvrtc;
+  MachineCodeVerdicts result;
+  auto by_nvcc = compare_with_nvcc(base, head, changed, arch, settings, outside, result.notes);
+
+  // NVRTC for what nvcc did not settle: a kernel no built unit holds, or every kernel without nvcc.
+  std::vector<kernels::ChangedKernel> for_nvrtc = changed;
+  std::size_t left = 0;
+  for (std::size_t i = 0; i < changed.size(); ++i) {
+    if (by_nvcc && by_nvcc->kernels[i].outcome) {
+      for_nvrtc[i].base.reset();  // compare_changed_kernels skips a kernel missing a side
+      for_nvrtc[i].head.reset();
+    } else if (changed[i].base && changed[i].head) {
+      ++left;
+    }
+  }
+  std::vector<KernelCodeVerdict> by_nvrtc;
+  if (compiler && left > 0) {
+    std::optional<policy::PtxCache> cache;
+    if (auto directory = policy::default_ptx_cache_directory(outside.env)) cache.emplace(*directory);
+    IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda::toolkit_include_dir(outside.env)};
+    compare.progress = progress_of(outside, fmt::format("comparing machine code for {}", arch));
+    by_nvrtc = compare_changed_kernels(base, head, for_nvrtc, compare);
+    const std::string nvrtc = "NVRTC " + (*compiler)->version().text();
+    for (auto& verdict : by_nvrtc)
+      if (verdict.outcome)
+        verdict.compiled_by = fmt::format("{} for {}, device code only, kforecast's own context", nvrtc, arch);
+  }
+  if (!by_nvcc && !compiler) {
+    result.no_compiler = "machine code not compared: " + compiler.error().message();
+    return result;
+  }
+  result.kernels.resize(changed.size());
+  for (std::size_t i = 0; i < changed.size(); ++i) {
+    if (by_nvcc && (by_nvcc->kernels[i].outcome || by_nvrtc.empty() || !by_nvrtc[i].outcome)) {
+      // nvcc's verdict, or its note on why it had none where NVRTC had none either.
+      result.kernels[i] = std::move(by_nvcc->kernels[i]);
+      if (!result.kernels[i].outcome && !by_nvrtc.empty() && !by_nvrtc[i].note.empty())
+        result.kernels[i].note += "; NVRTC: " + by_nvrtc[i].note;
+    } else if (!by_nvrtc.empty()) {
+      result.kernels[i] = std::move(by_nvrtc[i]);
+    }
+  }
+  return result;
+}
+
+}  // namespace kforecast::gate

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/unit_builds.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "gate/affected_units.hpp"
+#include "gate/revision_tree.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using kernels::RevisionSources;
+
+// A revision's files on disk, written the first time a compile needs them: a run answered from
+// the cache writes nothing.
+class LazyTree {
+ public:
+  LazyTree(const RevisionSources& sources, std::string label) : m_sources(sources), m_label(std::move(label)) {}
+
+  const Result<RevisionTree>& get() {
+    std::call_once(m_once, [&] { m_tree.emplace(RevisionTree::write(m_sources.files(), m_label)); });
+    return *m_tree;
+  }
+
+ private:
+  const RevisionSources& m_sources;
+  std::string m_label;
+  std::once_flag m_once;
+  std::optional<Result<RevisionTree>> m_tree;
+};
+
+struct Side {
+  const RevisionSources& sources;
+  LazyTree tree;
+};
+
+// One unit at one revision: from the cache, else compiled (and then kept in the cache).
+SideBuild build_one(const std::string& unit, const UnitContext& context, Side& side, const UnitBuildSettings& settings,
+                    std::atomic<std::size_t>& compiles, std::atomic<std::size_t>& hits) {
+  cuda::UnitBuildRequest request{{}, unit, context.arguments, settings.arch};
+  const auto& files = side.sources.files();
+  const std::string key = UnitCache::unit_key(settings.compiler.name(), request, files.at(unit));
+  SideBuild built;
+  if (settings.cache != nullptr)
+    if (auto cached = settings.cache->find(key, files)) {
+      ++hits;
+      built.state = cached->compiled ? SideBuild::State::compiled : SideBuild::State::failed;
+      built.cubin = std::move(cached->cubin);
+      built.log = std::move(cached->log);
+      built.from_cache = true;
+      return built;
+    }
+  const auto& tree = side.tree.get();
+  if (!tree) {
+    built.state = SideBuild::State::failed;
+    built.log = tree.error().message;
+    return built;
+  }
+  request.tree = tree->path();
+  ++compiles;
+  auto output = settings.compiler.compile(request);
+  CachedUnit answer;
+  if (output) {
+    built.state = SideBuild::State::compiled;
+    built.cubin = std::move(output->cubin);
+    built.log = std::move(output->log);
+    answer = {true, built.cubin, built.log, std::move(output->project_headers)};
+  } else {
+    built.state = SideBuild::State::failed;
+    built.log = output.error().message;
+    // A compiler that could not run says nothing about the code: not kept.
+    if (output.error().exit_code == ExitCode::could_not_run) return built;
+    // A failed compile writes no dependency file: the headers kforecast resolves for the unit stand in.
+    auto closure = side.sources.closure(unit);
+    closure.erase(closure.begin());
+    answer = {false, {}, built.log, std::move(closure)};
+  }
+  if (settings.cache != nullptr) settings.cache->store(key, answer, files);
+  return built;
+}
+
+}  // namespace
+
+UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSources& head,
+                                const std::vector<kernels::ChangedKernel>& changed, const UnitBuildSettings& settings) {
+  UnitBuilds builds;
+  builds.compiler = settings.compiler.name();
+  auto affected = affected_units(base, head, changed);
+  if (affected.size() > settings.max_units) {
+    builds.notes.push_back(fmt::format(
+        "{} of the {} units that include the changed kernels' files were not compiled (compile.max_units = {}, the "
+        "nearest first): kernels only they build are forecast",
+        affected.size() - settings.max_units, affected.size(), settings.max_units));
+    affected.resize(settings.max_units);
+  }
+  for (auto& unit : affected) {
+    UnitBuild build;
+    build.unit = unit.path;
+    build.kernels = std::move(unit.kernels);
+    build.base_context = settings.context(unit.path, base);
+    build.head_context = settings.context(unit.path, head);
+    builds.units.push_back(std::move(build));
+  }
+  if (builds.units.empty()) return builds;
+
+  Side sides[2] = {{base, LazyTree(base, "base")}, {head, LazyTree(head, "head")}};
+  const std::size_t total = builds.units.size() * 2;
+  const auto deadline = Clock::now() + settings.budget;
+  std::atomic<std::size_t> next{0}, done{0}, compiles{0}, hits{0};
+  std::atomic<bool> budget_spent{false};
+  std::mutex progress_mutex;
+  auto work = [&] {
+    for (std::size_t job = next++; job < total; job = next++) {
+      UnitBuild& unit = builds.units[job / 2];
+      const bool is_head = job % 2 == 1;
+      if (Clock::now() >= deadline) {
+        budget_spent = true;
+      } else {
+        (is_head ? unit.head : unit.base) =
+            build_one(unit.unit, is_head ? unit.head_context : unit.base_context, sides[is_head ? 1 : 0], settings,
+                      compiles, hits);
+      }
+      const std::size_t finished = ++done;
+      if (settings.progress) {
+        const std::lock_guard lock(progress_mutex);
+        settings.progress(finished, total);
+      }
+    }
+  };
+  const std::size_t workers = std::max<std::size_t>(1, std::min(settings.jobs, total));
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 1; i < workers; ++i) threads.emplace_back(work);
+    work();
+  }
+  builds.compiles = compiles;
+  builds.cache_hits = hits;
+  std::size_t skipped = 0;
+  for (auto& unit : builds.units)
+    if (unit.base.state == SideBuild::State::not_run || unit.head.state == SideBuild::State::not_run) {
+      unit.not_run = fmt::format("the compile budget of {} s (compile.budget_seconds) was spent", settings.budget.count());
+      ++skipped;
+    }
+  if (budget_spent)
+    builds.notes.push_back(fmt::format("{} of {} units were not compiled: the compile budget of {} s "
+                                       "(compile.budget_seconds) was spent; kernels only they build are forecast",
+                                       skipped, builds.units.size(), settings.budget.count()));
+  return builds;
+}
+
+}  // namespace kforecast::gate

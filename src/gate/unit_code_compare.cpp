@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/unit_code_compare.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "cubin/cubin_kernel.hpp"
+#include "cubin/kernel_difference.hpp"
+#include "gate/compile_failure.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+using policy::CodeComparison;
+
+std::string first_lines(const std::string& text, std::size_t count) {
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < count && end != std::string::npos; ++i) end = text.find('\n', end + (i ? 1 : 0));
+  return end == std::string::npos ? text : text.substr(0, end);
+}
+
+// The kernels of each built unit, read once however many changed kernels look at them.
+struct UnitKernels {
+  std::vector<cubin::CubinKernel> base, head;
+  std::string unreadable;  // why a cubin could not be read, or ""
+};
+
+UnitKernels read_unit(const UnitBuild& unit) {
+  UnitKernels kernels;
+  auto base = cubin::read_cubin_kernels(unit.base.cubin);
+  auto head = cubin::read_cubin_kernels(unit.head.cubin);
+  if (!base || !head) {
+    kernels.unreadable = (!base ? base.error() : head.error()).message;
+    return kernels;
+  }
+  kernels.base = std::move(*base);
+  kernels.head = std::move(*head);
+  return kernels;
+}
+
+std::string display_name(const cubin::CubinKernel& kernel) { return kernel.name + kernel.template_arguments; }
+
+// What one unit says about one kernel.
+struct UnitFinding {
+  std::optional<CodeComparison> outcome;
+  std::vector<std::string> names;  // instantiations compared
+  std::string note;
+  std::string missing_context;
+};
+
+UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, const std::string& base_name,
+                         const std::string& head_name) {
+  UnitFinding finding;
+  using State = SideBuild::State;
+  if (unit.base.state == State::failed || unit.head.state == State::failed) {
+    const std::string& log = unit.head.state == State::failed ? unit.head.log : unit.base.log;
+    finding.note = fmt::format("{}: {}", unit.unit, first_lines(log, 6));
+    finding.missing_context = missing_context(log).value_or("");
+    finding.outcome = unit.base.state == State::failed && unit.head.state == State::failed ? CodeComparison::both_failed
+                      : unit.head.state == State::failed                                  ? CodeComparison::head_failed
+                                                                                          : CodeComparison::base_failed;
+    return finding;
+  }
+  if (!kernels.unreadable.empty()) {
+    finding.note = fmt::format("{}: the cubin could not be read: {}", unit.unit, kernels.unreadable);
+    return finding;
+  }
+  std::vector<cubin::CubinKernel> base, head;
+  for (const auto& kernel : kernels.base)
+    if (comparable_kernel_name(kernel.name) == base_name) base.push_back(kernel);
+  for (const auto& kernel : kernels.head)
+    if (comparable_kernel_name(kernel.name) == head_name) head.push_back(kernel);
+  if (base.empty() && head.empty()) return finding;  // this unit does not build the kernel
+  const auto pairs = cubin::pair_kernels(base, head);
+  finding.outcome = CodeComparison::identical;
+  for (const auto& pair : pairs.paired) {
+    finding.names.push_back(display_name(*pair.head));
+    if (auto difference = cubin::kernel_difference(*pair.base, *pair.head); difference && finding.note.empty()) {
+      finding.outcome = CodeComparison::different;
+      finding.note = fmt::format("{} in {}: {}", display_name(*pair.head), unit.unit, *difference);
+    }
+  }
+  if (!pairs.added.empty() || !pairs.removed.empty()) {
+    finding.outcome = CodeComparison::different;
+    if (finding.note.empty())
+      finding.note = pairs.added.empty()
+                         ? fmt::format("instantiation {} is no longer built by {}", display_name(*pairs.removed.front()), unit.unit)
+                         : fmt::format("instantiation {} is newly built by {}", display_name(*pairs.added.front()), unit.unit);
+  }
+  return finding;
+}
+
+// How much a finding decides, highest first: a real break, then code that differs, then code
+// that is the same, then compiles that failed for want of context.
+int weight(const UnitFinding& finding) {
+  if (!finding.outcome) return 0;
+  switch (*finding.outcome) {
+    case CodeComparison::head_failed:
+      return finding.missing_context.empty() ? 6 : 3;
+    case CodeComparison::different:
+      return 5;
+    case CodeComparison::identical:
+      return 4;
+    case CodeComparison::both_failed:
+      return 2;
+    case CodeComparison::base_failed:
+      return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string comparable_kernel_name(std::string_view name) {
+  std::string text(name);
+  for (std::size_t at = text.find("(anonymous namespace)::"); at != std::string::npos;
+       at = text.find("(anonymous namespace)::"))
+    text.erase(at, 23);
+  if (text.starts_with("::")) text.erase(0, 2);
+  return text;
+}
+
+UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector<kernels::ChangedKernel>& changed,
+                                     const std::string& arch) {
+  UnitCodeVerdicts verdicts;
+  verdicts.kernels.resize(changed.size());
+  std::vector<std::optional<UnitKernels>> read(builds.units.size());
+  for (std::size_t u = 0; u < builds.units.size(); ++u)
+    if (builds.units[u].base.state == SideBuild::State::compiled && builds.units[u].head.state == SideBuild::State::compiled)
+      read[u] = read_unit(builds.units[u]);
+  const UnitKernels nothing;
+
+  std::set<std::string> reported;  // every changed kernel's name at either revision
+  for (std::size_t i = 0; i < changed.size(); ++i) {
+    if (changed[i].base) reported.insert(comparable_kernel_name(changed[i].base->qualified_name));
+    if (changed[i].head) reported.insert(comparable_kernel_name(changed[i].head->qualified_name));
+    if (!changed[i].base || !changed[i].head) continue;
+    const std::string base_name = comparable_kernel_name(changed[i].base->qualified_name);
+    const std::string head_name = comparable_kernel_name(changed[i].head->qualified_name);
+    UnitFinding best;
+    const UnitBuild* best_unit = nullptr;
+    std::vector<std::string> names, units, not_run;
+    for (std::size_t u = 0; u < builds.units.size(); ++u) {
+      const UnitBuild& unit = builds.units[u];
+      if (std::ranges::find(unit.kernels, i) == unit.kernels.end()) continue;
+      if (!unit.not_run.empty()) {
+        not_run.push_back(fmt::format("{} ({})", unit.unit, unit.not_run));
+        continue;
+      }
+      UnitFinding finding = find_in_unit(unit, read[u] ? *read[u] : nothing, base_name, head_name);
+      if (!finding.outcome) continue;
+      units.push_back(unit.unit);
+      for (auto& name : finding.names)
+        if (std::ranges::find(names, name) == names.end()) names.push_back(std::move(name));
+      if (weight(finding) > weight(best)) {
+        best = std::move(finding);
+        best_unit = &unit;
+      }
+    }
+    KernelCodeVerdict& verdict = verdicts.kernels[i];
+    verdict.outcome = best.outcome;
+    verdict.names = std::move(names);
+    verdict.missing_context = best.missing_context;
+    verdict.note = best.note;
+    verdict.units = units;
+    if (best_unit != nullptr)
+      verdict.compiled_by = fmt::format("{} for {}, unit {}, context {}", builds.compiler, arch, best_unit->unit,
+                                        best_unit->head_context.origin);
+    if (!best.outcome)
+      verdict.note = not_run.empty()
+                         ? fmt::format("no unit {} built for {} holds an instantiation of it", builds.compiler, arch)
+                         : fmt::format("not compiled: {}", fmt::join(not_run, ", "));
+  }
+
+  // Machine code that changed in kernels the scanner did not report.
+  std::set<std::string> seen;
+  for (std::size_t u = 0; u < builds.units.size(); ++u) {
+    if (!read[u] || !read[u]->unreadable.empty()) continue;
+    const auto pairs = cubin::pair_kernels(read[u]->base, read[u]->head);
+    for (const auto& pair : pairs.paired) {
+      if (reported.contains(comparable_kernel_name(pair.head->name)) || !seen.insert(pair.head->normalized_symbol).second)
+        continue;
+      if (auto difference = cubin::kernel_difference(*pair.base, *pair.head))
+        verdicts.unreported.push_back(fmt::format("{} in {}: {}", pair.head->signature, builds.units[u].unit, *difference));
+    }
+  }
+  return verdicts;
+}
+
+}  // namespace kforecast::gate

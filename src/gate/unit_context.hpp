@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The compile context each unit is built with (context/context_for.hpp): the repository's
+// compile_commands.json, else the config's compile.* keys, else inferred from the tree. Read once
+// per run; what could not be read is a note, and the units are then built with what is left.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "context/compile_database.hpp"
+#include "context/configured_context.hpp"
+#include "gate/settings.hpp"
+#include "gate/unit_builds.hpp"
+
+namespace kforecast::gate {
+
+class UnitContexts {
+ public:
+  UnitContexts(const CompileSettings& settings, const config::Config& config);
+  UnitContexts(const UnitContexts&) = delete;
+  UnitContexts& operator=(const UnitContexts&) = delete;
+
+  // The lookup unit_builds calls; it refers to this object, which must outlive it.
+  UnitContextLookup lookup() const;
+  const std::vector<std::string>& notes() const { return m_notes; }
+
+ private:
+  std::filesystem::path m_root;
+  std::optional<context::CompileDatabase> m_database;
+  std::optional<context::ConfiguredContexts> m_configured;
+  std::vector<std::string> m_notes;
+};
+
+}  // namespace kforecast::gate

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// Which units are built for the changed kernels: through the reverse include graph, nearest first.
+#include "gate/affected_units.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace kforecast;
+using namespace kforecast::gate;
+
+namespace {
+
+struct Tree {
+  kernels::SourceFiles base_files, head_files;
+  std::vector<AffectedUnit> units() {
+    kernels::RevisionSources base(base_files), head(head_files);
+    std::set<std::string, std::less<>> touched;
+    for (const auto& [path, text] : head_files)
+      if (base_files.at(path) != text) touched.insert(path);
+    changed = kernels::find_changed_kernels(base, head, {}, touched).kernels;
+    return affected_units(base, head, changed);
+  }
+  std::vector<kernels::ChangedKernel> changed;
+};
+
+std::vector<std::string> paths(const std::vector<AffectedUnit>& units) {
+  std::vector<std::string> out;
+  for (const auto& unit : units) out.push_back(unit.path);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("affected units: a header kernel is built by every unit that reaches it, nearest first") {
+  Tree tree;
+  const std::string kernel_v1 = "#pragma once\ntemplate <int N> __global__ void tiled(float* p) { p[N] = 1; }\n";
+  const std::string kernel_v2 = "#pragma once\ntemplate <int N> __global__ void tiled(float* p) { p[N] = 2; }\n";
+  const kernels::SourceFiles common = {
+      {"src/kernels.cuh", "#pragma once\n#include \"tiled.cuh\"\n"},
+      {"src/runner.cu", "#include \"kernels.cuh\"\nvoid run(float* p) { tiled<4><<<1, 1>>>(p); }\n"},
+      {"src/direct.cu", "#include \"tiled.cuh\"\nvoid go(float* p) { tiled<8><<<1, 1>>>(p); }\n"},
+      {"src/other.cu", "__global__ void unrelated(float* p) { p[0] = 0; }\n"},
+  };
+  tree.base_files = tree.head_files = common;
+  tree.base_files["src/tiled.cuh"] = kernel_v1;
+  tree.head_files["src/tiled.cuh"] = kernel_v2;
+  const auto units = tree.units();
+  REQUIRE(tree.changed.size() == 1);
+  CHECK(paths(units) == std::vector<std::string>{"src/direct.cu", "src/runner.cu"});
+  CHECK(units[0].distance == 1);
+  CHECK(units[1].distance == 2);
+  CHECK(units[0].kernels == std::vector<std::size_t>{0});
+}
+
+TEST_CASE("affected units: a kernel in a .cu is built by that unit, and a unit only one revision has is not paired") {
+  Tree tree;
+  tree.base_files = {{"a.cu", "__global__ void k(float* p) { p[0] = 1; }\n"}};
+  tree.head_files = {{"a.cu", "__global__ void k(float* p) { p[0] = 2; }\n"},
+                     {"new.cu", "#include \"a.cu\"\n"}};
+  const auto units = tree.units();
+  CHECK(paths(units) == std::vector<std::string>{"a.cu"});
+  CHECK(units.front().distance == 0);
+}
+
+TEST_CASE("affected units: added and removed kernels need no unit") {
+  Tree tree;
+  tree.base_files = {{"a.cu", "__global__ void old_one(float* p) { p[0] = 1; }\n"}};
+  tree.head_files = {{"a.cu", "__global__ void new_one(float* p, int n) { for (int i = 0; i < n; ++i) p[i] = 2; }\n"}};
+  CHECK(tree.units().empty());
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+// Building the affected units over a fake compiler: both revisions of each, from the cache on a
+// second run, within the budget, and a failure kept as the unit's log.
+#include "gate/unit_builds.hpp"
+
+#include <atomic>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "support/temp_dir.hpp"
+
+using namespace kforecast;
+using namespace kforecast::gate;
+using kforecast::testing::TempDir;
+
+namespace {
+
+// Reads the unit from the tree it was handed (so the tree must be written), "compiles" it to its
+// own text, and fails a unit that says BROKEN.
+class FakeUnitCompiler final : public cuda::UnitCompiler {
+ public:
+  std::string name() const override { return "fake 1.0"; }
+  Result<cuda::UnitBuildOutput> compile(const cuda::UnitBuildRequest& request) const override {
+    ++calls;
+    std::ifstream in(request.tree / request.unit);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (text.empty()) return fail(ExitCode::could_not_run, "the tree was not written");
+    if (text.find("BROKEN") != std::string::npos) return fail(ExitCode::gate_failed, request.unit + "(1): error: broken");
+    cuda::UnitBuildOutput output;
+    for (char c : text) output.cubin.push_back(std::byte(c));
+    output.project_headers = {"k.cuh"};
+    return output;
+  }
+  mutable std::atomic<int> calls{0};
+};
+
+struct Scenario {
+  kernels::SourceFiles base_files{{"k.cuh", "#pragma once\n__global__ void k(float* p) { p[0] = 1; }\n"},
+                                  {"a.cu", "#include \"k.cuh\"\n"},
+                                  {"b.cu", "#include \"k.cuh\"\n// b\n"}};
+  kernels::SourceFiles head_files{{"k.cuh", "#pragma once\n__global__ void k(float* p) { p[0] = 2; }\n"},
+                                  {"a.cu", "#include \"k.cuh\"\n"},
+                                  {"b.cu", "#include \"k.cuh\"\n// b\n"}};
+  FakeUnitCompiler compiler;
+  std::vector<std::string> contexts_asked;
+
+  UnitBuilds build(const UnitCache* cache, std::chrono::seconds budget = std::chrono::seconds(60), std::size_t jobs = 2,
+                   std::size_t max_units = 8) {
+    const kernels::RevisionSources base(base_files), head(head_files);
+    const auto changed = kernels::find_changed_kernels(base, head, {}, {"k.cuh"}).kernels;
+    const UnitBuildSettings settings{compiler,
+                                     "sm_90",
+                                     [this](const std::string& unit, const kernels::RevisionSources&) {
+                                       contexts_asked.push_back(unit);
+                                       return UnitContext{{"-DX"}, "a test"};
+                                     },
+                                     cache,
+                                     jobs,
+                                     budget,
+                                     max_units};
+    return build_affected_units(base, head, changed, settings);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("unit builds: every affected unit is built at both revisions, and a second run comes from the cache") {
+  TempDir dir;
+  const UnitCache cache(dir.path());
+  Scenario scenario;
+  const auto first = scenario.build(&cache);
+  REQUIRE(first.units.size() == 2);
+  CHECK(first.compiler == "fake 1.0");
+  CHECK(first.compiles == 4);
+  CHECK(first.cache_hits == 0);
+  for (const auto& unit : first.units) {
+    CHECK(unit.base.state == SideBuild::State::compiled);
+    CHECK(unit.head.state == SideBuild::State::compiled);
+    CHECK(unit.head_context.origin == "a test");
+    CHECK(unit.not_run.empty());
+  }
+  CHECK(scenario.contexts_asked.size() == 4);  // each unit at each revision
+
+  const auto second = scenario.build(&cache);
+  CHECK(second.compiles == 0);
+  CHECK(second.cache_hits == 4);
+  CHECK(scenario.compiler.calls == 4);
+  CHECK(second.units[0].head.from_cache);
+  CHECK(second.units[0].head.cubin == first.units[0].head.cubin);
+
+  // A header the compile read changes: those units are built again.
+  scenario.head_files["k.cuh"] += "// edited\n";
+  const auto third = scenario.build(&cache);
+  CHECK(third.compiles == 2);  // the heads
+  CHECK(third.cache_hits == 2);
+}
+
+TEST_CASE("unit builds: a unit that does not compile keeps its log, from the cache too") {
+  TempDir dir;
+  const UnitCache cache(dir.path());
+  Scenario scenario;
+  scenario.head_files["a.cu"] = "#include \"k.cuh\"\nBROKEN\n";
+  for (int run = 0; run < 2; ++run) {
+    const auto builds = scenario.build(&cache, std::chrono::seconds(60), 1);
+    const auto a = std::ranges::find(builds.units, "a.cu", &UnitBuild::unit);
+    REQUIRE(a != builds.units.end());
+    CHECK(a->base.state == SideBuild::State::compiled);
+    CHECK(a->head.state == SideBuild::State::failed);
+    CHECK(a->head.log == "a.cu(1): error: broken");
+  }
+  CHECK(scenario.compiler.calls == 4);
+}
+
+TEST_CASE("unit builds: past the budget nothing more is compiled, and the note says so") {
+  Scenario scenario;
+  const auto builds = scenario.build(nullptr, std::chrono::seconds(0));
+  CHECK(scenario.compiler.calls == 0);
+  for (const auto& unit : builds.units) CHECK(unit.not_run.find("compile budget of 0 s") != std::string::npos);
+  REQUIRE(builds.notes.size() == 1);
+  CHECK(builds.notes[0].find("2 of 2 units were not compiled") != std::string::npos);
+}
+
+TEST_CASE("unit builds: at most max_units units, nearest first, the rest named in a note") {
+  Scenario scenario;
+  const auto builds = scenario.build(nullptr, std::chrono::seconds(60), 1, 1);
+  REQUIRE(builds.units.size() == 1);
+  CHECK(builds.units[0].unit == "a.cu");
+  REQUIRE(builds.notes.size() == 1);
+  CHECK(builds.notes[0].find("1 of the 2 units") != std::string::npos);
+  CHECK(scenario.compiler.calls == 2);
+}

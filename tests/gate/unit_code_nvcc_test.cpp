@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+// Building like the project, with the real nvcc: units a change affects are built at both
+// revisions and their kernels compared per symbol. Fixture shapes from real repositories
+// (docs/design/compile-context.md): a template kernel instantiated only at a host launch site,
+// one passed as a value to a host launch helper, host code NVRTC cannot read, a real break, a
+// missing submodule header.
+#include <catch2/catch.hpp>
+
+#include "gate/unit_builds.hpp"
+#include "gate/unit_code_compare.hpp"
+#include "support/cuda_requirements.hpp"
+#include "support/requirement.hpp"
+
+using namespace kforecast;
+using namespace kforecast::gate;
+using policy::CodeComparison;
+
+std::optional<std::string> kforecast::testing::missing_requirement() { return testing::missing_nvcc(); }
+
+namespace {
+
+const std::string runner =
+    "#include <cstdint>\n#include <vector>\n#include \"kernels.cuh\"\n#define TILE_A 32\n#define TILE_B 64\n"
+    "template <typename Kernel> void launch(Kernel kernel, float* p) { kernel<<<1, 32>>>(p); }\n"
+    "template <int N> void run_tiled(float* p) { launch(tiled<N>, p); }\n"
+    "void run(float* p) {\n  std::vector<std::uint32_t> sizes{1, 2};\n  tiled<TILE_A><<<1, 32>>>(p);\n"
+    "  run_tiled<TILE_B>(p);\n  scale<<<1, 32>>>(p);\n}\n";
+
+const std::string kernels_v1 =
+    "#pragma once\ntemplate <int N> __global__ void tiled(float* p) {\n  __shared__ float t[N];\n"
+    "  t[threadIdx.x % N] = p[threadIdx.x];\n  __syncthreads();\n  p[threadIdx.x] = t[(threadIdx.x + 1) % N] * 2.0f;\n}\n"
+    "__global__ void scale(float* p) { p[threadIdx.x] *= 3.0f; }\n";
+
+struct Case {
+  kernels::SourceFiles base_files, head_files;
+  UnitBuilds builds;
+  std::vector<kernels::ChangedKernel> changed;
+
+  UnitCodeVerdicts compare(std::vector<std::string> arguments = {}) {
+    const kernels::RevisionSources base(base_files), head(head_files);
+    std::set<std::string, std::less<>> touched;
+    for (const auto& [path, text] : head_files)
+      if (!base_files.contains(path) || base_files.at(path) != text) touched.insert(path);
+    changed = kernels::find_changed_kernels(base, head, {}, touched).kernels;
+    cuda::NvccSettings settings;
+    settings.nvcc = testing::nvcc_for_tests();
+    settings.version = "test";
+    settings.program = KF_BINARY;
+    const cuda::NvccUnitCompiler compiler(settings);
+    const UnitBuildSettings build{compiler,
+                                  "sm_90",
+                                  [&arguments](const std::string&, const kernels::RevisionSources&) {
+                                    return UnitContext{arguments, "a test's"};
+                                  },
+                                  nullptr,
+                                  2,
+                                  std::chrono::seconds(300),
+                                  8};
+    builds = build_affected_units(base, head, changed, build);
+    return compare_unit_builds(builds, changed, "sm_90");
+  }
+
+  const KernelCodeVerdict& verdict(const UnitCodeVerdicts& verdicts, const std::string& name) const {
+    for (std::size_t i = 0; i < changed.size(); ++i)
+      if (changed[i].head && changed[i].head->qualified_name == name) return verdicts.kernels[i];
+    FAIL("no changed kernel " << name);
+    throw std::logic_error("unreachable");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("nvcc units: a whitespace-only edit of a template kernel instantiated only from host code is identical") {
+  Case c;
+  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
+  c.head_files = c.base_files;
+  std::string edited = kernels_v1;
+  edited.replace(edited.find("  __syncthreads();"), 17, "  __syncthreads();   // wait for the tile");
+  edited.replace(edited.find("* 2.0f"), 6, "*  2.0f");
+  c.head_files["src/kernels.cuh"] = edited;
+  const auto verdicts = c.compare();
+  const auto& tiled = c.verdict(verdicts, "tiled");
+  REQUIRE(tiled.outcome);
+  CHECK(*tiled.outcome == CodeComparison::identical);
+  // Both instantiations: the one launched directly and the one passed to a launch helper.
+  CHECK(tiled.names == std::vector<std::string>{"tiled<32>", "tiled<64>"});
+  CHECK(tiled.compiled_by.find("unit src/runner.cu, context a test's") != std::string::npos);
+  CHECK(verdicts.unreported.empty());
+}
+
+TEST_CASE("nvcc units: a launch-bounds change with the same statements differs, and says how") {
+  Case c;
+  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
+  c.head_files = c.base_files;
+  std::string edited = kernels_v1;
+  edited.replace(edited.find("__global__ void tiled"), 21, "__global__ void __launch_bounds__(32) tiled");
+  c.head_files["src/kernels.cuh"] = edited;
+  const auto verdicts = c.compare();
+  const auto& tiled = c.verdict(verdicts, "tiled");
+  REQUIRE(tiled.outcome);
+  CHECK(*tiled.outcome == CodeComparison::different);
+  CHECK(tiled.note.find("launch bounds") != std::string::npos);
+}
+
+TEST_CASE("nvcc units: a head that breaks the project's code is a real break, first error in the project's file") {
+  Case c;
+  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
+  c.head_files = c.base_files;
+  std::string broken = kernels_v1;
+  broken.replace(broken.find("* 3.0f"), 6, "* three");
+  c.head_files["src/kernels.cuh"] = broken;
+  const auto verdicts = c.compare();
+  const auto& scale = c.verdict(verdicts, "scale");
+  REQUIRE(scale.outcome);
+  CHECK(*scale.outcome == CodeComparison::head_failed);
+  CHECK(scale.missing_context.empty());
+  CHECK(scale.note.find("src/kernels.cuh(") != std::string::npos);
+}
+
+TEST_CASE("nvcc units: a header a plain clone lacks (a submodule's) is missing context at both revisions") {
+  Case c;
+  const std::string with_dependency = "#include <dep/missing.h>\n" + runner;
+  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", with_dependency}};
+  c.head_files = c.base_files;
+  std::string edited = kernels_v1;
+  edited.replace(edited.find("* 3.0f"), 6, "* 4.0f");
+  c.head_files["src/kernels.cuh"] = edited;
+  const auto verdicts = c.compare();
+  const auto& scale = c.verdict(verdicts, "scale");
+  REQUIRE(scale.outcome);
+  CHECK(*scale.outcome == CodeComparison::both_failed);
+  CHECK(scale.missing_context == "missing <dep/missing.h>");
+}
+
+TEST_CASE("nvcc units: machine code that changed in a kernel the scan did not report is named") {
+  Case c;
+  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
+  c.head_files = c.base_files;
+  std::string edited = kernels_v1;
+  edited.replace(edited.find("* 3.0f"), 6, "* 5.0f");
+  edited.replace(edited.find("* 2.0f"), 6, "* 7.0f");
+  c.head_files["src/kernels.cuh"] = edited;
+  c.compare();
+  // Tell the comparison about tiled only, as a scanner blind to scale would.
+  std::vector<kernels::ChangedKernel> only_tiled;
+  for (const auto& kernel : c.changed)
+    if (kernel.head && kernel.head->qualified_name == "tiled") only_tiled.push_back(kernel);
+  REQUIRE(only_tiled.size() == 1);
+  const auto verdicts = compare_unit_builds(c.builds, only_tiled, "sm_90");
+  REQUIRE(verdicts.unreported.size() == 1);
+  CHECK(verdicts.unreported[0].find("scale(float*) in src/runner.cu") != std::string::npos);
+}
