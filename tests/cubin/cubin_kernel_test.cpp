@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cubin/cubin_kernel.hpp"
+#include "cubin/kernel_difference.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "synthetic_cubin.hpp"
+
+using namespace kforecast::cubin;
+using kforecast::testing::add_kernel;
+using kforecast::testing::Bytes;
+using kforecast::testing::nv_info_record;
+using kforecast::testing::put_le;
+using kforecast::testing::synthetic_cubin;
+using kforecast::testing::SyntheticCubin;
+using kforecast::testing::SyntheticKernel;
+using kforecast::testing::u32_words;
+
+namespace {
+
+bool kernel_difference_is_reflexive_failure(const CubinKernel& kernel) {
+  return kernel_difference(kernel, kernel).has_value();
+}
+
+std::string error_of(const Bytes& bytes) {
+  auto kernels = read_cubin_kernels(bytes);
+  REQUIRE_FALSE(kernels.has_value());
+  return kernels.error().message;
+}
+
+}  // namespace
+
+TEST_CASE("cubin: read_cubin_kernels on a synthetic cubin") {
+  const auto bytes = synthetic_cubin({{.symbol = "_Z5tiledILi64EEvPfPKfi",
+                                       .code = Bytes(160, std::byte{1}),
+                                       .registers = 40,
+                                       .max_threads = 256,
+                                       .shared_bytes = 1280},
+                                      {.symbol = "_ZN2ns1kEPi"}});
+  auto kernels = read_cubin_kernels(bytes);
+  REQUIRE(kernels.has_value());
+  REQUIRE(kernels->size() == 2);
+  const auto& tiled = (*kernels)[0];
+  CHECK(tiled.symbol == "_Z5tiledILi64EEvPfPKfi");
+  CHECK(tiled.signature == "void tiled<64>(float*, float const*, int)");
+  CHECK(tiled.name == "tiled");
+  CHECK(tiled.template_arguments == "<64>");
+  CHECK(tiled.registers == 40);
+  CHECK(tiled.max_threads == 256u);
+  CHECK(tiled.static_shared_bytes == 1280);
+  CHECK(tiled.parameter_bank_bytes == 0x218);
+  CHECK(tiled.instructions == 10);
+  CHECK(tiled.body.code.size() == 160);
+  CHECK(tiled.callees.empty());
+  // The parameter bank attribute names its section by name, not by symbol index.
+  const auto cbank = std::find_if(tiled.body.attributes.begin(), tiled.body.attributes.end(),
+                                  [](const CubinAttribute& a) { return a.id == 0x0a; });
+  REQUIRE(cbank != tiled.body.attributes.end());
+  CHECK(cbank->symbols == std::vector<std::string>{".nv.constant0._Z5tiledILi64EEvPfPKfi"});
+  const auto& k = (*kernels)[1];
+  CHECK(k.name == "ns::k");
+  CHECK_FALSE(k.max_threads.has_value());
+  CHECK(k.static_shared_bytes == 0);
+}
+
+TEST_CASE("cubin: read_cubin_kernels finds callees cloned into a kernel and in sections of their own") {
+  SyntheticCubin cubin;
+  Bytes global_info;
+  SyntheticKernel kernel{.symbol = "_Z1kPf", .code = Bytes(96, std::byte{1})};
+  std::fill(kernel.code.begin() + 64, kernel.code.end(), std::byte{2});
+  add_kernel(cubin, kernel, global_info);
+  // The clone: the last 32 bytes of the kernel's text section (section 4).
+  cubin.add_symbol({.name = "$_Z1kPf$_Z6helperf", .binding = 0, .section = 4, .value = 64, .size = 32});
+  // A function of its own that the call graph says the kernel calls.
+  const auto far = cubin.add_section({.name = ".text._Z3farv", .data = Bytes(48, std::byte{3})});
+  const auto far_symbol = cubin.add_symbol({.name = "_Z3farv", .section = far, .size = 48});
+  cubin.add_section({.name = ".nv.callgraph", .type = 0x70000001, .link = 3,
+                     .data = u32_words({0, 0xffffffff, 1, far_symbol, 0, 0xfffffffe})});
+  cubin.add_section({.name = ".nv.info", .type = 0x70000000, .link = 3, .data = global_info});
+  const auto bytes = cubin.build();
+  auto kernels = read_cubin_kernels(bytes);
+  REQUIRE(kernels.has_value());
+  REQUIRE(kernels->size() == 1);
+  const auto& k = (*kernels)[0];
+  CHECK(k.instructions == 6);
+  CHECK(k.body.code == Bytes(64, std::byte{1}));
+  REQUIRE(k.callees.size() == 2);
+  CHECK(k.callees[0].name == "_Z3farv");
+  CHECK(k.callees[0].code == Bytes(48, std::byte{3}));
+  CHECK(k.callees[1].name == "_Z6helperf");
+  CHECK(k.callees[1].code == Bytes(32, std::byte{2}));
+}
+
+TEST_CASE("cubin: read_cubin_kernels keeps module data and leaves out debug data") {
+  SyntheticCubin cubin;
+  Bytes global_info;
+  add_kernel(cubin, {}, global_info);
+  cubin.add_section({.name = ".nv.info", .type = 0x70000000, .link = 3, .data = global_info});
+  cubin.add_section({.name = ".nv.constant3", .data = Bytes(16, std::byte{7})});
+  cubin.add_section({.name = ".debug_frame", .data = Bytes(16, std::byte{9})});
+  cubin.add_section({.name = ".nv_debug_line_sass", .data = Bytes(16, std::byte{9})});
+  auto kernels = read_cubin_kernels(cubin.build());
+  REQUIRE(kernels.has_value());
+  REQUIRE(kernels->size() == 1);
+  REQUIRE((*kernels)[0].module_data.size() == 1);
+  CHECK((*kernels)[0].module_data[0].name == ".nv.constant3");
+}
+
+TEST_CASE("cubin: read_cubin_kernels refuses malformed kernels") {
+  SECTION("a relocatable or executable file only") {
+    SyntheticCubin cubin;
+    cubin.type = 3;  // ET_DYN
+    CHECK(error_of(cubin.build()).find("ELF type 3 is neither ET_EXEC (2) nor ET_REL (1)") != std::string::npos);
+  }
+  SECTION("an attribute whose size runs past its section") {
+    const auto bytes = synthetic_cubin({{.extra_attributes = Bytes{std::byte{0x04}, std::byte{0x17},
+                                                                   std::byte{0x40}, std::byte{0}}}});
+    CHECK(error_of(bytes).find("EIATTR_KPARAM_INFO at offset") != std::string::npos);
+  }
+  SECTION("an attribute naming a symbol that does not exist") {
+    const auto bytes = synthetic_cubin({{.extra_attributes = nv_info_record(0x04, 0x0f, u32_words({12345}))}});
+    CHECK(error_of(bytes).find("EIATTR_EXTERNS in .nv.info._Z6kernelPf names symbol 12345") != std::string::npos);
+  }
+  SECTION("a clone outside its kernel's section") {
+    SyntheticCubin cubin;
+    Bytes global_info;
+    add_kernel(cubin, {.code = Bytes(32, std::byte{1})}, global_info);
+    cubin.add_symbol({.name = "$_Z6kernelPf$_Z1hv", .binding = 0, .section = 4, .value = 16, .size = 0xffffffffffffffff});
+    CHECK(error_of(cubin.build()).find("lies outside its section") != std::string::npos);
+  }
+  SECTION("a call graph naming a symbol that does not exist") {
+    SyntheticCubin cubin;
+    Bytes global_info;
+    add_kernel(cubin, {}, global_info);
+    cubin.add_section({.name = ".nv.callgraph", .type = 0x70000001, .data = u32_words({1, 999})});
+    CHECK(error_of(cubin.build()).find(".nv.callgraph entry 0 names symbols 1 and 999") != std::string::npos);
+  }
+  SECTION("a relocation section patching a section that does not exist") {
+    SyntheticCubin cubin;
+    Bytes global_info;
+    add_kernel(cubin, {}, global_info);
+    cubin.add_section({.name = ".rela.text.x", .type = section_type_rela, .link = 3, .info = 500, .entry_size = 24});
+    CHECK(error_of(cubin.build()).find("patches section 500") != std::string::npos);
+  }
+  SECTION("a cubin without kernels is no error") {
+    auto kernels = read_cubin_kernels(SyntheticCubin().build());
+    REQUIRE(kernels.has_value());
+    CHECK(kernels->empty());
+  }
+}
+
+TEST_CASE("cubin: read_cubin_kernels survives corruption of real cubins") {
+  // The fuzz target's mutations mostly insert and delete bytes, which moves the section header
+  // table away at once; overwriting bytes in place keeps the layout and reaches the attribute,
+  // symbol and relocation checks.
+  for (const auto* name : {"whole_program_sm90.cubin", "relocatable_sm90.cubin"}) {
+    std::ifstream in(std::string(KF_SOURCE_DIR) + "/fixtures/fuzz/cubin/" + name, std::ios::binary);
+    REQUIRE(in.good());
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const Bytes seed(reinterpret_cast<const std::byte*>(text.data()),
+                     reinterpret_cast<const std::byte*>(text.data()) + text.size());
+    auto original = read_cubin_kernels(seed);
+    REQUIRE(original.has_value());
+    CHECK(original->size() == 2);
+    std::mt19937_64 rng(20261126);
+    int still_read = 0;
+    for (int round = 0; round < 3000; ++round) {
+      auto bytes = seed;
+      for (int edit = 0, edits = 1 + static_cast<int>(rng() % 4); edit < edits; ++edit)
+        bytes[rng() % bytes.size()] = static_cast<std::byte>(rng());
+      auto kernels = read_cubin_kernels(bytes);
+      if (!kernels) continue;
+      ++still_read;
+      for (const auto& kernel : *kernels) CHECK_FALSE(kernel_difference_is_reflexive_failure(kernel));
+    }
+    INFO(name);
+    CHECK(still_read > 1000);  // most corruptions hit code or data, which the reader keeps as bytes
+  }
+}
