@@ -211,9 +211,29 @@ const std::array keys{
             {},
             {}},
 
+    KeySpec{"compile.database", string, "\"\"", "",
+            "Path of a compile_commands.json (relative to the repository root) that gives each CUDA file's include "
+            "folders, defines and flags; \"\" searches the root and build*/ folders two levels deep "
+            "(docs/compile-context.md says how a workflow writes one without a GPU)."},
+    KeySpec{"compile.include_dirs", string_list, "[]", "",
+            "Include folders (relative to the repository root) for files the compile database does not list."},
+    KeySpec{"compile.defines", string_list, "[]", "",
+            "Macros defined for files the compile database does not list: \"NAME\" or \"NAME=VALUE\"."},
+    KeySpec{"compile.flags", string_list, "[]", "",
+            "nvcc flags for files the compile database does not list (language and code generation only: "
+            "-std=c++17, --use_fast_math, --extended-lambda, ...; others are left out with a note)."},
+    KeySpec{"compile.budget_seconds", number, "120", "",
+            "Wall-clock budget for all compiles of one run; the kernels left when it is spent are forecast from "
+            "source, with a note.",
+            1, 86400},
+    KeySpec{"compile.jobs", integer, "0", "", "Compiles run at once (0: one per processor core).", 0, 256},
+
     KeySpec{"cuda.nvrtc_library", string, "\"\"", "KFORECAST_NVRTC_LIBRARY",
             "Path of libnvrtc to load instead of searching CUDA_HOME, CUDA_PATH, /usr/local/cuda/lib64 and the loader "
             "path."},
+    KeySpec{"cuda.nvcc", string, "\"\"", "",
+            "Path of nvcc to compile whole translation units with; \"\" searches CUDA_HOME, CUDA_PATH, "
+            "/usr/local/cuda/bin and PATH."},
     KeySpec{"cuda.arch", string, "\"auto\"", "KFORECAST_ARCH",
             "GPU architecture kernels are compiled for when comparing machine code: sm_80, sm_90, ..., or auto "
             "(the local GPU's, else sm_90)."},
@@ -235,14 +255,22 @@ const std::array keys{
 };
 
 const std::array table_arrays{
+    TableArraySpec{"compile.paths",
+                   "Compile context for the files one glob matches (fnmatch, '*' also matches '/'), over the "
+                   "compile.* keys: `glob = \"src/legacy/*\"` and any of `include_dirs`, `defines`, `flags`, with "
+                   "the meaning of the compile.* keys of the same name. The first table whose glob matches a file "
+                   "applies: its include folders and flags come after the compile.* ones, and a define of the same "
+                   "name replaces the compile.* one. Like compile.*, used for files the compile database does not "
+                   "list (docs/compile-context.md).",
+                   {}},
     TableArraySpec{"kernel",
                    "Launch specs: how to run a kernel for benchmarking (see DESIGN.md, 'Kernel launch specs'); read by "
                    "`kforecast bench`.",
                    {}},
 };
 
-const std::array<std::string_view, 9> sections{"kernels", "forecast", "endpoint", "policy",  "bench",
-                                               "report",  "lint",     "cuda",     "security"};
+const std::array<std::string_view, 10> sections{"kernels", "forecast", "endpoint", "policy", "bench",
+                                                "report",  "lint",     "compile",  "cuda",   "security"};
 
 }  // namespace
 

@@ -147,8 +147,17 @@ void read_section(Config& config, Problems& problems, std::string_view file, std
                  fmt::format("'{}' must be a section ([{}]), got {}", section, section, toml_type_name(node)));
     return;
   }
-  for (auto&& [child_key, child] : *table)
-    read_key(config, problems, file, fmt::format("{}.{}", section, child_key.str()), child_key, child);
+  for (auto&& [child_key, child] : *table) {
+    const std::string name = fmt::format("{}.{}", section, child_key.str());
+    // An array of tables inside a section ([[compile.paths]]) is read by its own reader from
+    // Config::source_text(); here it need only be one.
+    if (find_table_array(name) != nullptr) {
+      if (!child.is_array_of_tables())
+        problems.add(child_key.source(), fmt::format("'{}' must be an array of tables: write [[{}]]", name, name));
+      continue;
+    }
+    read_key(config, problems, file, name, child_key, child);
+  }
 }
 
 }  // namespace

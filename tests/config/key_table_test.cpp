@@ -36,3 +36,25 @@ TEST_CASE("config: the design's environment variables exist") {
   CHECK(find_key("no.such") == nullptr);
   CHECK(find_table_array("kernel") != nullptr);
 }
+
+TEST_CASE("config: the compile context keys, with their types and defaults") {
+  using enum ValueType;
+  const auto check_key = [](std::string_view name, ValueType type, std::string_view default_text) {
+    INFO(name);
+    const KeySpec* spec = find_key(name);
+    REQUIRE(spec != nullptr);
+    CHECK(spec->type == type);
+    CHECK(spec->default_text == default_text);
+    CHECK(spec->planned.empty());
+  };
+  check_key("compile.database", string, "\"\"");
+  check_key("compile.include_dirs", string_list, "[]");
+  check_key("compile.defines", string_list, "[]");
+  check_key("compile.flags", string_list, "[]");
+  check_key("compile.budget_seconds", number, "120");
+  check_key("compile.jobs", integer, "0");
+  check_key("cuda.nvcc", string, "\"\"");
+  CHECK(find_table_array("compile.paths") != nullptr);
+  CHECK(check_bounds(*find_key("compile.jobs"), Value{std::int64_t{-1}}) != "");
+  CHECK(check_bounds(*find_key("compile.budget_seconds"), Value{0.0}) != "");
+}

@@ -90,6 +90,25 @@ TEST_CASE("config: [[kernel]] launch specs are accepted and kept for the benchma
   CHECK(config->source_name() == "c.toml");
 }
 
+TEST_CASE("config: compile keys and [[compile.paths]] tables in the compile section are accepted") {
+  constexpr std::string_view text =
+      "[compile]\ninclude_dirs = [\"include\"]\ndefines = [\"A=1\"]\nflags = [\"-O3\"]\njobs = 4\n"
+      "[[compile.paths]]\nglob = \"dev/*\"\n[[compile.paths]]\nglob = \"src/*\"\n";
+  auto config = kforecast::config::parse_config(text, "c.toml");
+  REQUIRE(config.has_value());
+  CHECK(std::get<std::vector<std::string>>(config->setting("compile.include_dirs").value) ==
+        std::vector<std::string>{"include"});
+  CHECK(config->integer_value("compile.jobs") == 4);
+  CHECK(config->number_value("compile.budget_seconds") == 120);
+}
+
+TEST_CASE("config: compile.paths must be written as an array of tables") {
+  CHECK_THAT(error_of("[compile]\npaths = [\"a\"]\n"),
+             Contains("repo/.kforecast.toml:2:1: 'compile.paths' must be an array of tables: write [[compile.paths]]"));
+  CHECK_THAT(error_of("[compile.paths]\nglob = \"a\"\n"), Contains("'compile.paths' must be an array of tables"));
+  CHECK_THAT(error_of("[compile]\nflags = \"-O3\"\n"), Contains("key 'compile.flags' must be a list of strings"));
+}
+
 TEST_CASE("config: wrong types say what the key accepts") {
   const auto message = error_of("[cuda]\nnvrtc_library = 13\n");
   CHECK_THAT(message, Contains("key 'cuda.nvrtc_library' must be a string, got an integer"));

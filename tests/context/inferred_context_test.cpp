@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// infer_context: include folders guessed from the tree, on small in-memory repositories.
+#include "context/inferred_context.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace kforecast::context;
+using kforecast::kernels::RevisionSources;
+using kforecast::kernels::SourceFiles;
+using Strings = std::vector<std::string>;
+
+TEST_CASE("inferred context: an angle include of a library header gives its include folder") {
+  // tiny-cuda-nn's shape: include/tiny-cuda-nn/*.h included as <tiny-cuda-nn/...>.
+  const SourceFiles files{{"src/encoding.cu", "#include <tiny-cuda-nn/common.h>\n#include <cuda_fp16.h>\n"},
+                          {"include/tiny-cuda-nn/common.h", "#include <tiny-cuda-nn/vec.h>\n"},
+                          {"include/tiny-cuda-nn/vec.h", ""}};
+  const RevisionSources tree(files);
+  const auto context = infer_context(tree, "src/encoding.cu");
+  CHECK(context.origin == ContextOrigin::inferred);
+  CHECK(context.origin_detail == "inferred from the tree");
+  CHECK(context.unit == "src/encoding.cu");
+  CHECK(context.include_dirs == Strings{"include"});
+  CHECK(context.defines.empty());
+  CHECK(context.standard.empty());
+  CHECK(context.flags.empty());
+}
+
+TEST_CASE("inferred context: a quoted include beside its includer needs no folder") {
+  // llm.c's shape: the root unit includes "llmc/x.cuh", and the llmc headers include siblings.
+  const SourceFiles files{{"train_gpt2.cu", "#include \"llmc/cuda_common.h\"\n"},
+                          {"llmc/cuda_common.h", "#include \"utils.h\"\n"},
+                          {"llmc/utils.h", ""}};
+  const RevisionSources tree(files);
+  CHECK(infer_context(tree, "train_gpt2.cu").include_dirs.empty());
+}
+
+TEST_CASE("inferred context: a quoted include found from the root or another folder gives that folder") {
+  const SourceFiles files{{"src/k.cu", "#include \"common/defs.h\"\n#include \"kernels.cuh\"\n"},
+                          {"common/defs.h", ""},
+                          {"lib/kernels.cuh", "#include <helpers.h>\n"},
+                          {"lib/helpers.h", ""}};
+  const RevisionSources tree(files);
+  // "common/defs.h" from src/ is found from the root; "kernels.cuh" in lib/; <helpers.h> beside
+  // its includer still needs lib/ on the path, as an angle include does not search there.
+  CHECK(infer_context(tree, "src/k.cu").include_dirs == Strings{".", "lib"});
+}
+
+TEST_CASE("inferred context: the root include folder and vendored include folders the unit reaches") {
+  const SourceFiles files{
+      {"src/mlp.cu", "#include \"../third_party/cutlass/include/cutlass/cutlass.h\"\n"},
+      {"third_party/cutlass/include/cutlass/cutlass.h", "#include \"detail.h\"\n"},
+      {"third_party/cutlass/include/cutlass/detail.h", ""},
+      {"third_party/other/include/other.h", ""},
+      {"include/project/api.h", ""}};
+  const RevisionSources tree(files);
+  CHECK(infer_context(tree, "src/mlp.cu").include_dirs == Strings{"include", "third_party/cutlass/include"});
+}
+
+TEST_CASE("inferred context: a unit the tree does not hold gets an empty inferred context") {
+  const SourceFiles files{{"a.cu", ""}};
+  const RevisionSources tree(files);
+  const auto context = infer_context(tree, "missing.cu");
+  CHECK(context.include_dirs.empty());
+  CHECK(context.origin == ContextOrigin::inferred);
+  CHECK(context.unit == "missing.cu");
+}
