@@ -4,6 +4,9 @@
 #include <filesystem>
 
 #include <algorithm>
+#include <charconv>
+#include <functional>
+#include <utility>
 
 namespace kforecast::cuda {
 
@@ -28,7 +31,55 @@ std::string toolkit_lib64(const EnvLookup& env, std::string_view variable) {
   return dir + "/lib64";
 }
 
+// "13.0.88" as numbers, for ordering folder names; a part that is not a number counts as 0.
+std::vector<int> version_numbers(std::string_view text) {
+  std::vector<int> numbers;
+  while (!text.empty()) {
+    const auto dot = text.find('.');
+    const auto part = text.substr(0, dot);
+    int number = 0;
+    std::from_chars(part.data(), part.data() + part.size(), number);
+    numbers.push_back(number);
+    text = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+  }
+  return numbers;
+}
+
 }  // namespace
+
+std::string private_toolkit_parent(const EnvLookup& env) {
+  if (!env) return {};
+  if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty()) return *xdg + "/kforecast";
+  if (auto home = env("HOME"); home && !home->empty()) return *home + "/.cache/kforecast";
+  return {};
+}
+
+std::vector<std::string> private_toolkit_roots(const EnvLookup& env) {
+  const std::string parent = private_toolkit_parent(env);
+  if (parent.empty()) return {};
+  std::vector<std::pair<std::vector<int>, std::string>> found;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with("cuda-")) continue;
+    const auto root = it->path() / "toolkit";
+    std::error_code exists_ec;
+    if (std::filesystem::exists(root / "bin/nvcc", exists_ec) || std::filesystem::is_directory(root / "lib", exists_ec))
+      found.emplace_back(version_numbers(std::string_view(name).substr(5)), root.string());
+  }
+  std::ranges::sort(found, std::greater<>());
+  std::vector<std::string> roots;
+  for (auto& [version, root] : found) roots.push_back(std::move(root));
+  return roots;
+}
+
+std::string nvrtc_builtins_beside(const std::string& nvrtc_path, int major, int minor) {
+  const auto directory = std::filesystem::path(nvrtc_path).parent_path();
+  if (directory.empty()) return {};
+  const auto builtins = directory / ("libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor));
+  std::error_code ec;
+  return std::filesystem::exists(builtins, ec) ? builtins.string() : std::string();
+}
 
 std::vector<std::string> nvrtc_candidates(const LoaderOptions& options, const EnvLookup& env) {
   // An explicit path is used as given: if it cannot be loaded that is the answer, rather than a
@@ -39,6 +90,7 @@ std::vector<std::string> nvrtc_candidates(const LoaderOptions& options, const En
   add_unique(directories, toolkit_lib64(env, "CUDA_HOME"));
   add_unique(directories, toolkit_lib64(env, "CUDA_PATH"));
   add_unique(directories, "/usr/local/cuda/lib64");
+  for (const auto& root : private_toolkit_roots(env)) add_unique(directories, root + "/lib");
 
   const auto sonames = nvrtc_sonames();
   for (const auto& directory : directories)
@@ -60,7 +112,10 @@ std::string toolkit_include_dir(const EnvLookup& env) {
   for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
     if (auto root = env(variable); root && !root->empty() && std::filesystem::exists(*root + "/include/cuda.h", ec))
       return *root + "/include";
-  return std::filesystem::exists("/usr/local/cuda/include/cuda.h", ec) ? "/usr/local/cuda/include" : "";
+  if (std::filesystem::exists("/usr/local/cuda/include/cuda.h", ec)) return "/usr/local/cuda/include";
+  for (const auto& root : private_toolkit_roots(env))
+    if (std::filesystem::exists(root + "/include/cuda.h", ec)) return root + "/include";
+  return {};
 }
 
 std::vector<std::string> toolkit_header_dirs(const std::string& include_dir) {

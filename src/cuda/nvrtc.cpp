@@ -100,6 +100,11 @@ std::expected<std::unique_ptr<NvrtcCompiler>, Unavailable> NvrtcCompiler::load(
     opened->library.keep_loaded();
     std::string path = opened->library.loaded_path();
     if (path.empty()) path = opened->path;
+    // NVRTC opens libnvrtc-builtins by soname at its first compile; mapped here by path first,
+    // it is found where the loader would not look (the private toolkit, a CUDA_HOME outside
+    // ld.so.cache). Where this fails, that compile reports the missing library itself.
+    if (auto builtins = nvrtc_builtins_beside(path, version.major, version.minor); !builtins.empty())
+      if (auto loaded = DynamicLibrary::open(builtins)) loaded->keep_loaded();
     auto compiler = std::unique_ptr<NvrtcCompiler>(new NvrtcCompiler(std::move(opened->library), api, std::move(path)));
     compiler->m_version = version;
     compiler->m_supported_archs = query_supported_archs(api);

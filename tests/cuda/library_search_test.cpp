@@ -4,6 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "support/temp_dir.hpp"
 
 using namespace kforecast;
 using namespace kforecast::cuda;
@@ -71,4 +75,43 @@ TEST_CASE("cuda: driver_candidates") {
     const auto candidates = driver_candidates({.driver_library = "/opt/driver/libcuda.so.1"});
     CHECK(candidates == std::vector<std::string>{"/opt/driver/libcuda.so.1"});
   }
+}
+
+TEST_CASE("cuda: private toolkits of scripts/setup.sh") {
+  testing::TempDir temp;
+  const auto cache = temp.path() / "kforecast";
+  for (const char* version : {"13.0.9", "13.0.88", "13.0.10"})
+    std::filesystem::create_directories(cache / (std::string("cuda-") + version) / "toolkit/lib");
+  std::filesystem::create_directories(cache / "ptx");
+  std::filesystem::create_directories(cache / "cuda-13.1.0");  // an interrupted install: no toolkit
+  const auto env = fixed_environment({{"XDG_CACHE_HOME", temp.path().string()}});
+
+  SECTION("under XDG_CACHE_HOME, else HOME's .cache, else nowhere") {
+    CHECK(private_toolkit_parent(env) == (temp.path() / "kforecast").string());
+    CHECK(private_toolkit_parent(fixed_environment({{"HOME", "/home/ci"}})) == "/home/ci/.cache/kforecast");
+    CHECK(private_toolkit_parent(fixed_environment({})).empty());
+    CHECK(private_toolkit_parent(EnvLookup{}).empty());
+  }
+  SECTION("newest version first, by number") {
+    CHECK(private_toolkit_roots(env) == std::vector<std::string>{(cache / "cuda-13.0.88/toolkit").string(),
+                                                                 (cache / "cuda-13.0.10/toolkit").string(),
+                                                                 (cache / "cuda-13.0.9/toolkit").string()});
+  }
+  SECTION("NVRTC is searched there after /usr/local/cuda and before the loader's own search") {
+    const auto candidates = nvrtc_candidates({}, env);
+    CHECK(candidates.size() == 30);
+    CHECK(position(candidates, "/usr/local/cuda/lib64/libnvrtc.so.13") == 0);
+    CHECK(position(candidates, (cache / "cuda-13.0.88/toolkit/lib/libnvrtc.so.13").string()) == 6);
+    CHECK(position(candidates, (cache / "cuda-13.0.9/toolkit/lib/libnvrtc.so.13").string()) == 18);
+    CHECK(position(candidates, "libnvrtc.so.13") == 24);
+  }
+}
+
+TEST_CASE("cuda: nvrtc_builtins_beside") {
+  testing::TempDir temp;
+  std::ofstream(temp.path() / "libnvrtc-builtins.so.13.0") << "";
+  const std::string nvrtc = (temp.path() / "libnvrtc.so.13").string();
+  CHECK(nvrtc_builtins_beside(nvrtc, 13, 0) == (temp.path() / "libnvrtc-builtins.so.13.0").string());
+  CHECK(nvrtc_builtins_beside(nvrtc, 13, 1).empty());
+  CHECK(nvrtc_builtins_beside("libnvrtc.so.13", 13, 0).empty());
 }
