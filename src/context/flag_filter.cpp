@@ -170,10 +170,18 @@ constexpr std::array options{
 };
 
 // ptxas options that change only what ptxas reports or how hard it optimises.
-constexpr std::array<std::string_view, 12> harmless_ptxas{
-    "-v",  "--verbose", "-warn-spills", "--warn-on-spills", "-warn-lmem-usage", "--warn-on-local-memory-usage",
-    "-O0", "-O1",       "-O2",          "-O3",              "-suppress-stack-size-warning",
-    "--suppress-stack-size-warning"};
+constexpr std::array<std::string_view, 12> harmless_ptxas{"-v",
+                                                          "--verbose",
+                                                          "-warn-spills",
+                                                          "--warn-on-spills",
+                                                          "-warn-lmem-usage",
+                                                          "--warn-on-local-memory-usage",
+                                                          "-O0",
+                                                          "-O1",
+                                                          "-O2",
+                                                          "-O3",
+                                                          "-suppress-stack-size-warning",
+                                                          "--suppress-stack-size-warning"};
 
 bool all_digits(std::string_view text) {
   return !text.empty() && std::ranges::all_of(text, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
@@ -204,13 +212,9 @@ bool value_fits(ValueShape shape, std::string_view value) {
   return false;
 }
 
+// nvcc's -std values: c++03, c++11, c++14, c++17, c++20 (and later years); no gnu++ dialects.
 bool is_standard(std::string_view value) {
-  for (std::string_view prefix : {"c++", "gnu++"})
-    if (value.starts_with(prefix)) {
-      const auto year = value.substr(prefix.size());
-      return year.size() == 2 && (all_digits(year) || year == "2a" || year == "2b");
-    }
-  return false;
+  return value.starts_with("c++") && value.size() == 5 && all_digits(value.substr(3));
 }
 
 bool harmless_ptxas_options(std::string_view value) {

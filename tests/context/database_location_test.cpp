@@ -30,7 +30,7 @@ std::optional<fs::path> found(const fs::path& root, std::string_view configured 
 TEST_CASE("database location: none where the repository has none") {
   TempDir repo;
   fs::create_directories(repo.path() / "build" / "release");
-  write(repo.path() / "src" / "compile_commands.json");  // not a build folder
+  write(repo.path() / "src" / "compile_commands.json");                // not a build folder
   write(repo.path() / "build" / "a" / "b" / "compile_commands.json");  // three levels down
   CHECK(found(repo.path()) == std::nullopt);
   auto loaded = load_compile_database(repo.path(), "");
