@@ -60,9 +60,11 @@ Result<PathContextSettings> read_table(const toml::table& table, std::string_vie
     }
     auto items = string_list(node, file, name);
     if (!items) return std::unexpected(items.error());
-    (name == "include_dirs" ? path.settings.include_dirs
-     : name == "defines"    ? path.settings.defines
-                            : path.settings.flags) = std::move(*items);
+    ContextSettings& settings = path.settings;
+    std::vector<std::string>& target = name == "include_dirs" ? settings.include_dirs
+                                       : name == "defines"    ? settings.defines
+                                                              : settings.flags;
+    target = std::move(*items);
   }
   if (path.glob.empty())
     return usage_error(fmt::format("{}: a {} table needs a 'glob'", where(file, table.source()), table_name));
