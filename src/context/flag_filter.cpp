@@ -281,6 +281,9 @@ void apply(const Match& match, const FolderPlace& place, const FolderLookup& loo
   const auto refuse_with = [&](std::string_view reason) {
     context.refused.push_back(fmt::format("{} ({})", match.written, reason));
   };
+  const auto drop_with = [&](std::string_view reason) {
+    context.dropped.push_back(fmt::format("{} ({})", match.written, reason));
+  };
   if (spec.value != none && !match.value_given) return refuse_with("its value is missing");
   switch (spec.rule) {
     case include_folder: {
@@ -307,6 +310,7 @@ void apply(const Match& match, const FolderPlace& place, const FolderLookup& loo
       if (!harmless_ptxas_options(match.value)) return refuse_with("a ptxas option not on kforecast's allow-list");
       return add_once(context.flags, spelled(match));
     case drop:
+      return drop_with(spec.reason);
     case refuse:
       return refuse_with(spec.reason);
   }
@@ -341,7 +345,7 @@ void add_arguments(std::span<const std::string> arguments, const FolderPlace& pl
     }
     const auto match = match_option(arguments, index);
     if (!match && (argument.starts_with("-W") || argument.starts_with("--W"))) {
-      context.refused.push_back(fmt::format("{} (a warning option kforecast does not pass)", argument));
+      context.dropped.push_back(fmt::format("{} (a warning option kforecast does not pass)", argument));
       ++index;
       continue;
     }

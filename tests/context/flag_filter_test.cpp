@@ -38,7 +38,8 @@ TEST_CASE("flag filter: a CMake nvcc command keeps its folders, defines, standar
   CHECK(context.defines == Defines{{"TCNN_MIN_GPU_ARCH", "80"}, {"NDEBUG", ""}});
   CHECK(context.standard == "c++17");
   CHECK(context.flags == Strings{"-O3", "--extended-lambda", "--expt-relaxed-constexpr"});
-  CHECK(context.refused ==
+  CHECK(context.refused.empty());
+  CHECK(context.dropped ==
         Strings{"-forward-unknown-to-host-compiler (a host compiler option: kforecast compiles device code)",
                 "--generate-code=arch=compute_86,code=[compute_86,sm_86] (kforecast picks the architecture)",
                 "-Xcompiler=-fPIC (a host compiler option: kforecast compiles device code)",
@@ -51,7 +52,8 @@ TEST_CASE("flag filter: llm.c's Makefile command") {
       filtered({"-c", "--threads=0", "-t=0", "--use_fast_math", "-std=c++17", "-O3", "-DENABLE_BF16", "train_gpt2.cu"});
   CHECK(context.flags == Strings{"--use_fast_math", "-O3"});
   CHECK(context.defines == Defines{{"ENABLE_BF16", ""}});
-  CHECK(context.refused == Strings{"-c (kforecast picks the output)",
+  CHECK(context.refused.empty());
+  CHECK(context.dropped == Strings{"-c (kforecast picks the output)",
                                    "--threads=0 (kforecast sets its own parallelism)",
                                    "-t=0 (kforecast sets its own parallelism)"});
 }
@@ -66,6 +68,7 @@ TEST_CASE("flag filter: each spelling of an option with a value is read") {
   CHECK(context.standard == "c++14");
   CHECK(context.flags == Strings{"-maxrregcount=64", "--fmad=false", "-ftz=true", "-rdc=true", "-lineinfo"});
   CHECK(context.refused.empty());
+  CHECK(context.dropped.empty());
 }
 
 TEST_CASE("flag filter: a later define of a name replaces the earlier one, and a later standard wins") {
@@ -81,6 +84,7 @@ TEST_CASE("flag filter: arguments that run a program, read a file or link are re
                 "-L/usr/lib", "--library-path=/tmp", "-run", "-fplugin=/tmp/p.so"});
   CHECK(context.flags.empty());
   CHECK(context.include_dirs.empty());
+  CHECK(context.dropped.empty());
   CHECK(context.refused == Strings{"-ccbin /tmp/evil (runs a program)", "--compiler-bindir=/tmp/evil (runs a program)",
                                    "--options-file x.rsp (reads a file)", "-optf=y.rsp (reads a file)",
                                    "@args.rsp (reads a response file)", "-include /etc/passwd (reads a file)",
@@ -94,7 +98,8 @@ TEST_CASE("flag filter: architecture, mode and output arguments are dropped, wit
   const auto context = filtered({"-arch=sm_86", "-gencode", "arch=compute_80,code=sm_80", "-code=sm_90", "-cubin",
                                  "-MD", "-MF", "/tmp/deps.d", "--dependency-output=/etc/x", "-odir", "out"});
   CHECK(context.flags.empty());
-  CHECK(context.refused ==
+  CHECK(context.refused.empty());
+  CHECK(context.dropped ==
         Strings{"-arch=sm_86 (kforecast picks the architecture)",
                 "-gencode arch=compute_80,code=sm_80 (kforecast picks the architecture)",
                 "-code=sm_90 (kforecast picks the architecture)", "-cubin (kforecast picks the output)",
@@ -124,9 +129,9 @@ TEST_CASE("flag filter: values of the wrong shape are refused, not passed") {
                 "--fmad=maybe (an unexpected value)", "-std=c++17 -ccbin x (not a C++ standard nvcc knows)",
                 "-std=gnu++17 (not a C++ standard nvcc knows)", "-D1X (not NAME or NAME=VALUE)",
                 "-DA B=1 (not NAME or NAME=VALUE)", "-UA-B (not a macro name)",
-                "-Xptxas=--load-plugin=x (a ptxas option not on kforecast's allow-list)",
-                "-W (a warning option kforecast does not pass)",
-                "-Wno-deprecated-gpu-targets (a warning option kforecast does not pass)", "-D (its value is missing)"});
+                "-Xptxas=--load-plugin=x (a ptxas option not on kforecast's allow-list)", "-D (its value is missing)"});
+  CHECK(context.dropped == Strings{"-W (a warning option kforecast does not pass)",
+                                   "-Wno-deprecated-gpu-targets (a warning option kforecast does not pass)"});
 }
 
 TEST_CASE("flag filter: names that begin like a one-letter option are themselves") {
@@ -172,6 +177,8 @@ TEST_CASE("flag filter: what NVRTC's confinement allows, the nvcc allow-list all
   for (const auto& option : nvrtc_side) {
     INFO(option);
     REQUIRE(kforecast::cuda::allowed_compile_option(option));
-    CHECK(filtered({option}).refused.empty());
+    const auto context = filtered({option});
+    CHECK(context.refused.empty());
+    CHECK(context.dropped.empty());
   }
 }
