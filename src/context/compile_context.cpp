@@ -9,7 +9,8 @@ namespace kforecast::context {
 namespace {
 
 std::string define_argument(const std::pair<std::string, std::string>& define) {
-  return define.second.empty() ? fmt::format("-D{}", define.first) : fmt::format("-D{}={}", define.first, define.second);
+  return define.second.empty() ? fmt::format("-D{}", define.first)
+                               : fmt::format("-D{}={}", define.first, define.second);
 }
 
 // Definitions, the standard and the flags, the part both compilers take.

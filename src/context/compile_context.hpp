@@ -26,8 +26,14 @@ struct CompileContext {
   // nvcc code-generation flags that passed the allow-list (flag_filter.hpp), one argument each
   // in "-name=value" spelling.
   std::vector<std::string> flags;
-  // Each flag or folder the project gave and kforecast left out, with the reason:
-  // "-ccbin g++ (runs a program)", "-arch=sm_86 (kforecast picks the architecture)".
+  // Each flag the project gave that kforecast has no need of, with the reason: routine, not
+  // worth a warning ("-arch=sm_86 (kforecast picks the architecture)", "-c (kforecast picks the
+  // output)").
+  std::vector<std::string> dropped;
+  // Each flag or folder left out because it is unsafe, unknown or malformed, with the reason:
+  // worth a warning, as the unit may not compile as the project's build does ("-ccbin g++ (runs
+  // a program)", "-I/etc (outside the repository, ...)", "-fplugin=x (not on kforecast's
+  // allow-list)").
   std::vector<std::string> refused;
   ContextOrigin origin = ContextOrigin::inferred;
   // Where it came from, for the report: "build/compile_commands.json (entry for src/runner.cu)",

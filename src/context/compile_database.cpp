@@ -28,7 +28,8 @@ std::string string_field(simdjson::dom::object entry, std::string_view key, bool
     return {};
   }
   std::string_view text;
-  if (element.get_string().get(text) != simdjson::SUCCESS) throw EntryProblem{fmt::format("'{}' must be a string", key)};
+  if (element.get_string().get(text) != simdjson::SUCCESS)
+    throw EntryProblem{fmt::format("'{}' must be a string", key)};
   if (text.size() > max_string_bytes)
     throw EntryProblem{fmt::format("'{}' is longer than {} bytes", key, max_string_bytes)};
   if (text.find('\0') != std::string_view::npos) throw EntryProblem{fmt::format("'{}' holds a NUL byte", key)};
@@ -117,8 +118,9 @@ Result<CompileDatabase> parse_compile_database(std::string_view text, std::strin
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (auto error = parser.parse(simdjson::padded_string(text)).get(root); error != simdjson::SUCCESS)
-    return usage_error(fmt::format("{}: not valid JSON ({}); regenerate it with the build (see docs/compile-context.md)",
-                                   name, simdjson::error_message(error)));
+    return usage_error(
+        fmt::format("{}: not valid JSON ({}); regenerate it with the build (see docs/compile-context.md)", name,
+                    simdjson::error_message(error)));
   simdjson::dom::array array;
   if (root.get_array().get(array) != simdjson::SUCCESS)
     return usage_error(fmt::format("{}: expected a JSON array of compile commands", name));

@@ -25,9 +25,9 @@ struct DatabaseEntry {
 };
 
 struct CompileDatabase {
-  std::string name;  // as messages give it: "build/compile_commands.json"
+  std::string name;                                           // as messages give it: "build/compile_commands.json"
   std::map<std::string, DatabaseEntry, std::less<>> entries;  // by repository-relative file
-  std::vector<std::string> notes;  // "3 entries for files outside the repository skipped"
+  std::vector<std::string> notes;                             // "3 entries for files outside the repository skipped"
 };
 
 struct DatabasePlace {

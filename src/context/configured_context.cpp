@@ -37,8 +37,8 @@ Result<std::vector<std::string>> string_list(const toml::node& node, std::string
       items.push_back(*text);
     }
   if (array == nullptr || items.size() != array->size())
-    return usage_error(fmt::format("{}: {} key '{}' must be a list of strings", where(file, node.source()), table_name,
-                                   key));
+    return usage_error(
+        fmt::format("{}: {} key '{}' must be a list of strings", where(file, node.source()), table_name, key));
   return items;
 }
 
@@ -60,8 +60,11 @@ Result<PathContextSettings> read_table(const toml::table& table, std::string_vie
     }
     auto items = string_list(node, file, name);
     if (!items) return std::unexpected(items.error());
-    (name == "include_dirs" ? path.settings.include_dirs
-                            : name == "defines" ? path.settings.defines : path.settings.flags) = std::move(*items);
+    ContextSettings& settings = path.settings;
+    std::vector<std::string>& target = name == "include_dirs" ? settings.include_dirs
+                                       : name == "defines"    ? settings.defines
+                                                              : settings.flags;
+    target = std::move(*items);
   }
   if (path.glob.empty())
     return usage_error(fmt::format("{}: a {} table needs a 'glob'", where(file, table.source()), table_name));
@@ -137,8 +140,8 @@ std::optional<CompileContext> configured_context(const ConfiguredContexts& conte
     add_settings(matching->settings, place, lookup, context);
     context.origin_detail = contexts.everywhere.empty()
                                 ? fmt::format("{} [[compile.paths]] glob \"{}\"", matching->origin, matching->glob)
-                                : fmt::format("{} compile.* and {} [[compile.paths]] glob \"{}\"",
-                                              contexts.config_name, matching->origin, matching->glob);
+                                : fmt::format("{} compile.* and {} [[compile.paths]] glob \"{}\"", contexts.config_name,
+                                              matching->origin, matching->glob);
   }
   return context;
 }

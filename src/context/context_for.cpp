@@ -39,8 +39,7 @@ std::optional<CompileContext> from_database(const std::string& file, const Conte
     if (auto entry = entries.find(unit); entry != entries.end()) {
       CompileContext context = database_context(entry->second, sources);
       context.unit = unit;
-      context.origin_detail =
-          fmt::format("{} (entry for {}, which includes {})", sources.database->name, unit, file);
+      context.origin_detail = fmt::format("{} (entry for {}, which includes {})", sources.database->name, unit, file);
       return context;
     }
   return std::nullopt;
@@ -60,9 +59,8 @@ CompileContext database_context(const DatabaseEntry& entry, const ContextSources
 CompileContext context_for(const std::string& file, const ContextSources& sources, const IncludingUnits& includers) {
   if (auto context = from_database(file, sources, includers)) return std::move(*context);
   if (sources.configured != nullptr)
-    if (auto context = configured_context(*sources.configured, file,
-                                          FolderPlace{sources.repository_root, sources.repository_root},
-                                          sources.folders))
+    if (auto context = configured_context(
+            *sources.configured, file, FolderPlace{sources.repository_root, sources.repository_root}, sources.folders))
       return std::move(*context);
   if (sources.tree != nullptr) return infer_context(*sources.tree, file);
   CompileContext context;

@@ -27,7 +27,7 @@ namespace kforecast::context {
 struct ContextSources {
   std::filesystem::path repository_root;  // absolute
   FolderLookup folders = real_folder_lookup();
-  const CompileDatabase* database = nullptr;      // null where none was found
+  const CompileDatabase* database = nullptr;       // null where none was found
   const ConfiguredContexts* configured = nullptr;  // null where the config was not read
   const kernels::RevisionSources* tree = nullptr;  // null: no inference
 };

@@ -170,10 +170,18 @@ constexpr std::array options{
 };
 
 // ptxas options that change only what ptxas reports or how hard it optimises.
-constexpr std::array<std::string_view, 12> harmless_ptxas{
-    "-v",  "--verbose", "-warn-spills", "--warn-on-spills", "-warn-lmem-usage", "--warn-on-local-memory-usage",
-    "-O0", "-O1",       "-O2",          "-O3",              "-suppress-stack-size-warning",
-    "--suppress-stack-size-warning"};
+constexpr std::array<std::string_view, 12> harmless_ptxas{"-v",
+                                                          "--verbose",
+                                                          "-warn-spills",
+                                                          "--warn-on-spills",
+                                                          "-warn-lmem-usage",
+                                                          "--warn-on-local-memory-usage",
+                                                          "-O0",
+                                                          "-O1",
+                                                          "-O2",
+                                                          "-O3",
+                                                          "-suppress-stack-size-warning",
+                                                          "--suppress-stack-size-warning"};
 
 bool all_digits(std::string_view text) {
   return !text.empty() && std::ranges::all_of(text, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
@@ -204,13 +212,9 @@ bool value_fits(ValueShape shape, std::string_view value) {
   return false;
 }
 
+// nvcc's -std values: c++03, c++11, c++14, c++17, c++20 (and later years); no gnu++ dialects.
 bool is_standard(std::string_view value) {
-  for (std::string_view prefix : {"c++", "gnu++"})
-    if (value.starts_with(prefix)) {
-      const auto year = value.substr(prefix.size());
-      return year.size() == 2 && (all_digits(year) || year == "2a" || year == "2b");
-    }
-  return false;
+  return value.starts_with("c++") && value.size() == 5 && all_digits(value.substr(3));
 }
 
 bool harmless_ptxas_options(std::string_view value) {
@@ -277,6 +281,9 @@ void apply(const Match& match, const FolderPlace& place, const FolderLookup& loo
   const auto refuse_with = [&](std::string_view reason) {
     context.refused.push_back(fmt::format("{} ({})", match.written, reason));
   };
+  const auto drop_with = [&](std::string_view reason) {
+    context.dropped.push_back(fmt::format("{} ({})", match.written, reason));
+  };
   if (spec.value != none && !match.value_given) return refuse_with("its value is missing");
   switch (spec.rule) {
     case include_folder: {
@@ -303,6 +310,7 @@ void apply(const Match& match, const FolderPlace& place, const FolderLookup& loo
       if (!harmless_ptxas_options(match.value)) return refuse_with("a ptxas option not on kforecast's allow-list");
       return add_once(context.flags, spelled(match));
     case drop:
+      return drop_with(spec.reason);
     case refuse:
       return refuse_with(spec.reason);
   }
@@ -337,7 +345,7 @@ void add_arguments(std::span<const std::string> arguments, const FolderPlace& pl
     }
     const auto match = match_option(arguments, index);
     if (!match && (argument.starts_with("-W") || argument.starts_with("--W"))) {
-      context.refused.push_back(fmt::format("{} (a warning option kforecast does not pass)", argument));
+      context.dropped.push_back(fmt::format("{} (a warning option kforecast does not pass)", argument));
       ++index;
       continue;
     }

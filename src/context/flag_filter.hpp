@@ -7,8 +7,9 @@
 // refused. Only what decides what the code means or how it is compiled passes: include folders
 // (include_folder.hpp), definitions, the language standard and code-generation flags. Arch,
 // mode and output arguments are dropped, because kforecast picks the architecture and the
-// output itself. Every argument left out is listed in CompileContext::refused with its reason;
-// an argument the list does not know is refused (default deny).
+// output itself. Every argument left out is listed with its reason, in CompileContext::dropped
+// where kforecast has no need of it and in CompileContext::refused where it is unsafe, unknown
+// (default deny) or malformed.
 
 #include <span>
 #include <string>

@@ -45,7 +45,8 @@ std::expected<std::string, std::string> admit_include_folder(std::string_view fo
     while (relative.size() > 1 && relative.ends_with('/')) relative.pop_back();
     return relative;
   }
-  if (!is_system_folder(path)) return std::unexpected("outside the repository, and not a system folder under /usr or /opt");
+  if (!is_system_folder(path))
+    return std::unexpected("outside the repository, and not a system folder under /usr or /opt");
   // A symlink under /usr could lead anywhere; the folder it really is must be a system one too.
   const auto real = lookup.real_folder(path);
   if (!real) return std::unexpected("not an existing folder");

@@ -18,7 +18,7 @@ std::optional<std::string> folder_for(const std::string& includer, const kernels
   const std::string& name = include.path;
   if (found != name && !(found.ends_with(name) && found[found.size() - name.size() - 1] == '/')) return std::nullopt;
   std::string folder = found.substr(0, found.size() - name.size());
-  if (!folder.empty()) folder.pop_back();  // the '/'
+  if (!folder.empty()) folder.pop_back();                                         // the '/'
   if (!include.angled && folder == parent_folder(includer)) return std::nullopt;  // beside its includer
   return folder.empty() ? std::string(".") : folder;
 }

@@ -17,8 +17,8 @@ CompileContext tiny_cuda_nn_like() {
   context.defines = {{"TCNN_MIN_GPU_ARCH", "80"}, {"TCNN_SHAMPOO", ""}};
   context.undefines = {"NDEBUG"};
   context.standard = "c++17";
-  context.flags = {"--extended-lambda", "--expt-relaxed-constexpr", "-O3", "--use_fast_math", "--fmad=false",
-                   "-lineinfo",         "-maxrregcount=64",        "-Xptxas=-v"};
+  context.flags = {"--extended-lambda", "--expt-relaxed-constexpr", "-O3",       "--use_fast_math", "--fmad=false",
+                   "-lineinfo",         "-maxrregcount=64",         "-Xptxas=-v"};
   return context;
 }
 

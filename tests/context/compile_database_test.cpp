@@ -116,6 +116,5 @@ TEST_CASE("compile database: a string longer than any build writes is refused") 
   const std::string huge(std::size_t{1} << 21, 'x');
   auto database = parse(R"([{"directory": "/work/repo", "file": "k.cu", "command": "nvcc -D)" + huge + "\"}]");
   REQUIRE_FALSE(database);
-  CHECK(database.error().message ==
-        "build/compile_commands.json: entry 1: 'command' is longer than 1048576 bytes");
+  CHECK(database.error().message == "build/compile_commands.json: entry 1: 'command' is longer than 1048576 bytes");
 }

@@ -67,7 +67,8 @@ TEST_CASE("configured context: the first matching path table adds to compile.*, 
   CHECK(context->defines == Defines{{"ARCH", "80"}, {"A", ""}});
   CHECK(context->standard == "c++17");
   CHECK(context->flags == Strings{"-O3"});
-  CHECK(context->origin_detail == ".kforecast.toml compile.* and .kforecast.toml:5 [[compile.paths]] glob \"dev/cuda/*\"");
+  CHECK(context->origin_detail ==
+        ".kforecast.toml compile.* and .kforecast.toml:5 [[compile.paths]] glob \"dev/cuda/*\"");
 
   const auto other = configured_context(contexts, "dev/k.cu", place, no_folders);
   REQUIRE(other);

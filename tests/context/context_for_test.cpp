@@ -51,8 +51,9 @@ TEST_CASE("context for: a unit's own database entry, the compiler and its launch
   CHECK(context.unit == "src/runner.cu");
   CHECK(context.include_dirs == Strings{"src"});
   CHECK(context.defines == Defines{{"RUNNER", ""}});
-  CHECK(context.refused ==
+  CHECK(context.dropped ==
         Strings{"-arch=sm_86 (kforecast picks the architecture)", "-c (kforecast picks the output)"});
+  CHECK(context.refused.empty());
 }
 
 TEST_CASE("context for: a header takes the context of the first including unit that has an entry") {

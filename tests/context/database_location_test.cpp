@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "context/context_for.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace kforecast::context;
@@ -30,7 +31,7 @@ std::optional<fs::path> found(const fs::path& root, std::string_view configured 
 TEST_CASE("database location: none where the repository has none") {
   TempDir repo;
   fs::create_directories(repo.path() / "build" / "release");
-  write(repo.path() / "src" / "compile_commands.json");  // not a build folder
+  write(repo.path() / "src" / "compile_commands.json");                // not a build folder
   write(repo.path() / "build" / "a" / "b" / "compile_commands.json");  // three levels down
   CHECK(found(repo.path()) == std::nullopt);
   auto loaded = load_compile_database(repo.path(), "");
@@ -90,4 +91,29 @@ TEST_CASE("database location: a malformed database is an error naming it") {
   auto loaded = load_compile_database(repo.path(), "");
   REQUIRE_FALSE(loaded);
   CHECK_THAT(loaded.error().message, Catch::StartsWith("compile_commands.json: not valid JSON"));
+}
+
+TEST_CASE("database location: a CMake database, found, read, and a header given its including unit's arguments") {
+  // SGEMM_CUDA's shape: the kernel headers are not entries; src/runner.cu includes them.
+  TempDir repo;
+  const std::string root = repo.path().string();
+  write(repo.path() / "build-kf" / "compile_commands.json",
+        R"([{"directory": ")" + root + R"(/build-kf", "file": ")" + root + R"(/src/runner.cu",
+             "command": "/usr/local/cuda/bin/nvcc -I)" +
+            root +
+            R"(/src -O3 -DNDEBUG -std=c++17 \"--generate-code=arch=compute_86,code=[compute_86,sm_86]\" -x cu -c )" +
+            root + R"(/src/runner.cu -o CMakeFiles/sgemm.dir/src/runner.cu.o"}])");
+  auto loaded = load_compile_database(repo.path(), "");
+  REQUIRE(loaded);
+  REQUIRE(loaded->has_value());
+  const ContextSources sources{repo.path(), real_folder_lookup(), &**loaded, nullptr, nullptr};
+  const auto context = context_for("src/kernels/10_kernel_warptiling.cuh", sources,
+                                   [](const std::string&) { return std::vector<std::string>{"src/runner.cu"}; });
+  CHECK(
+      context.origin_detail ==
+      "build-kf/compile_commands.json (entry for src/runner.cu, which includes src/kernels/10_kernel_warptiling.cuh)");
+  CHECK(nvcc_arguments(context) == std::vector<std::string>{"-Isrc", "-DNDEBUG", "-std=c++17", "-O3"});
+  CHECK(nvrtc_options(context) == std::vector<std::string>{"-DNDEBUG", "-std=c++17"});
+  CHECK(context.dropped.size() == 4);  // the arch, -x cu, -c and -o
+  CHECK(context.refused.empty());
 }

@@ -38,7 +38,8 @@ TEST_CASE("flag filter: a CMake nvcc command keeps its folders, defines, standar
   CHECK(context.defines == Defines{{"TCNN_MIN_GPU_ARCH", "80"}, {"NDEBUG", ""}});
   CHECK(context.standard == "c++17");
   CHECK(context.flags == Strings{"-O3", "--extended-lambda", "--expt-relaxed-constexpr"});
-  CHECK(context.refused ==
+  CHECK(context.refused.empty());
+  CHECK(context.dropped ==
         Strings{"-forward-unknown-to-host-compiler (a host compiler option: kforecast compiles device code)",
                 "--generate-code=arch=compute_86,code=[compute_86,sm_86] (kforecast picks the architecture)",
                 "-Xcompiler=-fPIC (a host compiler option: kforecast compiles device code)",
@@ -51,7 +52,8 @@ TEST_CASE("flag filter: llm.c's Makefile command") {
       filtered({"-c", "--threads=0", "-t=0", "--use_fast_math", "-std=c++17", "-O3", "-DENABLE_BF16", "train_gpt2.cu"});
   CHECK(context.flags == Strings{"--use_fast_math", "-O3"});
   CHECK(context.defines == Defines{{"ENABLE_BF16", ""}});
-  CHECK(context.refused == Strings{"-c (kforecast picks the output)",
+  CHECK(context.refused.empty());
+  CHECK(context.dropped == Strings{"-c (kforecast picks the output)",
                                    "--threads=0 (kforecast sets its own parallelism)",
                                    "-t=0 (kforecast sets its own parallelism)"});
 }
@@ -66,6 +68,7 @@ TEST_CASE("flag filter: each spelling of an option with a value is read") {
   CHECK(context.standard == "c++14");
   CHECK(context.flags == Strings{"-maxrregcount=64", "--fmad=false", "-ftz=true", "-rdc=true", "-lineinfo"});
   CHECK(context.refused.empty());
+  CHECK(context.dropped.empty());
 }
 
 TEST_CASE("flag filter: a later define of a name replaces the earlier one, and a later standard wins") {
@@ -75,24 +78,19 @@ TEST_CASE("flag filter: a later define of a name replaces the earlier one, and a
 }
 
 TEST_CASE("flag filter: arguments that run a program, read a file or link are refused with the reason") {
-  const auto context = filtered({"-ccbin", "/tmp/evil", "--compiler-bindir=/tmp/evil", "--options-file", "x.rsp",
-                                 "-optf=y.rsp", "@args.rsp", "-include", "/etc/passwd", "--pre-include=k.h",
-                                 "-Xlinker", "-rpath", "-lcublas", "-L/usr/lib", "--library-path=/tmp", "-run",
-                                 "-fplugin=/tmp/p.so"});
+  const auto context =
+      filtered({"-ccbin", "/tmp/evil", "--compiler-bindir=/tmp/evil", "--options-file", "x.rsp", "-optf=y.rsp",
+                "@args.rsp", "-include", "/etc/passwd", "--pre-include=k.h", "-Xlinker", "-rpath", "-lcublas",
+                "-L/usr/lib", "--library-path=/tmp", "-run", "-fplugin=/tmp/p.so"});
   CHECK(context.flags.empty());
   CHECK(context.include_dirs.empty());
-  CHECK(context.refused == Strings{"-ccbin /tmp/evil (runs a program)",
-                                   "--compiler-bindir=/tmp/evil (runs a program)",
-                                   "--options-file x.rsp (reads a file)",
-                                   "-optf=y.rsp (reads a file)",
-                                   "@args.rsp (reads a response file)",
-                                   "-include /etc/passwd (reads a file)",
-                                   "--pre-include=k.h (reads a file)",
-                                   "-Xlinker -rpath (passes options to the linker)",
-                                   "-lcublas (links a library)",
-                                   "-L/usr/lib (reads libraries from a folder)",
-                                   "--library-path=/tmp (reads libraries from a folder)",
-                                   "-run (runs a program)",
+  CHECK(context.dropped.empty());
+  CHECK(context.refused == Strings{"-ccbin /tmp/evil (runs a program)", "--compiler-bindir=/tmp/evil (runs a program)",
+                                   "--options-file x.rsp (reads a file)", "-optf=y.rsp (reads a file)",
+                                   "@args.rsp (reads a response file)", "-include /etc/passwd (reads a file)",
+                                   "--pre-include=k.h (reads a file)", "-Xlinker -rpath (passes options to the linker)",
+                                   "-lcublas (links a library)", "-L/usr/lib (reads libraries from a folder)",
+                                   "--library-path=/tmp (reads libraries from a folder)", "-run (runs a program)",
                                    "-fplugin=/tmp/p.so (not on kforecast's allow-list)"});
 }
 
@@ -100,18 +98,18 @@ TEST_CASE("flag filter: architecture, mode and output arguments are dropped, wit
   const auto context = filtered({"-arch=sm_86", "-gencode", "arch=compute_80,code=sm_80", "-code=sm_90", "-cubin",
                                  "-MD", "-MF", "/tmp/deps.d", "--dependency-output=/etc/x", "-odir", "out"});
   CHECK(context.flags.empty());
-  CHECK(context.refused == Strings{"-arch=sm_86 (kforecast picks the architecture)",
-                                   "-gencode arch=compute_80,code=sm_80 (kforecast picks the architecture)",
-                                   "-code=sm_90 (kforecast picks the architecture)",
-                                   "-cubin (kforecast picks the output)", "-MD (kforecast picks the output)",
-                                   "-MF /tmp/deps.d (kforecast picks the output)",
-                                   "--dependency-output=/etc/x (kforecast picks the output)",
-                                   "-odir out (kforecast picks the output)"});
+  CHECK(context.refused.empty());
+  CHECK(context.dropped ==
+        Strings{"-arch=sm_86 (kforecast picks the architecture)",
+                "-gencode arch=compute_80,code=sm_80 (kforecast picks the architecture)",
+                "-code=sm_90 (kforecast picks the architecture)", "-cubin (kforecast picks the output)",
+                "-MD (kforecast picks the output)", "-MF /tmp/deps.d (kforecast picks the output)",
+                "--dependency-output=/etc/x (kforecast picks the output)", "-odir out (kforecast picks the output)"});
 }
 
 TEST_CASE("flag filter: include folders outside the repository are refused, system ones kept") {
-  const auto context = filtered({"-I/etc", "-I/proc/self/cwd", "-I", "/home/runner", "-I/repo/.git",
-                                 "-I/usr/include/eigen3", "-isystem/opt/x"});
+  const auto context = filtered(
+      {"-I/etc", "-I/proc/self/cwd", "-I", "/home/runner", "-I/repo/.git", "-I/usr/include/eigen3", "-isystem/opt/x"});
   CHECK(context.include_dirs == Strings{"/usr/include/eigen3"});
   REQUIRE(context.refused.size() == 5);
   CHECK(context.refused[0] == "-I/etc (outside the repository, and not a system folder under /usr or /opt)");
@@ -120,23 +118,20 @@ TEST_CASE("flag filter: include folders outside the repository are refused, syst
 }
 
 TEST_CASE("flag filter: values of the wrong shape are refused, not passed") {
-  const auto context = filtered({"-O9", "-maxrregcount=lots", "--fmad=maybe", "-std=c++17 -ccbin x", "-D1X",
-                                 "-DA B=1", "-UA-B", "--diag-suppress=177,550", "-Xptxas", "-v,-O3",
+  const auto context = filtered({"-O9", "-maxrregcount=lots", "--fmad=maybe", "-std=c++17 -ccbin x", "-std=gnu++17",
+                                 "-D1X", "-DA B=1", "-UA-B", "--diag-suppress=177,550", "-Xptxas", "-v,-O3",
                                  "-Xptxas=--load-plugin=x", "-W", "-Wno-deprecated-gpu-targets", "-D"});
   CHECK(context.flags == Strings{"--diag-suppress=177,550", "-Xptxas=-v,-O3"});
   CHECK(context.standard.empty());
   CHECK(context.defines.empty());
-  CHECK(context.refused == Strings{"-O9 (an unexpected value)",
-                                   "-maxrregcount=lots (an unexpected value)",
-                                   "--fmad=maybe (an unexpected value)",
-                                   "-std=c++17 -ccbin x (not a C++ standard nvcc knows)",
-                                   "-D1X (not NAME or NAME=VALUE)",
-                                   "-DA B=1 (not NAME or NAME=VALUE)",
-                                   "-UA-B (not a macro name)",
-                                   "-Xptxas=--load-plugin=x (a ptxas option not on kforecast's allow-list)",
-                                   "-W (a warning option kforecast does not pass)",
-                                   "-Wno-deprecated-gpu-targets (a warning option kforecast does not pass)",
-                                   "-D (its value is missing)"});
+  CHECK(context.refused ==
+        Strings{"-O9 (an unexpected value)", "-maxrregcount=lots (an unexpected value)",
+                "--fmad=maybe (an unexpected value)", "-std=c++17 -ccbin x (not a C++ standard nvcc knows)",
+                "-std=gnu++17 (not a C++ standard nvcc knows)", "-D1X (not NAME or NAME=VALUE)",
+                "-DA B=1 (not NAME or NAME=VALUE)", "-UA-B (not a macro name)",
+                "-Xptxas=--load-plugin=x (a ptxas option not on kforecast's allow-list)", "-D (its value is missing)"});
+  CHECK(context.dropped == Strings{"-W (a warning option kforecast does not pass)",
+                                   "-Wno-deprecated-gpu-targets (a warning option kforecast does not pass)"});
 }
 
 TEST_CASE("flag filter: names that begin like a one-letter option are themselves") {
@@ -164,13 +159,26 @@ TEST_CASE("flag filter: a define's name may carry a macro parameter list") {
 
 TEST_CASE("flag filter: what NVRTC's confinement allows, the nvcc allow-list allows too") {
   // One list of what is safe: the NVRTC side's options (cuda::allowed_compile_option) all pass here.
-  const Strings nvrtc_side{"-std=c++17", "-DA=1", "-UB", "--use_fast_math", "-use_fast_math", "-lineinfo",
-                           "-default-device", "-rdc=true", "--ftz=true", "--prec-div=false", "--prec-sqrt=true",
-                           "--fmad=false", "-maxrregcount=32", "--relocatable-device-code=false",
+  const Strings nvrtc_side{"-std=c++17",
+                           "-DA=1",
+                           "-UB",
+                           "--use_fast_math",
+                           "-use_fast_math",
+                           "-lineinfo",
+                           "-default-device",
+                           "-rdc=true",
+                           "--ftz=true",
+                           "--prec-div=false",
+                           "--prec-sqrt=true",
+                           "--fmad=false",
+                           "-maxrregcount=32",
+                           "--relocatable-device-code=false",
                            "--extra-device-vectorization"};
   for (const auto& option : nvrtc_side) {
     INFO(option);
     REQUIRE(kforecast::cuda::allowed_compile_option(option));
-    CHECK(filtered({option}).refused.empty());
+    const auto context = filtered({option});
+    CHECK(context.refused.empty());
+    CHECK(context.dropped.empty());
   }
 }

@@ -35,6 +35,7 @@ TEST_CASE("include folder: folders inside the repository become repository-relat
   CHECK(admit("/work/repo") == ".");
   CHECK(admit("..") == ".");
   CHECK(admit("/work/repo/build/../third_party/cutlass/include") == "third_party/cutlass/include");
+  CHECK(admit("/work/repo/..hidden") == "..hidden");  // a folder whose name begins with dots is still inside
 }
 
 TEST_CASE("include folder: existing system folders under /usr and /opt are kept as they are") {

@@ -46,12 +46,11 @@ TEST_CASE("inferred context: a quoted include found from the root or another fol
 }
 
 TEST_CASE("inferred context: the root include folder and vendored include folders the unit reaches") {
-  const SourceFiles files{
-      {"src/mlp.cu", "#include \"../third_party/cutlass/include/cutlass/cutlass.h\"\n"},
-      {"third_party/cutlass/include/cutlass/cutlass.h", "#include \"detail.h\"\n"},
-      {"third_party/cutlass/include/cutlass/detail.h", ""},
-      {"third_party/other/include/other.h", ""},
-      {"include/project/api.h", ""}};
+  const SourceFiles files{{"src/mlp.cu", "#include \"../third_party/cutlass/include/cutlass/cutlass.h\"\n"},
+                          {"third_party/cutlass/include/cutlass/cutlass.h", "#include \"detail.h\"\n"},
+                          {"third_party/cutlass/include/cutlass/detail.h", ""},
+                          {"third_party/other/include/other.h", ""},
+                          {"include/project/api.h", ""}};
   const RevisionSources tree(files);
   CHECK(infer_context(tree, "src/mlp.cu").include_dirs == Strings{"include", "third_party/cutlass/include"});
 }

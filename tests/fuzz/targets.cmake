@@ -22,3 +22,4 @@ kf_fuzz_target(include_directives include_directives_fuzz.cpp CORPUS fixtures/cu
 kf_fuzz_target(compile_log compile_log_fuzz.cpp DEPS kf_gate)
 kf_fuzz_target(cubin cubin_fuzz.cpp DEPS kf_cubin)
 kf_fuzz_target(compile_database compile_database_fuzz.cpp DEPS kf_context)
+kf_fuzz_target(compile_paths compile_paths_fuzz.cpp CORPUS fixtures/fuzz/config DEPS kf_context)
