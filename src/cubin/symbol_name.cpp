@@ -93,7 +93,7 @@ std::string normalize_symbol(std::string_view symbol) {
 
 std::string demangle(const std::string& symbol) {
   // A static kernel of a relocatable build is signed as its source declares it.
-  const auto mangled = symbol.starts_with(normalized_static_prefix) && symbol.size() > normalized_static_prefix.size()
+  auto mangled = symbol.starts_with(normalized_static_prefix) && symbol.size() > normalized_static_prefix.size()
                            ? symbol.substr(normalized_static_prefix.size())
                            : symbol;
   int status = 0;
