@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -20,18 +21,28 @@ std::string optional_threads(const std::optional<std::uint32_t>& threads) {
   return threads ? fmt::format("{}", *threads) : std::string("none");
 }
 
+// Lists hold named things by value (CubinData) or shared (CubinFunction).
 template <class Named>
-const Named* find_named(const std::vector<Named>& items, std::string_view name) {
-  const auto it = std::find_if(items.begin(), items.end(), [&](const Named& item) { return item.name == name; });
-  return it == items.end() ? nullptr : &*it;
+const Named& named(const Named& item) {
+  return item;
+}
+template <class Named>
+const Named& named(const std::shared_ptr<const Named>& item) {
+  return *item;
+}
+
+template <class Item>
+auto find_named(const std::vector<Item>& items, std::string_view name) -> decltype(&named(items.front())) {
+  const auto it = std::find_if(items.begin(), items.end(), [&](const Item& item) { return named(item).name == name; });
+  return it == items.end() ? nullptr : &named(*it);
 }
 
 // The names in either list, each once, sorted.
-template <class Named>
-std::set<std::string> names_of(const std::vector<Named>& base, const std::vector<Named>& head) {
+template <class Item>
+std::set<std::string> names_of(const std::vector<Item>& base, const std::vector<Item>& head) {
   std::set<std::string> names;
-  for (const auto& item : base) names.insert(item.name);
-  for (const auto& item : head) names.insert(item.name);
+  for (const auto& item : base) names.insert(named(item).name);
+  for (const auto& item : head) names.insert(named(item).name);
   return names;
 }
 
@@ -82,9 +93,12 @@ void compare_code(const CubinKernel& base, const CubinKernel& head, Reasons& rea
   for (const auto& name : names_of(base.callees, head.callees)) {
     const auto* before = find_named(base.callees, name);
     const auto* after = find_named(head.callees, name);
-    if (!before) reasons.add(fmt::format("calls {} now", name));
-    else if (!after) reasons.add(fmt::format("no longer calls {}", name));
-    else if (*before != *after) reasons.add(fmt::format("callee {} changed", name));
+    if (!before)
+      reasons.add(fmt::format("calls {} now", name));
+    else if (!after)
+      reasons.add(fmt::format("no longer calls {}", name));
+    else if (*before != *after)
+      reasons.add(fmt::format("callee {} changed", name));
   }
 }
 
@@ -123,7 +137,9 @@ std::optional<std::string> kernel_difference(const CubinKernel& base, const Cubi
   if (base.static_shared_bytes != head.static_shared_bytes) explained.insert(".nv.shared");
   if (base.parameter_bank_bytes != head.parameter_bank_bytes) explained.insert(".nv.constant0");
   compare_data(base.sections, head.sections, "section", explained, reasons);
-  compare_data(base.module_data, head.module_data, "module data", {}, reasons);
+  static const std::vector<CubinData> none;
+  compare_data(base.module_data ? *base.module_data : none, head.module_data ? *head.module_data : none, "module data",
+               {}, reasons);
   return reasons.joined();
 }
 
@@ -135,14 +151,18 @@ KernelPairs pair_kernels(const std::vector<CubinKernel>& base, const std::vector
   for (const auto& kernel : head) {
     auto& candidates = unpaired_base[kernel.normalized_symbol];
     auto& next = taken[kernel.normalized_symbol];
-    if (next < candidates.size()) pairs.paired.push_back({candidates[next++], &kernel});
-    else pairs.added.push_back(&kernel);
+    if (next < candidates.size())
+      pairs.paired.push_back({candidates[next++], &kernel});
+    else
+      pairs.added.push_back(&kernel);
   }
   for (const auto& kernel : base) {
     // The first `taken` occurrences of each name were paired.
     auto& seen = taken[kernel.normalized_symbol];
-    if (seen > 0) --seen;
-    else pairs.removed.push_back(&kernel);
+    if (seen > 0)
+      --seen;
+    else
+      pairs.removed.push_back(&kernel);
   }
   return pairs;
 }

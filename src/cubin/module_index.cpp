@@ -22,7 +22,8 @@ std::unexpected<Error> malformed(std::string what) {
 }
 
 bool starts_with_any(std::string_view name, std::initializer_list<std::string_view> prefixes) {
-  return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view prefix) { return name.starts_with(prefix); });
+  return std::any_of(prefixes.begin(), prefixes.end(),
+                     [&](std::string_view prefix) { return name.starts_with(prefix); });
 }
 
 // Call graph entries whose callee is one of these mark something other than a call (nvcc 13
@@ -33,8 +34,8 @@ bool is_callgraph_marker(std::uint32_t callee) { return callee >= 0xfffffffc; }
 
 bool is_ignored_section(std::string_view name) {
   return name.empty() ||
-         starts_with_any(name, {".debug", ".nv_debug", ".rel.debug", ".rela.debug", ".rel.nv_debug",
-                                ".rela.nv_debug", ".note", ".symtab", ".strtab", ".shstrtab"}) ||
+         starts_with_any(name, {".debug", ".nv_debug", ".rel.debug", ".rela.debug", ".rel.nv_debug", ".rela.nv_debug",
+                                ".note", ".symtab", ".strtab", ".shstrtab"}) ||
          name == callgraph_section || name == ".nv.prototype";
 }
 
@@ -82,7 +83,8 @@ Result<void> ModuleIndex::index_relocations() {
   return {};
 }
 
-Result<CubinAttribute> ModuleIndex::normalized_attribute(const NvInfoAttribute& record, std::string_view section) const {
+Result<CubinAttribute> ModuleIndex::normalized_attribute(const NvInfoAttribute& record,
+                                                         std::string_view section) const {
   CubinAttribute attribute{.id = record.id, .value = record.value, .symbols = {}};
   // Symbol indices shift whenever a kernel is added or removed: compare what they name.
   const auto replace_index = [&](std::size_t at) -> Result<void> {
@@ -95,7 +97,8 @@ Result<CubinAttribute> ModuleIndex::normalized_attribute(const NvInfoAttribute& 
     return {};
   };
   if (record.format != AttributeFormat::sized_value) return attribute;
-  if (record.id == static_cast<std::uint8_t>(AttributeId::param_cbank) && attribute.value.size() >= symbol_index_bytes) {
+  if (record.id == static_cast<std::uint8_t>(AttributeId::param_cbank) &&
+      attribute.value.size() >= symbol_index_bytes) {
     if (auto done = replace_index(0); !done) return std::unexpected(done.error());
   }
   if (record.id == static_cast<std::uint8_t>(AttributeId::externs)) {

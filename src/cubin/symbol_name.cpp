@@ -94,8 +94,8 @@ std::string normalize_symbol(std::string_view symbol) {
 std::string demangle(const std::string& symbol) {
   // A static kernel of a relocatable build is signed as its source declares it.
   auto mangled = symbol.starts_with(normalized_static_prefix) && symbol.size() > normalized_static_prefix.size()
-                           ? symbol.substr(normalized_static_prefix.size())
-                           : symbol;
+                     ? symbol.substr(normalized_static_prefix.size())
+                     : symbol;
   int status = 0;
   const std::unique_ptr<char, decltype(&std::free)> demangled(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);
