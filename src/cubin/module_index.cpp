@@ -35,7 +35,8 @@ bool is_callgraph_marker(std::uint32_t callee) { return callee >= 0xfffffffc; }
 bool is_ignored_section(std::string_view name) {
   return name.empty() ||
          starts_with_any(name, {".debug", ".nv_debug", ".rel.debug", ".rela.debug", ".rel.nv_debug", ".rela.nv_debug",
-                                ".note", ".symtab", ".strtab", ".shstrtab"}) ||
+                                ".note", ".symtab", ".strtab", ".shstrtab", ".nv.merc.debug", ".nv.merc.rela.debug",
+                                ".nv.merc.nv_debug", ".nv.merc.symtab"}) ||
          name == callgraph_section || name == ".nv.prototype";
 }
 
@@ -46,10 +47,11 @@ Result<ModuleIndex> ModuleIndex::build(const ElfFile& file) {
   for (std::uint32_t i = 0; i < sections.size(); ++i) {
     const std::string_view name = sections[i].name;
     index.m_sections_by_name.emplace(name, i);
-    // `.nv.<word>.<function>`: the function's shared memory, parameter bank, ...
+    // `.nv.<words>.<function>`: the function's shared memory, parameter bank, sm_100's capmerc
+    // code... A symbol never holds a '.', so the function is what follows the last one.
     constexpr std::string_view nv = ".nv.";
     if (!name.starts_with(nv) || name.starts_with(".nv.info.")) continue;
-    if (const auto dot = name.find('.', nv.size()); dot != std::string_view::npos)
+    if (const auto dot = name.rfind('.'); dot >= nv.size())
       index.m_sections_by_function[std::string(name.substr(dot + 1))].push_back(i);
   }
   const auto& symbols = file.symbols();

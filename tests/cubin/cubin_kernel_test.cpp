@@ -112,6 +112,25 @@ TEST_CASE("cubin: read_cubin_kernels keeps module data and leaves out debug data
   CHECK((*kernels)[0].module_data->at(0).name == ".nv.constant3");
 }
 
+TEST_CASE("cubin: read_cubin_kernels gives a kernel its .nv.X.<kernel> sections, however many words X has") {
+  // sm_100's cubins add a second encoding of each kernel ("Mercury"): .nv.capmerc.text.<kernel>,
+  // .nv.merc.nv.info.<kernel>, and a symbol table of their own, which is left out like .symtab.
+  SyntheticCubin cubin;
+  Bytes global_info;
+  add_kernel(cubin, {}, global_info);
+  cubin.add_section({.name = ".nv.capmerc.text._Z6kernelPf", .data = Bytes(8, std::byte{4})});
+  cubin.add_section({.name = ".nv.merc.nv.info._Z6kernelPf", .data = Bytes(8, std::byte{5})});
+  cubin.add_section({.name = ".nv.merc.symtab", .data = Bytes(24, std::byte{6})});
+  cubin.add_section({.name = ".nv.merc.debug_frame", .data = Bytes(8, std::byte{7})});
+  auto kernels = read_cubin_kernels(cubin.build());
+  REQUIRE(kernels.has_value());
+  REQUIRE(kernels->size() == 1);
+  std::vector<std::string> names;
+  for (const auto& section : (*kernels)[0].sections) names.push_back(section.name);
+  CHECK(names == std::vector<std::string>{".nv.capmerc.text", ".nv.constant0", ".nv.merc.nv.info"});
+  CHECK((*kernels)[0].module_data->empty());
+}
+
 TEST_CASE("cubin: read_cubin_kernels refuses malformed kernels") {
   SECTION("a relocatable or executable file only") {
     SyntheticCubin cubin;
