@@ -42,10 +42,11 @@ std::string clone_callee_name(const std::string& clone, const std::string& kerne
   return normalize_symbol(clone.starts_with(prefix) ? std::string_view(clone).substr(prefix.size()) : clone);
 }
 
-// Bounds the work of following calls: kernels times the functions each reaches. A real cubin
-// stays far below (a thousand kernels calling a dozen functions each is 10^4); a hostile one
-// could otherwise ask for 10^9 steps.
-constexpr std::size_t max_call_steps = 50'000'000;
+// Bounds the work of following calls: a step is one relocation or call graph edge looked at
+// for one kernel, and each may add one shared callee to it. Real cubins stay far below (2,000
+// kernels reaching 20 functions of 50 relocations each is 2 million); a hostile file of a few
+// MB could otherwise ask for billions of steps and gigabytes of callee lists.
+constexpr std::size_t max_call_steps = 16'000'000;
 
 struct CodeRange {
   std::uint64_t begin = 0;
@@ -173,7 +174,9 @@ class KernelReader {
     std::deque<std::uint32_t> pending_sections{kernel_section};
     const auto reach = [&](std::uint32_t callee) -> Result<void> {
       if (++m_call_steps > max_call_steps)
-        return malformed(fmt::format("its calls take more than {} steps to follow", max_call_steps));
+        return fail(ExitCode::could_not_run,
+                    fmt::format("cubin too complex to compare: following its kernels' calls took more than {} steps",
+                                max_call_steps));
       const auto& target = symbols[callee];
       if (target.type != symbol_type_function || target.section == ElfSymbol::no_section) return {};
       if (!visited_sections.insert(target.section).second) return {};
@@ -275,9 +278,13 @@ Result<std::vector<CubinKernel>> read_cubin_kernels(std::span<const std::byte> c
   if (!index) return std::unexpected(index.error());
   KernelReader reader(*index, std::make_shared<const std::vector<CubinData>>(read_module_data(*index)));
   std::vector<CubinKernel> kernels;
+  // nvcc names each kernel once; a name twice would let one kernel claim the other's sections.
+  std::unordered_set<std::string_view> names;
   const auto& symbols = file->symbols();
   for (std::uint32_t i = 0; i < symbols.size(); ++i) {
     if (!is_kernel(symbols[i])) continue;
+    if (!names.insert(symbols[i].name).second)
+      return malformed(fmt::format("two kernels are named {}", symbols[i].name));
     auto kernel = reader.read(i);
     if (!kernel) return std::unexpected(kernel.error());
     kernels.push_back(std::move(*kernel));

@@ -162,6 +162,13 @@ TEST_CASE("cubin: read_cubin_kernels refuses malformed kernels") {
     CHECK(error_of(cubin.build()).find("kernels _Z6kernelPf and _Z5alias share the text section .text._Z6kernelPf") !=
           std::string::npos);
   }
+  SECTION("two kernels of one name") {
+    SyntheticCubin cubin;
+    Bytes global_info;
+    add_kernel(cubin, {}, global_info);
+    add_kernel(cubin, {}, global_info);
+    CHECK(error_of(cubin.build()).find("two kernels are named _Z6kernelPf") != std::string::npos);
+  }
   SECTION("overlapping clones") {
     SyntheticCubin cubin;
     Bytes global_info;
@@ -238,4 +245,24 @@ TEST_CASE("cubin: read_cubin_kernels shares a function many kernels call") {
   REQUIRE((*kernels)[1].callees.size() == 1);
   CHECK((*kernels)[0].callees[0] == (*kernels)[1].callees[0]);  // one object
   CHECK((*kernels)[0].module_data == (*kernels)[1].module_data);
+}
+
+TEST_CASE("cubin: read_cubin_kernels follows recursive calls once") {
+  SyntheticCubin cubin;
+  Bytes global_info;
+  add_kernel(cubin, {}, global_info);
+  const auto f = cubin.add_section({.name = ".text._Z1fv", .data = Bytes(16, std::byte{1})});
+  const auto f_symbol = cubin.add_symbol({.name = "_Z1fv", .section = f, .size = 16});
+  const auto g = cubin.add_section({.name = ".text._Z1gv", .data = Bytes(16, std::byte{2})});
+  const auto g_symbol = cubin.add_symbol({.name = "_Z1gv", .section = g, .size = 16});
+  // kernel -> f -> g -> f, and g -> g.
+  cubin.add_section({.name = ".nv.callgraph",
+                     .type = 0x70000001,
+                     .data = u32_words({1, f_symbol, f_symbol, g_symbol, g_symbol, f_symbol, g_symbol, g_symbol})});
+  auto kernels = read_cubin_kernels(cubin.build());
+  REQUIRE(kernels.has_value());
+  REQUIRE(kernels->size() == 1);
+  REQUIRE((*kernels)[0].callees.size() == 2);
+  CHECK((*kernels)[0].callees[0]->name == "_Z1fv");
+  CHECK((*kernels)[0].callees[1]->name == "_Z1gv");
 }
