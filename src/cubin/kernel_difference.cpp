@@ -23,26 +23,27 @@ std::string optional_threads(const std::optional<std::uint32_t>& threads) {
 
 // Lists hold named things by value (CubinData) or shared (CubinFunction).
 template <class Named>
-const Named& named(const Named& item) {
-  return item;
+const Named* address_of(const Named& item) {
+  return &item;
 }
 template <class Named>
-const Named& named(const std::shared_ptr<const Named>& item) {
-  return *item;
+const Named* address_of(const std::shared_ptr<const Named>& item) {
+  return item.get();
 }
 
 template <class Item>
-auto find_named(const std::vector<Item>& items, std::string_view name) -> decltype(&named(items.front())) {
-  const auto it = std::find_if(items.begin(), items.end(), [&](const Item& item) { return named(item).name == name; });
-  return it == items.end() ? nullptr : &named(*it);
+auto find_named(const std::vector<Item>& items, std::string_view name) -> decltype(address_of(items.front())) {
+  const auto it =
+      std::find_if(items.begin(), items.end(), [&](const Item& item) { return address_of(item)->name == name; });
+  return it == items.end() ? nullptr : address_of(*it);
 }
 
 // The names in either list, each once, sorted.
 template <class Item>
 std::set<std::string> names_of(const std::vector<Item>& base, const std::vector<Item>& head) {
   std::set<std::string> names;
-  for (const auto& item : base) names.insert(named(item).name);
-  for (const auto& item : head) names.insert(named(item).name);
+  for (const auto& item : base) names.insert(address_of(item)->name);
+  for (const auto& item : head) names.insert(address_of(item)->name);
   return names;
 }
 
