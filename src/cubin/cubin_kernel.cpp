@@ -143,6 +143,8 @@ class KernelReader {
     }
     for (auto& function : cloned) kernel.callees.push_back(std::make_shared<const CubinFunction>(std::move(function)));
     kernel.body.name = kernel.normalized_symbol;
+    kernel.body.section_flags = section.flags;
+    kernel.body.section_info_top = static_cast<std::uint8_t>(section.info >> 24);
     auto attributes = m_index.attributes_of(symbol);
     if (!attributes) return std::unexpected(attributes.error());
     kernel.body.attributes = std::move(*attributes);
@@ -156,11 +158,14 @@ class KernelReader {
       return known->second;
     auto attributes = m_index.attributes_of(symbol);
     if (!attributes) return std::unexpected(attributes.error());
-    auto function =
-        std::make_shared<const CubinFunction>(CubinFunction{.name = m_index.symbol_name(symbol),
-                                                            .code = copy_of(m_index.file().sections()[section].bytes),
-                                                            .relocations = m_index.named_relocations(section),
-                                                            .attributes = std::move(*attributes)});
+    const auto& text = m_index.file().sections()[section];
+    auto function = std::make_shared<const CubinFunction>(
+        CubinFunction{.name = m_index.symbol_name(symbol),
+                      .code = copy_of(text.bytes),
+                      .relocations = m_index.named_relocations(section),
+                      .attributes = std::move(*attributes),
+                      .section_flags = text.flags,
+                      .section_info_top = static_cast<std::uint8_t>(text.info >> 24)});
     m_separate_functions.emplace(section, function);
     return function;
   }

@@ -42,6 +42,11 @@ struct CubinFunction {
   std::vector<std::byte> code;
   std::vector<CubinRelocation> relocations;
   std::vector<CubinAttribute> attributes;
+  // The text section header's sh_flags and the top byte of its sh_info (the rest is a symbol
+  // index), where older toolkits kept a function's barrier and register counts; CUDA 13 keeps
+  // neither there (flags 0x6, info the symbol), but compared they cost nothing. 0 for clones.
+  std::uint64_t section_flags = 0;
+  std::uint8_t section_info_top = 0;
   friend bool operator==(const CubinFunction&, const CubinFunction&) = default;
 };
 

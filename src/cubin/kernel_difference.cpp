@@ -91,6 +91,8 @@ void compare_facts(const CubinKernel& base, const CubinKernel& head, Reasons& re
 void compare_code(const CubinKernel& base, const CubinKernel& head, Reasons& reasons) {
   if (base.body.code != head.body.code || base.body.relocations != head.body.relocations)
     reasons.add(fmt::format("code differs ({} → {} instructions)", base.instructions, head.instructions));
+  if (base.body.section_flags != head.body.section_flags || base.body.section_info_top != head.body.section_info_top)
+    reasons.add("text section header differs");
   for (const auto& name : names_of(base.callees, head.callees)) {
     const auto* before = find_named(base.callees, name);
     const auto* after = find_named(head.callees, name);

@@ -64,6 +64,12 @@ TEST_CASE("cubin: kernel_difference") {
     head.extra_attributes = nv_info_record(0x03, 0x1b, Bytes{std::byte{0x80}, std::byte{0}});
     CHECK(difference(base, head) == "EIATTR_MAXREG_COUNT differs");
   }
+  SECTION("the text section header's flags, where older toolkits kept barriers") {
+    auto before = kernel_of(base);
+    auto after = before;
+    after.body.section_flags |= std::uint64_t{1} << 20;
+    CHECK(kernel_difference(before, after) == "text section header differs");
+  }
   SECTION("several differences at once") {
     auto head = base;
     head.registers = 40;
