@@ -20,7 +20,7 @@
 namespace kforecast::cubin {
 
 struct CubinRelocation {
-  std::uint64_t offset = 0;  // from the start of the function it patches
+  std::uint64_t offset = 0;  // in the section it patches; for a clone, from the clone's start
   std::uint32_t type = 0;    // R_CUDA_*
   std::string target;        // the normalised name of the symbol (or section) it refers to
   std::int64_t addend = 0;
