@@ -228,6 +228,8 @@ class KernelReader {
         const auto x = read_u32(attribute.value, 0), y = read_u32(attribute.value, 4), z = read_u32(attribute.value, 8);
         if (x && y && z) kernel.max_threads = static_cast<std::uint32_t>(std::uint64_t{*x} * *y * *z);
       }
+      if (attribute.id == static_cast<std::uint8_t>(AttributeId::max_register_count))
+        if (const auto limit = read_u16(attribute.value, 0)) kernel.register_limit = *limit;
     }
   }
 

@@ -89,6 +89,10 @@ struct CubinKernel {
   std::uint64_t parameter_bank_bytes = 0;  // the size of .nv.constant0.<kernel>
   std::uint64_t instructions = 0;  // text section bytes / 16 (sm_70 and later), cloned callees and padding included
   std::optional<std::uint32_t> max_threads;  // __launch_bounds__' first argument, x * y * z
+  // The register limit ptxas worked under (EIATTR_MAXREG_COUNT): 255 unless __launch_bounds__'
+  // minimum blocks per SM (or -maxrregcount) lowered it; no attribute of its own records the
+  // minimum blocks.
+  std::optional<std::uint32_t> register_limit;
 };
 
 // The kernels (FUNC symbols that nvcc marks as entry points, st_other 0x10) of a cubin, in

@@ -17,8 +17,8 @@ namespace kforecast::cubin {
 
 namespace {
 
-std::string optional_threads(const std::optional<std::uint32_t>& threads) {
-  return threads ? fmt::format("{}", *threads) : std::string("none");
+std::string optional_number(const std::optional<std::uint32_t>& number) {
+  return number ? fmt::format("{}", *number) : std::string("none");
 }
 
 // Lists hold named things by value (CubinData) or shared (CubinFunction).
@@ -80,8 +80,11 @@ class Reasons {
 void compare_facts(const CubinKernel& base, const CubinKernel& head, Reasons& reasons) {
   if (base.registers != head.registers) reasons.add(fmt::format("registers {} → {}", base.registers, head.registers));
   if (base.max_threads != head.max_threads)
-    reasons.add(fmt::format("launch bounds {} → {} threads", optional_threads(base.max_threads),
-                            optional_threads(head.max_threads)));
+    reasons.add(fmt::format("launch bounds {} → {} threads", optional_number(base.max_threads),
+                            optional_number(head.max_threads)));
+  if (base.register_limit != head.register_limit)
+    reasons.add(fmt::format("register limit {} → {}", optional_number(base.register_limit),
+                            optional_number(head.register_limit)));
   if (base.static_shared_bytes != head.static_shared_bytes)
     reasons.add(fmt::format("static shared memory {} → {} bytes", base.static_shared_bytes, head.static_shared_bytes));
   if (base.parameter_bank_bytes != head.parameter_bank_bytes)
@@ -108,7 +111,8 @@ void compare_code(const CubinKernel& base, const CubinKernel& head, Reasons& rea
 // Attributes the facts above do not already explain, by name.
 void compare_attributes(const CubinKernel& base, const CubinKernel& head, Reasons& reasons) {
   static const std::set<std::uint8_t> explained = {static_cast<std::uint8_t>(AttributeId::register_count),
-                                                   static_cast<std::uint8_t>(AttributeId::max_threads)};
+                                                   static_cast<std::uint8_t>(AttributeId::max_threads),
+                                                   static_cast<std::uint8_t>(AttributeId::max_register_count)};
   std::vector<std::string> names;
   for (const auto id : differing_attribute_ids(base.body.attributes, head.body.attributes))
     if (!explained.contains(id)) names.push_back(attribute_name(id));

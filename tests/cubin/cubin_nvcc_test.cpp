@@ -188,6 +188,7 @@ TEST_CASE("cubin nvcc: names, template arguments and facts of a real cubin") {
   CHECK(k.signature == "ns::k(int*)");
   CHECK(k.template_arguments.empty());
   CHECK(k.max_threads == 256u);
+  CHECK(k.register_limit == 255u);
   CHECK_FALSE(tiled.max_threads.has_value());
   // nvcc clones the __noinline__ helper into its caller's text section.
   const auto& caller = kernel_named(base, "caller");

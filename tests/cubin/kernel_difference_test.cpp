@@ -59,10 +59,15 @@ TEST_CASE("cubin: kernel_difference") {
     head.parameter_bytes = 0x220;
     CHECK(difference(base, head) == "parameter bank 536 → 544 bytes");
   }
-  SECTION("an attribute no fact describes, by name") {
+  SECTION("the register limit (__launch_bounds__' minimum blocks)") {
     auto head = base;
     head.extra_attributes = nv_info_record(0x03, 0x1b, Bytes{std::byte{0x80}, std::byte{0}});
-    CHECK(difference(base, head) == "EIATTR_MAXREG_COUNT differs");
+    CHECK(difference(base, head) == "register limit none → 128");
+  }
+  SECTION("an attribute no fact describes, by name") {
+    auto head = base;
+    head.extra_attributes = nv_info_record(0x03, 0x22, Bytes{std::byte{0x01}, std::byte{0}});
+    CHECK(difference(base, head) == "EIATTR_ISTYPEP_USED differs");
   }
   SECTION("the text section header's flags, where older toolkits kept barriers") {
     auto before = kernel_of(base);
