@@ -69,6 +69,10 @@ TEST_CASE("cubin: demangle and split_signature") {
     const auto name = split_signature(demangle("_ZN12_GLOBAL__N_11kEv"));
     CHECK(name.name == "(anonymous namespace)::k");
   }
+  SECTION("a name longer than 64 KiB stays mangled") {
+    const auto long_name = "_Z1fPv" + std::string(70 * 1024, 'P');
+    CHECK(demangle(long_name) == long_name);
+  }
   SECTION("extern \"C\" names and junk stay as they are") {
     CHECK(demangle("plain_c_kernel") == "plain_c_kernel");
     CHECK(split_signature("plain_c_kernel").name == "plain_c_kernel");
