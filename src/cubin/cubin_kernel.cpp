@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <deque>
+#include <iterator>
+#include <memory>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "cubin/little_endian.hpp"
@@ -39,11 +42,23 @@ std::string clone_callee_name(const std::string& clone, const std::string& kerne
   return normalize_symbol(clone.starts_with(prefix) ? std::string_view(clone).substr(prefix.size()) : clone);
 }
 
+// Bounds the work of following calls: a step is one relocation or call graph edge looked at
+// for one kernel, and each may add one shared callee to it. Real cubins stay far below (2,000
+// kernels reaching 20 functions of 50 relocations each is 2 million); a hostile file of a few
+// MB could otherwise ask for billions of steps and gigabytes of callee lists.
+constexpr std::size_t max_call_steps = 16'000'000;
+
+struct CodeRange {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+};
+
 class KernelReader {
  public:
-  explicit KernelReader(const ModuleIndex& index) : m_index(index) {}
+  KernelReader(const ModuleIndex& index, std::shared_ptr<const std::vector<CubinData>> module_data)
+      : m_index(index), m_module_data(std::move(module_data)) {}
 
-  Result<CubinKernel> read(std::uint32_t symbol, const std::vector<CubinData>& module_data) const {
+  Result<CubinKernel> read(std::uint32_t symbol) {
     const auto& elf_symbol = m_index.file().symbols()[symbol];
     CubinKernel kernel;
     kernel.symbol = elf_symbol.name;
@@ -55,82 +70,125 @@ class KernelReader {
     if (auto done = read_code(symbol, kernel); !done) return std::unexpected(done.error());
     if (auto done = read_separate_callees(symbol, kernel); !done) return std::unexpected(done.error());
     std::sort(kernel.callees.begin(), kernel.callees.end(),
-              [](const CubinFunction& a, const CubinFunction& b) { return a.name < b.name; });
+              [](const auto& a, const auto& b) { return a->name < b->name; });
     read_sections(elf_symbol.name, kernel);
-    kernel.module_data = module_data;
+    kernel.module_data = m_module_data;
     read_facts(kernel);
     return kernel;
   }
 
  private:
-  // The kernel's text section: its own code, and the callees nvcc cloned into it, each a FUNC
-  // symbol covering part of the section.
-  Result<void> read_code(std::uint32_t symbol, CubinKernel& kernel) const {
+  // The callees nvcc cloned into a kernel's text section: FUNC symbols other than the kernel,
+  // sorted by where they start. They must not overlap (nvcc's never do), which also keeps the
+  // bytes copied for them within the section's size.
+  Result<std::vector<std::pair<std::uint32_t, CodeRange>>> clone_ranges(std::uint32_t kernel,
+                                                                        const ElfSection& section) const {
+    std::vector<std::pair<std::uint32_t, CodeRange>> clones;
+    for (const auto function : m_index.functions_in(m_index.file().symbols()[kernel].section)) {
+      if (function == kernel) continue;
+      const auto& clone = m_index.file().symbols()[function];
+      if (clone.other & entry_point_flag)
+        return malformed(fmt::format("kernels {} and {} share the text section {}",
+                                     m_index.file().symbols()[kernel].name, clone.name, section.name));
+      if (!byte_range(section.bytes, clone.value, clone.size))
+        return malformed(fmt::format("function {} ({} bytes at {}) lies outside its section {} ({} bytes)", clone.name,
+                                     clone.size, clone.value, section.name, section.bytes.size()));
+      clones.push_back({function, CodeRange{clone.value, clone.value + clone.size}});
+    }
+    std::sort(clones.begin(), clones.end(),
+              [](const auto& a, const auto& b) { return a.second.begin < b.second.begin; });
+    for (std::size_t i = 1; i < clones.size(); ++i)
+      if (clones[i].second.begin < clones[i - 1].second.end)
+        return malformed(fmt::format("functions {} and {} overlap in section {}",
+                                     m_index.file().symbols()[clones[i - 1].first].name,
+                                     m_index.file().symbols()[clones[i].first].name, section.name));
+    return clones;
+  }
+
+  // The kernel's text section: its own code, and the callees nvcc cloned into it.
+  Result<void> read_code(std::uint32_t symbol, CubinKernel& kernel) {
     const auto section_index = m_index.file().symbols()[symbol].section;
     const auto& section = m_index.file().sections()[section_index];
     kernel.instructions = section.bytes.size() / instruction_bytes;
-    std::vector<bool> in_clone(section.bytes.size(), false);
-    struct Range {
-      std::uint64_t begin, end;
-    };
-    std::vector<Range> clones;
-    for (const auto function : m_index.functions_in(section_index)) {
-      if (function == symbol) continue;
-      const auto& clone = m_index.file().symbols()[function];
-      const auto code = byte_range(section.bytes, clone.value, clone.size);
-      if (!code)
-        return malformed(fmt::format("function {} ({} bytes at {}) lies outside its section {} ({} bytes)", clone.name,
-                                     clone.size, clone.value, section.name, section.bytes.size()));
+    auto clones = clone_ranges(symbol, section);
+    if (!clones) return std::unexpected(clones.error());
+    std::vector<CubinFunction> cloned;
+    std::uint64_t copied = 0;
+    for (const auto& [function, range] : *clones) {
+      kernel.body.code.insert(kernel.body.code.end(), section.bytes.begin() + static_cast<std::ptrdiff_t>(copied),
+                              section.bytes.begin() + static_cast<std::ptrdiff_t>(range.begin));
+      copied = range.end;
       auto attributes = m_index.attributes_of(function);
       if (!attributes) return std::unexpected(attributes.error());
-      kernel.callees.push_back(CubinFunction{.name = clone_callee_name(clone.name, kernel.symbol),
-                                             .code = copy_of(*code),
-                                             .relocations = {},
-                                             .attributes = std::move(*attributes)});
-      clones.push_back({clone.value, clone.value + clone.size});
-      std::fill(in_clone.begin() + static_cast<std::ptrdiff_t>(clone.value),
-                in_clone.begin() + static_cast<std::ptrdiff_t>(clone.value + clone.size), true);
+      const auto code = section.bytes.subspan(range.begin, range.end - range.begin);
+      cloned.push_back(CubinFunction{.name = clone_callee_name(m_index.file().symbols()[function].name, kernel.symbol),
+                                     .code = copy_of(code),
+                                     .relocations = {},
+                                     .attributes = std::move(*attributes)});
     }
-    for (std::size_t i = 0; i < section.bytes.size(); ++i)
-      if (!in_clone[i]) kernel.body.code.push_back(section.bytes[i]);
+    kernel.body.code.insert(kernel.body.code.end(), section.bytes.begin() + static_cast<std::ptrdiff_t>(copied),
+                            section.bytes.end());
     // Each relocation belongs to the function whose code it patches, its offset made relative.
     for (auto relocation : m_index.named_relocations(section_index)) {
-      const auto clone = std::find_if(clones.begin(), clones.end(), [&](const Range& range) {
-        return relocation.offset >= range.begin && relocation.offset < range.end;
-      });
-      if (clone == clones.end()) {
+      const auto after =
+          std::upper_bound(clones->begin(), clones->end(), relocation.offset,
+                           [](std::uint64_t offset, const auto& clone) { return offset < clone.second.begin; });
+      if (after != clones->begin() && relocation.offset < std::prev(after)->second.end) {
+        const auto clone = static_cast<std::size_t>(std::prev(after) - clones->begin());
+        relocation.offset -= (*clones)[clone].second.begin;
+        cloned[clone].relocations.push_back(std::move(relocation));
+      } else {
         kernel.body.relocations.push_back(std::move(relocation));
-        continue;
       }
-      relocation.offset -= clone->begin;
-      kernel.callees[static_cast<std::size_t>(clone - clones.begin())].relocations.push_back(std::move(relocation));
     }
+    for (auto& function : cloned) kernel.callees.push_back(std::make_shared<const CubinFunction>(std::move(function)));
     kernel.body.name = kernel.normalized_symbol;
+    kernel.body.section_flags = section.flags;
+    kernel.body.section_info_top = static_cast<std::uint8_t>(section.info >> 24);
     auto attributes = m_index.attributes_of(symbol);
     if (!attributes) return std::unexpected(attributes.error());
     kernel.body.attributes = std::move(*attributes);
     return {};
   }
 
+  // A function in a section of its own, read once however many kernels call it.
+  Result<std::shared_ptr<const CubinFunction>> separate_function(std::uint32_t symbol) {
+    const auto section = m_index.file().symbols()[symbol].section;
+    if (const auto known = m_separate_functions.find(section); known != m_separate_functions.end())
+      return known->second;
+    auto attributes = m_index.attributes_of(symbol);
+    if (!attributes) return std::unexpected(attributes.error());
+    const auto& text = m_index.file().sections()[section];
+    auto function = std::make_shared<const CubinFunction>(
+        CubinFunction{.name = m_index.symbol_name(symbol),
+                      .code = copy_of(text.bytes),
+                      .relocations = m_index.named_relocations(section),
+                      .attributes = std::move(*attributes),
+                      .section_flags = text.flags,
+                      .section_info_top = static_cast<std::uint8_t>(text.info >> 24)});
+    m_separate_functions.emplace(section, function);
+    return function;
+  }
+
   // Functions in sections of their own that the kernel reaches through relocations (calls in
   // relocatable code) or the call graph, transitively; each section once, however reached.
-  Result<void> read_separate_callees(std::uint32_t symbol, CubinKernel& kernel) const {
+  Result<void> read_separate_callees(std::uint32_t symbol, CubinKernel& kernel) {
     const auto& symbols = m_index.file().symbols();
-    const auto& sections = m_index.file().sections();
     const auto kernel_section = symbols[symbol].section;
     std::unordered_set<std::uint32_t> visited_sections{kernel_section};
     std::deque<std::uint32_t> pending_sections{kernel_section};
     const auto reach = [&](std::uint32_t callee) -> Result<void> {
+      if (++m_call_steps > max_call_steps)
+        return fail(ExitCode::could_not_run,
+                    fmt::format("cubin too complex to compare: following its kernels' calls took more than {} steps",
+                                max_call_steps));
       const auto& target = symbols[callee];
       if (target.type != symbol_type_function || target.section == ElfSymbol::no_section) return {};
       if (!visited_sections.insert(target.section).second) return {};
       pending_sections.push_back(target.section);
-      auto attributes = m_index.attributes_of(callee);
-      if (!attributes) return std::unexpected(attributes.error());
-      kernel.callees.push_back(CubinFunction{.name = m_index.symbol_name(callee),
-                                             .code = copy_of(sections[target.section].bytes),
-                                             .relocations = m_index.named_relocations(target.section),
-                                             .attributes = std::move(*attributes)});
+      auto function = separate_function(callee);
+      if (!function) return std::unexpected(function.error());
+      kernel.callees.push_back(std::move(*function));
       return {};
     };
     while (!pending_sections.empty()) {
@@ -170,10 +228,15 @@ class KernelReader {
         const auto x = read_u32(attribute.value, 0), y = read_u32(attribute.value, 4), z = read_u32(attribute.value, 8);
         if (x && y && z) kernel.max_threads = static_cast<std::uint32_t>(std::uint64_t{*x} * *y * *z);
       }
+      if (attribute.id == static_cast<std::uint8_t>(AttributeId::max_register_count))
+        if (const auto limit = read_u16(attribute.value, 0)) kernel.register_limit = *limit;
     }
   }
 
   const ModuleIndex& m_index;
+  std::shared_ptr<const std::vector<CubinData>> m_module_data;
+  std::unordered_map<std::uint32_t, std::shared_ptr<const CubinFunction>> m_separate_functions;  // by section
+  std::size_t m_call_steps = 0;
 };
 
 // Sections any kernel may read: everything that is not code, a function's own (.nv.X.<function>,
@@ -220,13 +283,16 @@ Result<std::vector<CubinKernel>> read_cubin_kernels(std::span<const std::byte> c
     return malformed(fmt::format("ELF type {} is neither ET_EXEC (2) nor ET_REL (1)", file->type()));
   auto index = ModuleIndex::build(*file);
   if (!index) return std::unexpected(index.error());
-  const auto module_data = read_module_data(*index);
-  const KernelReader reader(*index);
+  KernelReader reader(*index, std::make_shared<const std::vector<CubinData>>(read_module_data(*index)));
   std::vector<CubinKernel> kernels;
+  // nvcc names each kernel once; a name twice would let one kernel claim the other's sections.
+  std::unordered_set<std::string_view> names;
   const auto& symbols = file->symbols();
   for (std::uint32_t i = 0; i < symbols.size(); ++i) {
     if (!is_kernel(symbols[i])) continue;
-    auto kernel = reader.read(i, module_data);
+    if (!names.insert(symbols[i].name).second)
+      return malformed(fmt::format("two kernels are named {}", symbols[i].name));
+    auto kernel = reader.read(i);
     if (!kernel) return std::unexpected(kernel.error());
     kernels.push_back(std::move(*kernel));
   }

@@ -37,7 +37,9 @@ std::optional<std::string> string_at(std::span<const std::byte> table, std::uint
 Result<void> check_identification(std::span<const std::byte> bytes) {
   if (bytes.size() < header_size)
     return malformed(fmt::format("{} bytes is shorter than an ELF64 header ({} bytes)", bytes.size(), header_size));
-  constexpr std::string_view magic = "\x7f" "ELF";
+  constexpr std::string_view magic =
+      "\x7f"
+      "ELF";
   if (!std::equal(magic.begin(), magic.end(), bytes.begin(),
                   [](char expected, std::byte actual) { return static_cast<std::byte>(expected) == actual; }))
     return malformed("not an ELF file (the first bytes are not \\x7fELF)");
@@ -70,9 +72,10 @@ Result<std::vector<RawSectionHeader>> read_section_headers(std::span<const std::
     return malformed(fmt::format("section header size is {} bytes, not {}", entry_size, section_header_size));
   const auto table = byte_range(bytes, table_offset, std::uint64_t{count} * section_header_size);
   if (!table)
-    return malformed(fmt::format("the section header table ({} entries at offset {}) lies past the end of the file "
-                                 "({} bytes)",
-                                 count, table_offset, bytes.size()));
+    return malformed(
+        fmt::format("the section header table ({} entries at offset {}) lies past the end of the file "
+                    "({} bytes)",
+                    count, table_offset, bytes.size()));
   headers.reserve(count);
   for (std::uint64_t i = 0; i < count; ++i) {
     const auto at = i * section_header_size;
@@ -101,15 +104,16 @@ Result<void> name_sections(std::span<const std::byte> bytes, std::vector<RawSect
   if (headers.empty()) return {};
   const auto names_index = *read_u16(bytes, 0x3e);
   if (names_index >= headers.size())
-    return malformed(fmt::format("the section name table is section {}, but there are {} sections", names_index,
-                                 headers.size()));
+    return malformed(
+        fmt::format("the section name table is section {}, but there are {} sections", names_index, headers.size()));
   const auto names = headers[names_index].section.bytes;
   for (std::size_t i = 0; i < headers.size(); ++i) {
     auto name = string_at(names, headers[i].name);
     if (!name)
-      return malformed(fmt::format("section {}'s name (offset {}) is not a string of the section name table "
-                                   "({} bytes)",
-                                   i, headers[i].name, names.size()));
+      return malformed(
+          fmt::format("section {}'s name (offset {}) is not a string of the section name table "
+                      "({} bytes)",
+                      i, headers[i].name, names.size()));
     headers[i].section.name = std::move(*name);
   }
   return {};
@@ -121,12 +125,13 @@ Result<std::vector<ElfSymbol>> read_symbols(const std::vector<ElfSection>& secti
                                   [](const ElfSection& s) { return s.type == section_type_symbol_table; });
   if (table == sections.end()) return symbols;
   if (table->entry_size != symbol_size || table->bytes.size() % symbol_size != 0)
-    return malformed(fmt::format("symbol table {} has entries of {} bytes and {} bytes in all; ELF64 symbols are {} "
-                                 "bytes",
-                                 table->name, table->entry_size, table->bytes.size(), symbol_size));
+    return malformed(
+        fmt::format("symbol table {} has entries of {} bytes and {} bytes in all; ELF64 symbols are {} "
+                    "bytes",
+                    table->name, table->entry_size, table->bytes.size(), symbol_size));
   if (table->link >= sections.size() || sections[table->link].type != section_type_string_table)
-    return malformed(fmt::format("symbol table {} names section {} as its string table, which is not one",
-                                 table->name, table->link));
+    return malformed(fmt::format("symbol table {} names section {} as its string table, which is not one", table->name,
+                                 table->link));
   const auto names = sections[table->link].bytes;
   const auto count = table->bytes.size() / symbol_size;
   symbols.reserve(count);
@@ -148,8 +153,8 @@ Result<std::vector<ElfSymbol>> read_symbols(const std::vector<ElfSection>& secti
                          ? ElfSymbol::no_section
                          : section;
     if (section != 0 && section < first_reserved_section && section >= sections.size())
-      return malformed(fmt::format("symbol {} ({}) is defined in section {}, but there are {} sections", i,
-                                   symbol.name, section, sections.size()));
+      return malformed(fmt::format("symbol {} ({}) is defined in section {}, but there are {} sections", i, symbol.name,
+                                   section, sections.size()));
     symbol.value = *read_u64(entry, 8);
     symbol.size = *read_u64(entry, 16);
     symbols.push_back(std::move(symbol));

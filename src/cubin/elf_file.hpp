@@ -16,7 +16,7 @@
 
 namespace kforecast::cubin {
 
-inline constexpr std::uint16_t elf_machine_cuda = 190;  // EM_CUDA
+inline constexpr std::uint16_t elf_machine_cuda = 190;    // EM_CUDA
 inline constexpr std::uint16_t elf_type_relocatable = 1;  // ET_REL: nvcc -rdc=true
 inline constexpr std::uint16_t elf_type_executable = 2;   // ET_EXEC: whole-program nvcc -cubin
 

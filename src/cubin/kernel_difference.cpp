@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -16,22 +17,33 @@ namespace kforecast::cubin {
 
 namespace {
 
-std::string optional_threads(const std::optional<std::uint32_t>& threads) {
-  return threads ? fmt::format("{}", *threads) : std::string("none");
+std::string optional_number(const std::optional<std::uint32_t>& number) {
+  return number ? fmt::format("{}", *number) : std::string("none");
 }
 
+// Lists hold named things by value (CubinData) or shared (CubinFunction).
 template <class Named>
-const Named* find_named(const std::vector<Named>& items, std::string_view name) {
-  const auto it = std::find_if(items.begin(), items.end(), [&](const Named& item) { return item.name == name; });
-  return it == items.end() ? nullptr : &*it;
+const Named* address_of(const Named& item) {
+  return &item;
+}
+template <class Named>
+const Named* address_of(const std::shared_ptr<const Named>& item) {
+  return item.get();
+}
+
+template <class Item>
+auto find_named(const std::vector<Item>& items, std::string_view name) -> decltype(address_of(items.front())) {
+  const auto it =
+      std::find_if(items.begin(), items.end(), [&](const Item& item) { return address_of(item)->name == name; });
+  return it == items.end() ? nullptr : address_of(*it);
 }
 
 // The names in either list, each once, sorted.
-template <class Named>
-std::set<std::string> names_of(const std::vector<Named>& base, const std::vector<Named>& head) {
+template <class Item>
+std::set<std::string> names_of(const std::vector<Item>& base, const std::vector<Item>& head) {
   std::set<std::string> names;
-  for (const auto& item : base) names.insert(item.name);
-  for (const auto& item : head) names.insert(item.name);
+  for (const auto& item : base) names.insert(address_of(item)->name);
+  for (const auto& item : head) names.insert(address_of(item)->name);
   return names;
 }
 
@@ -68,8 +80,11 @@ class Reasons {
 void compare_facts(const CubinKernel& base, const CubinKernel& head, Reasons& reasons) {
   if (base.registers != head.registers) reasons.add(fmt::format("registers {} → {}", base.registers, head.registers));
   if (base.max_threads != head.max_threads)
-    reasons.add(fmt::format("launch bounds {} → {} threads", optional_threads(base.max_threads),
-                            optional_threads(head.max_threads)));
+    reasons.add(fmt::format("launch bounds {} → {} threads", optional_number(base.max_threads),
+                            optional_number(head.max_threads)));
+  if (base.register_limit != head.register_limit)
+    reasons.add(fmt::format("register limit {} → {}", optional_number(base.register_limit),
+                            optional_number(head.register_limit)));
   if (base.static_shared_bytes != head.static_shared_bytes)
     reasons.add(fmt::format("static shared memory {} → {} bytes", base.static_shared_bytes, head.static_shared_bytes));
   if (base.parameter_bank_bytes != head.parameter_bank_bytes)
@@ -79,19 +94,25 @@ void compare_facts(const CubinKernel& base, const CubinKernel& head, Reasons& re
 void compare_code(const CubinKernel& base, const CubinKernel& head, Reasons& reasons) {
   if (base.body.code != head.body.code || base.body.relocations != head.body.relocations)
     reasons.add(fmt::format("code differs ({} → {} instructions)", base.instructions, head.instructions));
+  if (base.body.section_flags != head.body.section_flags || base.body.section_info_top != head.body.section_info_top)
+    reasons.add("text section header differs");
   for (const auto& name : names_of(base.callees, head.callees)) {
     const auto* before = find_named(base.callees, name);
     const auto* after = find_named(head.callees, name);
-    if (!before) reasons.add(fmt::format("calls {} now", name));
-    else if (!after) reasons.add(fmt::format("no longer calls {}", name));
-    else if (*before != *after) reasons.add(fmt::format("callee {} changed", name));
+    if (!before)
+      reasons.add(fmt::format("calls {} now", name));
+    else if (!after)
+      reasons.add(fmt::format("no longer calls {}", name));
+    else if (*before != *after)
+      reasons.add(fmt::format("callee {} changed", name));
   }
 }
 
 // Attributes the facts above do not already explain, by name.
 void compare_attributes(const CubinKernel& base, const CubinKernel& head, Reasons& reasons) {
   static const std::set<std::uint8_t> explained = {static_cast<std::uint8_t>(AttributeId::register_count),
-                                                   static_cast<std::uint8_t>(AttributeId::max_threads)};
+                                                   static_cast<std::uint8_t>(AttributeId::max_threads),
+                                                   static_cast<std::uint8_t>(AttributeId::max_register_count)};
   std::vector<std::string> names;
   for (const auto id : differing_attribute_ids(base.body.attributes, head.body.attributes))
     if (!explained.contains(id)) names.push_back(attribute_name(id));
@@ -123,7 +144,9 @@ std::optional<std::string> kernel_difference(const CubinKernel& base, const Cubi
   if (base.static_shared_bytes != head.static_shared_bytes) explained.insert(".nv.shared");
   if (base.parameter_bank_bytes != head.parameter_bank_bytes) explained.insert(".nv.constant0");
   compare_data(base.sections, head.sections, "section", explained, reasons);
-  compare_data(base.module_data, head.module_data, "module data", {}, reasons);
+  static const std::vector<CubinData> none;
+  compare_data(base.module_data ? *base.module_data : none, head.module_data ? *head.module_data : none, "module data",
+               {}, reasons);
   return reasons.joined();
 }
 
@@ -135,14 +158,18 @@ KernelPairs pair_kernels(const std::vector<CubinKernel>& base, const std::vector
   for (const auto& kernel : head) {
     auto& candidates = unpaired_base[kernel.normalized_symbol];
     auto& next = taken[kernel.normalized_symbol];
-    if (next < candidates.size()) pairs.paired.push_back({candidates[next++], &kernel});
-    else pairs.added.push_back(&kernel);
+    if (next < candidates.size())
+      pairs.paired.push_back({candidates[next++], &kernel});
+    else
+      pairs.added.push_back(&kernel);
   }
   for (const auto& kernel : base) {
     // The first `taken` occurrences of each name were paired.
     auto& seen = taken[kernel.normalized_symbol];
-    if (seen > 0) --seen;
-    else pairs.removed.push_back(&kernel);
+    if (seen > 0)
+      --seen;
+    else
+      pairs.removed.push_back(&kernel);
   }
   return pairs;
 }

@@ -28,7 +28,7 @@ struct KernelPairs {
     const CubinKernel* base = nullptr;
     const CubinKernel* head = nullptr;
   };
-  std::vector<Pair> paired;                // in the order of the head kernels
+  std::vector<Pair> paired;                 // in the order of the head kernels
   std::vector<const CubinKernel*> removed;  // only in the base build
   std::vector<const CubinKernel*> added;    // only in the head build
 };

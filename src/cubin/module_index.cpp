@@ -22,7 +22,8 @@ std::unexpected<Error> malformed(std::string what) {
 }
 
 bool starts_with_any(std::string_view name, std::initializer_list<std::string_view> prefixes) {
-  return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view prefix) { return name.starts_with(prefix); });
+  return std::any_of(prefixes.begin(), prefixes.end(),
+                     [&](std::string_view prefix) { return name.starts_with(prefix); });
 }
 
 // Call graph entries whose callee is one of these mark something other than a call (nvcc 13
@@ -33,8 +34,9 @@ bool is_callgraph_marker(std::uint32_t callee) { return callee >= 0xfffffffc; }
 
 bool is_ignored_section(std::string_view name) {
   return name.empty() ||
-         starts_with_any(name, {".debug", ".nv_debug", ".rel.debug", ".rela.debug", ".rel.nv_debug",
-                                ".rela.nv_debug", ".note", ".symtab", ".strtab", ".shstrtab"}) ||
+         starts_with_any(name, {".debug", ".nv_debug", ".rel.debug", ".rela.debug", ".rel.nv_debug", ".rela.nv_debug",
+                                ".note", ".symtab", ".strtab", ".shstrtab", ".nv.merc.debug", ".nv.merc.rela.debug",
+                                ".nv.merc.nv_debug", ".nv.merc.symtab"}) ||
          name == callgraph_section || name == ".nv.prototype";
 }
 
@@ -45,10 +47,11 @@ Result<ModuleIndex> ModuleIndex::build(const ElfFile& file) {
   for (std::uint32_t i = 0; i < sections.size(); ++i) {
     const std::string_view name = sections[i].name;
     index.m_sections_by_name.emplace(name, i);
-    // `.nv.<word>.<function>`: the function's shared memory, parameter bank, ...
+    // `.nv.<words>.<function>`: the function's shared memory, parameter bank, sm_100's capmerc
+    // code... A symbol never holds a '.', so the function is what follows the last one.
     constexpr std::string_view nv = ".nv.";
     if (!name.starts_with(nv) || name.starts_with(".nv.info.")) continue;
-    if (const auto dot = name.find('.', nv.size()); dot != std::string_view::npos)
+    if (const auto dot = name.rfind('.'); dot >= nv.size())
       index.m_sections_by_function[std::string(name.substr(dot + 1))].push_back(i);
   }
   const auto& symbols = file.symbols();
@@ -82,7 +85,8 @@ Result<void> ModuleIndex::index_relocations() {
   return {};
 }
 
-Result<CubinAttribute> ModuleIndex::normalized_attribute(const NvInfoAttribute& record, std::string_view section) const {
+Result<CubinAttribute> ModuleIndex::normalized_attribute(const NvInfoAttribute& record,
+                                                         std::string_view section) const {
   CubinAttribute attribute{.id = record.id, .value = record.value, .symbols = {}};
   // Symbol indices shift whenever a kernel is added or removed: compare what they name.
   const auto replace_index = [&](std::size_t at) -> Result<void> {
@@ -95,7 +99,8 @@ Result<CubinAttribute> ModuleIndex::normalized_attribute(const NvInfoAttribute& 
     return {};
   };
   if (record.format != AttributeFormat::sized_value) return attribute;
-  if (record.id == static_cast<std::uint8_t>(AttributeId::param_cbank) && attribute.value.size() >= symbol_index_bytes) {
+  if (record.id == static_cast<std::uint8_t>(AttributeId::param_cbank) &&
+      attribute.value.size() >= symbol_index_bytes) {
     if (auto done = replace_index(0); !done) return std::unexpected(done.error());
   }
   if (record.id == static_cast<std::uint8_t>(AttributeId::externs)) {

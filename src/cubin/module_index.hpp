@@ -56,11 +56,11 @@ class ModuleIndex {
   const ElfFile* m_file = nullptr;
   std::vector<std::string> m_symbol_names;
   std::unordered_map<std::string, std::uint32_t> m_sections_by_name;
-  std::unordered_map<std::uint32_t, std::vector<ElfRelocation>> m_relocations;  // by the section they patch
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_functions;    // by section
+  std::unordered_map<std::uint32_t, std::vector<ElfRelocation>> m_relocations;         // by the section they patch
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_functions;           // by section
   std::unordered_map<std::uint32_t, std::vector<CubinAttribute>> m_global_attributes;  // by symbol
   std::vector<CubinAttribute> m_module_attributes;
-  std::multimap<std::uint32_t, std::uint32_t> m_callgraph;  // caller -> callee
+  std::multimap<std::uint32_t, std::uint32_t> m_callgraph;                             // caller -> callee
   std::unordered_map<std::string, std::vector<std::uint32_t>> m_sections_by_function;  // .nv.X.<function>
 };
 

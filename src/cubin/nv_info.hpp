@@ -22,16 +22,16 @@ namespace kforecast::cubin {
 
 // The ids this reader interprets; the rest are compared as bytes.
 enum class AttributeId : std::uint8_t {
-  max_threads = 0x05,        // __launch_bounds__ maxThreadsPerBlock, as u32 x, y, z
-  param_cbank = 0x0a,        // u32 symbol of .nv.constant0.<kernel>, u16 offset, u16 size
-  externs = 0x0f,            // u32 symbol indices of the functions a relocatable kernel calls
-  required_threads = 0x10,   // REQNTID: an exact block size, as u32 x, y, z
-  frame_size = 0x11,         // global: u32 symbol, u32 bytes
-  min_stack_size = 0x12,     // global: u32 symbol, u32 bytes
-  kparam_info = 0x17,        // one record per parameter: its ordinal, offset, size
-  cbank_param_size = 0x19,   // HVAL: parameter bytes
-  max_register_count = 0x1b, // HVAL: the register limit ptxas had (launch bounds' min blocks lower it)
-  register_count = 0x2f,     // global: u32 symbol, u32 registers
+  max_threads = 0x05,         // __launch_bounds__ maxThreadsPerBlock, as u32 x, y, z
+  param_cbank = 0x0a,         // u32 symbol of .nv.constant0.<kernel>, u16 offset, u16 size
+  externs = 0x0f,             // u32 symbol indices of the functions a relocatable kernel calls
+  required_threads = 0x10,    // REQNTID: an exact block size, as u32 x, y, z
+  frame_size = 0x11,          // global: u32 symbol, u32 bytes
+  min_stack_size = 0x12,      // global: u32 symbol, u32 bytes
+  kparam_info = 0x17,         // one record per parameter: its ordinal, offset, size
+  cbank_param_size = 0x19,    // HVAL: parameter bytes
+  max_register_count = 0x1b,  // HVAL: the register limit ptxas had (launch bounds' min blocks lower it)
+  register_count = 0x2f,      // global: u32 symbol, u32 registers
 };
 
 enum class AttributeFormat : std::uint8_t { no_value = 0x01, byte_value = 0x02, half_value = 0x03, sized_value = 0x04 };

@@ -16,6 +16,8 @@ constexpr std::string_view standard_anonymous_namespace = "12_GLOBAL__N_1";
 constexpr std::string_view static_marker = "__nv_static_";
 constexpr std::string_view normalized_static_prefix = "__nv_static__";
 
+constexpr std::size_t max_demangled_length = 64 * 1024;
+
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Where the bracketed group that ends just before `end` opens: `text[result]` is the `open`
@@ -93,9 +95,12 @@ std::string normalize_symbol(std::string_view symbol) {
 
 std::string demangle(const std::string& symbol) {
   // A static kernel of a relocatable build is signed as its source declares it.
-  const auto mangled = symbol.starts_with(normalized_static_prefix) && symbol.size() > normalized_static_prefix.size()
-                           ? symbol.substr(normalized_static_prefix.size())
-                           : symbol;
+  auto mangled = symbol.starts_with(normalized_static_prefix) && symbol.size() > normalized_static_prefix.size()
+                     ? symbol.substr(normalized_static_prefix.size())
+                     : symbol;
+  // The demangler's time and output grow with the name; the longest names real template code
+  // gets are around 10 KB, and a longer one (a hostile cubin's) stays mangled.
+  if (mangled.size() > max_demangled_length) return mangled;
   int status = 0;
   const std::unique_ptr<char, decltype(&std::free)> demangled(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);

@@ -78,7 +78,9 @@ TEST_CASE("cubin: read_cubin_kernels finds callees cloned into a kernel and in s
   // A function of its own that the call graph says the kernel calls.
   const auto far = cubin.add_section({.name = ".text._Z3farv", .data = Bytes(48, std::byte{3})});
   const auto far_symbol = cubin.add_symbol({.name = "_Z3farv", .section = far, .size = 48});
-  cubin.add_section({.name = ".nv.callgraph", .type = 0x70000001, .link = 3,
+  cubin.add_section({.name = ".nv.callgraph",
+                     .type = 0x70000001,
+                     .link = 3,
                      .data = u32_words({0, 0xffffffff, 1, far_symbol, 0, 0xfffffffe})});
   cubin.add_section({.name = ".nv.info", .type = 0x70000000, .link = 3, .data = global_info});
   const auto bytes = cubin.build();
@@ -89,10 +91,10 @@ TEST_CASE("cubin: read_cubin_kernels finds callees cloned into a kernel and in s
   CHECK(k.instructions == 6);
   CHECK(k.body.code == Bytes(64, std::byte{1}));
   REQUIRE(k.callees.size() == 2);
-  CHECK(k.callees[0].name == "_Z3farv");
-  CHECK(k.callees[0].code == Bytes(48, std::byte{3}));
-  CHECK(k.callees[1].name == "_Z6helperf");
-  CHECK(k.callees[1].code == Bytes(32, std::byte{2}));
+  CHECK(k.callees[0]->name == "_Z3farv");
+  CHECK(k.callees[0]->code == Bytes(48, std::byte{3}));
+  CHECK(k.callees[1]->name == "_Z6helperf");
+  CHECK(k.callees[1]->code == Bytes(32, std::byte{2}));
 }
 
 TEST_CASE("cubin: read_cubin_kernels keeps module data and leaves out debug data") {
@@ -106,8 +108,27 @@ TEST_CASE("cubin: read_cubin_kernels keeps module data and leaves out debug data
   auto kernels = read_cubin_kernels(cubin.build());
   REQUIRE(kernels.has_value());
   REQUIRE(kernels->size() == 1);
-  REQUIRE((*kernels)[0].module_data.size() == 1);
-  CHECK((*kernels)[0].module_data[0].name == ".nv.constant3");
+  REQUIRE((*kernels)[0].module_data->size() == 1);
+  CHECK((*kernels)[0].module_data->at(0).name == ".nv.constant3");
+}
+
+TEST_CASE("cubin: read_cubin_kernels gives a kernel its .nv.X.<kernel> sections, however many words X has") {
+  // sm_100's cubins add a second encoding of each kernel ("Mercury"): .nv.capmerc.text.<kernel>,
+  // .nv.merc.nv.info.<kernel>, and a symbol table of their own, which is left out like .symtab.
+  SyntheticCubin cubin;
+  Bytes global_info;
+  add_kernel(cubin, {}, global_info);
+  cubin.add_section({.name = ".nv.capmerc.text._Z6kernelPf", .data = Bytes(8, std::byte{4})});
+  cubin.add_section({.name = ".nv.merc.nv.info._Z6kernelPf", .data = Bytes(8, std::byte{5})});
+  cubin.add_section({.name = ".nv.merc.symtab", .data = Bytes(24, std::byte{6})});
+  cubin.add_section({.name = ".nv.merc.debug_frame", .data = Bytes(8, std::byte{7})});
+  auto kernels = read_cubin_kernels(cubin.build());
+  REQUIRE(kernels.has_value());
+  REQUIRE(kernels->size() == 1);
+  std::vector<std::string> names;
+  for (const auto& section : (*kernels)[0].sections) names.push_back(section.name);
+  CHECK(names == std::vector<std::string>{".nv.capmerc.text", ".nv.constant0", ".nv.merc.nv.info"});
+  CHECK((*kernels)[0].module_data->empty());
 }
 
 TEST_CASE("cubin: read_cubin_kernels refuses malformed kernels") {
@@ -117,8 +138,8 @@ TEST_CASE("cubin: read_cubin_kernels refuses malformed kernels") {
     CHECK(error_of(cubin.build()).find("ELF type 3 is neither ET_EXEC (2) nor ET_REL (1)") != std::string::npos);
   }
   SECTION("an attribute whose size runs past its section") {
-    const auto bytes = synthetic_cubin({{.extra_attributes = Bytes{std::byte{0x04}, std::byte{0x17},
-                                                                   std::byte{0x40}, std::byte{0}}}});
+    const auto bytes =
+        synthetic_cubin({{.extra_attributes = Bytes{std::byte{0x04}, std::byte{0x17}, std::byte{0x40}, std::byte{0}}}});
     CHECK(error_of(bytes).find("EIATTR_KPARAM_INFO at offset") != std::string::npos);
   }
   SECTION("an attribute naming a symbol that does not exist") {
@@ -129,8 +150,33 @@ TEST_CASE("cubin: read_cubin_kernels refuses malformed kernels") {
     SyntheticCubin cubin;
     Bytes global_info;
     add_kernel(cubin, {.code = Bytes(32, std::byte{1})}, global_info);
-    cubin.add_symbol({.name = "$_Z6kernelPf$_Z1hv", .binding = 0, .section = 4, .value = 16, .size = 0xffffffffffffffff});
+    cubin.add_symbol(
+        {.name = "$_Z6kernelPf$_Z1hv", .binding = 0, .section = 4, .value = 16, .size = 0xffffffffffffffff});
     CHECK(error_of(cubin.build()).find("lies outside its section") != std::string::npos);
+  }
+  SECTION("two kernels in one text section") {
+    SyntheticCubin cubin;
+    Bytes global_info;
+    add_kernel(cubin, {}, global_info);
+    cubin.add_symbol({.name = "_Z5alias", .other = 0x10, .section = 4, .size = 16});
+    CHECK(error_of(cubin.build()).find("kernels _Z6kernelPf and _Z5alias share the text section .text._Z6kernelPf") !=
+          std::string::npos);
+  }
+  SECTION("two kernels of one name") {
+    SyntheticCubin cubin;
+    Bytes global_info;
+    add_kernel(cubin, {}, global_info);
+    add_kernel(cubin, {}, global_info);
+    CHECK(error_of(cubin.build()).find("two kernels are named _Z6kernelPf") != std::string::npos);
+  }
+  SECTION("overlapping clones") {
+    SyntheticCubin cubin;
+    Bytes global_info;
+    add_kernel(cubin, {.code = Bytes(64, std::byte{1})}, global_info);
+    cubin.add_symbol({.name = "$_Z6kernelPf$_Z1av", .binding = 0, .section = 4, .value = 16, .size = 32});
+    cubin.add_symbol({.name = "$_Z6kernelPf$_Z1bv", .binding = 0, .section = 4, .value = 32, .size = 32});
+    CHECK(error_of(cubin.build()).find("functions $_Z6kernelPf$_Z1av and $_Z6kernelPf$_Z1bv overlap") !=
+          std::string::npos);
   }
   SECTION("a call graph naming a symbol that does not exist") {
     SyntheticCubin cubin;
@@ -180,4 +226,43 @@ TEST_CASE("cubin: read_cubin_kernels survives corruption of real cubins") {
     INFO(name);
     CHECK(still_read > 1000);  // most corruptions hit code or data, which the reader keeps as bytes
   }
+}
+
+TEST_CASE("cubin: read_cubin_kernels shares a function many kernels call") {
+  SyntheticCubin cubin;
+  Bytes global_info;
+  add_kernel(cubin, {.symbol = "_Z1av"}, global_info);
+  add_kernel(cubin, {.symbol = "_Z1bv"}, global_info);
+  const auto shared = cubin.add_section({.name = ".text._Z6sharedv", .data = Bytes(4096, std::byte{5})});
+  const auto shared_symbol = cubin.add_symbol({.name = "_Z6sharedv", .section = shared, .size = 4096});
+  // Symbols 1 and 3 are the kernels (each followed by its parameter bank's section symbol).
+  cubin.add_section(
+      {.name = ".nv.callgraph", .type = 0x70000001, .data = u32_words({1, shared_symbol, 3, shared_symbol})});
+  auto kernels = read_cubin_kernels(cubin.build());
+  REQUIRE(kernels.has_value());
+  REQUIRE(kernels->size() == 2);
+  REQUIRE((*kernels)[0].callees.size() == 1);
+  REQUIRE((*kernels)[1].callees.size() == 1);
+  CHECK((*kernels)[0].callees[0] == (*kernels)[1].callees[0]);  // one object
+  CHECK((*kernels)[0].module_data == (*kernels)[1].module_data);
+}
+
+TEST_CASE("cubin: read_cubin_kernels follows recursive calls once") {
+  SyntheticCubin cubin;
+  Bytes global_info;
+  add_kernel(cubin, {}, global_info);
+  const auto f = cubin.add_section({.name = ".text._Z1fv", .data = Bytes(16, std::byte{1})});
+  const auto f_symbol = cubin.add_symbol({.name = "_Z1fv", .section = f, .size = 16});
+  const auto g = cubin.add_section({.name = ".text._Z1gv", .data = Bytes(16, std::byte{2})});
+  const auto g_symbol = cubin.add_symbol({.name = "_Z1gv", .section = g, .size = 16});
+  // kernel -> f -> g -> f, and g -> g.
+  cubin.add_section({.name = ".nv.callgraph",
+                     .type = 0x70000001,
+                     .data = u32_words({1, f_symbol, f_symbol, g_symbol, g_symbol, f_symbol, g_symbol, g_symbol})});
+  auto kernels = read_cubin_kernels(cubin.build());
+  REQUIRE(kernels.has_value());
+  REQUIRE(kernels->size() == 1);
+  REQUIRE((*kernels)[0].callees.size() == 2);
+  CHECK((*kernels)[0].callees[0]->name == "_Z1fv");
+  CHECK((*kernels)[0].callees[1]->name == "_Z1gv");
 }

@@ -188,11 +188,12 @@ TEST_CASE("cubin nvcc: names, template arguments and facts of a real cubin") {
   CHECK(k.signature == "ns::k(int*)");
   CHECK(k.template_arguments.empty());
   CHECK(k.max_threads == 256u);
+  CHECK(k.register_limit == 255u);
   CHECK_FALSE(tiled.max_threads.has_value());
   // nvcc clones the __noinline__ helper into its caller's text section.
   const auto& caller = kernel_named(base, "caller");
   REQUIRE(caller.callees.size() == 1);
-  CHECK(caller.callees[0].name == "_Z6helperf");
+  CHECK(caller.callees[0]->name == "_Z6helperf");
 }
 
 TEST_CASE("cubin nvcc: a comment-only change in a renamed file leaves every kernel identical") {
@@ -263,8 +264,8 @@ TEST_CASE("cubin nvcc: a relocatable (-rdc=true) cubin is readable") {
   CHECK(kernels.size() == 5);
   // The helper is a function of its own there, reached through the caller's relocations.
   const auto& caller = kernel_named(kernels, "caller");
-  const auto helper = std::find_if(caller.callees.begin(), caller.callees.end(),
-                                   [](const CubinFunction& f) { return f.name == "_Z6helperf"; });
+  const auto helper =
+      std::find_if(caller.callees.begin(), caller.callees.end(), [](const auto& f) { return f->name == "_Z6helperf"; });
   CHECK(helper != caller.callees.end());
   // A kernel of internal linkage gets a prefix there that holds the file's hash and name.
   const auto& withlocal = kernel_named(kernels, "withlocal");

@@ -123,8 +123,7 @@ TEST_CASE("cubin: ElfFile::parse checks every offset, size and index") {
   }
   SECTION("a section name table index out of range") {
     patch_le(bytes, 0x3e, 9, 2);
-    CHECK(error_of(bytes).find("the section name table is section 9, but there are 5 sections") !=
-          std::string::npos);
+    CHECK(error_of(bytes).find("the section name table is section 9, but there are 5 sections") != std::string::npos);
   }
   SECTION("a section name offset past the name table") {
     patch_le(bytes, text_header, 100000, 4);
@@ -150,8 +149,7 @@ TEST_CASE("cubin: ElfFile::parse checks every offset, size and index") {
     std::uint64_t offset = 0;
     for (int i = 7; i >= 0; --i) offset = (offset << 8) | std::to_integer<std::uint64_t>(bytes[symtab_header + 24 + i]);
     patch_le(bytes, offset + 24 + 6, 77, 2);  // symbol 1's st_shndx
-    CHECK(error_of(bytes).find("symbol 1 (k) is defined in section 77, but there are 5 sections") !=
-          std::string::npos);
+    CHECK(error_of(bytes).find("symbol 1 (k) is defined in section 77, but there are 5 sections") != std::string::npos);
   }
   SECTION("a symbol table whose entries are not 24 bytes") {
     const auto symtab_header = SyntheticCubin::section_header_at(bytes, 3);
@@ -173,8 +171,8 @@ TEST_CASE("cubin: ElfFile::relocations checks symbol indices and sizes") {
   kforecast::testing::put_le(rela, 0x10, 8);
   kforecast::testing::put_le(rela, (std::uint64_t{1} << 32) | 0x38, 8);
   kforecast::testing::put_le(rela, 0xa0, 8);
-  const auto relocations = cubin.add_section({.name = ".rela.text.k", .type = section_type_rela, .link = 3,
-                                              .info = text, .entry_size = 24, .data = rela});
+  const auto relocations = cubin.add_section(
+      {.name = ".rela.text.k", .type = section_type_rela, .link = 3, .info = text, .entry_size = 24, .data = rela});
   SECTION("a valid entry") {
     const auto bytes = cubin.build();
     auto file = ElfFile::parse(bytes);

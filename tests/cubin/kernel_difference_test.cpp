@@ -29,8 +29,8 @@ std::string difference(const SyntheticKernel& base, const SyntheticKernel& head)
 }  // namespace
 
 TEST_CASE("cubin: kernel_difference") {
-  const SyntheticKernel base{.code = Bytes(64, std::byte{1}), .registers = 32, .max_threads = 256,
-                             .shared_bytes = 1536};
+  const SyntheticKernel base{
+      .code = Bytes(64, std::byte{1}), .registers = 32, .max_threads = 256, .shared_bytes = 1536};
   SECTION("the same build is identical") { CHECK_FALSE(kernel_difference(kernel_of(base), kernel_of(base))); }
   SECTION("code") {
     auto head = base;
@@ -59,10 +59,21 @@ TEST_CASE("cubin: kernel_difference") {
     head.parameter_bytes = 0x220;
     CHECK(difference(base, head) == "parameter bank 536 → 544 bytes");
   }
-  SECTION("an attribute no fact describes, by name") {
+  SECTION("the register limit (__launch_bounds__' minimum blocks)") {
     auto head = base;
     head.extra_attributes = nv_info_record(0x03, 0x1b, Bytes{std::byte{0x80}, std::byte{0}});
-    CHECK(difference(base, head) == "EIATTR_MAXREG_COUNT differs");
+    CHECK(difference(base, head) == "register limit none → 128");
+  }
+  SECTION("an attribute no fact describes, by name") {
+    auto head = base;
+    head.extra_attributes = nv_info_record(0x03, 0x22, Bytes{std::byte{0x01}, std::byte{0}});
+    CHECK(difference(base, head) == "EIATTR_ISTYPEP_USED differs");
+  }
+  SECTION("the text section header's flags, where older toolkits kept barriers") {
+    auto before = kernel_of(base);
+    auto after = before;
+    after.body.section_flags |= std::uint64_t{1} << 20;
+    CHECK(kernel_difference(before, after) == "text section header differs");
   }
   SECTION("several differences at once") {
     auto head = base;
@@ -74,21 +85,28 @@ TEST_CASE("cubin: kernel_difference") {
 
 TEST_CASE("cubin: kernel_difference names callees and module data") {
   auto base = kernel_of({});
+  const auto function = [](std::string name, Bytes code) {
+    return std::make_shared<const CubinFunction>(CubinFunction{.name = std::move(name), .code = std::move(code)});
+  };
   SECTION("a changed callee") {
-    base.callees.push_back({.name = "_Z6helperf", .code = Bytes(32, std::byte{1})});
+    base.callees.push_back(function("_Z6helperf", Bytes(32, std::byte{1})));
     auto head = base;
-    head.callees[0].code[3] = std::byte{9};
+    CHECK_FALSE(kernel_difference(base, head));
+    auto changed = Bytes(32, std::byte{1});
+    changed[3] = std::byte{9};
+    head.callees[0] = function("_Z6helperf", changed);
     CHECK(kernel_difference(base, head) == "callee _Z6helperf changed");
   }
   SECTION("a callee added and one removed") {
     auto head = base;
-    base.callees.push_back({.name = "_Z3oldv"});
-    head.callees.push_back({.name = "_Z3newv"});
+    base.callees.push_back(function("_Z3oldv", {}));
+    head.callees.push_back(function("_Z3newv", {}));
     CHECK(kernel_difference(base, head) == "calls _Z3newv now; no longer calls _Z3oldv");
   }
   SECTION("module constants") {
     auto head = base;
-    head.module_data.push_back({.name = ".nv.constant3", .size = 4, .bytes = Bytes(4, std::byte{1})});
+    head.module_data = std::make_shared<const std::vector<CubinData>>(
+        std::vector<CubinData>{{.name = ".nv.constant3", .size = 4, .bytes = Bytes(4, std::byte{1})}});
     CHECK(kernel_difference(base, head) == "module data .nv.constant3 changed");
   }
 }

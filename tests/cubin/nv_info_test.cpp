@@ -13,8 +13,8 @@ TEST_CASE("cubin: parse_nv_info") {
   SECTION("records of every format, as nvcc 13 lays them out") {
     // HVAL MAXREG_COUNT 0xff, BVAL 0x4c (1 byte of value, 1 of padding), SVAL MAX_THREADS 256,1,1,
     // NVAL 0x04.
-    const auto bytes = bytes_of({0x03, 0x1b, 0xff, 0x00, 0x02, 0x4c, 0x01, 0x00, 0x04, 0x05, 12, 0, 0, 1, 0, 0,
-                                 1, 0, 0, 0, 1, 0, 0, 0, 0x01, 0x04, 0, 0});
+    const auto bytes = bytes_of({0x03, 0x1b, 0xff, 0x00, 0x02, 0x4c, 0x01, 0x00, 0x04, 0x05, 12,   0,    0, 1,
+                                 0,    0,    1,    0,    0,    0,    1,    0,    0,    0,    0x01, 0x04, 0, 0});
     auto records = parse_nv_info(bytes, ".nv.info.k");
     REQUIRE(records.has_value());
     REQUIRE(records->size() == 4);

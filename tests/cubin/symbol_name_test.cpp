@@ -14,13 +14,15 @@ TEST_CASE("cubin: normalize_symbol") {
   }
   SECTION("in section names and clone names too, every occurrence") {
     CHECK(normalize_symbol(".text._ZN36_GLOBAL__N__20eecac8_4_a_cu_2f1254c81kEv") == ".text._ZN12_GLOBAL__N_11kEv");
-    CHECK(normalize_symbol("$_ZN36_GLOBAL__N__20eecac8_4_a_cu_2f1254c81kEv$_ZN36_GLOBAL__N__20eecac8_4_a_cu_2f1254c81hEv") ==
+    CHECK(normalize_symbol(
+              "$_ZN36_GLOBAL__N__20eecac8_4_a_cu_2f1254c81kEv$_ZN36_GLOBAL__N__20eecac8_4_a_cu_2f1254c81hEv") ==
           "$_ZN12_GLOBAL__N_11kEv$_ZN12_GLOBAL__N_11hEv");
   }
   SECTION("a relocatable build's prefix for names of internal linkage loses its file hash and name") {
     CHECK(normalize_symbol("__nv_static_26__9af3d38d_5_st_cu_28eb1b78__Z1sPi") == "__nv_static___Z1sPi");
     CHECK(normalize_symbol("__nv_static_26__9af3d38d_5_st_cu_28eb1b78_counter2") == "__nv_static__counter2");
-    CHECK(normalize_symbol(".text.__nv_static_28__a406113d_7_seed_cu_2f1254c8__ZN37_GLOBAL__N__9af3d38d_5_st_cu_28eb1b784anonEPi") ==
+    CHECK(normalize_symbol(
+              ".text.__nv_static_28__a406113d_7_seed_cu_2f1254c8__ZN37_GLOBAL__N__9af3d38d_5_st_cu_28eb1b784anonEPi") ==
           ".text.__nv_static___ZN12_GLOBAL__N_14anonEPi");
     CHECK(demangle("__nv_static___Z1sPi") == "s(int*)");
     // A length that runs past the name, or no '_' after it, is left alone.
@@ -56,7 +58,8 @@ TEST_CASE("cubin: demangle and split_signature") {
     CHECK(name.template_arguments.empty());
   }
   SECTION("a template on a file-local type") {
-    const auto signature = demangle(normalize_symbol("_Z9withlocalIN36_GLOBAL__N__20eecac8_4_a_cu_2f1254c85LocalEEvT_Pf"));
+    const auto signature =
+        demangle(normalize_symbol("_Z9withlocalIN36_GLOBAL__N__20eecac8_4_a_cu_2f1254c85LocalEEvT_Pf"));
     CHECK(signature == "void withlocal<(anonymous namespace)::Local>((anonymous namespace)::Local, float*)");
     const auto name = split_signature(signature);
     CHECK(name.name == "withlocal");
@@ -65,6 +68,10 @@ TEST_CASE("cubin: demangle and split_signature") {
   SECTION("a kernel in an anonymous namespace") {
     const auto name = split_signature(demangle("_ZN12_GLOBAL__N_11kEv"));
     CHECK(name.name == "(anonymous namespace)::k");
+  }
+  SECTION("a name longer than 64 KiB stays mangled") {
+    const auto long_name = "_Z1fPv" + std::string(70 * 1024, 'P');
+    CHECK(demangle(long_name) == long_name);
   }
   SECTION("extern \"C\" names and junk stay as they are") {
     CHECK(demangle("plain_c_kernel") == "plain_c_kernel");

@@ -4,8 +4,8 @@
 // Cubin-shaped ELF files built in memory, for tests of the reader on inputs nvcc never writes:
 // each test builds a small valid file, then breaks the one field it is about.
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -142,7 +142,7 @@ class SyntheticCubin {
     std::copy(identification.begin(), identification.end(), file.begin());
     patch_le(file, 16, type, 2);
     patch_le(file, 18, cubin::elf_machine_cuda, 2);
-    patch_le(file, 20, 1, 4);              // e_version
+    patch_le(file, 20, 1, 4);               // e_version
     patch_le(file, 0x28, table_offset, 8);  // e_shoff
     patch_le(file, 0x30, 0x6005a04, 4);     // e_flags as nvcc 13 writes for sm_90
     patch_le(file, 0x34, 64, 2);            // e_ehsize
@@ -178,22 +178,27 @@ struct SyntheticKernel {
 // Adds the kernel's sections and symbols, and its REGCOUNT record to `global_info`.
 inline void add_kernel(SyntheticCubin& cubin, const SyntheticKernel& kernel, Bytes& global_info) {
   const auto text = cubin.add_section({.name = ".text." + kernel.symbol, .data = kernel.code});
-  const auto symbol = cubin.add_symbol({.name = kernel.symbol, .other = 0x10, .section = text,
-                                        .size = kernel.code.size()});
-  const auto bank = cubin.add_section({.name = ".nv.constant0." + kernel.symbol, .info = text,
-                                       .data = Bytes(kernel.parameter_bytes, std::byte{0})});
-  const auto bank_symbol = cubin.add_symbol({.name = "", .type = cubin::symbol_type_section, .binding = 0,
-                                             .section = bank});
+  const auto symbol =
+      cubin.add_symbol({.name = kernel.symbol, .other = 0x10, .section = text, .size = kernel.code.size()});
+  const auto bank = cubin.add_section(
+      {.name = ".nv.constant0." + kernel.symbol, .info = text, .data = Bytes(kernel.parameter_bytes, std::byte{0})});
+  const auto bank_symbol =
+      cubin.add_symbol({.name = "", .type = cubin::symbol_type_section, .binding = 0, .section = bank});
   Bytes info = nv_info_record(0x04, 0x0a, u32_words({bank_symbol, 0x00080210}));
   if (kernel.max_threads) {
     const auto record = nv_info_record(0x04, 0x05, u32_words({*kernel.max_threads, 1, 1}));
     info.insert(info.end(), record.begin(), record.end());
   }
   info.insert(info.end(), kernel.extra_attributes.begin(), kernel.extra_attributes.end());
-  cubin.add_section({.name = ".nv.info." + kernel.symbol, .type = 0x70000000,
-                     .link = SyntheticCubin::symtab_index, .info = text, .data = info});
+  cubin.add_section({.name = ".nv.info." + kernel.symbol,
+                     .type = 0x70000000,
+                     .link = SyntheticCubin::symtab_index,
+                     .info = text,
+                     .data = info});
   if (kernel.shared_bytes > 0)
-    cubin.add_section({.name = ".nv.shared." + kernel.symbol, .type = cubin::section_type_nobits, .info = text,
+    cubin.add_section({.name = ".nv.shared." + kernel.symbol,
+                       .type = cubin::section_type_nobits,
+                       .info = text,
                        .nobits_size = kernel.shared_bytes});
   const auto record = nv_info_record(0x04, 0x2f, u32_words({symbol, kernel.registers}));
   global_info.insert(global_info.end(), record.begin(), record.end());
@@ -204,8 +209,8 @@ inline Bytes synthetic_cubin(const std::vector<SyntheticKernel>& kernels) {
   SyntheticCubin cubin;
   Bytes global_info;
   for (const auto& kernel : kernels) add_kernel(cubin, kernel, global_info);
-  cubin.add_section({.name = ".nv.info", .type = 0x70000000, .link = SyntheticCubin::symtab_index,
-                     .data = global_info});
+  cubin.add_section(
+      {.name = ".nv.info", .type = 0x70000000, .link = SyntheticCubin::symtab_index, .data = global_info});
   return cubin.build();
 }
 
