@@ -67,7 +67,8 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     return usage_error(fmt::format("--format: '{}' is not text or json", format));
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
-  const gate::BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against")};
+  const gate::BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against"),
+                             invocation.value("--project-build")};
   auto options = gate::runner_options(*config);
   const bool terminal = context.err_is_terminal;
 

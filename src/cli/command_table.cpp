@@ -69,6 +69,8 @@ constexpr std::array bench_options{
     OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"},
     config_option,
     OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"},
+    OptionSpec{"--project-build", "FILE",
+               "build both sides with the project's nvcc and context as FILE says (used by pr's measuring child)"},
     OptionSpec{"--plan", "FILE", "measure a share of the kernels of a plan written by 'kforecast pr --plan'"},
     OptionSpec{"--shard", "I/N",
                "with --plan: the share to measure, shard I of N (kernel k of the plan goes to k mod N)"},

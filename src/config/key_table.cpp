@@ -227,13 +227,18 @@ const std::array keys{
             "source, with a note.",
             1, 86400},
     KeySpec{"compile.jobs", integer, "0", "", "Compiles run at once (0: one per processor core).", 0, 256},
+    KeySpec{"compile.max_units", integer, "32", "",
+            "Most translation units built per revision for one run, nearest to the changed kernels first (a shared "
+            "header can reach a hundred); kernels only the others build are forecast from source, with a note.",
+            1, 100000},
 
     KeySpec{"cuda.nvrtc_library", string, "\"\"", "KFORECAST_NVRTC_LIBRARY",
             "Path of libnvrtc to load instead of searching CUDA_HOME, CUDA_PATH, /usr/local/cuda/lib64 and the loader "
             "path."},
-    KeySpec{"cuda.nvcc", string, "\"\"", "",
-            "Path of nvcc to compile whole translation units with; \"\" searches CUDA_HOME, CUDA_PATH, "
-            "/usr/local/cuda/bin and PATH."},
+    KeySpec{"cuda.nvcc", string, "\"\"", "KFORECAST_NVCC",
+            "Path of nvcc (or of the toolkit folder holding bin/nvcc) to build whole translation units with, as the "
+            "project does; \"\" searches CUDA_HOME, CUDA_PATH, PATH, /usr/local/cuda and the toolkit scripts/setup.sh "
+            "installs; \"off\" compares machine code with NVRTC alone (device code, kforecast's own context)."},
     KeySpec{"cuda.arch", string, "\"auto\"", "KFORECAST_ARCH",
             "GPU architecture kernels are compiled for when comparing machine code: sm_80, sm_90, ..., or auto "
             "(the local GPU's, else sm_90)."},

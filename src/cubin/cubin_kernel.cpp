@@ -20,6 +20,13 @@ namespace kforecast::cubin {
 
 namespace {
 
+// `name` with every occurrence of the kernel's own symbol replaced by "<self>".
+std::string self_relative(std::string name, const std::string& self) {
+  if (self.empty()) return name;
+  for (auto at = name.find(self); at != std::string::npos; at = name.find(self, at + 6)) name.replace(at, self.size(), "<self>");
+  return name;
+}
+
 constexpr std::uint8_t entry_point_flag = 0x10;  // st_other of a kernel (CUDA's STO_ENTRY)
 constexpr std::uint64_t instruction_bytes = 16;  // every SASS instruction since sm_70
 constexpr std::string_view shared_memory_prefix = ".nv.shared";
@@ -148,6 +155,13 @@ class KernelReader {
     auto attributes = m_index.attributes_of(symbol);
     if (!attributes) return std::unexpected(attributes.error());
     kernel.body.attributes = std::move(*attributes);
+    // What the kernel's own records name of itself (its parameter bank's section, its own text)
+    // holds its name: said as "<self>", so that a kernel renamed with its code unchanged compares
+    // as the same.
+    for (auto& attribute : kernel.body.attributes)
+      for (auto& name : attribute.symbols) name = self_relative(name, kernel.normalized_symbol);
+    for (auto& relocation : kernel.body.relocations)
+      relocation.target = self_relative(relocation.target, kernel.normalized_symbol);
     return {};
   }
 

@@ -186,6 +186,58 @@ bool allowed_compile_option(std::string_view option) {
   return std::ranges::any_of(prefixes, [&](std::string_view prefix) { return option.starts_with(prefix); });
 }
 
+Result<void> confine_tree_includes(const std::string& unit, const std::vector<std::string>& include_dirs,
+                                   const std::function<const std::string*(const std::string&)>& file_text,
+                                   bool computed_allowed) {
+  std::deque<std::string> pending{unit};
+  std::map<std::string, bool, std::less<>> seen{{unit, true}};
+  while (!pending.empty()) {
+    const std::string file = std::move(pending.front());
+    pending.pop_front();
+    const std::string* text = file_text(file);
+    if (text == nullptr) continue;
+    for (const auto& directive : find_include_directives(*text)) {
+      const auto refuse_here = [&](const std::string& why) { return refuse(file, directive.line, why); };
+      if (directive.directive == "embed" || directive.directive == "__has_embed")
+        return refuse_here(fmt::format("#{} reads a file's bytes into the program and is not allowed in code under review",
+                                       directive.directive == "embed" ? "embed" : "__has_embed"));
+      if (directive.form == IncludeForm::computed) {
+        if (computed_allowed) continue;
+        return refuse_here(fmt::format("computed {} '{}' cannot be checked, and this system cannot confine the "
+                                       "compiler's reads (no Landlock); spell the header name in quotes or <>",
+                                       directive.directive, directive.name));
+      }
+      const fs::path path(directive.name);
+      if (directive.name.find('\0') != std::string::npos || directive.name.find('\\') != std::string::npos)
+        return refuse_here(fmt::format("{} names a path with a backslash or NUL byte", directive.directive));
+      if (std::ranges::any_of(path, [](const fs::path& part) { return part == ".git"; }))
+        return refuse_here(fmt::format("{} names a file inside .git, which is never handed to the compiler",
+                                       directive.directive));
+      if (path.is_absolute())
+        return refuse_here(fmt::format("{} of the absolute path '{}'; include project headers by their path inside "
+                                       "the repository",
+                                       directive.directive, directive.name));
+      std::vector<fs::path> candidates;
+      if (directive.form == IncludeForm::quoted) candidates.push_back(fs::path(file).parent_path() / path);
+      for (const auto& folder : include_dirs) candidates.push_back(fs::path(folder) / path);
+      bool found = false;
+      for (const auto& candidate : candidates) {
+        const fs::path normal = candidate.lexically_normal();
+        if (normal.empty() || *normal.begin() == "..") continue;  // out of the tree: not a tree file
+        const std::string name = normal.generic_string();
+        if (file_text(name) == nullptr) continue;
+        found = true;
+        if (seen.emplace(name, true).second) pending.push_back(name);
+        break;
+      }
+      if (!found && climbs(path))
+        return refuse_here(
+            fmt::format("'{}' climbs with '..' to a file that is not among the repository's files", directive.name));
+    }
+  }
+  return {};
+}
+
 Result<CompileRequest> confine_includes(CompileRequest request, const IncludeRoots& roots) {
   for (const auto& option : request.options)
     if (!allowed_compile_option(option))

@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
+#include <string>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -34,6 +36,17 @@ struct IncludeRoots {
 // Whether a compiler option may come with code under review: language, definitions and code
 // generation, never one that reads a file, runs a program or names a response file.
 bool allowed_compile_option(std::string_view option);
+
+// For a compiler that reads a revision's files on disk itself (nvcc, confined by Landlock to that
+// tree, the toolkit and the system's headers): the same refusals, made before it runs, over every
+// file `unit` reaches through literal includes (quoted ones from the includer's folder, any from
+// `include_dirs`, all relative to the tree's root): #embed, a path into .git, an absolute path,
+// and '..' that climbs out of the tree. A computed include is refused unless
+// `computed_allowed` (where Landlock confines the compiler's reads, it can only reach what the
+// confinement lets it). `file_text` gives a tree file's text, or null where the tree has none.
+Result<void> confine_tree_includes(const std::string& unit, const std::vector<std::string>& include_dirs,
+                                   const std::function<const std::string*(const std::string&)>& file_text,
+                                   bool computed_allowed);
 
 // `request` with its project headers in memory and only toolkit folders left in include_dirs,
 // or why it may not be compiled (exit code gate_failed: the code under review asked for it).

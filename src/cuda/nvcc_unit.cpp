@@ -154,7 +154,8 @@ std::vector<std::string> parse_depfile(std::string_view text) {
   };
   for (++at; at < text.size(); ++at) {
     const char c = text[at];
-    if (c == '\\' && at + 1 < text.size()) {
+    if (c == '\\' && at + 1 == text.size()) break;  // a continuation of nothing
+    if (c == '\\') {
       const char next = text[at + 1];
       if (next == '\n' || next == '\r') {  // a line continuation
         finish();

@@ -8,6 +8,7 @@
 
 #include "cuda/library_search.hpp"
 #include "gate/compiler_loading.hpp"
+#include "gate/shipped_build.hpp"
 
 #include "bench/kernel_source.hpp"
 #include "bench/launch_spec_reader.hpp"
@@ -173,8 +174,52 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
     return fmt::format("{} (CUDA {})", version.value_or("unknown"), (*driver)->version().text());
   };
 
+  // The project's compiler, where the parent handed the trees and contexts to build with.
+  std::optional<ProjectBuild> project_build;
+  std::unique_ptr<cuda::UnitCompiler> nvcc;
+  std::vector<std::string> build_notes;
+  if (!pair.project_build.empty()) {
+    auto text = read_text_file(pair.project_build);
+    if (!text) return std::unexpected(text.error());
+    auto parsed = parse_project_build(*text);
+    if (!parsed) return std::unexpected(parsed.error());
+    project_build = std::move(*parsed);
+    if (auto loaded = load_unit_compiler(config, env))
+      nvcc = std::move(*loaded);
+    else
+      build_notes.push_back(fmt::format("both sides built by NVRTC, not as the project builds them: {}", loaded.error()));
+  }
+  const auto shipped = [&](const bench::PreparedKernel& kernel, const bench::LaunchSpec& spec,
+                           const std::string& role) -> std::optional<bench::CompiledKernel> {
+    if (!nvcc) return std::nullopt;
+    const bool is_reference = role == "reference";
+    const std::string& tree = is_reference ? project_build->reference_tree : project_build->candidate_tree;
+    std::vector<std::string> arguments =
+        is_reference ? project_build->reference_arguments : project_build->candidate_arguments;
+    // The launch spec's own folders and defines, as NVRTC gets them below.
+    for (const auto& directory : spec.include_dirs) arguments.push_back("-I" + directory);
+    for (const auto& [name, value] : spec.defines) arguments.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
+    std::error_code path_error;
+    const std::string file = std::filesystem::relative(std::filesystem::absolute(kernel.request.file_name, path_error),
+                                                       std::filesystem::absolute(tree, path_error), path_error)
+                                 .generic_string();
+    auto built = build_shipped_kernel(*nvcc, tree, file, kernel, arguments, arch);
+    if (!built) {
+      std::string reason = built.error().message;
+      if (const auto end = reason.find('\n'); end != std::string::npos) reason.resize(end);
+      build_notes.push_back(fmt::format("the {} was built by NVRTC: {} could not build it as the project does: {}", role,
+                                        nvcc->name(), reason));
+      return std::nullopt;
+    }
+    build_notes.push_back(fmt::format("the {} was built by {}", role, built->build));
+    return std::move(built->kernel);
+  };
   const auto compile = [&](const bench::PreparedKernel& kernel, const bench::LaunchSpec& spec,
                            std::string role) -> Result<bench::CompiledKernel> {
+    if (auto built = shipped(kernel, spec, role)) {
+      built->label = fmt::format("{} {}", role, kernel.label);
+      return std::move(*built);
+    }
     cuda::CompileRequest request = kernel.request;
     request.arch = arch;
     for (const auto& directory : spec.include_dirs) request.include_dirs.push_back(directory);
@@ -215,6 +260,7 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   auto measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
                                          prepared->candidate_spec, options);
   measurement.driver = driver_text();
+  measurement.notes.insert(measurement.notes.begin(), build_notes.begin(), build_notes.end());
   return measurement;
 }
 

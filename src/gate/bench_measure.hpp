@@ -2,8 +2,9 @@
 #pragma once
 
 // The work behind `kforecast bench`, in this process: read both kernels (a file, another file,
-// or the same file at a git revision), find the launch spec, compile both with NVRTC for the
-// local GPU, and measure (src/bench/runner.hpp). The command runs this in a child process.
+// or the same file at a git revision), find the launch spec, compile both for the local GPU (with
+// the project's nvcc and context where `pr` handed them, gate/shipped_build.hpp; else NVRTC), and
+// measure (src/bench/runner.hpp). The command runs this in a child process.
 
 #include "base/environment.hpp"
 #include "bench/kernel_source.hpp"
@@ -17,6 +18,9 @@ struct BenchPair {
   std::string candidate;  // "FILE:KERNEL" as given
   std::string versus;     // --vs FILE[:KERNEL], or empty
   std::string against;    // --against REV, or empty
+  // --project-build FILE (gate/shipped_build.hpp): build both sides with the project's compiler
+  // and context in the trees it names, as `pr` built them; empty: NVRTC.
+  std::string project_build;
 };
 
 bench::RunnerOptions runner_options(const config::Config& config);

@@ -227,7 +227,9 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
   for (const auto& note : inputs.context_notes) run.notes.push_back(note);
   for (const auto& name : analysis.comment_only) run.notes.push_back(fmt::format("{}: comments or whitespace only", name));
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i)
-    run.cases.push_back({entry_for(analysis.kernels[i], code.empty() ? nullptr : &code[i], arch, no_compiler), {}});
+    run.cases.push_back({entry_for(analysis.kernels[i], code.empty() ? nullptr : &code[i], arch, no_compiler),
+                         {},
+                         code.empty() ? std::nullopt : code[i].build_arguments});
   const cuda::Compiler* const compiler_or_null = compiler ? compiler->get() : nullptr;
   std::vector<std::size_t> to_forecast;
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i)

@@ -26,6 +26,7 @@ cuda::LoadedCompiler load_compiler(const config::Config& config, const EnvLookup
 
 std::expected<std::unique_ptr<cuda::UnitCompiler>, std::string> load_unit_compiler(const config::Config& config,
                                                                                    const EnvLookup& env) {
+  if (config.string_value("cuda.nvcc") == "off") return std::unexpected(std::string("cuda.nvcc is \"off\""));
   auto toolkit = cuda::locate_toolkit(config.string_value("cuda.nvcc"), env);
   if (!toolkit) return std::unexpected("no nvcc: " + toolkit.error().message());
   cuda::NvccSettings settings;

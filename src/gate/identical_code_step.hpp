@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/compiler.hpp"
+#include "gate/kernel_case.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "policy/identical_code.hpp"
 
@@ -25,6 +26,8 @@ struct KernelCodeVerdict {
   // (device code only, kforecast's own context)"; "" where nothing was compiled.
   std::string compiled_by;
   std::vector<std::string> units;  // the translation units whose builds were compared (nvcc)
+  // The unit's context at each revision where nvcc built it at both (kernel_case.hpp).
+  std::optional<BuildArguments> build_arguments;
 };
 
 struct IdenticalCodeContext {

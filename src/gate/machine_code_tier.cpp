@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "base/process_confinement.hpp"
 #include "cuda/library_search.hpp"
 #include "gate/unit_builds.hpp"
 #include "gate/unit_code_compare.hpp"
@@ -53,13 +54,19 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
       settings.compile.jobs > 0 ? settings.compile.jobs : std::max(1u, std::thread::hardware_concurrency());
   UnitBuildSettings build{**compiler, arch, contexts.lookup(), cache ? &*cache : nullptr, jobs,
                           settings.compile.budget, settings.compile.max_units,
+                          file_confinement_support().files_confined,
                           progress_of(outside, fmt::format("building units with {} for {}", (*compiler)->name(), arch))};
   const UnitBuilds builds = build_affected_units(base, head, changed, build);
   notes.insert(notes.end(), builds.notes.begin(), builds.notes.end());
-  if (!builds.units.empty())
-    notes.push_back(fmt::format("{} for {}: {} unit{} at both revisions ({} compiled, {} from the cache)", builds.compiler,
-                                arch, builds.units.size(), builds.units.size() == 1 ? "" : "s", builds.compiles,
-                                builds.cache_hits));
+  // The report says what was built; how much came from the cache is said on standard error only,
+  // so that a re-run writes the same report.
+  if (!builds.units.empty()) {
+    notes.push_back(fmt::format("{} built {} unit{} at both revisions for {}", builds.compiler, builds.units.size(),
+                                builds.units.size() == 1 ? "" : "s", arch));
+    if (outside.warnings_to_terminal)
+      outside.warnings << fmt::format("kforecast: {}: {} compiles, {} answers from the unit cache\n", builds.compiler,
+                                      builds.compiles, builds.cache_hits);
+  }
   auto verdicts = compare_unit_builds(builds, changed, arch);
   for (const auto& unreported : verdicts.unreported)
     notes.push_back(fmt::format("machine code changed in a kernel the source scan did not report: {}", unreported));

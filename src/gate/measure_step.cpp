@@ -127,7 +127,8 @@ report::GpuTime gpu_time(std::span<const KernelCase> cases, const MeasureOutcome
   time.measured = outcome.measured;
   time.note = std::move(note);
   std::vector<double> costs;
-  for (const auto& [entry, second_opinion] : cases) {
+  for (const auto& kernel_case : cases) {
+    const auto& entry = kernel_case.entry;
     if (entry.change == report::Change::modified || entry.change == report::Change::renamed) ++time.measurable;
     if (entry.measurement) costs.push_back(entry.measurement->gpu_seconds);
   }

@@ -75,8 +75,9 @@ std::string side_json(const MeasureSide& side, TextTable& texts) {
   for (std::size_t i = 0; i < side.files.size(); ++i)
     files += fmt::format("{}{{\"path\": {}, \"text\": {}}}", i ? ", " : "", json_string(side.files[i].first),
                          texts.index(side.files[i].second));
-  return fmt::format("{{\"file\": {}, \"kernel\": {}, \"files\": [{}]}}", json_string(side.file),
-                     json_string(side.kernel), files);
+  return fmt::format("{{\"file\": {}, \"kernel\": {}, \"files\": [{}], \"build_arguments\": {}}}",
+                     json_string(side.file), json_string(side.kernel), files,
+                     side.build_arguments ? strings(*side.build_arguments) : "null");
 }
 
 template <typename Enum, std::size_t N>
@@ -152,6 +153,9 @@ MeasureSide read_side(simdjson::dom::object o, const std::string& path, const st
     if (text >= texts.size()) malformed(at + ".text", fmt::format("an index into texts (it has {})", texts.size()));
     side.files.emplace_back(string_at(file, "path", at), texts[text]);
   }
+  // Plans written before kforecast built units with nvcc have no build_arguments: NVRTC.
+  if (o.at_key("build_arguments").error() == simdjson::SUCCESS && !is_null(o, "build_arguments"))
+    side.build_arguments = strings_at(o, "build_arguments", path);
   return side;
 }
 

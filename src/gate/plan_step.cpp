@@ -66,7 +66,7 @@ Result<ExitCode> write_plan(const GateRun& run, std::span<const std::size_t> to_
   plan.to_measure.assign(to_measure.begin(), to_measure.end());
   // Riskiest first, as pr measures them, so shard k/n gets every n-th from the riskiest down.
   const auto order = measurement_order(run.cases, to_measure);
-  plan.jobs = measure_jobs(order, inputs.analysis, inputs.base, inputs.head);
+  plan.jobs = measure_jobs(order, inputs.analysis, inputs.base, inputs.head, run.cases);
   plan.shards = suggested_shards(plan.jobs.size());
 
   if (auto written = write_plan_file(path, plan_json(plan)); !written) return std::unexpected(written.error());

@@ -23,6 +23,7 @@
 #include "base/content_hash.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "gate/bench_measure.hpp"
+#include "gate/shipped_build.hpp"
 #include "gate/measure_step.hpp"
 #include "policy/ledger.hpp"
 
@@ -139,7 +140,8 @@ std::optional<std::string> no_gpu_reason(const config::Config& config) {
 }
 
 std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
-                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head) {
+                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head,
+                                     std::span<const KernelCase> cases) {
   std::vector<MeasureJob> jobs;
   SharedFiles base_files, head_files;
   for (const std::size_t index : to_measure) {
@@ -147,6 +149,10 @@ std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, co
     MeasureJob job{index, kernel.base && kernel.head, {}, {}};
     if (job.complete)
       job.base = side_of(base, *kernel.base, base_files), job.head = side_of(head, *kernel.head, head_files);
+    if (job.complete && index < cases.size() && cases[index].build_arguments) {
+      job.base.build_arguments = cases[index].build_arguments->base;
+      job.head.build_arguments = cases[index].build_arguments->head;
+    }
     jobs.push_back(std::move(job));
   }
   return jobs;
@@ -154,7 +160,7 @@ std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, co
 
 void measure_in_pr(GateRun& run, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
                    const Settings& settings, Outside& outside) {
-  const auto jobs = measure_jobs(to_measure, inputs.analysis, inputs.base, inputs.head);
+  const auto jobs = measure_jobs(to_measure, inputs.analysis, inputs.base, inputs.head, run.cases);
   measure_jobs_in_pr(run, jobs, inputs.ledger, inputs.no_bench, settings, outside);
 }
 
@@ -221,8 +227,15 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const st
     if (!base_hash) return std::unexpected(base_hash.error());
     auto head_hash = write_side(job.head, root / "head");
     if (!head_hash) return std::unexpected(head_hash.error());
-    const BenchPair pair{(root / "head" / job.head.file).string() + ":" + job.head.kernel,
-                         (root / "base" / job.base.file).string() + ":" + job.base.kernel, ""};
+    BenchPair pair{(root / "head" / job.head.file).string() + ":" + job.head.kernel,
+                   (root / "base" / job.base.file).string() + ":" + job.base.kernel, "", ""};
+    // Both sides built as the project builds them, where nvcc built their units for the gate.
+    if (job.base.build_arguments && job.head.build_arguments) {
+      const fs::path build_file = root / "project-build.json";
+      std::ofstream(build_file) << project_build_json({(root / "base").string(), (root / "head").string(),
+                                                       *job.base.build_arguments, *job.head.build_arguments});
+      pair.project_build = build_file.string();
+    }
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
     if (auto prepared = prepare_pair(pair, config, outside.env); !prepared) {

@@ -61,6 +61,8 @@ struct MeasureSide {
   std::string file;                                       // the kernel's file
   std::string kernel;                                     // its qualified name
   std::vector<std::pair<std::string, SharedText>> files;  // path, text: `file` and its closure (shared by jobs)
+  // The project's context to build it with (nvcc); nullopt: NVRTC (KernelCase::build_arguments).
+  std::optional<std::vector<std::string>> build_arguments;
 };
 struct MeasureJob {
   std::size_t entry = 0;  // index into run.cases (and the report's kernels)
@@ -71,7 +73,8 @@ struct MeasureJob {
 
 // The jobs of `to_measure`, in the same order.
 std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
-                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head);
+                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head,
+                                     std::span<const KernelCase> cases);
 
 // Sees each kernel's outcome as it is decided: a measurement, or why it was not measured (the
 // reason policy.on_unverified is applied with). A plan's shard records them (cli/shard_results.hpp).

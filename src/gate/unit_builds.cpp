@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "gate/affected_units.hpp"
+#include "cuda/include_confinement.hpp"
 #include "gate/revision_tree.hpp"
 
 namespace kforecast::gate {
@@ -47,6 +48,21 @@ SideBuild build_one(const std::string& unit, const UnitContext& context, Side& s
   const auto& files = side.sources.files();
   const std::string key = UnitCache::unit_key(settings.compiler.name(), request, files.at(unit));
   SideBuild built;
+  // The refusals NVRTC's path makes, before nvcc runs: where Landlock confines nvcc they only
+  // make the message clear; where it does not, they are what keeps it to the tree.
+  std::vector<std::string> include_dirs;
+  for (const auto& argument : context.arguments)
+    if (argument.starts_with("-I") && argument.size() > 2) include_dirs.push_back(argument.substr(2));
+  const auto text_of = [&files](const std::string& path) -> const std::string* {
+    const auto found = files.find(path);
+    return found == files.end() ? nullptr : &found->second;
+  };
+  if (auto confined = cuda::confine_tree_includes(unit, include_dirs, text_of, settings.reads_confined); !confined) {
+    built.state = SideBuild::State::failed;
+    built.log = confined.error().message;
+    built.refused = true;
+    return built;
+  }
   if (settings.cache != nullptr)
     if (auto cached = settings.cache->find(key, files)) {
       ++hits;

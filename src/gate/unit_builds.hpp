@@ -33,6 +33,8 @@ struct UnitBuildSettings {
   std::size_t jobs = 1;
   std::chrono::seconds budget{120};  // for all compiles of the run; one started before it ends runs on
   std::size_t max_units = 32;        // nearest first (affected_units' order)
+  // Whether the compiler's file reads are confined (Landlock): then computed includes are allowed.
+  bool reads_confined = true;
   // Called as compiles finish: (done, total).
   std::function<void(std::size_t done, std::size_t total)> progress = {};
 };
@@ -43,6 +45,7 @@ struct SideBuild {
   std::vector<std::byte> cubin;
   std::string log;  // warnings, or the compile error
   bool from_cache = false;
+  bool refused = false;  // code under review asked for a file outside the tree: never compiled
 };
 
 struct UnitBuild {

@@ -44,6 +44,35 @@ UnitKernels read_unit(const UnitBuild& unit) {
 
 std::string display_name(const cubin::CubinKernel& kernel) { return kernel.name + kernel.template_arguments; }
 
+// The parameter list of a demangled signature: "(float*, int)".
+std::string_view parameter_list(std::string_view signature) {
+  const auto open = signature.rfind('(');
+  return open == std::string_view::npos ? signature : signature.substr(open);
+}
+
+// A renamed kernel's instantiations, paired by template arguments and parameters instead of
+// symbol (which holds the name).
+cubin::KernelPairs pair_renamed(const std::vector<cubin::CubinKernel>& base, const std::vector<cubin::CubinKernel>& head) {
+  cubin::KernelPairs pairs;
+  std::vector<bool> used(base.size(), false);
+  for (const auto& kernel : head) {
+    std::size_t match = base.size();
+    for (std::size_t b = 0; b < base.size() && match == base.size(); ++b)
+      if (!used[b] && base[b].template_arguments == kernel.template_arguments &&
+          parameter_list(base[b].signature) == parameter_list(kernel.signature))
+        match = b;
+    if (match == base.size()) {
+      pairs.added.push_back(&kernel);
+      continue;
+    }
+    used[match] = true;
+    pairs.paired.push_back({&base[match], &kernel});
+  }
+  for (std::size_t b = 0; b < base.size(); ++b)
+    if (!used[b]) pairs.removed.push_back(&base[b]);
+  return pairs;
+}
+
 // What one unit says about one kernel.
 struct UnitFinding {
   std::optional<CodeComparison> outcome;
@@ -75,7 +104,7 @@ UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, cons
   for (const auto& kernel : kernels.head)
     if (comparable_kernel_name(kernel.name) == head_name) head.push_back(kernel);
   if (base.empty() && head.empty()) return finding;  // this unit does not build the kernel
-  const auto pairs = cubin::pair_kernels(base, head);
+  const auto pairs = base_name == head_name ? cubin::pair_kernels(base, head) : pair_renamed(base, head);
   finding.outcome = CodeComparison::identical;
   for (const auto& pair : pairs.paired) {
     finding.names.push_back(display_name(*pair.head));
@@ -161,12 +190,16 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
         best_unit = &unit;
       }
     }
+    std::ranges::sort(names);
     KernelCodeVerdict& verdict = verdicts.kernels[i];
     verdict.outcome = best.outcome;
     verdict.names = std::move(names);
     verdict.missing_context = best.missing_context;
     verdict.note = best.note;
     verdict.units = units;
+    if (best_unit != nullptr && best_unit->base.state == SideBuild::State::compiled &&
+        best_unit->head.state == SideBuild::State::compiled)
+      verdict.build_arguments = BuildArguments{best_unit->base_context.arguments, best_unit->head_context.arguments};
     if (best_unit != nullptr)
       verdict.compiled_by = fmt::format("{} for {}, unit {}, context {}", builds.compiler, arch, best_unit->unit,
                                         best_unit->head_context.origin);

@@ -40,7 +40,7 @@ UnitContexts::UnitContexts(const CompileSettings& settings, const config::Config
     m_configured = std::move(*configured);
   if (m_database) {
     m_notes.push_back(fmt::format("compile context from {} ({} entries)", m_database->name, m_database->entries.size()));
-    for (const auto& note : m_database->notes) m_notes.push_back(fmt::format("{}: {}", m_database->name, note));
+    for (const auto& note : m_database->notes) m_notes.push_back(note);
   }
 }
 

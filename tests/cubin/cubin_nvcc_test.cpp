@@ -93,6 +93,14 @@ std::string commented(std::string_view source) {
   return out;
 }
 
+// The source with ns::k renamed ns::k_renamed, nothing else changed.
+std::string renamed_k() {
+  std::string source(unit_source);
+  const std::string from = " k(int* p)";
+  source.replace(source.find(from), from.size(), " k_renamed(int* p)");
+  return source;
+}
+
 struct Build {
   std::string file_name;
   std::string source;
@@ -113,6 +121,7 @@ class Builds {
              {"callee", {"a.cu", std::string(unit_source), {"-DHELPER_SCALE=3.0f"}}},
              {"lineinfo", {"a.cu", std::string(unit_source), {"-lineinfo"}}},
              {"relocatable", {"a.cu", std::string(unit_source), {"-rdc=true"}}},
+             {"renamed_kernel", {"a.cu", renamed_k(), {}}},
          })
       m_kernels[name] = compile(name, build);
   }
@@ -213,6 +222,15 @@ TEST_CASE("cubin nvcc: a comment-only change in a renamed file leaves every kern
   CHECK(before.normalized_symbol == after.normalized_symbol);
   CHECK(before.normalized_symbol == "_Z9withlocalIN12_GLOBAL__N_15LocalEEvT_Pf");
   CHECK(after.signature == "void withlocal<(anonymous namespace)::Local>((anonymous namespace)::Local, float*)");
+}
+
+TEST_CASE("cubin nvcc: a kernel renamed with its code unchanged compares identical to its old self") {
+  const auto& before = kernel_named(builds()["base"], "ns::k");
+  const auto& after = kernel_named(builds()["renamed_kernel"], "ns::k_renamed");
+  CHECK(before.normalized_symbol != after.normalized_symbol);
+  const auto difference = kernel_difference(before, after);
+  INFO(difference.value_or("identical"));
+  CHECK_FALSE(difference.has_value());
 }
 
 TEST_CASE("cubin nvcc: an unrelated kernel added leaves the others identical") {

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 
+#include "base/process_confinement.hpp"
 #include "gate_job.hpp"
 #include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
@@ -35,6 +36,9 @@ struct Attack {
   std::string name;
   std::string kernel_file;  // the head's version of kernels/k.cu
   std::string refusal;      // what the report must say, "" where a plain compile error is enough
+  // Where nvcc compiles (it reads the tree itself, confined by Landlock), what it says instead:
+  // a computed include cannot be checked before it runs, and is stopped by the confinement.
+  std::string confined_refusal = {};
 };
 
 std::vector<Attack> attacks() {
@@ -47,7 +51,8 @@ std::vector<Attack> attacks() {
       {"climbing ..", "#include \"../../../../../../../../../../etc/passwd\"\n" + body, "climbs with '..'"},
       {".git/config", "#include \"../.git/config\"\n" + body, "names a file inside .git"},
       {".git/config from the root", "#include \".git/config\"\n" + body, "names a file inside .git"},
-      {"computed include", "#define F \"/proc/self/environ\"\n#include F\n" + body, "computed include 'F'"},
+      {"computed include", "#define F \"/proc/self/environ\"\n#include F\n" + body, "computed include 'F'",
+       "/proc/self/environ: Permission denied"},
       {"spliced directive", "#inc\\\nlude \"/proc/self/environ\"\n" + body, "absolute path"},
       {"#embed", "const char e[] = {\n#embed \"/proc/self/environ\"\n};\n" + body, "#embed"},
       {"__has_include probe", "#if __has_include(\"/proc/self/environ\")\n#error found\n#endif\n" + body,
@@ -98,7 +103,11 @@ TEST_CASE("e2e exfiltration: no include trick puts a secret in anything kforecas
                             {"outputs", job.outputs()},
                             {"json report", read_text(report)},
                             {"sarif report", read_text(sarif)}});
-      if (!attack.refusal.empty()) CHECK_THAT(job.comment(), Contains(attack.refusal));
+      if (!attack.refusal.empty()) {
+        const bool nvcc_confined = !kforecast::testing::missing_nvcc().has_value() && !attack.confined_refusal.empty() &&
+                                   kforecast::file_confinement_support().files_confined;
+        CHECK_THAT(job.comment(), Contains(nvcc_confined ? attack.confined_refusal : attack.refusal));
+      }
     }
   }
 }

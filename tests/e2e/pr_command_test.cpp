@@ -10,11 +10,11 @@
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
 
-TEST_CASE("e2e: pr without NVRTC reports changed kernels as not compared, never as identical") {
+TEST_CASE("e2e: pr without NVRTC or nvcc reports changed kernels as not compared, never as identical") {
   FixtureRepo repo;
   commit_one_kernel_change(repo);
   auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(),
-                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so", "KFORECAST_NVCC=off"});
   CHECK(run.status == 0);
   CHECK_THAT(run.out, Contains("\"decision\": \"forecast_only\""));
   CHECK_THAT(run.out, !Contains("identical_code"));

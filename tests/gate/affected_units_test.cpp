@@ -15,7 +15,7 @@ struct Tree {
     kernels::RevisionSources base(base_files), head(head_files);
     std::set<std::string, std::less<>> touched;
     for (const auto& [path, text] : head_files)
-      if (base_files.at(path) != text) touched.insert(path);
+      if (!base_files.contains(path) || base_files.at(path) != text) touched.insert(path);
     changed = kernels::find_changed_kernels(base, head, {}, touched).kernels;
     return affected_units(base, head, changed);
   }

@@ -4,12 +4,17 @@
 // (docs/design/compile-context.md): a template kernel instantiated only at a host launch site,
 // one passed as a value to a host launch helper, host code NVRTC cannot read, a real break, a
 // missing submodule header.
+#include <filesystem>
+#include <fstream>
+
 #include <catch2/catch.hpp>
 
+#include "gate/shipped_build.hpp"
 #include "gate/unit_builds.hpp"
 #include "gate/unit_code_compare.hpp"
 #include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;
@@ -70,13 +75,14 @@ struct Case {
 
 }  // namespace
 
-TEST_CASE("nvcc units: a whitespace-only edit of a template kernel instantiated only from host code is identical") {
+TEST_CASE("nvcc units: a renaming edit of a template kernel instantiated only from host code is identical") {
   Case c;
   c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
   c.head_files = c.base_files;
+  // The shared array renamed: a change of text the scan reports, and the same machine code.
   std::string edited = kernels_v1;
-  edited.replace(edited.find("  __syncthreads();"), 17, "  __syncthreads();   // wait for the tile");
-  edited.replace(edited.find("* 2.0f"), 6, "*  2.0f");
+  for (auto at = edited.find("t["); at != std::string::npos; at = edited.find("t[", at + 5))
+    edited.replace(at, 2, "tile[");
   c.head_files["src/kernels.cuh"] = edited;
   const auto verdicts = c.compare();
   const auto& tiled = c.verdict(verdicts, "tiled");
@@ -107,7 +113,7 @@ TEST_CASE("nvcc units: a head that breaks the project's code is a real break, fi
   c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
   c.head_files = c.base_files;
   std::string broken = kernels_v1;
-  broken.replace(broken.find("* 3.0f"), 6, "* three");
+  broken.replace(broken.find("3.0f"), 4, "three");
   c.head_files["src/kernels.cuh"] = broken;
   const auto verdicts = c.compare();
   const auto& scale = c.verdict(verdicts, "scale");
@@ -123,7 +129,7 @@ TEST_CASE("nvcc units: a header a plain clone lacks (a submodule's) is missing c
   c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", with_dependency}};
   c.head_files = c.base_files;
   std::string edited = kernels_v1;
-  edited.replace(edited.find("* 3.0f"), 6, "* 4.0f");
+  edited.replace(edited.find("3.0f"), 4, "4.0f");
   c.head_files["src/kernels.cuh"] = edited;
   const auto verdicts = c.compare();
   const auto& scale = c.verdict(verdicts, "scale");
@@ -137,8 +143,8 @@ TEST_CASE("nvcc units: machine code that changed in a kernel the scan did not re
   c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
   c.head_files = c.base_files;
   std::string edited = kernels_v1;
-  edited.replace(edited.find("* 3.0f"), 6, "* 5.0f");
-  edited.replace(edited.find("* 2.0f"), 6, "* 7.0f");
+  edited.replace(edited.find("3.0f"), 4, "5.0f");
+  edited.replace(edited.find("2.0f"), 4, "7.0f");
   c.head_files["src/kernels.cuh"] = edited;
   c.compare();
   // Tell the comparison about tiled only, as a scanner blind to scale would.
@@ -149,4 +155,33 @@ TEST_CASE("nvcc units: machine code that changed in a kernel the scan did not re
   const auto verdicts = compare_unit_builds(c.builds, only_tiled, "sm_90");
   REQUIRE(verdicts.unreported.size() == 1);
   CHECK(verdicts.unreported[0].find("scale(float*) in src/runner.cu") != std::string::npos);
+}
+
+TEST_CASE("nvcc units: the measuring child builds exactly the instantiation measured, with the project's context") {
+  testing::TempDir tree;
+  std::filesystem::create_directories(tree.path() / "src");
+  std::ofstream(tree.path() / "src/kernels.cuh") << kernels_v1;
+  cuda::NvccSettings settings;
+  settings.nvcc = testing::nvcc_for_tests();
+  settings.version = "test";
+  settings.program = KF_BINARY;
+  const cuda::NvccUnitCompiler compiler(settings);
+  const auto no_headers = [](std::string_view) { return false; };
+  for (const auto& [expression, symbol] : {std::pair{"tiled<64>", "_Z5tiledILi64EEvPf"}, std::pair{"scale", "_Z5scalePf"}}) {
+    const std::string path = (tree.path() / "src/kernels.cuh").string();
+    auto prepared = bench::prepare_kernel({"k", path, kernels_v1}, expression, no_headers);
+    REQUIRE(prepared);
+    const auto built = build_shipped_kernel(compiler, tree.path().string(), "src/kernels.cuh", *prepared, {"-DUNUSED=1"}, "sm_90");
+    REQUIRE(built);
+    CHECK(built->kernel.lowered_name == symbol);
+    CHECK(built->build == "nvcc test for sm_90: -DUNUSED=1");
+    CHECK_FALSE(built->kernel.cubin.empty());
+  }
+  // The unit it wrote is gone, and a kernel the file lacks is an error naming it.
+  CHECK(std::distance(std::filesystem::directory_iterator(tree.path()), std::filesystem::directory_iterator()) == 1);
+  auto prepared = bench::prepare_kernel({"k", (tree.path() / "src/kernels.cuh").string(), kernels_v1}, "tiled<8>", no_headers);
+  REQUIRE(prepared);
+  prepared->name_expression = "tiled_missing<8>";
+  const auto missing = build_shipped_kernel(compiler, tree.path().string(), "src/kernels.cuh", *prepared, {}, "sm_90");
+  REQUIRE_FALSE(missing);
 }

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// kforecast pr building like the project with the toolkit's nvcc: a template kernel instantiated
+// only at a host launch site, in a unit with host code NVRTC cannot read, is settled as identical
+// code; the report names the build and where its context came from, the project's
+// compile_commands.json when there is one.
+#include <catch2/catch.hpp>
+
+#include "e2e/e2e.hpp"
+#include "support/cuda_requirements.hpp"
+#include "support/requirement.hpp"
+
+using namespace kforecast::e2e;
+using Catch::Matchers::Contains;
+
+std::optional<std::string> kforecast::testing::missing_requirement() { return kforecast::testing::missing_nvcc(); }
+
+namespace {
+
+void commit_template_rename(const FixtureRepo& repo, const std::string& define) {
+  repo.write("include/lib/scale.cuh",
+             "#pragma once\ntemplate <int N> __global__ void scaled(float* p) {\n  float v = p[threadIdx.x % N];\n"
+             "  p[threadIdx.x] = v * SCALE;\n}\n");
+  repo.write("src/runner.cu",
+             "#include <cstdint>\n#include <vector>\n#include <lib/scale.cuh>\n"
+             "void run(float* p) {\n  std::vector<std::uint8_t> unused(1);\n  scaled<64><<<1, 64>>>(p);\n}\n");
+  repo.write("build/compile_commands.json",
+             "[{\"directory\": \"" + repo.path().string() + "\", \"file\": \"src/runner.cu\", \"arguments\": "
+             "[\"nvcc\", \"-Iinclude\", \"" + define + "\", \"-std=c++17\", \"-arch=sm_86\", \"-c\", \"src/runner.cu\"]}]");
+  repo.commit("base");
+  repo.write("include/lib/scale.cuh",
+             "#pragma once\ntemplate <int N> __global__ void scaled(float* p) {\n  float value = p[threadIdx.x % N];\n"
+             "  p[threadIdx.x] = value * SCALE;\n}\n");
+  repo.commit("head: a variable renamed");
+}
+
+}  // namespace
+
+TEST_CASE("e2e nvcc: a template instantiated only from host code is identical code, built with the project's context") {
+  FixtureRepo repo;
+  commit_template_rename(repo, "-DSCALE=2.0f");
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(),
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("\"decision\": \"identical_code\""));
+  CHECK_THAT(run.out, Contains("machine code identical for sm_90 (scaled<64>)"));
+  CHECK_THAT(run.out, Contains("unit src/runner.cu, context build/compile_commands.json"));
+  // The database's architecture is the project's; kforecast compiles for its own target.
+  CHECK_THAT(run.out, !Contains("sm_86"));
+}
+
+TEST_CASE("e2e nvcc: a head that no longer compiles where the base did fails the gate with the first error") {
+  FixtureRepo repo;
+  commit_template_rename(repo, "-DSCALE=2.0f");
+  repo.write("include/lib/scale.cuh",
+             "#pragma once\ntemplate <int N> __global__ void scaled(float* p) {\n  float value = p[threadIdx.x % N];\n"
+             "  p[threadIdx.x] = value * SCALE * undefined_factor;\n}\n");
+  repo.commit("head: broken");
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path());
+  INFO(run.out << run.err);
+  CHECK(run.status == 1);
+  CHECK_THAT(run.out, Contains("the head does not compile for sm_90"));
+  CHECK_THAT(run.out, Contains("include/lib/scale.cuh(4): error: identifier \\\"undefined_factor\\\" is undefined"));
+}
