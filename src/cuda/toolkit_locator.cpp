@@ -228,7 +228,7 @@ std::expected<Toolkit, Unavailable> locate_toolkit(std::string_view configured_n
 }
 
 std::vector<StatusLine> describe_toolkit(const std::expected<Toolkit, Unavailable>& toolkit) {
-  if (toolkit) return {{"nvcc", fmt::format("{} at {} ({})", toolkit->version, toolkit->nvcc, toolkit->origin)}};
+  if (toolkit) return {{"nvcc", fmt::format("{} at {}, from {}", toolkit->version, toolkit->nvcc, toolkit->origin)}};
   std::vector<StatusLine> lines{{"nvcc", "not available: " + toolkit.error().message()}};
   for (const auto& attempt : toolkit.error().tried) lines.push_back({"", attempt.path + ": " + attempt.error});
   return lines;
