@@ -26,9 +26,9 @@ inline std::vector<std::string> toolkit_environment() {
     return variables;
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
-  const fs::path cache = xdg != nullptr && *xdg != '\0' ? fs::path(xdg)
+  const fs::path cache = xdg != nullptr && *xdg != '\0'     ? fs::path(xdg)
                          : home != nullptr && *home != '\0' ? fs::path(home) / ".cache"
-                                                             : fs::path();
+                                                            : fs::path();
   if (cache.empty()) return variables;
   // One pinned version is installed at a time in practice; the greatest name is enough here.
   fs::path newest;
