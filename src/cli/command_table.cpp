@@ -274,7 +274,7 @@ const std::array commands{
             "while holding --target-risk among them, with a 95% upper bound on that risk. Paste the suggested\n"
             "policy.max_p_regression and policy.min_confidence into .kforecast.toml once the bound holds.",
             calibration_options, calibration_command},
-    Command{"doctor", "show what is available: config, git, NVRTC, GPU and driver, endpoint",
+    Command{"doctor", "show what is available: config, git, NVRTC, nvcc, GPU and driver, endpoint",
             "kforecast doctor [--config FILE] [--repo DIR]",
             "Checks everything kforecast can use on this machine and says what is missing and how to fix it.\n"
             "Exits 0 unless the configuration is invalid (2).",

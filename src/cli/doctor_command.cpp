@@ -11,6 +11,7 @@
 #include "base/subprocess.hpp"
 #include "cli/handlers.hpp"
 #include "cuda/probe.hpp"
+#include "cuda/toolkit_locator.hpp"
 #include "gate/llm_settings.hpp"
 #include "kforecast_version.hpp"
 #include "http/curl_transport.hpp"
@@ -99,8 +100,15 @@ Result<ExitCode> doctor_command(const Invocation& invocation, Context& context) 
   const config::Config settings = config ? *config : config::Config{};
   const cuda::LoaderOptions loader{settings.string_value("cuda.nvrtc_library"),
                                    settings.string_value("cuda.driver_library")};
-  for (const auto& line : cuda::describe_cuda_status(cuda::probe_cuda(loader, context.env)))
+  // cuda.nvcc belongs to the nvcc compiler; where the key table does not have it, search.
+  const std::string nvcc = settings.settings().contains("cuda.nvcc") ? settings.string_value("cuda.nvcc") : "";
+  for (const auto& line : cuda::describe_cuda_status(cuda::probe_cuda(loader, context.env))) {
     print_line(context, line.label, line.text);
+    // The two compilers together, before the driver and the GPUs.
+    if (line.label == "nvrtc")
+      for (const auto& toolkit_line : cuda::describe_toolkit(cuda::locate_toolkit(nvcc, context.env)))
+        print_line(context, toolkit_line.label, toolkit_line.text);
+  }
   print_line(context, "sandbox", sandbox_status());
   print_endpoint(context, config);
 

@@ -22,12 +22,17 @@ void add_unique(std::vector<std::string>& list, std::string item) {
   if (!item.empty() && std::find(list.begin(), list.end(), item) == list.end()) list.push_back(std::move(item));
 }
 
+// The toolkit's library folder: lib64 as the installers make it, or lib where that is all there
+// is (NVIDIA's wheels, conda), so a CUDA_HOME naming a private toolkit finds its NVRTC too.
 std::string toolkit_lib64(const EnvLookup& env, std::string_view variable) {
   if (!env) return {};
   auto root = env(variable);
   if (!root || root->empty()) return {};
   std::string dir = *root;
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  std::error_code ec;
+  if (!std::filesystem::exists(dir + "/lib64", ec) && std::filesystem::is_directory(dir + "/lib", ec))
+    return dir + "/lib";
   return dir + "/lib64";
 }
 

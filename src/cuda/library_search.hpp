@@ -19,7 +19,8 @@ struct LoaderOptions {
   std::string driver_library;
 };
 
-// The override alone when one is given; else libnvrtc in $CUDA_HOME/lib64, $CUDA_PATH/lib64,
+// The override alone when one is given; else libnvrtc in $CUDA_HOME/lib64 (lib where a toolkit
+// has no lib64, as the wheels), $CUDA_PATH/lib64 (the same),
 // /usr/local/cuda/lib64 and the private toolkits' lib (newest first); then bare sonames for the
 // dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache).
 // Newest version first within each place. Extend nvrtc_sonames() when a CUDA major appears.

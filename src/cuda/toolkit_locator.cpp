@@ -52,19 +52,18 @@ bool is_executable_file(const std::string& path) {
   return fs::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
 }
 
-// The newest nvidia_cuda_nvcc-VERSION.dist-info in `folder`: "VERSION", or "".
+// VERSION from the nvidia_cuda_nvcc-VERSION.dist-info in `folder` (pip keeps one per package
+// in an environment), or "".
 std::string dist_info_version(const fs::path& folder) {
   constexpr std::string_view prefix = "nvidia_cuda_nvcc-";
   constexpr std::string_view suffix = ".dist-info";
-  std::string newest;
   std::error_code ec;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (!name.starts_with(prefix) || !name.ends_with(suffix)) continue;
-    std::string version = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    if (version > newest) newest = std::move(version);
+    if (name.starts_with(prefix) && name.ends_with(suffix) && name.size() > prefix.size() + suffix.size())
+      return name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
   }
-  return newest;
+  return {};
 }
 
 // The version the toolkit's files state, so no nvcc process (about 0.1 s) is started: a CUDA
@@ -84,8 +83,7 @@ std::string version_from_files(const std::string& root) {
 std::expected<std::string, std::string> version_from_nvcc(const std::string& nvcc) {
   auto ran = run_process({nvcc, "--version"}, {.timeout = std::chrono::seconds(30), .max_output_bytes = 1 << 16});
   if (!ran) return std::unexpected(fmt::format("'nvcc --version' could not run: {}", ran.error().message));
-  if (ran->exit_status != 0)
-    return std::unexpected(fmt::format("'nvcc --version' exited with {}", ran->exit_status));
+  if (ran->exit_status != 0) return std::unexpected(fmt::format("'nvcc --version' exited with {}", ran->exit_status));
   auto version = nvcc_version_from_output(ran->out);
   if (version.empty()) return std::unexpected("'nvcc --version' printed no version");
   return version;
@@ -223,12 +221,13 @@ std::expected<Toolkit, Unavailable> locate_toolkit(std::string_view configured_n
   if (parent.empty())
     tried.push_back({"private toolkit", "neither XDG_CACHE_HOME nor HOME is set"});
   else if (roots.empty())
-    tried.push_back({fmt::format("private toolkit {}/cuda-*", parent), "none installed (scripts/setup.sh installs one)"});
+    tried.push_back(
+        {fmt::format("private toolkit {}/cuda-*", parent), "none installed (scripts/setup.sh installs one)"});
   return std::unexpected(not_found(std::move(tried)));
 }
 
 std::vector<StatusLine> describe_toolkit(const std::expected<Toolkit, Unavailable>& toolkit) {
-  if (toolkit) return {{"nvcc", fmt::format("{} at {} ({})", toolkit->version, toolkit->nvcc, toolkit->origin)}};
+  if (toolkit) return {{"nvcc", fmt::format("{} at {}, from {}", toolkit->version, toolkit->nvcc, toolkit->origin)}};
   std::vector<StatusLine> lines{{"nvcc", "not available: " + toolkit.error().message()}};
   for (const auto& attempt : toolkit.error().tried) lines.push_back({"", attempt.path + ": " + attempt.error});
   return lines;

@@ -39,7 +39,7 @@ struct ToolkitPlaces {
 std::expected<Toolkit, Unavailable> locate_toolkit(std::string_view configured_nvcc, const EnvLookup& env,
                                                    const ToolkitPlaces& places = {});
 
-// `doctor`'s lines: {"nvcc", "13.0.88 at /usr/local/cuda/bin/nvcc (/usr/local/cuda)"}, or
+// `doctor`'s lines: {"nvcc", "13.0.88 at /usr/local/cuda/bin/nvcc, from /usr/local/cuda"}, or
 // {"nvcc", "not available: ..."} followed by one line per place tried.
 std::vector<StatusLine> describe_toolkit(const std::expected<Toolkit, Unavailable>& toolkit);
 

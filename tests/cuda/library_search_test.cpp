@@ -77,6 +77,19 @@ TEST_CASE("cuda: driver_candidates") {
   }
 }
 
+TEST_CASE("cuda: nvrtc_candidates in a CUDA_HOME with lib but no lib64, as NVIDIA's wheels lay it out") {
+  testing::TempDir temp;
+  std::filesystem::create_directories(temp.path() / "wheel/lib");
+  std::filesystem::create_directories(temp.path() / "installer/lib");
+  std::filesystem::create_directories(temp.path() / "installer/lib64");
+  const auto candidates =
+      nvrtc_candidates({}, fixed_environment({{"CUDA_HOME", (temp.path() / "wheel").string()},
+                                              {"CUDA_PATH", (temp.path() / "installer").string()}}));
+  CHECK(candidates.front() == (temp.path() / "wheel/lib/libnvrtc.so.13").string());
+  CHECK(position(candidates, (temp.path() / "installer/lib64/libnvrtc.so.13").string()) == 6);
+  CHECK(position(candidates, (temp.path() / "installer/lib/libnvrtc.so.13").string()) == -1);
+}
+
 TEST_CASE("cuda: private toolkits of scripts/setup.sh") {
   testing::TempDir temp;
   const auto cache = temp.path() / "kforecast";

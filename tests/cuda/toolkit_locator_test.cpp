@@ -38,14 +38,14 @@ TEST_CASE("cuda: locate_toolkit takes the first place that has a working nvcc") 
   const fs::path& dir = temp.path();
   const auto home = fake_toolkit(dir / "home-toolkit", "13.0.1");
   const auto cuda_path = fake_toolkit(dir / "path-toolkit", "13.0.2");
-  const auto on_path = fake_toolkit(dir / "on-path", "13.0.3");
+  const auto on_path = fake_toolkit(dir / "on-path", "13.0.3", testing::Cccl::absent);
   const auto system = fake_toolkit(dir / "system", "13.0.4");
   fake_private_toolkit(dir / "cache", "13.0.5");
   const ToolkitPlaces fixed{.system_root = system.string()};
   std::map<std::string, std::string, std::less<>> variables{{"CUDA_HOME", home.string()},
-                                                           {"CUDA_PATH", cuda_path.string()},
-                                                           {"PATH", "/nonexistent:" + (on_path / "bin").string()},
-                                                           {"XDG_CACHE_HOME", (dir / "cache").string()}};
+                                                            {"CUDA_PATH", cuda_path.string()},
+                                                            {"PATH", "/nonexistent:" + (on_path / "bin").string()},
+                                                            {"XDG_CACHE_HOME", (dir / "cache").string()}};
   const auto found_with = [&](std::string_view configured = {}) {
     auto toolkit = locate_toolkit(configured, fixed_environment(variables), fixed);
     REQUIRE(toolkit);
@@ -58,7 +58,8 @@ TEST_CASE("cuda: locate_toolkit takes the first place that has a working nvcc") 
     CHECK(toolkit.nvcc == (home / "bin/nvcc").string());
     CHECK(toolkit.root == home.string());
     CHECK(toolkit.origin == "CUDA_HOME=" + home.string());
-    CHECK(toolkit.include_dirs == std::vector<std::string>{(home / "include").string(), (home / "include/cccl").string()});
+    CHECK(toolkit.include_dirs ==
+          std::vector<std::string>{(home / "include").string(), (home / "include/cccl").string()});
   }
   SECTION("cuda.nvcc before everything, as a path to nvcc or to the toolkit folder") {
     const auto by_file = found_with((system / "bin/nvcc").string());
@@ -78,6 +79,7 @@ TEST_CASE("cuda: locate_toolkit takes the first place that has a working nvcc") 
     CHECK(toolkit.version == "13.0.3");
     CHECK(toolkit.origin == "nvcc on PATH");
     CHECK(toolkit.root == on_path.string());
+    CHECK(toolkit.include_dirs == std::vector<std::string>{(on_path / "include").string()});
   }
   SECTION("then the system toolkit, then the private one") {
     variables.erase("CUDA_HOME");
@@ -152,8 +154,8 @@ TEST_CASE("cuda: a configured nvcc that does not work is the answer, not a searc
   testing::TempDir temp;
   const auto home = fake_toolkit(temp.path() / "home", "13.0.1");
   const std::string broken = (temp.path() / "missing/bin/nvcc").string();
-  const auto toolkit = locate_toolkit(broken, fixed_environment({{"CUDA_HOME", home.string()}}),
-                                      {.system_root = home.string()});
+  const auto toolkit =
+      locate_toolkit(broken, fixed_environment({{"CUDA_HOME", home.string()}}), {.system_root = home.string()});
   REQUIRE_FALSE(toolkit);
   REQUIRE(toolkit.error().tried.size() == 1);
   CHECK(toolkit.error().tried[0].path == "cuda.nvcc = " + broken);
@@ -171,9 +173,8 @@ TEST_CASE("cuda: the toolkit's version comes from its files before nvcc is run")
   SECTION("version.json of a CUDA installer") {
     // nvcc itself fails: a version found means it was never run.
     const auto root = fake_toolkit(temp.path() / "cuda", "");
-    write_test_file(root / "version.json",
-               R"({"cuda" : {"name" : "CUDA SDK", "version" : "13.0.2"},)"
-               R"( "cuda_nvcc" : {"name" : "CUDA NVCC", "version" : "13.0.88"}})");
+    write_test_file(root / "version.json", R"({"cuda" : {"name" : "CUDA SDK", "version" : "13.0.2"},)"
+                                           R"( "cuda_nvcc" : {"name" : "CUDA NVCC", "version" : "13.0.88"}})");
     const auto toolkit = locate_toolkit("", fixed_environment({{"CUDA_HOME", root.string()}}), none);
     REQUIRE(toolkit);
     CHECK(toolkit->version == "13.0.88");

@@ -17,6 +17,8 @@ TEST_CASE("e2e: doctor reports NVRTC missing and the GPU, or why not, and still 
   auto doctor = run_kforecast({"doctor"}, repo.path());
   CHECK(doctor.status == 0);
   CHECK_THAT(doctor.out, Contains("  nvrtc     not available: NVRTC not found"));
+  // A machine without NVRTC may still have nvcc; either way the line says which, or where it looked.
+  CHECK_THAT(doctor.out, Contains("\n  nvcc      "));
   const bool has_gpu_line = doctor.out.find("\n  gpu 0 ") != std::string::npos;
   const bool has_no_gpu_line = doctor.out.find("\n  gpu       none: ") != std::string::npos;
   CHECK(has_gpu_line != has_no_gpu_line);

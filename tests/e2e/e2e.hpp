@@ -13,6 +13,7 @@
 
 #include "base/subprocess.hpp"
 #include "support/fixture_repo.hpp"
+#include "support/toolkit_environment.hpp"
 
 namespace kforecast::e2e {
 
@@ -21,8 +22,8 @@ struct Run {
   std::string out, err;
 };
 
-// `env` entries ("NAME=value") are added to a clean environment holding PATH, HOME and
-// LD_LIBRARY_PATH (where set) only,
+// `env` entries ("NAME=value") are added to a clean environment holding PATH, HOME,
+// LD_LIBRARY_PATH (where set) and the toolkit this process sees (toolkit_environment()) only,
 // so the developer's own KFORECAST_* variables cannot change a test's outcome.
 inline Run run_kforecast(std::vector<std::string> args, const std::filesystem::path& cwd = {},
                          std::vector<std::string> env = {}, std::string input = {}) {
@@ -30,6 +31,7 @@ inline Run run_kforecast(std::vector<std::string> args, const std::filesystem::p
   // A build carried to another machine with its libraries beside it needs the loader's path.
   if (const char* libraries = std::getenv("LD_LIBRARY_PATH"))
     argv.push_back(std::string("LD_LIBRARY_PATH=") + libraries);
+  for (auto& variable : testing::toolkit_environment()) argv.push_back(std::move(variable));
   argv.insert(argv.end(), env.begin(), env.end());
   argv.push_back(KF_BINARY);
   argv.insert(argv.end(), args.begin(), args.end());

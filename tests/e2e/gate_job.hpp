@@ -47,6 +47,7 @@ class PullRequestJob {
     std::vector<std::string> argv{"env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp"};
     if (const char* libraries = std::getenv("LD_LIBRARY_PATH"))
       argv.push_back(std::string("LD_LIBRARY_PATH=") + libraries);
+    for (auto& variable : testing::toolkit_environment()) argv.push_back(std::move(variable));
     for (const std::string& variable : std::vector<std::string>{
              std::string("GITHUB_ACTIONS=true"), std::string("GITHUB_EVENT_NAME=pull_request"),
              "GITHUB_EVENT_PATH=" + (runner.path() / "event.json").string(),

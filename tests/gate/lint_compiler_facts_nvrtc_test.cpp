@@ -17,6 +17,7 @@
 #include "gate/lint_compiler_facts.hpp"
 #include "support/fixture_repo.hpp"
 #include "support/requirement.hpp"
+#include "support/toolkit_environment.hpp"
 
 using namespace kforecast;
 
@@ -70,9 +71,10 @@ TEST_CASE("gate: kforecast lint --staged compiles the index's files with their l
   repo.write("src/spills.cu", "#include \"../include/spill_count.cuh\"\n" + source);
   repo.git({"add", "src/spills.cu"});
   const auto cache = repo.path() / ".git/cache";
-  auto run = run_process({"env", "-i", "PATH=/usr/bin:/bin", "HOME=/tmp", "XDG_CACHE_HOME=" + cache.string(), KF_BINARY,
-                          "lint", "--staged", "--format", "json"},
-                         {.working_directory = repo.path().string()});
+  std::vector<std::string> argv{"env", "-i", "PATH=/usr/bin:/bin", "HOME=/tmp", "XDG_CACHE_HOME=" + cache.string()};
+  for (auto& variable : testing::toolkit_environment()) argv.push_back(std::move(variable));
+  argv.insert(argv.end(), {KF_BINARY, "lint", "--staged", "--format", "json"});
+  auto run = run_process(argv, {.working_directory = repo.path().string()});
   REQUIRE(run.has_value());
   INFO(run->out << run->err);
   CHECK(run->exit_status == 0);

@@ -21,9 +21,9 @@ inline std::filesystem::path fake_toolkit(const std::filesystem::path& root, con
                                           Cccl cccl = Cccl::present) {
   namespace fs = std::filesystem;
   const std::string said = version.empty() ? "exit 3\n"
-                                            : "echo 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
-                                              "echo 'Cuda compilation tools, release 13.0, V" +
-                                                  version + "'\n";
+                                           : "echo 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+                                             "echo 'Cuda compilation tools, release 13.0, V" +
+                                                 version + "'\n";
   write_test_file(root / "bin/nvcc", "#!/bin/sh\n" + said);
   fs::permissions(root / "bin/nvcc", fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
   write_test_file(root / "include/cuda.h", "");
