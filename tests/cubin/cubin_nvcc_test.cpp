@@ -5,7 +5,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -16,6 +15,7 @@
 #include "base/subprocess.hpp"
 #include "cubin/cubin_kernel.hpp"
 #include "cubin/kernel_difference.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 #include "support/temp_dir.hpp"
 
@@ -23,28 +23,6 @@ namespace fs = std::filesystem;
 using namespace kforecast::cubin;
 
 namespace {
-
-// Where nvcc is looked for, in order, as a CI machine's toolkit is usually found.
-std::optional<fs::path> find_nvcc() {
-  std::vector<fs::path> candidates;
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* root = std::getenv(variable); root && *root) candidates.push_back(fs::path(root) / "bin" / "nvcc");
-  if (const char* path = std::getenv("PATH")) {
-    std::string_view rest = path;
-    while (!rest.empty()) {
-      const auto colon = rest.find(':');
-      const auto folder = rest.substr(0, colon);
-      if (!folder.empty()) candidates.push_back(fs::path(folder) / "nvcc");
-      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-    }
-  }
-  candidates.emplace_back("/usr/local/cuda/bin/nvcc");
-  for (const auto& candidate : candidates) {
-    std::error_code ignored;
-    if (fs::is_regular_file(candidate, ignored)) return candidate;
-  }
-  return std::nullopt;
-}
 
 // One translation unit, its parts switched by macros so that each "revision" is a -D flag.
 // `staged` indexes its buffer without its size, so changing SHARED leaves the code alone.
@@ -110,7 +88,7 @@ struct Build {
 class Builds {
  public:
   Builds() {
-    m_nvcc = *find_nvcc();
+    m_nvcc = kforecast::testing::nvcc_for_tests();
     // A relocatable build's file type differs from a whole-program one's: only its readability is checked.
     for (const auto& [name, build] : std::map<std::string, Build>{
              {"base", {"a.cu", std::string(unit_source), {}}},
@@ -177,10 +155,7 @@ std::map<std::string, std::optional<std::string>> differences(const std::vector<
 
 }  // namespace
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  if (!find_nvcc()) return std::string("nvcc not found ($CUDA_HOME/bin, $CUDA_PATH/bin, PATH, /usr/local/cuda/bin)");
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return kforecast::testing::missing_nvcc(); }
 
 TEST_CASE("cubin nvcc: names, template arguments and facts of a real cubin") {
   const auto& base = builds()["base"];

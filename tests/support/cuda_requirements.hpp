@@ -6,7 +6,6 @@
 // a machine without NVRTC shows. A test executable's missing_requirement() (requirement.hpp)
 // returns one or more; the test must link kf_cuda.
 
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -14,6 +13,7 @@
 #include "base/environment.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
+#include "cuda/toolkit_locator.hpp"
 
 namespace kforecast::testing {
 
@@ -37,19 +37,15 @@ inline std::optional<std::string> missing_gpu() {
   return std::nullopt;
 }
 
-// The CUDA toolkit's nvcc for tests that compile whole units: $CUDA_HOME, $CUDA_PATH,
-// /usr/local/cuda, or "" where none is installed.
+// The CUDA toolkit's nvcc for tests that compile whole units, found as kforecast finds it
+// (cuda/toolkit_locator.hpp), or "" where there is none.
 inline std::string nvcc_for_tests() {
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* root = std::getenv(variable); root != nullptr && *root != '\0')
-      if (std::filesystem::exists(std::filesystem::path(root) / "bin/nvcc"))
-        return (std::filesystem::path(root) / "bin/nvcc").string();
-  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  return {};
+  auto toolkit = cuda::locate_toolkit("", process_environment());
+  return toolkit ? std::filesystem::absolute(toolkit->nvcc).string() : std::string();
 }
 
 inline std::optional<std::string> missing_nvcc() {
-  if (nvcc_for_tests().empty()) return std::string("no CUDA toolkit nvcc ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda)");
+  if (auto toolkit = cuda::locate_toolkit("", process_environment()); !toolkit) return toolkit.error().message();
   return std::nullopt;
 }
 
