@@ -144,6 +144,26 @@ TEST_CASE("kernels: fixture extern_c.cu, extern C blocks, namespaces and attribu
   CHECK(scanned.namespaces[1].span.last_line == 32);
 }
 
+TEST_CASE("kernels: fixture attribute_macros.cu, attributes between __global__ and the return type") {
+  const std::string source = read_fixture("attribute_macros.cu");
+  const auto scanned = scan_cuda_source(source);
+  // The attribute macro was taken for the name: every kernel behind it was called KF_BOUNDS.
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"add_bias", "relu_inplace", "zero_fill", "static_square",
+                                                             "widen", "block_sum", "no_inline_copy"});
+  for (const Function& f : scanned.functions) {
+    CAPTURE(f.name);
+    CHECK(f.kind == FunctionKind::global);
+    CHECK(f.has_body);
+    CHECK_FALSE(f.parameters.empty());
+  }
+  CHECK(only(scanned, "add_bias").parameters.size() == 3);
+  CHECK(only(scanned, "zero_fill").parameters[1].name == "n");
+  CHECK(only(scanned, "static_square").launch_bounds == "64");
+  CHECK(only(scanned, "widen").template_parameters == "template <typename T, int Width>");
+  CHECK(only(scanned, "block_sum").body.first_line == 30);
+  CHECK(only(scanned, "no_inline_copy").parameters[1].name == "src");
+}
+
 TEST_CASE("kernels: fixture tricky.cu, kernels in comments, strings and #if 0 are not found") {
   // #if 0 is honoured: in_if_zero is not found, the #else branch is. Other conditions keep
   // every branch, so both EXP macros are listed.
