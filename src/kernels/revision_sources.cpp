@@ -67,6 +67,31 @@ RevisionSources::RevisionSources(const SourceFiles& files)
         resolved.push_back(std::move(*header));
     m_includes.emplace(path, std::move(resolved));
   }
+  rescan_with_header_macros();
+}
+
+// A kernel-defining macro (or one that stands for __device__) lives in a header more often than
+// not: a file that uses one its headers define is scanned again, knowing them. Only such files
+// are, so most files are scanned once.
+void RevisionSources::rescan_with_header_macros() {
+  const auto means_something = [](const Macro& macro) {
+    return macro.body.find("__global__") != std::string::npos || macro.body.find("__device__") != std::string::npos ||
+           macro.body.find("__host__") != std::string::npos;
+  };
+  std::vector<Token> tokens;
+  for (auto& [path, scanned] : m_scanned) {
+    std::vector<Macro> known;
+    const std::string& text = m_files.at(path);
+    for (const auto& header : closure(path)) {
+      if (header == path) continue;
+      for (const Macro& macro : m_scanned.at(header).macros)
+        if (means_something(macro) && text.find(macro.name) != std::string::npos) known.push_back(macro);
+    }
+    if (known.empty()) continue;
+    lex(text, tokens);
+    // The file's own definitions come after the headers', as the preprocessor would see them.
+    scanned = scan_cuda_source(text, {.known_macros = known, .tokens = &tokens});
+  }
 }
 
 std::optional<std::string> RevisionSources::resolve_include(const std::string& includer, const Include& include) const {

@@ -71,6 +71,7 @@ class RevisionSources {
     std::unique_ptr<CallGraph> graph;
   };
   const ClosureGraph& closure_graph(const std::string& path) const;
+  void rescan_with_header_macros();
 
   // A copy only where some file ends its lines with a lone CR (made LF, byte for byte); null
   // otherwise, and m_files is the caller's map, never copied. On the heap, so that m_files still

@@ -150,7 +150,7 @@ std::size_t SourceScanner::declaration(std::size_t start) {
     } else if (const MacroMeaning* meaning = m_macros.find(t.text())) {
       if (meaning->kernel_name_parameter && call) {
         const std::size_t close = std::min(matching_close(m_code, i + 1), end - 1);
-        macro_kernel(*meaning, i, close);
+        if (const auto after_body = macro_kernel(*meaning, i, close)) return *after_body;
         if (!specifier_at) from = close + 1;
         i = close;
       } else if (!meaning->kernel_name_parameter) {

@@ -62,7 +62,9 @@ class SourceScanner {
   BodyExtent body_extent(std::size_t open) const;
   std::optional<std::size_t> function(std::size_t from, std::size_t end, std::size_t specifier_at,
                                       Specifiers specifiers);
-  void macro_kernel(const MacroMeaning& meaning, std::size_t name_at, std::size_t close);
+  // Records the kernel a macro invocation defines. Where the macro writes only the signature
+  // and a body follows the invocation, the body is the kernel's: returns where the walk goes on.
+  std::optional<std::size_t> macro_kernel(const MacroMeaning& meaning, std::size_t name_at, std::size_t close);
   void instantiation(std::size_t from, std::size_t end);
   void resolve_instantiations();
   std::optional<std::string> class_name(std::size_t from, std::size_t end) const;

@@ -231,3 +231,44 @@ TEST_CASE("kernels: revision sources made from bare-CR files survive a move") {
   REQUIRE(moved.files().at("k.cu").find('\r') == std::string::npos);
   CHECK(moved.scanned("k.cu").functions.size() == 1);
 }
+
+TEST_CASE("kernels: kernels a macro defines change with the macro") {
+  constexpr std::string_view stamped = R"(#define KERNEL(name) __global__ void name(float* p) { p[0] = 1; }
+#define DEFINE_FWD_KERNEL(name, T) __global__ void name(T* x, int n)
+KERNEL(a) KERNEL(b)
+DEFINE_FWD_KERNEL(fwd_f32, float) {
+  if (threadIdx.x < n) x[threadIdx.x] *= 2.0f;
+}
+DEFINE_FWD_KERNEL(fwd_f64, double) {
+  if (threadIdx.x < n) x[threadIdx.x] *= 2.0;
+}
+)";
+  const SourceFiles base{{"k.cu", std::string(stamped)}};
+  SECTION("the whole-kernel macro's body") {
+    const SourceFiles head{{"k.cu", replaced(stamped, "p[0] = 1;", "p[0] = 2;")}};
+    auto outcome = analyse(base, head);
+    REQUIRE(outcome.names() == std::vector<std::string>{"modified a", "modified b"});
+    CHECK_THAT(outcome.analysis.kernels[0].reasons, VectorContains(std::string("macro KERNEL changed")));
+  }
+  SECTION("the signature macro") {
+    const SourceFiles head{{"k.cu", replaced(stamped, "T* x, int n)", "T* __restrict__ x, int n)")}};
+    auto outcome = analyse(base, head);
+    CHECK(outcome.names() == std::vector<std::string>{"modified fwd_f32", "modified fwd_f64"});
+  }
+  SECTION("the body after one invocation") {
+    const SourceFiles head{{"k.cu", replaced(stamped, "*= 2.0f;", "*= 3.0f;")}};
+    auto outcome = analyse(base, head);
+    CHECK(outcome.names() == std::vector<std::string>{"modified fwd_f32"});
+    CHECK_THAT(outcome.only().reasons, VectorContains(std::string("the kernel's own source changed")));
+  }
+  SECTION("the macro in an included header") {
+    const std::string header = "#pragma once\n#define DEFINE_FWD_KERNEL(name, T) __global__ void name(T* x, int n)\n";
+    const std::string user = "#include \"fwd.cuh\"\nDEFINE_FWD_KERNEL(fwd_f32, float) { x[0] = 1.0f; }\n"
+                             "DEFINE_FWD_KERNEL(fwd_f16, half) { x[0] = 1.0f; }\n";
+    const SourceFiles with_header{{"fwd.cuh", header}, {"fwd.cu", user}};
+    const SourceFiles edited{{"fwd.cuh", replaced(header, "int n)", "long n)")}, {"fwd.cu", user}};
+    auto outcome = analyse(with_header, edited);
+    REQUIRE(outcome.names() == std::vector<std::string>{"modified fwd_f16", "modified fwd_f32"});
+    CHECK_THAT(outcome.analysis.kernels[0].reasons, VectorContains(std::string("macro DEFINE_FWD_KERNEL changed")));
+  }
+}
