@@ -63,7 +63,8 @@ RevisionSources::RevisionSources(const SourceFiles& files)
   for (const auto& [path, scanned] : m_scanned) {
     std::vector<std::string> resolved;
     for (const Include& include : scanned.includes)
-      if (auto header = resolve_include(path, include); header && std::ranges::find(resolved, *header) == resolved.end())
+      if (auto header = resolve_include(path, include);
+          header && std::ranges::find(resolved, *header) == resolved.end())
         resolved.push_back(std::move(*header));
     m_includes.emplace(path, std::move(resolved));
   }

@@ -168,8 +168,7 @@ TEST_CASE("kernels: fixture macro_signatures.cu, a macro writes the signature, t
   const std::string source = read_fixture("macro_signatures.cu");
   const auto scanned = scan_cuda_source(source);
   // The body after the invocation was walked as declarations, and the kernel had none.
-  CHECK(qualified_names(scanned) ==
-        std::vector<std::string>{"fwd_f32", "fwd_f64", "inc_a", "inc_b", "plain_after"});
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"fwd_f32", "fwd_f64", "inc_a", "inc_b", "plain_after"});
   const Function& f32 = only(scanned, "fwd_f32");
   CHECK(f32.kind == FunctionKind::global);
   CHECK(f32.from_macro);
