@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <future>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
-#include "kernels/fingerprint.hpp"
+#include "kernels/kernel_pairing.hpp"
 
 namespace kforecast::kernels {
 namespace {
@@ -51,17 +52,101 @@ std::vector<std::string> reasons_between(const Dependencies& base, const Depende
   return reasons;
 }
 
-// What identifies a kernel's code apart from its name: body tokens and parameter types.
-std::pair<std::uint64_t, std::string> shape(const RevisionSources& sources, const KernelSite& site) {
-  const Function& function = sources.scanned(site.file).functions[site.function_index];
-  std::string parameters;
-  for (const auto& parameter : function.parameters) parameters += parameter.type + ",";
-  return {token_fingerprint(sources.files().at(site.file), function.body), parameters};
+// The same dependency under another qualification (device function f became ns::f, the
+// namespace wrapped around both) with the same tokens is no change: both sides drop it.
+void drop_requalified(Dependencies& base, Dependencies& head) {
+  const auto split = [](const std::string& label) {
+    const std::size_t space = label.rfind(' ');
+    const std::string_view kind =
+        space == std::string::npos ? std::string_view{} : std::string_view(label).substr(0, space);
+    std::string_view name =
+        space == std::string::npos ? std::string_view(label) : std::string_view(label).substr(space + 1);
+    const std::size_t colons = name.rfind("::");
+    if (colons != std::string_view::npos) name = name.substr(colons + 2);
+    return std::pair(kind, name);
+  };
+  std::map<std::tuple<std::string_view, std::string_view, std::uint64_t>, std::string> only_in_base;
+  for (const auto& [label, fingerprint] : base)
+    if (!head.contains(label)) {
+      const auto [kind, name] = split(label);
+      only_in_base.emplace(std::tuple(kind, name, fingerprint), label);
+    }
+  std::vector<std::pair<std::string, std::string>> same;
+  for (const auto& [label, fingerprint] : head) {
+    if (base.contains(label)) continue;
+    const auto [kind, name] = split(label);
+    const auto found = only_in_base.find(std::tuple(kind, name, fingerprint));
+    if (found == only_in_base.end()) continue;
+    same.emplace_back(found->second, label);
+    only_in_base.erase(found);
+  }
+  for (const auto& [base_label, head_label] : same) {
+    base.erase(base_label);
+    head.erase(head_label);
+  }
+}
+
+std::vector<std::string> reasons_for_pair(const RevisionSources& base, const KernelSite& base_site,
+                                          const RevisionSources& head, const KernelSite& head_site) {
+  Dependencies before = base.dependencies(base_site.file, base_site.function_index);
+  Dependencies after = head.dependencies(head_site.file, head_site.function_index);
+  drop_requalified(before, after);
+  return reasons_between(before, after);
 }
 
 std::string_view whole_text(const RevisionSources& sources, const KernelSite& site) {
   const Span& span = sources.scanned(site.file).functions[site.function_index].whole;
   return std::string_view(sources.files().at(site.file)).substr(span.begin, span.end - span.begin);
+}
+
+// Removed and added kernels that are one kernel moved (kernel_pairing.hpp): a change of
+// qualification alone is no change (comments aside), with edits it is a modification; an
+// identical body under a new name is a rename; a similar one is a modification that says so.
+// Appends the added kernels, then those still removed, to the analysis.
+void add_moved_kernels(const RevisionSources& base, const RevisionSources& head,
+                       const std::map<std::string, std::string>& to_head_path, std::vector<ChangedKernel>& removed,
+                       std::vector<ChangedKernel>& added, ChangeAnalysis& analysis) {
+  std::vector<bool> unchanged(added.size(), false);
+  std::vector<KernelSite> removed_sites, added_sites;
+  for (const auto& kernel : removed) removed_sites.push_back(*kernel.base);
+  for (const auto& kernel : added) added_sites.push_back(*kernel.head);
+  for (const KernelPair& pair : pair_removed_with_added(base, removed_sites, head, added_sites, to_head_path)) {
+    ChangedKernel& gone = removed[pair.removed];
+    ChangedKernel& fresh = added[pair.added];
+    const std::string old_name = gone.base->qualified_name;
+    fresh.base = gone.base;
+    gone.head = fresh.head;  // paired: no longer a removal
+    switch (pair.by) {
+      case PairedBy::qualification: {
+        auto reasons = reasons_for_pair(base, *fresh.base, head, *fresh.head);
+        if (reasons.empty()) {
+          if (whole_text(base, *fresh.base) != whole_text(head, *fresh.head))
+            analysis.comment_only.push_back(fmt::format("{}: {}", fresh.head->file, fresh.head->qualified_name));
+          unchanged[pair.added] = true;
+          break;
+        }
+        fresh.change = KernelChange::modified;
+        fresh.reasons = std::move(reasons);
+        fresh.reasons.push_back(fmt::format("qualified name changed from {}", old_name));
+        break;
+      }
+      case PairedBy::identical_code:
+        fresh.change = KernelChange::renamed;
+        fresh.reasons.push_back(fmt::format("renamed from {}", old_name));
+        break;
+      case PairedBy::similar_code: {
+        fresh.change = KernelChange::modified;
+        fresh.reasons.push_back(fmt::format("renamed from {}", old_name));
+        for (auto& reason : reasons_for_pair(base, *fresh.base, head, *fresh.head))
+          fresh.reasons.push_back(std::move(reason));
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < added.size(); ++i)
+    if (!unchanged[i]) analysis.kernels.push_back(std::move(added[i]));
+  for (auto& kernel : removed)
+    if (!kernel.head) analysis.kernels.push_back(std::move(kernel));
 }
 
 }  // namespace
@@ -131,23 +216,7 @@ ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionS
   for (const auto& [key, base_site] : base_kernels)
     if (!head_kernels.contains(key)) removed.push_back({KernelChange::removed, base_site, std::nullopt, {}});
 
-  // A removed and an added kernel of the same file with the same body and parameters: a rename.
-  for (auto& gone : removed) {
-    const std::string gone_file =
-        to_head_path.contains(gone.base->file) ? to_head_path.at(gone.base->file) : gone.base->file;
-    for (auto& fresh : added) {
-      if (fresh.change != KernelChange::added || fresh.head->file != gone_file) continue;
-      if (shape(base, *gone.base) != shape(head, *fresh.head)) continue;
-      fresh.change = KernelChange::renamed;
-      fresh.base = gone.base;
-      fresh.reasons.push_back(fmt::format("renamed from {}", gone.base->qualified_name));
-      gone.change = KernelChange::renamed;  // consumed
-      break;
-    }
-  }
-  for (auto& kernel : added) analysis.kernels.push_back(std::move(kernel));
-  for (auto& kernel : removed)
-    if (kernel.change == KernelChange::removed) analysis.kernels.push_back(std::move(kernel));
+  add_moved_kernels(base, head, to_head_path, removed, added, analysis);
   return analysis;
 }
 

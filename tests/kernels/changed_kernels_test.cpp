@@ -169,9 +169,18 @@ TEST_CASE("kernels: added, removed and renamed kernels") {
     CHECK(outcome.only().base->qualified_name == "copy");
     CHECK_THAT(outcome.only().reasons, VectorContains(std::string("renamed from copy")));
   }
-  SECTION("renamed with a new body is a removal and an addition") {
+  SECTION("renamed with a small edit is a modification") {
+    // Was an addition and a removal: a renamed and edited kernel got no forecast.
     auto outcome = edit("src/gemm.cu", "void copy(float* dst, const float* src) { dst[threadIdx.x]",
                         "void copy_rows(float* dst, const float* src) { dst[threadIdx.x + 1]");
+    CHECK(outcome.names() == std::vector<std::string>{"modified copy_rows"});
+    CHECK(outcome.only().base->qualified_name == "copy");
+    CHECK_THAT(outcome.only().reasons, VectorContains(std::string("renamed from copy")));
+  }
+  SECTION("renamed with a new body is a removal and an addition") {
+    auto outcome =
+        edit("src/gemm.cu", "void copy(float* dst, const float* src) { dst[threadIdx.x] = src[threadIdx.x]; }",
+             "void copy_rows(float* dst, const float* src) { if (blockIdx.x == 0) atomicAdd(dst, *src); }");
     CHECK(outcome.names() == std::vector<std::string>{"added copy_rows", "removed copy"});
   }
 }
@@ -263,8 +272,9 @@ DEFINE_FWD_KERNEL(fwd_f64, double) {
   }
   SECTION("the macro in an included header") {
     const std::string header = "#pragma once\n#define DEFINE_FWD_KERNEL(name, T) __global__ void name(T* x, int n)\n";
-    const std::string user = "#include \"fwd.cuh\"\nDEFINE_FWD_KERNEL(fwd_f32, float) { x[0] = 1.0f; }\n"
-                             "DEFINE_FWD_KERNEL(fwd_f16, half) { x[0] = 1.0f; }\n";
+    const std::string user =
+        "#include \"fwd.cuh\"\nDEFINE_FWD_KERNEL(fwd_f32, float) { x[0] = 1.0f; }\n"
+        "DEFINE_FWD_KERNEL(fwd_f16, half) { x[0] = 1.0f; }\n";
     const SourceFiles with_header{{"fwd.cuh", header}, {"fwd.cu", user}};
     const SourceFiles edited{{"fwd.cuh", replaced(header, "int n)", "long n)")}, {"fwd.cu", user}};
     auto outcome = analyse(with_header, edited);
