@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "kernels/kernel_pairing.hpp"
+#include "kernels/launch_sites.hpp"
 
 namespace kforecast::kernels {
 namespace {
@@ -149,6 +150,77 @@ void add_moved_kernels(const RevisionSources& base, const RevisionSources& head,
     if (!kernel.head) analysis.kernels.push_back(std::move(kernel));
 }
 
+// The kernels a launch names as `written` ("k", "ns::k"): those of the launching file and its
+// headers, else those of any file (a kernel declared in a header, defined elsewhere).
+std::vector<KernelSite> launched_kernels(const RevisionSources& sources, const std::string& file,
+                                         std::string_view written) {
+  const std::size_t colons = written.rfind("::");
+  const std::string_view name = colons == std::string_view::npos ? written : written.substr(colons + 2);
+  std::vector<KernelSite> found;
+  auto search = [&](const std::string& path) {
+    const auto& functions = sources.scanned(path).functions;
+    for (std::size_t i = 0; i < functions.size(); ++i)
+      if (is_kernel(functions[i]) && functions[i].name == name &&
+          (written == name || functions[i].qualified_name.ends_with(written)))
+        found.push_back({path, functions[i].qualified_name, functions[i].whole.first_line, i});
+  };
+  for (const auto& path : sources.closure(file)) search(path);
+  if (found.empty())
+    for (const auto& [path, text] : sources.files()) search(path);
+  return found;
+}
+
+std::optional<KernelSite> kernel_in(const RevisionSources& sources, const std::string& file,
+                                    const std::string& qualified_name) {
+  if (!sources.files().contains(file)) return std::nullopt;
+  const auto& functions = sources.scanned(file).functions;
+  for (std::size_t i = 0; i < functions.size(); ++i)
+    if (is_kernel(functions[i]) && functions[i].qualified_name == qualified_name)
+      return KernelSite{file, qualified_name, functions[i].whole.first_line, i};
+  return std::nullopt;
+}
+
+// A kernel launched with a new configuration (grid, block, shared memory, stream, template
+// arguments) in a touched file runs differently though its code is the same: it changed, and
+// a kernel already changed gets the reason too. Added kernels have no configuration to compare.
+void add_launch_changes(const RevisionSources& base, const RevisionSources& head,
+                        const std::map<std::string, std::string>& to_head_path,
+                        const std::set<std::string, std::less<>>& touched, ChangeAnalysis& analysis) {
+  std::map<std::string, std::string> to_base_path;
+  for (const auto& [old_path, new_path] : to_head_path) to_base_path[new_path] = old_path;
+  for (const auto& [path, head_text] : head.files()) {
+    if (!touched.contains(path)) continue;
+    const auto renamed = to_base_path.find(path);
+    const std::string base_path = renamed == to_base_path.end() ? path : renamed->second;
+    const auto base_text = base.files().find(base_path);
+    if (base_text == base.files().end() || base_text->second == head_text) continue;
+    for (const LaunchSite& launch : changed_launches(base_text->second, head_text)) {
+      const std::string reason = fmt::format("launch configuration at {}:{} changed", path, launch.line);
+      for (const KernelSite& head_site : launched_kernels(head, path, launch.kernel)) {
+        const auto reported = std::ranges::find_if(analysis.kernels, [&](const ChangedKernel& kernel) {
+          return kernel.head && kernel.head->file == head_site.file &&
+                 kernel.head->qualified_name == head_site.qualified_name;
+        });
+        if (reported != analysis.kernels.end()) {
+          if (reported->change != KernelChange::added &&
+              std::ranges::find(reported->reasons, reason) == reported->reasons.end())
+            reported->reasons.push_back(reason);
+          continue;
+        }
+        const auto kernel_base_file = to_base_path.find(head_site.file);
+        const auto base_site =
+            kernel_in(base, kernel_base_file == to_base_path.end() ? head_site.file : kernel_base_file->second,
+                      head_site.qualified_name);
+        if (!base_site) continue;
+        // Before the removed kernels, which come last; no longer a comment-only change.
+        const auto first_removed = std::ranges::find_if(analysis.kernels, [](const auto& k) { return !k.head; });
+        analysis.kernels.insert(first_removed, {KernelChange::modified, *base_site, head_site, {reason}});
+        std::erase(analysis.comment_only, fmt::format("{}: {}", head_site.file, head_site.qualified_name));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view to_string(KernelChange change) {
@@ -217,6 +289,7 @@ ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionS
     if (!head_kernels.contains(key)) removed.push_back({KernelChange::removed, base_site, std::nullopt, {}});
 
   add_moved_kernels(base, head, to_head_path, removed, added, analysis);
+  add_launch_changes(base, head, to_head_path, touched, analysis);
   return analysis;
 }
 

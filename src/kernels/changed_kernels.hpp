@@ -3,7 +3,9 @@
 
 // Which kernels a change touches (DESIGN.md step 2): a kernel changed when its body or signature
 // changed, or a device function it reaches, or a macro or file-scope declaration (type, constant,
-// table) its code names, in its file or any local header that file includes. Changes to
+// table) its code names, in its file or any local header that file includes, or when a touched
+// file launches it with a new configuration (launch_sites.hpp; reason "launch configuration at
+// file:line changed"). Changes to
 // comments and whitespace alone are not changes. Kernels only in the head are added, only in the
 // base removed, except where a removed and an added kernel of one file are one kernel moved
 // (kernel_pairing.hpp): under a new qualification only (ns::k was k) it is the same kernel,

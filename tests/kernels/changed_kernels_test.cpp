@@ -137,9 +137,21 @@ TEST_CASE("kernels: macros, constants and types the kernel uses") {
   }
 }
 
-TEST_CASE("kernels: host code alone changes no kernel") {
-  auto outcome = edit("src/gemm.cu", "scale<<<1, TILE>>>(a, p);", "scale<<<4, TILE>>>(a, p); /* more */");
+TEST_CASE("kernels: host code alone changes no kernel, unless a launch configuration changed") {
+  auto outcome =
+      edit("src/gemm.cu", "scale<<<1, TILE>>>(a, p);", "Params q = p;\n  scale<<<1,TILE>>>(a, q); /* more */");
   CHECK(outcome.analysis.kernels.empty());
+  auto launch = edit("src/gemm.cu", "scale<<<1, TILE>>>(a, p);", "scale<<<4, TILE>>>(a, p);");
+  CHECK(launch.names() == std::vector<std::string>{"modified scale"});
+  CHECK(launch.only().reasons == std::vector<std::string>{"launch configuration at src/gemm.cu:13 changed"});
+  auto edited = base_files();
+  edited["src/gemm.cu"] = replaced(replaced(gemm, "scale<<<1, TILE>>>(a, p);", "scale<<<4, TILE>>>(a, p);"),
+                                   "* p.alpha", "* p.alpha * 2.0f");
+  auto kernel_and_launch = analyse(base_files(), edited);
+  CHECK(kernel_and_launch.names() == std::vector<std::string>{"modified scale"});
+  CHECK_THAT(kernel_and_launch.only().reasons,
+             VectorContains(std::string("launch configuration at src/gemm.cu:13 changed")));
+  CHECK_THAT(kernel_and_launch.only().reasons, VectorContains(std::string("the kernel's own source changed")));
 }
 
 TEST_CASE("kernels: a shared header's change reaches kernels in every file that includes it") {
