@@ -25,6 +25,33 @@ bool ends_with_component(std::string_view qualified, std::string_view tail) {
          qualified.substr(qualified.size() - tail.size() - 2, 2) == "::";
 }
 
+// The names a template header declares: "template <class Runner, int N = 4, typename... Ts>"
+// gives Runner, N, Ts. Each is the last word before a ',', '=' or the closing '>' at the top.
+std::vector<std::string_view> template_parameter_names(std::string_view header) {
+  std::vector<std::string_view> names;
+  if (header.empty()) return names;
+  Lexer lexer(header, 1, StartOfLine::no);
+  std::string_view last_word;
+  int depth = 0;
+  bool in_default = false;
+  for (Token t = lexer.next(); t.kind != TokenKind::end; t = lexer.next()) {
+    if (t.is_punct("<") || t.is_punct("(")) ++depth;
+    if (t.is_punct(")")) --depth;
+    const bool closes = t.is_punct(">") && --depth == 0;
+    if (t.is_identifier()) last_word = t.text();
+    if (depth == 1 && t.is_punct("=")) {
+      if (!last_word.empty()) names.push_back(last_word);
+      in_default = true;
+    }
+    if ((depth == 1 && t.is_punct(",")) || closes) {
+      if (!in_default && !last_word.empty()) names.push_back(last_word);
+      last_word = {};
+      in_default = false;
+    }
+  }
+  return names;
+}
+
 template <class Refs>
 void sort_unique(Refs& refs) {
   std::sort(refs.begin(), refs.end());
@@ -59,8 +86,9 @@ CallGraph::CallGraph(std::span<const ScannedSource> sources) : m_sources(sources
   for (std::size_t s = 0; s < sources.size(); ++s) {
     for (std::size_t i = 0; i < sources[s].functions.size(); ++i) {
       auto& callees = m_callees[m_first_slot[s] + i];
+      const auto template_names = template_parameter_names(sources[s].functions[i].template_parameters);
       for (const std::string_view call : sources[s].functions[i].calls) {
-        const auto found = resolve({s, i}, call);
+        const auto found = resolve({s, i}, call, template_names);
         callees.insert(callees.end(), found.begin(), found.end());
       }
       sort_unique(callees);
@@ -80,7 +108,31 @@ std::vector<FunctionRef> CallGraph::find(std::string_view name) const {
   return found;
 }
 
-std::vector<FunctionRef> CallGraph::resolve(FunctionRef caller, std::string_view call) const {
+std::vector<FunctionRef> CallGraph::named(std::string_view name) const {
+  const auto found = m_by_name.find(name);
+  return found == m_by_name.end() ? std::vector<FunctionRef>{} : found->second;
+}
+
+bool CallGraph::dispatches(FunctionRef ref) const {
+  const Function& f = function(ref);
+  if (f.calls_indirectly) return true;
+  return std::ranges::any_of(f.calls, [&](std::string_view call) {
+    return std::ranges::any_of(f.parameters, [&](const Parameter& p) { return !p.name.empty() && p.name == call; });
+  });
+}
+
+std::vector<FunctionRef> CallGraph::resolve(FunctionRef caller, std::string_view call,
+                                            std::span<const std::string_view> template_names) const {
+  const Function& from = function(caller);
+  if (!template_names.empty() || !from.parameters.empty()) {
+    const std::size_t colons = call.find("::");
+    const std::string_view first = call.substr(0, colons);
+    const bool template_parameter = std::ranges::find(template_names, first) != template_names.end();
+    if (template_parameter && colons != std::string_view::npos) return named(last_component(call));
+    const bool parameter =
+        std::ranges::any_of(from.parameters, [&](const Parameter& p) { return !p.name.empty() && p.name == call; });
+    if (template_parameter || parameter) return named("operator()");
+  }
   auto exactly = [&](std::string_view qualified) {
     const auto found = m_by_qualified_name.find(qualified);
     return found == m_by_qualified_name.end() ? std::vector<FunctionRef>{} : found->second;

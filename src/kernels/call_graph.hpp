@@ -6,7 +6,10 @@
 // would, without types: a call "f" from a function in namespace ns means ns::f if there is one,
 // else the f of the nearest enclosing namespace, else every function named f (overloads and
 // methods included). It may find calls that do not happen; it should not miss one that does,
-// which is the safe side for deciding whether a kernel changed.
+// which is the safe side for deciding whether a kernel changed. So calls that name no function
+// resolve wide: Runner::Run(...) where Runner is the caller's template parameter calls every
+// function named Run, and f(x) where f is a parameter or a template parameter (a functor) calls
+// every operator(). Calls through pointers are the caller's to follow (dispatches()).
 
 #include <compare>
 #include <cstddef>
@@ -49,11 +52,17 @@ class CallGraph {
   std::span<const FunctionRef> callees(FunctionRef caller) const;
   // Everything `from` reaches through calls, sorted; `from` itself only when it is recursive.
   std::vector<FunctionRef> reachable_from(FunctionRef from) const;
+  // Whether `function` calls through a value rather than a name (a table of function pointers,
+  // a function that returns one, a functor parameter): it may then reach any function whose
+  // address its code takes, which only the caller can tell (it sees the file-scope tables too).
+  bool dispatches(FunctionRef function) const;
   // The macros that a function's identifiers name, and those their bodies name in turn, sorted.
   std::vector<MacroRef> macros_used(FunctionRef function, MacroReach reach) const;
 
  private:
-  std::vector<FunctionRef> resolve(FunctionRef caller, std::string_view call) const;
+  std::vector<FunctionRef> resolve(FunctionRef caller, std::string_view call,
+                                   std::span<const std::string_view> template_names) const;
+  std::vector<FunctionRef> named(std::string_view name) const;
   std::size_t slot(FunctionRef ref) const { return m_first_slot[ref.source] + ref.index; }
 
   std::span<const ScannedSource> m_sources;

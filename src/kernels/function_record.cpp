@@ -57,6 +57,7 @@ std::optional<std::size_t> SourceScanner::function(std::size_t from, std::size_t
         collect_body_use(m_code.subspan(end + 1, inside_end - end - 1), also_used, m_names, *m_result.text_store);
     f.referenced_identifiers = std::move(use.identifiers);
     f.calls = std::move(use.calls);
+    f.calls_indirectly = use.calls_indirectly;
     next = extent.resume;
   } else {
     f.has_body = false;
@@ -117,6 +118,7 @@ std::optional<std::size_t> SourceScanner::macro_kernel(const MacroMeaning& meani
   };
   kernel->referenced_identifiers = merged(std::move(kernel->referenced_identifiers), use.identifiers);
   kernel->calls = merged(std::move(kernel->calls), use.calls);
+  kernel->calls_indirectly = kernel->calls_indirectly || use.calls_indirectly;
   m_result.functions.push_back(std::move(*kernel));
   return extent.resume;
 }

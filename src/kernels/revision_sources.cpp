@@ -156,39 +156,78 @@ std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::s
 
   std::vector<ReachedPiece> pieces;
   std::set<std::string> names;  // identifiers the kernel's code names, for declarations
+  std::set<FunctionRef> reached{kernel};
+  bool dispatches = graph.dispatches(kernel);
   auto add_function = [&](FunctionRef ref, Kind kind) {
     const Function& function = graph.function(ref);
     pieces.push_back({kind, function.qualified_name, files[ref.source], function.whole});
     names.insert(function.referenced_identifiers.begin(), function.referenced_identifiers.end());
   };
   add_function(kernel, Kind::kernel);
-  for (FunctionRef callee : graph.reachable_from(kernel))
-    if (!(callee == kernel)) add_function(callee, Kind::device_function);
-  for (MacroRef ref : graph.macros_used(kernel, MacroReach::with_callees)) {
-    const Macro& macro = graph.macro(ref);
-    pieces.push_back({Kind::macro, macro.name, files[ref.source], macro.span});
-    for (auto& name : identifiers_in(macro.body)) names.insert(std::move(name));
-  }
+  auto add_reached_from = [&](FunctionRef root) {
+    for (FunctionRef callee : graph.reachable_from(root)) {
+      if (!reached.insert(callee).second) continue;
+      add_function(callee, Kind::device_function);
+      dispatches = dispatches || graph.dispatches(callee);
+    }
+  };
+  add_reached_from(kernel);
   // Declarations the code names, and those their own text names in turn.
   std::set<std::pair<std::size_t, std::size_t>> taken;
-  for (int round = 0; round < max_declaration_rounds; ++round) {
-    bool added = false;
-    for (std::size_t f = 0; f < files.size(); ++f) {
-      const auto& declarations = m_declarations.at(files[f]);
-      for (std::size_t d = 0; d < declarations.size(); ++d) {
-        const auto& declaration = declarations[d];
-        const bool named = std::ranges::any_of(declaration.names, [&](const auto& n) { return names.contains(n); });
-        if (!named || !taken.insert({f, d}).second) continue;
-        pieces.push_back({Kind::declaration, declaration.names.front(), files[f], declaration.span});
-        const std::string_view text = m_files.at(files[f]);
-        for (auto& name :
-             identifiers_in(text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin)))
-          names.insert(std::move(name));
-        added = true;
+  std::vector<ReachedPiece> declarations;
+  auto add_declarations = [&] {
+    for (int round = 0; round < max_declaration_rounds; ++round) {
+      bool added = false;
+      for (std::size_t f = 0; f < files.size(); ++f) {
+        const auto& in_file = m_declarations.at(files[f]);
+        for (std::size_t d = 0; d < in_file.size(); ++d) {
+          const auto& declaration = in_file[d];
+          const bool named = std::ranges::any_of(declaration.names, [&](const auto& n) { return names.contains(n); });
+          if (!named || !taken.insert({f, d}).second) continue;
+          declarations.push_back({Kind::declaration, declaration.names.front(), files[f], declaration.span});
+          const std::string_view text = m_files.at(files[f]);
+          for (auto& name :
+               identifiers_in(text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin)))
+            names.insert(std::move(name));
+          added = true;
+        }
       }
+      if (!added) break;
     }
-    if (!added) break;
+  };
+  std::set<MacroRef> macros_taken;
+  std::vector<ReachedPiece> macros;
+  auto add_macros = [&](FunctionRef root) {
+    for (MacroRef ref : graph.macros_used(root, MacroReach::with_callees)) {
+      if (!macros_taken.insert(ref).second) continue;
+      const Macro& macro = graph.macro(ref);
+      macros.push_back({Kind::macro, macro.name, files[ref.source], macro.span});
+      for (auto& name : identifiers_in(macro.body)) names.insert(std::move(name));
+    }
+  };
+  add_macros(kernel);
+  add_declarations();
+  // A call through a value (a table of function pointers, a function returning one) may land on
+  // any device function whose name the reached code or declarations mention without calling it:
+  // those are reached too, with what they reach, until nothing new comes.
+  for (int round = 0; dispatches && round < max_declaration_rounds; ++round) {
+    std::vector<FunctionRef> taken_address;
+    for (const std::string& name : names)
+      for (FunctionRef ref : graph.find(name))
+        if (graph.function(ref).kind == FunctionKind::device && !reached.contains(ref)) taken_address.push_back(ref);
+    if (taken_address.empty()) break;
+    for (FunctionRef ref : taken_address) {
+      if (!reached.insert(ref).second) continue;
+      add_function(ref, Kind::device_function);
+      dispatches = dispatches || graph.dispatches(ref);
+      add_reached_from(ref);
+      add_macros(ref);
+    }
+    add_declarations();
   }
+  pieces.insert(pieces.end(), std::make_move_iterator(macros.begin()), std::make_move_iterator(macros.end()));
+  pieces.insert(pieces.end(), std::make_move_iterator(declarations.begin()),
+                std::make_move_iterator(declarations.end()));
   return pieces;
 }
 

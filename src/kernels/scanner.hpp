@@ -75,6 +75,9 @@ struct Function {
   // Names called in the body: an identifier (or a qualified name) followed by ( or <...>( or
   // <<<. As written ("f", "ns::g"), sorted and unique; CallGraph resolves them. Views, as above.
   std::vector<std::string_view> calls;
+  // The body calls through something other than a name (BodyUse::calls_indirectly): a table of
+  // function pointers, a function that returns one, a functor. CallGraph::dispatches.
+  bool calls_indirectly = false;
   // Explicit instantiations of this function, each as written without `template` and the
   // specifiers: "k<64, float>", or "k(float*)" when the arguments are deduced.
   std::vector<std::string> instantiations;
