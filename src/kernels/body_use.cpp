@@ -47,6 +47,15 @@ std::uint64_t sort_key(std::string_view name, std::uint64_t tail) {
   return first;
 }
 
+// Whether the punctuation at `i` calls something other than a name: x)(, x](, x}(, .*, ->*.
+bool calls_a_value(std::span<const Token> body, std::size_t i) {
+  const std::string_view p = body[i].text();
+  if (p.size() != 1) return p == "->*" || p == ".*";
+  if (p[0] != '(' || i == 0 || body[i - 1].kind != TokenKind::punctuation) return false;
+  const std::string_view before = body[i - 1].text();
+  return before.size() == 1 && (before[0] == ')' || before[0] == ']' || before[0] == '}');
+}
+
 }  // namespace
 
 void NameSet::clear() {
@@ -107,10 +116,7 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
   for (std::size_t i = 0; i < body.size(); ++i) {
     const Token& t = body[i];
     if (t.kind != TokenKind::identifier) {
-      if (t.kind == TokenKind::punctuation && i > 0 &&
-          ((t.text() == "(" && (body[i - 1].is_punct(")") || body[i - 1].is_punct("]") || body[i - 1].is_punct("}"))) ||
-           t.text() == "->*" || t.text() == ".*"))
-        use.calls_indirectly = true;
+      if (t.kind == TokenKind::punctuation && !use.calls_indirectly) use.calls_indirectly = calls_a_value(body, i);
       continue;
     }
     scratch.insert(t.text());

@@ -13,6 +13,7 @@
 
 #include <compare>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -48,7 +49,8 @@ class CallGraph {
 
   // Functions whose qualified name is `name`, or else whose name is; in source order.
   std::vector<FunctionRef> find(std::string_view name) const;
-  // The scanned functions that `caller` calls directly, sorted.
+  // The scanned functions that `caller` calls directly by name, sorted (wide calls through a
+  // template parameter or a functor are followed by reachable_from only).
   std::span<const FunctionRef> callees(FunctionRef caller) const;
   // Everything `from` reaches through calls, sorted; `from` itself only when it is recursive.
   std::vector<FunctionRef> reachable_from(FunctionRef from) const;
@@ -60,14 +62,20 @@ class CallGraph {
   std::vector<MacroRef> macros_used(FunctionRef function, MacroReach reach) const;
 
  private:
-  std::vector<FunctionRef> resolve(FunctionRef caller, std::string_view call,
-                                   std::span<const std::string_view> template_names) const;
-  std::vector<FunctionRef> named(std::string_view name) const;
+  std::vector<FunctionRef> resolve(FunctionRef caller, std::string_view call) const;
+  // The name every function of which a call may reach (Runner::Run -> "Run", op(x) ->
+  // "operator()"), for a call through a template parameter or a parameter.
+  std::optional<std::string_view> wide_call(FunctionRef caller, std::string_view call,
+                                            std::span<const std::string_view> template_names) const;
   std::size_t slot(FunctionRef ref) const { return m_first_slot[ref.source] + ref.index; }
 
   std::span<const ScannedSource> m_sources;
   std::vector<std::size_t> m_first_slot;            // per source, the slot of its first function
   std::vector<std::vector<FunctionRef>> m_callees;  // per slot
+  // Per slot, sorted: names whose every function a call through a template parameter or a
+  // functor may reach. Kept as names, not edges: a hundred functors times a hundred callers
+  // would be ten thousand edges.
+  std::vector<std::vector<std::string_view>> m_wide_calls;
   std::unordered_map<std::string_view, std::vector<FunctionRef>> m_by_name;  // by last component
   std::unordered_map<std::string_view, std::vector<FunctionRef>> m_by_qualified_name;
   std::unordered_map<std::string_view, std::vector<MacroRef>> m_macros_by_name;
