@@ -247,9 +247,22 @@ Dependencies RevisionSources::dependencies(const std::string& path, std::size_t 
         found[fmt::format("macro {}", piece.name)] = fingerprint;
         break;
       case Kind::declaration: {
+        // A class's member functions are functions of their own, reached (and fingerprinted)
+        // where called: a kernel that names the class is not changed by a member it never calls.
+        // Functions are in source order.
+        const auto& functions = m_scanned.at(piece.file).functions;
+        std::vector<Span> members;
+        for (auto f = std::ranges::lower_bound(functions, piece.span.begin, {},
+                                               [](const Function& g) { return g.whole.begin; });
+             f != functions.end() && f->whole.begin < piece.span.end; ++f)
+          if (f->has_body && f->whole.end <= piece.span.end &&
+              (members.empty() || members.back().end <= f->whole.begin))
+            members.push_back(f->whole);
+        const std::uint64_t without_members =
+            members.empty() ? fingerprint : token_fingerprint(m_files.at(piece.file), piece.span, members);
         // Several declarations may share a first name (a forward declaration and the definition).
         std::uint64_t& slot = found[fmt::format("declaration {}", piece.name)];
-        slot = slot * 0x9E3779B97F4A7C15ULL + fingerprint;
+        slot = slot * 0x9E3779B97F4A7C15ULL + without_members;
         break;
       }
     }

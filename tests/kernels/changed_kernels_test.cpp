@@ -294,3 +294,19 @@ DEFINE_FWD_KERNEL(fwd_f64, double) {
     CHECK_THAT(outcome.analysis.kernels[0].reasons, VectorContains(std::string("macro DEFINE_FWD_KERNEL changed")));
   }
 }
+
+TEST_CASE("kernels: a member function the kernel never calls is no change to a class it names") {
+  constexpr std::string_view ops = R"(struct Op {
+  float scale;
+  __device__ float apply(float x) const { return x * scale; }
+  __device__ float unused(float x) const { return x + scale; }
+};
+__global__ void k(float* x, Op op) { x[0] = op.apply(x[0]); }
+)";
+  const SourceFiles base{{"k.cu", std::string(ops)}};
+  CHECK(analyse(base, {{"k.cu", replaced(ops, "x + scale", "x - scale")}}).analysis.kernels.empty());
+  auto called = analyse(base, {{"k.cu", replaced(ops, "x * scale", "x / scale")}});
+  CHECK(called.names() == std::vector<std::string>{"modified k"});
+  auto field = analyse(base, {{"k.cu", replaced(ops, "float scale;", "double scale;")}});
+  CHECK(field.names() == std::vector<std::string>{"modified k"});
+}
