@@ -10,6 +10,7 @@
 
 #include "kernels/kernel_pairing.hpp"
 #include "kernels/launch_sites.hpp"
+#include "kernels/library_kernels.hpp"
 
 namespace kforecast::kernels {
 namespace {
@@ -221,6 +222,37 @@ void add_launch_changes(const RevisionSources& base, const RevisionSources& head
   }
 }
 
+// A library's kernel that runs the project's class (library_kernels.hpp) changed where the
+// class's operator(), or what it reaches, did. Reported under the operator()'s name, the first
+// reason naming the library kernel. Classes at one revision only are left out: no kernel of
+// the base or the head is theirs to compare.
+void add_library_kernel_changes(const RevisionSources& base, const RevisionSources& head,
+                                const std::map<std::string, std::string>& to_head_path,
+                                const std::set<std::string, std::less<>>& touched, ChangeAnalysis& analysis) {
+  const auto head_kernels = library_kernels(head);
+  if (head_kernels.empty()) return;
+  std::map<std::pair<std::string, std::string>, KernelSite> base_by_op;  // (head path, op) -> site
+  for (const LibraryKernel& kernel : library_kernels(base)) {
+    const auto mapped = to_head_path.find(kernel.body.file);
+    base_by_op.emplace(std::pair(mapped == to_head_path.end() ? kernel.body.file : mapped->second, kernel.op),
+                       kernel.body);
+  }
+  for (const LibraryKernel& kernel : head_kernels) {
+    const auto closure = head.closure(kernel.body.file);
+    if (std::ranges::none_of(closure, [&](const auto& file) { return touched.contains(file); })) continue;
+    const auto base_site = base_by_op.find({kernel.body.file, kernel.op});
+    if (base_site == base_by_op.end()) continue;
+    auto reasons = reasons_between(base.dependencies(base_site->second.file, base_site->second.function_index),
+                                   head.dependencies(kernel.body.file, kernel.body.function_index));
+    if (reasons.empty()) continue;
+    reasons.insert(reasons.begin(),
+                   fmt::format("library kernel {} runs {}", kernel.name(), kernel.body.qualified_name));
+    const auto first_removed = std::ranges::find_if(analysis.kernels, [](const auto& k) { return !k.head; });
+    analysis.kernels.insert(first_removed,
+                            {KernelChange::modified, base_site->second, kernel.body, std::move(reasons)});
+  }
+}
+
 }  // namespace
 
 std::string_view to_string(KernelChange change) {
@@ -290,6 +322,7 @@ ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionS
 
   add_moved_kernels(base, head, to_head_path, removed, added, analysis);
   add_launch_changes(base, head, to_head_path, touched, analysis);
+  add_library_kernel_changes(base, head, to_head_path, touched, analysis);
   return analysis;
 }
 

@@ -5,7 +5,11 @@
 // changed, or a device function it reaches, or a macro or file-scope declaration (type, constant,
 // table) its code names, in its file or any local header that file includes, or when a touched
 // file launches it with a new configuration (launch_sites.hpp; reason "launch configuration at
-// file:line changed"). Changes to
+// file:line changed"). A library kernel that runs a project class's operator() (CUTLASS's
+// device_kernel<Op>, library_kernels.hpp) is reported under the operator()'s sites and name
+// ("demo::ScaleOp::operator()"), its first reason "library kernel cutlass::device_kernel<
+// demo::ScaleOp> runs demo::ScaleOp::operator()"; its sites' function is then a __device__
+// function, not a __global__ one. Changes to
 // comments and whitespace alone are not changes. Kernels only in the head are added, only in the
 // base removed, except where a removed and an added kernel of one file are one kernel moved
 // (kernel_pairing.hpp): under a new qualification only (ns::k was k) it is the same kernel,

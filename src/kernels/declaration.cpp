@@ -105,6 +105,11 @@ bool is_attribute_word(std::string_view word) {
   return std::find(words.begin(), words.end(), word) != words.end();
 }
 
+bool is_device_macro_name(std::string_view word) {
+  if (word.size() > 64 || word.find("DEVICE") == std::string_view::npos) return false;
+  return std::ranges::all_of(word, [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
 std::optional<FunctionHead> find_function_head(std::span<const Token> head, std::size_t from) {
   // The last name with a parameter list that a word follows, kept in case no later one comes:
   // `BOUNDS(256) void k() const` ends with k, `BOUNDS(256) const float* k()` goes on to k.

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "kernels/body_use.hpp"
@@ -72,12 +73,16 @@ class SourceScanner {
   void open_scope(ScopeKind kind, std::string name, std::size_t first);
   void close_scope(std::size_t close);
   bool in_extern_c() const;
+  // Whether the source or the known macros define `macro_name` (then it means what they say).
+  bool defines(std::string_view macro_name);
   std::span<const Token> conditions_within(const Token& open, const Token& last) const;
 
   std::string_view m_source;
   Preprocessed m_pre;
   std::span<const Token> m_code;
+  std::span<const Macro> m_known_macros;
   MacroTable m_macros;
+  std::optional<std::unordered_set<std::string_view>> m_defined_names;  // made at the first need
   std::vector<Scope> m_scopes;
   std::string m_prefix;  // the qualified name of the innermost named scope
   std::vector<PendingInstantiation> m_pending;
