@@ -81,15 +81,31 @@ void RevisionSources::rescan_with_header_macros() {
   };
   std::vector<Token> tokens;
   for (auto& [path, scanned] : m_scanned) {
-    std::vector<Macro> known;
-    const std::string& text = m_files.at(path);
+    std::vector<const Macro*> candidates;
     for (const auto& header : closure(path)) {
       if (header == path) continue;
       for (const Macro& macro : m_scanned.at(header).macros)
-        if (means_something(macro) && text.find(macro.name) != std::string::npos) known.push_back(macro);
+        if (means_something(macro)) candidates.push_back(&macro);
+    }
+    if (candidates.empty()) continue;
+    const std::string& text = m_files.at(path);
+    // A search of the text per name is fast for a few names; for many, one pass over the tokens.
+    constexpr std::size_t most_names_searched = 16;
+    std::vector<Macro> known;
+    tokens.clear();
+    if (candidates.size() <= most_names_searched) {
+      for (const Macro* macro : candidates)
+        if (text.find(macro->name) != std::string::npos) known.push_back(*macro);
+    } else {
+      lex(text, tokens);
+      std::set<std::string_view> used;
+      for (const Token& t : tokens)
+        if (t.is_identifier()) used.insert(t.text());
+      for (const Macro* macro : candidates)
+        if (used.contains(macro->name)) known.push_back(*macro);
     }
     if (known.empty()) continue;
-    lex(text, tokens);
+    if (tokens.empty()) lex(text, tokens);
     // The file's own definitions come after the headers', as the preprocessor would see them.
     scanned = scan_cuda_source(text, {.known_macros = known, .tokens = &tokens});
   }

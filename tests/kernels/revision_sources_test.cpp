@@ -97,3 +97,23 @@ TEST_CASE("revision sources: fixture dispatch.cu, device functions reached throu
     CHECK(kernels_changed_by("v * v * v", "v * v") == std::vector<std::string>{"apply_functor"});
   }
 }
+
+TEST_CASE("revision sources: a file is scanned knowing the kernel and specifier macros of its headers") {
+  std::string header = "#pragma once\n#define STAMP(name) __global__ void name(float* p) { p[0] = 1; }\n";
+  for (int i = 0; i < 20; ++i) header += "#define SPEC" + std::to_string(i) + " __device__ __forceinline__\n";
+  for (const bool many : {false, true}) {
+    CAPTURE(many);
+    const SourceFiles files{{"defs.cuh", many ? header : header.substr(0, header.find("#define SPEC0"))},
+                            {"k.cu", "#include \"defs.cuh\"\nSTAMP(stamped)\n" +
+                                         std::string(many ? "SPEC7 float helper(float x) { return x; }\n" : "")},
+                            {"other.cu", "__global__ void alone(float* p) { p[0] = 2; }\n"}};
+    const RevisionSources sources(files);
+    const auto& functions = sources.scanned("k.cu").functions;
+    REQUIRE_FALSE(functions.empty());
+    CHECK(functions[0].qualified_name == "stamped");
+    CHECK(functions[0].from_macro);
+    CHECK(functions.size() == (many ? 2u : 1u));
+    if (many) CHECK(functions[1].kind == FunctionKind::device);
+    CHECK(sources.scanned("other.cu").functions.size() == 1);
+  }
+}
