@@ -124,7 +124,8 @@ class Pairing {
       for (const std::size_t a : in_file->second) {
         const TokenShingles& other = shingles_of_added(a);
         // The Jaccard index is at most the ratio of the sizes: most unrelated pairs stop here.
-        const auto [fewer, more] = std::minmax(removed_shingles.hashes.size(), other.hashes.size());
+        const std::size_t fewer = std::min(removed_shingles.hashes.size(), other.hashes.size());
+        const std::size_t more = std::max(removed_shingles.hashes.size(), other.hashes.size());
         if (static_cast<double>(fewer) < similar_code_threshold * static_cast<double>(more)) continue;
         const double similarity = jaccard(removed_shingles, other);
         if (similarity >= similar_code_threshold) candidates.push_back({similarity, r, a});
