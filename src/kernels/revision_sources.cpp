@@ -163,6 +163,37 @@ const RevisionSources::ClosureGraph& RevisionSources::closure_graph(const std::s
   return *slot;
 }
 
+const std::vector<FunctionRef>& RevisionSources::address_taken(const ClosureGraph& closure) const {
+  if (closure.address_taken) return *closure.address_taken;
+  // A name not followed by '(' outside the member functions of a class: `= relu`, `{relu,
+  // leaky}`, `&relu`; a member's own declaration or a call is not taking an address.
+  std::vector<FunctionRef> found;
+  std::vector<Token> tokens;
+  for (const auto& file : closure.files) {
+    const std::string_view text = m_files.at(file);
+    const auto& functions = m_scanned.at(file).functions;
+    for (const auto& declaration : m_declarations.at(file)) {
+      const Span span = declaration.span;
+      lex(text.substr(span.begin, span.end - span.begin), tokens);
+      auto member =
+          std::ranges::lower_bound(functions, span.begin, {}, [](const Function& f) { return f.whole.begin; });
+      for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const auto at = span.begin + static_cast<std::size_t>(tokens[i].text().data() - (text.data() + span.begin));
+        while (member != functions.end() && member->whole.end <= at) ++member;
+        if (member != functions.end() && member->whole.begin <= at) continue;
+        if (!tokens[i].is_identifier() || (i + 1 < tokens.size() && tokens[i + 1].is_punct("("))) continue;
+        for (FunctionRef ref : closure.graph->find(tokens[i].text()))
+          if (closure.graph->function(ref).kind == FunctionKind::device) found.push_back(ref);
+      }
+    }
+  }
+  std::ranges::sort(found);
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  // Filled once per closure, on the one thread that uses this RevisionSources (as m_graphs is).
+  closure.address_taken = std::move(found);
+  return *closure.address_taken;
+}
+
 std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::size_t function_index) const {
   using Kind = ReachedPiece::Kind;
   const ClosureGraph& cached = closure_graph(path);
@@ -226,8 +257,13 @@ std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::s
   // A call through a value (a table of function pointers, a function returning one) may land on
   // any device function whose name the reached code or declarations mention without calling it:
   // those are reached too, with what they reach, until nothing new comes.
+  // So may the functions whose address a file-scope declaration of the closure takes, which a
+  // kernel may be handed as an argument: __device__ unary_fn d_relu = relu, copied out by host code.
   for (int round = 0; dispatches && round < max_declaration_rounds; ++round) {
     std::vector<FunctionRef> taken_address;
+    if (round == 0)
+      for (FunctionRef ref : address_taken(cached))
+        if (!reached.contains(ref)) taken_address.push_back(ref);
     for (const std::string& name : names)
       for (FunctionRef ref : graph.find(name))
         if (graph.function(ref).kind == FunctionKind::device && !reached.contains(ref)) taken_address.push_back(ref);
