@@ -47,6 +47,15 @@ std::uint64_t sort_key(std::string_view name, std::uint64_t tail) {
   return first;
 }
 
+// Whether the punctuation at `i` calls something other than a name: x)(, x](, x}(, .*, ->*.
+bool calls_a_value(std::span<const Token> body, std::size_t i) {
+  const std::string_view p = body[i].text();
+  if (p.size() != 1) return p == "->*" || p == ".*";
+  if (p[0] != '(' || i == 0 || body[i - 1].kind != TokenKind::punctuation) return false;
+  const std::string_view before = body[i - 1].text();
+  return before.size() == 1 && (before[0] == ')' || before[0] == ']' || before[0] == '}');
+}
+
 }  // namespace
 
 void NameSet::clear() {
@@ -103,10 +112,20 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
                          NameSet& scratch, TextStore& store) {
   BodyUse use;
   scratch.clear();
+  std::vector<std::string_view> auto_locals;
   for (std::size_t i = 0; i < body.size(); ++i) {
     const Token& t = body[i];
-    if (t.kind != TokenKind::identifier) continue;
+    if (t.kind != TokenKind::identifier) {
+      if (t.kind == TokenKind::punctuation && !use.calls_indirectly) use.calls_indirectly = calls_a_value(body, i);
+      continue;
+    }
     scratch.insert(t.text());
+    if (t.text() == "auto") {
+      std::size_t k = i + 1;
+      while (k < body.size() && (body[k].is_punct("*") || body[k].is_punct("&") || body[k].is_identifier("const"))) ++k;
+      if (k + 1 < body.size() && body[k].is_identifier() && body[k + 1].is_punct("="))
+        auto_locals.push_back(body[k].text());
+    }
     if (i + 1 >= body.size() || body[i + 1].kind != TokenKind::punctuation) continue;
     const Token& after = body[i + 1];
     bool call = after.text() == "(";
@@ -145,6 +164,8 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
   use.identifiers = scratch.sorted_without_keywords();
   std::sort(use.calls.begin(), use.calls.end());
   use.calls.erase(std::unique(use.calls.begin(), use.calls.end()), use.calls.end());
+  for (const std::string_view local : auto_locals)
+    if (std::binary_search(use.calls.begin(), use.calls.end(), local)) use.calls_indirectly = true;
   return use;
 }
 

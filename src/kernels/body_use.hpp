@@ -44,6 +44,9 @@ class NameSet {
 struct BodyUse {
   std::vector<std::string_view> identifiers;  // sorted, unique, keywords left out
   std::vector<std::string_view> calls;        // sorted, unique, as written: "f", "ns::g"
+  // A call through something other than a name: table[i](x), pick(k)(x), Op{}(x), (*fp)(x),
+  // obj.*member, or a local declared `auto` and then called (auto fn = pick(k); fn(x)).
+  bool calls_indirectly = false;
 };
 
 // `body` is the tokens between the braces; the identifiers among `also_used` count as used too

@@ -2,6 +2,7 @@
 #include "kernels/call_graph.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "kernels/lexer.hpp"
 
@@ -23,6 +24,33 @@ bool ends_with_component(std::string_view qualified, std::string_view tail) {
   if (qualified == tail) return true;
   return qualified.size() > tail.size() + 2 && qualified.ends_with(tail) &&
          qualified.substr(qualified.size() - tail.size() - 2, 2) == "::";
+}
+
+// The names a template header declares: "template <class Runner, int N = 4, typename... Ts>"
+// gives Runner, N, Ts. Each is the last word before a ',', '=' or the closing '>' at the top.
+std::vector<std::string_view> template_parameter_names(std::string_view header) {
+  std::vector<std::string_view> names;
+  if (header.empty()) return names;
+  Lexer lexer(header, 1, StartOfLine::no);
+  std::string_view last_word;
+  int depth = 0;
+  bool in_default = false;
+  for (Token t = lexer.next(); t.kind != TokenKind::end; t = lexer.next()) {
+    if (t.is_punct("<") || t.is_punct("(")) ++depth;
+    if (t.is_punct(")")) --depth;
+    const bool closes = t.is_punct(">") && --depth == 0;
+    if (t.is_identifier()) last_word = t.text();
+    if (depth == 1 && t.is_punct("=")) {
+      if (!last_word.empty()) names.push_back(last_word);
+      in_default = true;
+    }
+    if ((depth == 1 && t.is_punct(",")) || closes) {
+      if (!in_default && !last_word.empty()) names.push_back(last_word);
+      last_word = {};
+      in_default = false;
+    }
+  }
+  return names;
 }
 
 template <class Refs>
@@ -56,14 +84,22 @@ CallGraph::CallGraph(std::span<const ScannedSource> sources) : m_sources(sources
     }
   }
   m_callees.resize(slots);
+  m_wide_calls.resize(slots);
   for (std::size_t s = 0; s < sources.size(); ++s) {
     for (std::size_t i = 0; i < sources[s].functions.size(); ++i) {
       auto& callees = m_callees[m_first_slot[s] + i];
+      auto& wide = m_wide_calls[m_first_slot[s] + i];
+      const auto template_names = template_parameter_names(sources[s].functions[i].template_parameters);
       for (const std::string_view call : sources[s].functions[i].calls) {
+        if (const auto name = wide_call({s, i}, call, template_names)) {
+          wide.push_back(*name);
+          continue;
+        }
         const auto found = resolve({s, i}, call);
         callees.insert(callees.end(), found.begin(), found.end());
       }
       sort_unique(callees);
+      sort_unique(wide);
     }
   }
 }
@@ -78,6 +114,27 @@ std::vector<FunctionRef> CallGraph::find(std::string_view name) const {
     for (const FunctionRef ref : candidates->second)
       if (function(ref).name == name) found.push_back(ref);
   return found;
+}
+
+bool CallGraph::dispatches(FunctionRef ref) const {
+  const Function& f = function(ref);
+  if (f.calls_indirectly) return true;
+  return std::ranges::any_of(f.calls, [&](std::string_view call) {
+    return std::ranges::any_of(f.parameters, [&](const Parameter& p) { return !p.name.empty() && p.name == call; });
+  });
+}
+
+std::optional<std::string_view> CallGraph::wide_call(FunctionRef caller, std::string_view call,
+                                                     std::span<const std::string_view> template_names) const {
+  const std::size_t colons = call.find("::");
+  const std::string_view first = call.substr(0, colons);
+  const bool template_parameter = std::ranges::find(template_names, first) != template_names.end();
+  if (template_parameter && colons != std::string_view::npos) return last_component(call);
+  const auto& parameters = function(caller).parameters;
+  const bool parameter =
+      std::ranges::any_of(parameters, [&](const Parameter& p) { return !p.name.empty() && p.name == call; });
+  if (template_parameter || parameter) return "operator()";
+  return std::nullopt;
 }
 
 std::vector<FunctionRef> CallGraph::resolve(FunctionRef caller, std::string_view call) const {
@@ -107,14 +164,26 @@ std::span<const FunctionRef> CallGraph::callees(FunctionRef caller) const { retu
 std::vector<FunctionRef> CallGraph::reachable_from(FunctionRef from) const {
   std::vector<FunctionRef> reached;
   std::vector<bool> seen(m_callees.size(), false);
-  std::vector<FunctionRef> stack(callees(from).begin(), callees(from).end());
+  std::vector<FunctionRef> stack;
+  // Each wide call's functions are pushed once per walk, however many reached functions make it.
+  std::vector<std::string_view> widened;
+  auto push_callees = [&](FunctionRef ref) {
+    stack.insert(stack.end(), callees(ref).begin(), callees(ref).end());
+    for (const std::string_view name : m_wide_calls[slot(ref)]) {
+      if (std::ranges::find(widened, name) != widened.end()) continue;
+      widened.push_back(name);
+      if (const auto all = m_by_name.find(name); all != m_by_name.end())
+        stack.insert(stack.end(), all->second.begin(), all->second.end());
+    }
+  };
+  push_callees(from);
   while (!stack.empty()) {
     const FunctionRef ref = stack.back();
     stack.pop_back();
     if (seen[slot(ref)]) continue;
     seen[slot(ref)] = true;
     reached.push_back(ref);
-    for (const FunctionRef next : callees(ref)) stack.push_back(next);
+    push_callees(ref);
   }
   sort_unique(reached);
   return reached;

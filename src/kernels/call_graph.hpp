@@ -6,10 +6,14 @@
 // would, without types: a call "f" from a function in namespace ns means ns::f if there is one,
 // else the f of the nearest enclosing namespace, else every function named f (overloads and
 // methods included). It may find calls that do not happen; it should not miss one that does,
-// which is the safe side for deciding whether a kernel changed.
+// which is the safe side for deciding whether a kernel changed. So calls that name no function
+// resolve wide: Runner::Run(...) where Runner is the caller's template parameter calls every
+// function named Run, and f(x) where f is a parameter or a template parameter (a functor) calls
+// every operator(). Calls through pointers are the caller's to follow (dispatches()).
 
 #include <compare>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -45,20 +49,33 @@ class CallGraph {
 
   // Functions whose qualified name is `name`, or else whose name is; in source order.
   std::vector<FunctionRef> find(std::string_view name) const;
-  // The scanned functions that `caller` calls directly, sorted.
+  // The scanned functions that `caller` calls directly by name, sorted (wide calls through a
+  // template parameter or a functor are followed by reachable_from only).
   std::span<const FunctionRef> callees(FunctionRef caller) const;
   // Everything `from` reaches through calls, sorted; `from` itself only when it is recursive.
   std::vector<FunctionRef> reachable_from(FunctionRef from) const;
+  // Whether `function` calls through a value rather than a name (a table of function pointers,
+  // a function that returns one, a functor parameter): it may then reach any function whose
+  // address its code takes, which only the caller can tell (it sees the file-scope tables too).
+  bool dispatches(FunctionRef function) const;
   // The macros that a function's identifiers name, and those their bodies name in turn, sorted.
   std::vector<MacroRef> macros_used(FunctionRef function, MacroReach reach) const;
 
  private:
   std::vector<FunctionRef> resolve(FunctionRef caller, std::string_view call) const;
+  // The name every function of which a call may reach (Runner::Run -> "Run", op(x) ->
+  // "operator()"), for a call through a template parameter or a parameter.
+  std::optional<std::string_view> wide_call(FunctionRef caller, std::string_view call,
+                                            std::span<const std::string_view> template_names) const;
   std::size_t slot(FunctionRef ref) const { return m_first_slot[ref.source] + ref.index; }
 
   std::span<const ScannedSource> m_sources;
   std::vector<std::size_t> m_first_slot;            // per source, the slot of its first function
   std::vector<std::vector<FunctionRef>> m_callees;  // per slot
+  // Per slot, sorted: names whose every function a call through a template parameter or a
+  // functor may reach. Kept as names, not edges: a hundred functors times a hundred callers
+  // would be ten thousand edges.
+  std::vector<std::vector<std::string_view>> m_wide_calls;
   std::unordered_map<std::string_view, std::vector<FunctionRef>> m_by_name;  // by last component
   std::unordered_map<std::string_view, std::vector<FunctionRef>> m_by_qualified_name;
   std::unordered_map<std::string_view, std::vector<MacroRef>> m_macros_by_name;

@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <future>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
-#include "kernels/fingerprint.hpp"
+#include "kernels/kernel_pairing.hpp"
+#include "kernels/launch_sites.hpp"
+#include "kernels/library_kernels.hpp"
 
 namespace kforecast::kernels {
 namespace {
@@ -51,17 +54,203 @@ std::vector<std::string> reasons_between(const Dependencies& base, const Depende
   return reasons;
 }
 
-// What identifies a kernel's code apart from its name: body tokens and parameter types.
-std::pair<std::uint64_t, std::string> shape(const RevisionSources& sources, const KernelSite& site) {
-  const Function& function = sources.scanned(site.file).functions[site.function_index];
-  std::string parameters;
-  for (const auto& parameter : function.parameters) parameters += parameter.type + ",";
-  return {token_fingerprint(sources.files().at(site.file), function.body), parameters};
+// The same dependency under another qualification (device function f became ns::f, the
+// namespace wrapped around both) with the same tokens is no change: both sides drop it.
+void drop_requalified(Dependencies& base, Dependencies& head) {
+  const auto split = [](const std::string& label) {
+    const std::size_t space = label.rfind(' ');
+    const std::string_view kind =
+        space == std::string::npos ? std::string_view{} : std::string_view(label).substr(0, space);
+    std::string_view name =
+        space == std::string::npos ? std::string_view(label) : std::string_view(label).substr(space + 1);
+    const std::size_t colons = name.rfind("::");
+    if (colons != std::string_view::npos) name = name.substr(colons + 2);
+    return std::pair(kind, name);
+  };
+  std::map<std::tuple<std::string_view, std::string_view, std::uint64_t>, std::string> only_in_base;
+  for (const auto& [label, fingerprint] : base)
+    if (!head.contains(label)) {
+      const auto [kind, name] = split(label);
+      only_in_base.emplace(std::tuple(kind, name, fingerprint), label);
+    }
+  std::vector<std::pair<std::string, std::string>> same;
+  for (const auto& [label, fingerprint] : head) {
+    if (base.contains(label)) continue;
+    const auto [kind, name] = split(label);
+    const auto found = only_in_base.find(std::tuple(kind, name, fingerprint));
+    if (found == only_in_base.end()) continue;
+    same.emplace_back(found->second, label);
+    only_in_base.erase(found);
+  }
+  for (const auto& [base_label, head_label] : same) {
+    base.erase(base_label);
+    head.erase(head_label);
+  }
+}
+
+std::vector<std::string> reasons_for_pair(const RevisionSources& base, const KernelSite& base_site,
+                                          const RevisionSources& head, const KernelSite& head_site) {
+  Dependencies before = base.dependencies(base_site.file, base_site.function_index);
+  Dependencies after = head.dependencies(head_site.file, head_site.function_index);
+  drop_requalified(before, after);
+  return reasons_between(before, after);
 }
 
 std::string_view whole_text(const RevisionSources& sources, const KernelSite& site) {
   const Span& span = sources.scanned(site.file).functions[site.function_index].whole;
   return std::string_view(sources.files().at(site.file)).substr(span.begin, span.end - span.begin);
+}
+
+// Removed and added kernels that are one kernel moved (kernel_pairing.hpp): a change of
+// qualification alone is no change (comments aside), with edits it is a modification; an
+// identical body under a new name is a rename; a similar one is a modification that says so.
+// Appends the added kernels, then those still removed, to the analysis.
+void add_moved_kernels(const RevisionSources& base, const RevisionSources& head,
+                       const std::map<std::string, std::string>& to_head_path, std::vector<ChangedKernel>& removed,
+                       std::vector<ChangedKernel>& added, ChangeAnalysis& analysis) {
+  std::vector<bool> unchanged(added.size(), false);
+  std::vector<KernelSite> removed_sites, added_sites;
+  for (const auto& kernel : removed) removed_sites.push_back(*kernel.base);
+  for (const auto& kernel : added) added_sites.push_back(*kernel.head);
+  for (const KernelPair& pair : pair_removed_with_added(base, removed_sites, head, added_sites, to_head_path)) {
+    ChangedKernel& gone = removed[pair.removed];
+    ChangedKernel& fresh = added[pair.added];
+    const std::string old_name = gone.base->qualified_name;
+    fresh.base = gone.base;
+    gone.head = fresh.head;  // paired: no longer a removal
+    switch (pair.by) {
+      case PairedBy::qualification: {
+        auto reasons = reasons_for_pair(base, *fresh.base, head, *fresh.head);
+        if (reasons.empty()) {
+          if (whole_text(base, *fresh.base) != whole_text(head, *fresh.head))
+            analysis.comment_only.push_back(fmt::format("{}: {}", fresh.head->file, fresh.head->qualified_name));
+          unchanged[pair.added] = true;
+          break;
+        }
+        fresh.change = KernelChange::modified;
+        fresh.reasons = std::move(reasons);
+        fresh.reasons.push_back(fmt::format("qualified name changed from {}", old_name));
+        break;
+      }
+      case PairedBy::identical_code:
+        fresh.change = KernelChange::renamed;
+        fresh.reasons.push_back(fmt::format("renamed from {}", old_name));
+        break;
+      case PairedBy::similar_code: {
+        fresh.change = KernelChange::modified;
+        fresh.reasons.push_back(fmt::format("renamed from {}", old_name));
+        for (auto& reason : reasons_for_pair(base, *fresh.base, head, *fresh.head))
+          fresh.reasons.push_back(std::move(reason));
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < added.size(); ++i)
+    if (!unchanged[i]) analysis.kernels.push_back(std::move(added[i]));
+  for (auto& kernel : removed)
+    if (!kernel.head) analysis.kernels.push_back(std::move(kernel));
+}
+
+// The kernels a launch names as `written` ("k", "ns::k"): those of the launching file and its
+// headers, else those of any file (a kernel declared in a header, defined elsewhere).
+std::vector<KernelSite> launched_kernels(const RevisionSources& sources, const std::string& file,
+                                         std::string_view written) {
+  const std::size_t colons = written.rfind("::");
+  const std::string_view name = colons == std::string_view::npos ? written : written.substr(colons + 2);
+  std::vector<KernelSite> found;
+  auto search = [&](const std::string& path) {
+    const auto& functions = sources.scanned(path).functions;
+    for (std::size_t i = 0; i < functions.size(); ++i)
+      if (is_kernel(functions[i]) && functions[i].name == name &&
+          (written == name || functions[i].qualified_name.ends_with(written)))
+        found.push_back({path, functions[i].qualified_name, functions[i].whole.first_line, i});
+  };
+  for (const auto& path : sources.closure(file)) search(path);
+  if (found.empty())
+    for (const auto& [path, text] : sources.files()) search(path);
+  return found;
+}
+
+std::optional<KernelSite> kernel_in(const RevisionSources& sources, const std::string& file,
+                                    const std::string& qualified_name) {
+  if (!sources.files().contains(file)) return std::nullopt;
+  const auto& functions = sources.scanned(file).functions;
+  for (std::size_t i = 0; i < functions.size(); ++i)
+    if (is_kernel(functions[i]) && functions[i].qualified_name == qualified_name)
+      return KernelSite{file, qualified_name, functions[i].whole.first_line, i};
+  return std::nullopt;
+}
+
+// A kernel launched with a new configuration (grid, block, shared memory, stream, template
+// arguments) in a touched file runs differently though its code is the same: it changed, and
+// a kernel already changed gets the reason too. Added kernels have no configuration to compare.
+void add_launch_changes(const RevisionSources& base, const RevisionSources& head,
+                        const std::map<std::string, std::string>& to_head_path,
+                        const std::set<std::string, std::less<>>& touched, ChangeAnalysis& analysis) {
+  std::map<std::string, std::string> to_base_path;
+  for (const auto& [old_path, new_path] : to_head_path) to_base_path[new_path] = old_path;
+  for (const auto& [path, head_text] : head.files()) {
+    if (!touched.contains(path)) continue;
+    const auto renamed = to_base_path.find(path);
+    const std::string base_path = renamed == to_base_path.end() ? path : renamed->second;
+    const auto base_text = base.files().find(base_path);
+    if (base_text == base.files().end() || base_text->second == head_text) continue;
+    for (const LaunchSite& launch : changed_launches(base_text->second, head_text)) {
+      const std::string reason = fmt::format("launch configuration at {}:{} changed", path, launch.line);
+      for (const KernelSite& head_site : launched_kernels(head, path, launch.kernel)) {
+        const auto reported = std::ranges::find_if(analysis.kernels, [&](const ChangedKernel& kernel) {
+          return kernel.head && kernel.head->file == head_site.file &&
+                 kernel.head->qualified_name == head_site.qualified_name;
+        });
+        if (reported != analysis.kernels.end()) {
+          if (reported->change != KernelChange::added &&
+              std::ranges::find(reported->reasons, reason) == reported->reasons.end())
+            reported->reasons.push_back(reason);
+          continue;
+        }
+        const auto kernel_base_file = to_base_path.find(head_site.file);
+        const auto base_site =
+            kernel_in(base, kernel_base_file == to_base_path.end() ? head_site.file : kernel_base_file->second,
+                      head_site.qualified_name);
+        if (!base_site) continue;
+        // Before the removed kernels, which come last; no longer a comment-only change.
+        const auto first_removed = std::ranges::find_if(analysis.kernels, [](const auto& k) { return !k.head; });
+        analysis.kernels.insert(first_removed, {KernelChange::modified, *base_site, head_site, {reason}});
+        std::erase(analysis.comment_only, fmt::format("{}: {}", head_site.file, head_site.qualified_name));
+      }
+    }
+  }
+}
+
+// A library's kernel that runs the project's class (library_kernels.hpp) changed where the
+// class's operator(), or what it reaches, did. Reported under the operator()'s name, the first
+// reason naming the library kernel. Classes at one revision only are left out: no kernel of
+// the base or the head is theirs to compare.
+void add_library_kernel_changes(const RevisionSources& base, const RevisionSources& head,
+                                const std::map<std::string, std::string>& to_head_path,
+                                const std::set<std::string, std::less<>>& touched, ChangeAnalysis& analysis) {
+  const auto head_kernels = library_kernels(head);
+  if (head_kernels.empty()) return;
+  std::map<std::pair<std::string, std::string>, KernelSite> base_by_op;  // (head path, op) -> site
+  for (const LibraryKernel& kernel : library_kernels(base)) {
+    const auto mapped = to_head_path.find(kernel.body.file);
+    base_by_op.emplace(std::pair(mapped == to_head_path.end() ? kernel.body.file : mapped->second, kernel.op),
+                       kernel.body);
+  }
+  for (const LibraryKernel& kernel : head_kernels) {
+    const auto closure = head.closure(kernel.body.file);
+    if (std::ranges::none_of(closure, [&](const auto& file) { return touched.contains(file); })) continue;
+    const auto base_site = base_by_op.find({kernel.body.file, kernel.op});
+    if (base_site == base_by_op.end()) continue;
+    auto reasons = reasons_between(base.dependencies(base_site->second.file, base_site->second.function_index),
+                                   head.dependencies(kernel.body.file, kernel.body.function_index));
+    if (reasons.empty()) continue;
+    reasons.insert(reasons.begin(),
+                   fmt::format("library kernel {} runs {}", kernel.name(), kernel.body.qualified_name));
+    const auto first_removed = std::ranges::find_if(analysis.kernels, [](const auto& k) { return !k.head; });
+    analysis.kernels.insert(first_removed,
+                            {KernelChange::modified, base_site->second, kernel.body, std::move(reasons)});
+  }
 }
 
 }  // namespace
@@ -131,23 +320,9 @@ ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionS
   for (const auto& [key, base_site] : base_kernels)
     if (!head_kernels.contains(key)) removed.push_back({KernelChange::removed, base_site, std::nullopt, {}});
 
-  // A removed and an added kernel of the same file with the same body and parameters: a rename.
-  for (auto& gone : removed) {
-    const std::string gone_file =
-        to_head_path.contains(gone.base->file) ? to_head_path.at(gone.base->file) : gone.base->file;
-    for (auto& fresh : added) {
-      if (fresh.change != KernelChange::added || fresh.head->file != gone_file) continue;
-      if (shape(base, *gone.base) != shape(head, *fresh.head)) continue;
-      fresh.change = KernelChange::renamed;
-      fresh.base = gone.base;
-      fresh.reasons.push_back(fmt::format("renamed from {}", gone.base->qualified_name));
-      gone.change = KernelChange::renamed;  // consumed
-      break;
-    }
-  }
-  for (auto& kernel : added) analysis.kernels.push_back(std::move(kernel));
-  for (auto& kernel : removed)
-    if (kernel.change == KernelChange::removed) analysis.kernels.push_back(std::move(kernel));
+  add_moved_kernels(base, head, to_head_path, removed, added, analysis);
+  add_launch_changes(base, head, to_head_path, touched, analysis);
+  add_library_kernel_changes(base, head, to_head_path, touched, analysis);
   return analysis;
 }
 

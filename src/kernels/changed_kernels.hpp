@@ -3,10 +3,19 @@
 
 // Which kernels a change touches (DESIGN.md step 2): a kernel changed when its body or signature
 // changed, or a device function it reaches, or a macro or file-scope declaration (type, constant,
-// table) its code names, in its file or any local header that file includes. Changes to
+// table) its code names, in its file or any local header that file includes, or when a touched
+// file launches it with a new configuration (launch_sites.hpp; reason "launch configuration at
+// file:line changed"). A library kernel that runs a project class's operator() (CUTLASS's
+// device_kernel<Op>, library_kernels.hpp) is reported under the operator()'s sites and name
+// ("demo::ScaleOp::operator()"), its first reason "library kernel cutlass::device_kernel<
+// demo::ScaleOp> runs demo::ScaleOp::operator()"; its sites' function is then a __device__
+// function, not a __global__ one. Changes to
 // comments and whitespace alone are not changes. Kernels only in the head are added, only in the
-// base removed; one removed and one added in the same file with the same body and parameters is
-// a rename.
+// base removed, except where a removed and an added kernel of one file are one kernel moved
+// (kernel_pairing.hpp): under a new qualification only (ns::k was k) it is the same kernel,
+// modified only where its code changed (reason "qualified name changed from k"); with the same
+// body and parameters under a new name it is renamed; with a similar body under a new name it is
+// modified, its first reason "renamed from old_name".
 
 #include <optional>
 #include <set>

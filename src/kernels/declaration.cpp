@@ -12,6 +12,14 @@ namespace {
 bool is_closing_angle(const Token& t) { return t.is_punct(">") || t.is_punct(">>"); }
 bool is_name(const Token& t) { return t.is_identifier() && !is_keyword(t.text()); }
 
+// Words that may follow a function's parameter list. Any other word there means the "function"
+// was an attribute macro before the return type: __global__ BOUNDS(256) void k(...).
+bool may_follow_parameters(const Token& t) {
+  static constexpr auto words = std::to_array<std::string_view>(
+      {"noexcept", "override", "final", "throw", "requires", "try", "mutable", "__attribute__", "asm", "__asm__"});
+  return !t.is_identifier() || std::find(words.begin(), words.end(), t.text()) != words.end();
+}
+
 // The '<' that opens the template argument list closed at `close`, or nothing.
 std::optional<std::size_t> matching_open_angle(std::span<const Token> tokens, std::size_t floor, std::size_t close) {
   std::size_t depth = 0;
@@ -97,7 +105,15 @@ bool is_attribute_word(std::string_view word) {
   return std::find(words.begin(), words.end(), word) != words.end();
 }
 
+bool is_device_macro_name(std::string_view word) {
+  if (word.size() > 64 || word.find("DEVICE") == std::string_view::npos) return false;
+  return std::ranges::all_of(word, [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
 std::optional<FunctionHead> find_function_head(std::span<const Token> head, std::size_t from) {
+  // The last name with a parameter list that a word follows, kept in case no later one comes:
+  // `BOUNDS(256) void k() const` ends with k, `BOUNDS(256) const float* k()` goes on to k.
+  std::optional<FunctionHead> before_a_word;
   for (std::size_t i = from; i < head.size(); ++i) {
     const Token& t = head[i];
     if (t.is_punct("[") && i + 1 < head.size() && head[i + 1].is_punct("[")) {
@@ -108,7 +124,7 @@ std::optional<FunctionHead> find_function_head(std::span<const Token> head, std:
       i = matching_close(head, i + 1);
       continue;
     }
-    if (t.is_punct("=") || t.is_punct(";")) return std::nullopt;
+    if (t.is_punct("=") || t.is_punct(";")) return before_a_word;
     if (!t.is_punct("(")) continue;
 
     FunctionHead found;
@@ -141,9 +157,12 @@ std::optional<FunctionHead> find_function_head(std::span<const Token> head, std:
       continue;
     }
     found.params_close = matching_close(head, found.params_open);
-    return found;
+    const std::size_t after = found.params_close + 1;
+    if (operator_at || after >= head.size() || may_follow_parameters(head[after])) return found;
+    before_a_word = found;
+    i = found.params_close;
   }
-  return std::nullopt;
+  return before_a_word;
 }
 
 std::string declarator_name(std::span<const Token> head, const FunctionHead& found) {

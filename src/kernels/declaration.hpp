@@ -45,4 +45,10 @@ std::string launch_bounds_of(std::span<const Token> head);
 // __attribute__, __declspec, alignas, __align__, __launch_bounds__, decltype, noexcept, ...
 bool is_attribute_word(std::string_view word);
 
+// Whether a word reads as a library's macro for CUDA specifiers that the source does not define
+// (its header is absent in a plain clone): upper case, with DEVICE in it, as CUTLASS_DEVICE,
+// CUTE_HOST_DEVICE, HOST_DEVICE. Such a word before a declaration counts as __device__ (and as
+// __host__ too where HOST is in it).
+bool is_device_macro_name(std::string_view word);
+
 }  // namespace kforecast::kernels

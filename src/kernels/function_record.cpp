@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -56,6 +57,7 @@ std::optional<std::size_t> SourceScanner::function(std::size_t from, std::size_t
         collect_body_use(m_code.subspan(end + 1, inside_end - end - 1), also_used, m_names, *m_result.text_store);
     f.referenced_identifiers = std::move(use.identifiers);
     f.calls = std::move(use.calls);
+    f.calls_indirectly = use.calls_indirectly;
     next = extent.resume;
   } else {
     f.has_body = false;
@@ -70,7 +72,8 @@ std::optional<std::size_t> SourceScanner::function(std::size_t from, std::size_t
   return next;
 }
 
-void SourceScanner::macro_kernel(const MacroMeaning& meaning, std::size_t name_at, std::size_t close) {
+std::optional<std::size_t> SourceScanner::macro_kernel(const MacroMeaning& meaning, std::size_t name_at,
+                                                       std::size_t close) {
   std::vector<std::span<const Token>> arguments;
   std::size_t depth = 0;
   std::size_t start = name_at + 2;
@@ -86,11 +89,38 @@ void SourceScanner::macro_kernel(const MacroMeaning& meaning, std::size_t name_a
     }
   }
   auto kernel = m_macros.expand(meaning, arguments, *m_result.text_store);
-  if (!kernel) return;
+  if (!kernel) return std::nullopt;
   kernel->qualified_name = join_scope(m_prefix, kernel->name);
   kernel->extern_c = in_extern_c();
   kernel->signature = kernel->body = kernel->whole = span_of(m_source, m_code[name_at], m_code[close]);
+  const std::size_t open = close + 1;
+  if (kernel->has_body || open >= m_code.size() || !m_code[open].is_punct("{")) {
+    m_result.functions.push_back(std::move(*kernel));
+    return std::nullopt;
+  }
+  // DEFINE_FWD_KERNEL(fwd_f32, float) { ... }: the body is the source's, the names it uses
+  // join those of the macro's expansion.
+  const BodyExtent extent = body_extent(open);
+  kernel->has_body = true;
+  kernel->body = span_of(m_source, m_code[open], m_code[extent.last]);
+  kernel->whole = span_of(m_source, m_code[name_at], m_code[extent.last]);
+  const std::size_t inside_end = extent.closed ? extent.last : extent.last + 1;
+  const std::span<const Token> also_used[] = {m_code.subspan(name_at, open - name_at),
+                                              conditions_within(m_code[open], m_code[extent.last])};
+  const BodyUse use =
+      collect_body_use(m_code.subspan(open + 1, inside_end - open - 1), also_used, m_names, *m_result.text_store);
+  auto merged = [](std::vector<std::string_view> expanded, const std::vector<std::string_view>& written) {
+    std::vector<std::string_view> all;
+    all.reserve(expanded.size() + written.size());
+    std::ranges::merge(expanded, written, std::back_inserter(all));
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
+  };
+  kernel->referenced_identifiers = merged(std::move(kernel->referenced_identifiers), use.identifiers);
+  kernel->calls = merged(std::move(kernel->calls), use.calls);
+  kernel->calls_indirectly = kernel->calls_indirectly || use.calls_indirectly;
   m_result.functions.push_back(std::move(*kernel));
+  return extent.resume;
 }
 
 void SourceScanner::instantiation(std::size_t from, std::size_t end) {

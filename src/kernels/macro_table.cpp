@@ -112,6 +112,7 @@ void MacroTable::define(const Macro& macro) {
                                              {}, names, composed);
         meaning.kernel_identifiers.assign(use.identifiers.begin(), use.identifiers.end());
         meaning.kernel_calls.assign(use.calls.begin(), use.calls.end());
+        kernel.calls_indirectly = use.calls_indirectly;
       }
     }
   }

@@ -63,9 +63,51 @@ RevisionSources::RevisionSources(const SourceFiles& files)
   for (const auto& [path, scanned] : m_scanned) {
     std::vector<std::string> resolved;
     for (const Include& include : scanned.includes)
-      if (auto header = resolve_include(path, include); header && std::ranges::find(resolved, *header) == resolved.end())
+      if (auto header = resolve_include(path, include);
+          header && std::ranges::find(resolved, *header) == resolved.end())
         resolved.push_back(std::move(*header));
     m_includes.emplace(path, std::move(resolved));
+  }
+  rescan_with_header_macros();
+}
+
+// A kernel-defining macro (or one that stands for __device__) lives in a header more often than
+// not: a file that uses one its headers define is scanned again, knowing them. Only such files
+// are, so most files are scanned once.
+void RevisionSources::rescan_with_header_macros() {
+  const auto means_something = [](const Macro& macro) {
+    return macro.body.find("__global__") != std::string::npos || macro.body.find("__device__") != std::string::npos ||
+           macro.body.find("__host__") != std::string::npos;
+  };
+  std::vector<Token> tokens;
+  for (auto& [path, scanned] : m_scanned) {
+    std::vector<const Macro*> candidates;
+    for (const auto& header : closure(path)) {
+      if (header == path) continue;
+      for (const Macro& macro : m_scanned.at(header).macros)
+        if (means_something(macro)) candidates.push_back(&macro);
+    }
+    if (candidates.empty()) continue;
+    const std::string& text = m_files.at(path);
+    // A search of the text per name is fast for a few names; for many, one pass over the tokens.
+    constexpr std::size_t most_names_searched = 16;
+    std::vector<Macro> known;
+    tokens.clear();
+    if (candidates.size() <= most_names_searched) {
+      for (const Macro* macro : candidates)
+        if (text.find(macro->name) != std::string::npos) known.push_back(*macro);
+    } else {
+      lex(text, tokens);
+      std::set<std::string_view> used;
+      for (const Token& t : tokens)
+        if (t.is_identifier()) used.insert(t.text());
+      for (const Macro* macro : candidates)
+        if (used.contains(macro->name)) known.push_back(*macro);
+    }
+    if (known.empty()) continue;
+    if (tokens.empty()) lex(text, tokens);
+    // The file's own definitions come after the headers', as the preprocessor would see them.
+    scanned = scan_cuda_source(text, {.known_macros = known, .tokens = &tokens});
   }
 }
 
@@ -121,6 +163,37 @@ const RevisionSources::ClosureGraph& RevisionSources::closure_graph(const std::s
   return *slot;
 }
 
+const std::vector<FunctionRef>& RevisionSources::address_taken(const ClosureGraph& closure) const {
+  if (closure.address_taken) return *closure.address_taken;
+  // A name not followed by '(' outside the member functions of a class: `= relu`, `{relu,
+  // leaky}`, `&relu`; a member's own declaration or a call is not taking an address.
+  std::vector<FunctionRef> found;
+  std::vector<Token> tokens;
+  for (const auto& file : closure.files) {
+    const std::string_view text = m_files.at(file);
+    const auto& functions = m_scanned.at(file).functions;
+    for (const auto& declaration : m_declarations.at(file)) {
+      const Span span = declaration.span;
+      lex(text.substr(span.begin, span.end - span.begin), tokens);
+      auto member =
+          std::ranges::lower_bound(functions, span.begin, {}, [](const Function& f) { return f.whole.begin; });
+      for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const auto at = span.begin + static_cast<std::size_t>(tokens[i].text().data() - (text.data() + span.begin));
+        while (member != functions.end() && member->whole.end <= at) ++member;
+        if (member != functions.end() && member->whole.begin <= at) continue;
+        if (!tokens[i].is_identifier() || (i + 1 < tokens.size() && tokens[i + 1].is_punct("("))) continue;
+        for (FunctionRef ref : closure.graph->find(tokens[i].text()))
+          if (closure.graph->function(ref).kind == FunctionKind::device) found.push_back(ref);
+      }
+    }
+  }
+  std::ranges::sort(found);
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  // Filled once per closure, on the one thread that uses this RevisionSources (as m_graphs is).
+  closure.address_taken = std::move(found);
+  return *closure.address_taken;
+}
+
 std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::size_t function_index) const {
   using Kind = ReachedPiece::Kind;
   const ClosureGraph& cached = closure_graph(path);
@@ -130,39 +203,83 @@ std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::s
 
   std::vector<ReachedPiece> pieces;
   std::set<std::string> names;  // identifiers the kernel's code names, for declarations
+  std::set<FunctionRef> reached{kernel};
+  bool dispatches = graph.dispatches(kernel);
   auto add_function = [&](FunctionRef ref, Kind kind) {
     const Function& function = graph.function(ref);
     pieces.push_back({kind, function.qualified_name, files[ref.source], function.whole});
     names.insert(function.referenced_identifiers.begin(), function.referenced_identifiers.end());
   };
   add_function(kernel, Kind::kernel);
-  for (FunctionRef callee : graph.reachable_from(kernel))
-    if (!(callee == kernel)) add_function(callee, Kind::device_function);
-  for (MacroRef ref : graph.macros_used(kernel, MacroReach::with_callees)) {
-    const Macro& macro = graph.macro(ref);
-    pieces.push_back({Kind::macro, macro.name, files[ref.source], macro.span});
-    for (auto& name : identifiers_in(macro.body)) names.insert(std::move(name));
-  }
+  auto add_reached_from = [&](FunctionRef root) {
+    for (FunctionRef callee : graph.reachable_from(root)) {
+      if (!reached.insert(callee).second) continue;
+      add_function(callee, Kind::device_function);
+      dispatches = dispatches || graph.dispatches(callee);
+    }
+  };
+  add_reached_from(kernel);
   // Declarations the code names, and those their own text names in turn.
   std::set<std::pair<std::size_t, std::size_t>> taken;
-  for (int round = 0; round < max_declaration_rounds; ++round) {
-    bool added = false;
-    for (std::size_t f = 0; f < files.size(); ++f) {
-      const auto& declarations = m_declarations.at(files[f]);
-      for (std::size_t d = 0; d < declarations.size(); ++d) {
-        const auto& declaration = declarations[d];
-        const bool named = std::ranges::any_of(declaration.names, [&](const auto& n) { return names.contains(n); });
-        if (!named || !taken.insert({f, d}).second) continue;
-        pieces.push_back({Kind::declaration, declaration.names.front(), files[f], declaration.span});
-        const std::string_view text = m_files.at(files[f]);
-        for (auto& name :
-             identifiers_in(text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin)))
-          names.insert(std::move(name));
-        added = true;
+  std::vector<ReachedPiece> declarations;
+  auto add_declarations = [&] {
+    for (int round = 0; round < max_declaration_rounds; ++round) {
+      bool added = false;
+      for (std::size_t f = 0; f < files.size(); ++f) {
+        const auto& in_file = m_declarations.at(files[f]);
+        for (std::size_t d = 0; d < in_file.size(); ++d) {
+          const auto& declaration = in_file[d];
+          const bool named = std::ranges::any_of(declaration.names, [&](const auto& n) { return names.contains(n); });
+          if (!named || !taken.insert({f, d}).second) continue;
+          declarations.push_back({Kind::declaration, declaration.names.front(), files[f], declaration.span});
+          const std::string_view text = m_files.at(files[f]);
+          for (auto& name :
+               identifiers_in(text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin)))
+            names.insert(std::move(name));
+          added = true;
+        }
       }
+      if (!added) break;
     }
-    if (!added) break;
+  };
+  std::set<MacroRef> macros_taken;
+  std::vector<ReachedPiece> macros;
+  auto add_macros = [&](FunctionRef root) {
+    for (MacroRef ref : graph.macros_used(root, MacroReach::with_callees)) {
+      if (!macros_taken.insert(ref).second) continue;
+      const Macro& macro = graph.macro(ref);
+      macros.push_back({Kind::macro, macro.name, files[ref.source], macro.span});
+      for (auto& name : identifiers_in(macro.body)) names.insert(std::move(name));
+    }
+  };
+  add_macros(kernel);
+  add_declarations();
+  // A call through a value (a table of function pointers, a function returning one) may land on
+  // any device function whose name the reached code or declarations mention without calling it:
+  // those are reached too, with what they reach, until nothing new comes.
+  // So may the functions whose address a file-scope declaration of the closure takes, which a
+  // kernel may be handed as an argument: __device__ unary_fn d_relu = relu, copied out by host code.
+  for (int round = 0; dispatches && round < max_declaration_rounds; ++round) {
+    std::vector<FunctionRef> taken_address;
+    if (round == 0)
+      for (FunctionRef ref : address_taken(cached))
+        if (!reached.contains(ref)) taken_address.push_back(ref);
+    for (const std::string& name : names)
+      for (FunctionRef ref : graph.find(name))
+        if (graph.function(ref).kind == FunctionKind::device && !reached.contains(ref)) taken_address.push_back(ref);
+    if (taken_address.empty()) break;
+    for (FunctionRef ref : taken_address) {
+      if (!reached.insert(ref).second) continue;
+      add_function(ref, Kind::device_function);
+      dispatches = dispatches || graph.dispatches(ref);
+      add_reached_from(ref);
+      add_macros(ref);
+    }
+    add_declarations();
   }
+  pieces.insert(pieces.end(), std::make_move_iterator(macros.begin()), std::make_move_iterator(macros.end()));
+  pieces.insert(pieces.end(), std::make_move_iterator(declarations.begin()),
+                std::make_move_iterator(declarations.end()));
   return pieces;
 }
 
@@ -182,9 +299,22 @@ Dependencies RevisionSources::dependencies(const std::string& path, std::size_t 
         found[fmt::format("macro {}", piece.name)] = fingerprint;
         break;
       case Kind::declaration: {
+        // A class's member functions are functions of their own, reached (and fingerprinted)
+        // where called: a kernel that names the class is not changed by a member it never calls.
+        // Functions are in source order.
+        const auto& functions = m_scanned.at(piece.file).functions;
+        std::vector<Span> members;
+        for (auto f = std::ranges::lower_bound(functions, piece.span.begin, {},
+                                               [](const Function& g) { return g.whole.begin; });
+             f != functions.end() && f->whole.begin < piece.span.end; ++f)
+          if (f->has_body && f->whole.end <= piece.span.end &&
+              (members.empty() || members.back().end <= f->whole.begin))
+            members.push_back(f->whole);
+        const std::uint64_t without_members =
+            members.empty() ? fingerprint : token_fingerprint(m_files.at(piece.file), piece.span, members);
         // Several declarations may share a first name (a forward declaration and the definition).
         std::uint64_t& slot = found[fmt::format("declaration {}", piece.name)];
-        slot = slot * 0x9E3779B97F4A7C15ULL + fingerprint;
+        slot = slot * 0x9E3779B97F4A7C15ULL + without_members;
         break;
       }
     }

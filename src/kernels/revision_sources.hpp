@@ -69,8 +69,13 @@ class RevisionSources {
     std::vector<std::string> files;
     std::vector<ScannedSource> sources;
     std::unique_ptr<CallGraph> graph;
+    // Device functions whose address a file-scope declaration takes (a table, a __device__
+    // pointer host code copies out); found at the first kernel that calls through a value.
+    mutable std::optional<std::vector<FunctionRef>> address_taken;
   };
   const ClosureGraph& closure_graph(const std::string& path) const;
+  const std::vector<FunctionRef>& address_taken(const ClosureGraph& closure) const;
+  void rescan_with_header_macros();
 
   // A copy only where some file ends its lines with a lone CR (made LF, byte for byte); null
   // otherwise, and m_files is the caller's map, never copied. On the heap, so that m_files still

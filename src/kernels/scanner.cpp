@@ -37,7 +37,8 @@ SourceScanner::SourceScanner(std::string_view source, const ScanOptions& options
     : m_source(source),
       m_pre(options.tokens != nullptr ? preprocess(source, *options.tokens, std::move(t_token_storage))
                                       : preprocess(source, std::move(t_token_storage))),
-      m_code(m_pre.code) {
+      m_code(m_pre.code),
+      m_known_macros(options.known_macros) {
   m_result.text_store = std::make_shared<TextStore>();
   for (const Macro& macro : options.known_macros) m_macros.define(macro);
   for (const Macro& macro : m_pre.macros) m_macros.define(macro);
@@ -150,13 +151,17 @@ std::size_t SourceScanner::declaration(std::size_t start) {
     } else if (const MacroMeaning* meaning = m_macros.find(t.text())) {
       if (meaning->kernel_name_parameter && call) {
         const std::size_t close = std::min(matching_close(m_code, i + 1), end - 1);
-        macro_kernel(*meaning, i, close);
+        if (const auto after_body = macro_kernel(*meaning, i, close)) return *after_body;
         if (!specifier_at) from = close + 1;
         i = close;
       } else if (!meaning->kernel_name_parameter) {
         specifiers.add(meaning->specifiers);
         if (!specifier_at) specifier_at = i;
       }
+    } else if (!call && is_device_macro_name(t.text()) && !defines(t.text())) {
+      specifiers.device = true;
+      specifiers.host = specifiers.host || t.text().find("HOST") != std::string_view::npos;
+      if (!specifier_at) specifier_at = i;
     } else if (call && !specifier_at && !is_keyword(t.text()) && !is_attribute_word(t.text())) {
       const std::size_t close = std::min(matching_close(m_code, i + 1), end - 1);
       from = close + 1;
@@ -195,6 +200,15 @@ std::size_t SourceScanner::declaration(std::size_t start) {
     return body_extent(end).resume;
   }
   return end < m_code.size() && m_code[end].is_punct("}") ? end : end + 1;
+}
+
+bool SourceScanner::defines(std::string_view macro_name) {
+  if (!m_defined_names) {
+    m_defined_names.emplace();
+    for (const Macro& macro : m_pre.macros) m_defined_names->insert(macro.name);
+    for (const Macro& macro : m_known_macros) m_defined_names->insert(macro.name);
+  }
+  return m_defined_names->contains(macro_name);
 }
 
 std::optional<std::string> SourceScanner::class_name(std::size_t from, std::size_t end) const {

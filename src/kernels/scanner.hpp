@@ -11,7 +11,11 @@
 //     function named by one of the macro's parameters, e.g.
 //       #define DEFINE_KERNEL(name) __global__ void name(float* x) { ... }
 //       DEFINE_KERNEL(foo)          -> kernel "foo", from_macro, macro "DEFINE_KERNEL"
-//     Limits: the macro must be defined in this source (or given in ScanOptions); the name must
+//     or whose body writes only the signature, the kernel's body following the invocation:
+//       #define DEFINE_FWD(name, T) __global__ void name(T* x, int n)
+//       DEFINE_FWD(fwd_f32, float) { ... }   -> kernel "fwd_f32" with that body
+//     Limits: the macro must be defined in this source (or given in ScanOptions; RevisionSources
+//     gives those of the headers a file includes); the name must
 //     be passed as one plain identifier, not pasted (name##_f32); the invocation must stand at
 //     namespace scope; macros that expand to other kernel-defining macros are not followed;
 //   - explicit instantiations (template __global__ void k<64>(float*);), attached to the kernel;
@@ -21,7 +25,10 @@
 // is unknown, so all of its branches are scanned and a kernel defined in both the #ifdef and the
 // #else branch is found twice. Macros are not expanded, except that an object-like macro whose
 // body holds __global__, __device__ or __host__ (#define DEVICE_INLINE __device__
-// __forceinline__) counts as those specifiers.
+// __forceinline__) counts as those specifiers, and so does an upper-case word with DEVICE in it
+// that no macro in view defines (CUTLASS_DEVICE, CUTE_HOST_DEVICE: a library header a plain
+// clone lacks). A macro call between the specifiers and the return type (__global__
+// BOUNDS(256) void k(...)) is an attribute, not the function's name.
 // Code that does not compile: an unclosed function body ends where the next __global__
 // declaration starts (no kernel is defined inside a function), a stray '}' is ignored, and an
 // unterminated comment, string or body ends at the end of the input.
@@ -75,6 +82,9 @@ struct Function {
   // Names called in the body: an identifier (or a qualified name) followed by ( or <...>( or
   // <<<. As written ("f", "ns::g"), sorted and unique; CallGraph resolves them. Views, as above.
   std::vector<std::string_view> calls;
+  // The body calls through something other than a name (BodyUse::calls_indirectly): a table of
+  // function pointers, a function that returns one, a functor. CallGraph::dispatches.
+  bool calls_indirectly = false;
   // Explicit instantiations of this function, each as written without `template` and the
   // specifiers: "k<64, float>", or "k(float*)" when the arguments are deduced.
   std::vector<std::string> instantiations;

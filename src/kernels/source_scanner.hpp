@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "kernels/body_use.hpp"
@@ -62,7 +63,9 @@ class SourceScanner {
   BodyExtent body_extent(std::size_t open) const;
   std::optional<std::size_t> function(std::size_t from, std::size_t end, std::size_t specifier_at,
                                       Specifiers specifiers);
-  void macro_kernel(const MacroMeaning& meaning, std::size_t name_at, std::size_t close);
+  // Records the kernel a macro invocation defines. Where the macro writes only the signature
+  // and a body follows the invocation, the body is the kernel's: returns where the walk goes on.
+  std::optional<std::size_t> macro_kernel(const MacroMeaning& meaning, std::size_t name_at, std::size_t close);
   void instantiation(std::size_t from, std::size_t end);
   void resolve_instantiations();
   std::optional<std::string> class_name(std::size_t from, std::size_t end) const;
@@ -70,12 +73,16 @@ class SourceScanner {
   void open_scope(ScopeKind kind, std::string name, std::size_t first);
   void close_scope(std::size_t close);
   bool in_extern_c() const;
+  // Whether the source or the known macros define `macro_name` (then it means what they say).
+  bool defines(std::string_view macro_name);
   std::span<const Token> conditions_within(const Token& open, const Token& last) const;
 
   std::string_view m_source;
   Preprocessed m_pre;
   std::span<const Token> m_code;
+  std::span<const Macro> m_known_macros;
   MacroTable m_macros;
+  std::optional<std::unordered_set<std::string_view>> m_defined_names;  // made at the first need
   std::vector<Scope> m_scopes;
   std::string m_prefix;  // the qualified name of the innermost named scope
   std::vector<PendingInstantiation> m_pending;

@@ -107,3 +107,24 @@ TEST_CASE("kernels: names resolve across several sources, a .cu file and its hea
   CHECK(graph.reachable_from(stamped).size() == 2);
   CHECK(macro_names(graph, graph.macros_used(stamped, MacroReach::function_only)) == std::vector<std::string>{"STAMP"});
 }
+
+TEST_CASE("kernels: a call through a template parameter or a functor parameter resolves wide") {
+  const auto scanned = scan_cuda_source(
+      "struct A { __device__ static int Run(int x) { return x; } };\n"
+      "struct B { __device__ static int Run(int x) { return -x; } };\n"
+      "struct Sq { __device__ int operator()(int x) const { return x * x; } };\n"
+      "__device__ int other(int x) { return x; }\n"
+      "template <class Runner, int N = 4>\n__global__ void k(int* p) { p[0] = Runner::Run(p[1]); }\n"
+      "template <typename F>\n__global__ void f(int* p, F op) { p[0] = op(p[1]); }\n"
+      "template <typename F>\n__global__ void g(int* p) { p[0] = F()(p[1]); }\n"
+      "__global__ void plain(int* p) { p[0] = other(p[1]); }\n");
+  const CallGraph graph(scanned);
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "k"))) == std::vector<std::string>{"A::Run", "B::Run"});
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "f"))) == std::vector<std::string>{"Sq::operator()"});
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "g"))) == std::vector<std::string>{"Sq::operator()"});
+  CHECK(names_of(graph, graph.reachable_from(one(graph, "plain"))) == std::vector<std::string>{"other"});
+  CHECK(graph.dispatches(one(graph, "f")));
+  CHECK(graph.dispatches(one(graph, "g")));  // F()(x): a call on a value
+  CHECK_FALSE(graph.dispatches(one(graph, "k")));
+  CHECK_FALSE(graph.dispatches(one(graph, "plain")));
+}

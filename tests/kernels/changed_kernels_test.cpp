@@ -137,9 +137,21 @@ TEST_CASE("kernels: macros, constants and types the kernel uses") {
   }
 }
 
-TEST_CASE("kernels: host code alone changes no kernel") {
-  auto outcome = edit("src/gemm.cu", "scale<<<1, TILE>>>(a, p);", "scale<<<4, TILE>>>(a, p); /* more */");
+TEST_CASE("kernels: host code alone changes no kernel, unless a launch configuration changed") {
+  auto outcome =
+      edit("src/gemm.cu", "scale<<<1, TILE>>>(a, p);", "Params q = p;\n  scale<<<1,TILE>>>(a, q); /* more */");
   CHECK(outcome.analysis.kernels.empty());
+  auto launch = edit("src/gemm.cu", "scale<<<1, TILE>>>(a, p);", "scale<<<4, TILE>>>(a, p);");
+  CHECK(launch.names() == std::vector<std::string>{"modified scale"});
+  CHECK(launch.only().reasons == std::vector<std::string>{"launch configuration at src/gemm.cu:13 changed"});
+  auto edited = base_files();
+  edited["src/gemm.cu"] = replaced(replaced(gemm, "scale<<<1, TILE>>>(a, p);", "scale<<<4, TILE>>>(a, p);"),
+                                   "* p.alpha", "* p.alpha * 2.0f");
+  auto kernel_and_launch = analyse(base_files(), edited);
+  CHECK(kernel_and_launch.names() == std::vector<std::string>{"modified scale"});
+  CHECK_THAT(kernel_and_launch.only().reasons,
+             VectorContains(std::string("launch configuration at src/gemm.cu:13 changed")));
+  CHECK_THAT(kernel_and_launch.only().reasons, VectorContains(std::string("the kernel's own source changed")));
 }
 
 TEST_CASE("kernels: a shared header's change reaches kernels in every file that includes it") {
@@ -169,9 +181,18 @@ TEST_CASE("kernels: added, removed and renamed kernels") {
     CHECK(outcome.only().base->qualified_name == "copy");
     CHECK_THAT(outcome.only().reasons, VectorContains(std::string("renamed from copy")));
   }
-  SECTION("renamed with a new body is a removal and an addition") {
+  SECTION("renamed with a small edit is a modification") {
+    // Was an addition and a removal: a renamed and edited kernel got no forecast.
     auto outcome = edit("src/gemm.cu", "void copy(float* dst, const float* src) { dst[threadIdx.x]",
                         "void copy_rows(float* dst, const float* src) { dst[threadIdx.x + 1]");
+    CHECK(outcome.names() == std::vector<std::string>{"modified copy_rows"});
+    CHECK(outcome.only().base->qualified_name == "copy");
+    CHECK_THAT(outcome.only().reasons, VectorContains(std::string("renamed from copy")));
+  }
+  SECTION("renamed with a new body is a removal and an addition") {
+    auto outcome =
+        edit("src/gemm.cu", "void copy(float* dst, const float* src) { dst[threadIdx.x] = src[threadIdx.x]; }",
+             "void copy_rows(float* dst, const float* src) { if (blockIdx.x == 0) atomicAdd(dst, *src); }");
     CHECK(outcome.names() == std::vector<std::string>{"added copy_rows", "removed copy"});
   }
 }
@@ -230,4 +251,62 @@ TEST_CASE("kernels: revision sources made from bare-CR files survive a move") {
   const RevisionSources moved(std::move(first));
   REQUIRE(moved.files().at("k.cu").find('\r') == std::string::npos);
   CHECK(moved.scanned("k.cu").functions.size() == 1);
+}
+
+TEST_CASE("kernels: kernels a macro defines change with the macro") {
+  constexpr std::string_view stamped = R"(#define KERNEL(name) __global__ void name(float* p) { p[0] = 1; }
+#define DEFINE_FWD_KERNEL(name, T) __global__ void name(T* x, int n)
+KERNEL(a) KERNEL(b)
+DEFINE_FWD_KERNEL(fwd_f32, float) {
+  if (threadIdx.x < n) x[threadIdx.x] *= 2.0f;
+}
+DEFINE_FWD_KERNEL(fwd_f64, double) {
+  if (threadIdx.x < n) x[threadIdx.x] *= 2.0;
+}
+)";
+  const SourceFiles base{{"k.cu", std::string(stamped)}};
+  SECTION("the whole-kernel macro's body") {
+    const SourceFiles head{{"k.cu", replaced(stamped, "p[0] = 1;", "p[0] = 2;")}};
+    auto outcome = analyse(base, head);
+    REQUIRE(outcome.names() == std::vector<std::string>{"modified a", "modified b"});
+    CHECK_THAT(outcome.analysis.kernels[0].reasons, VectorContains(std::string("macro KERNEL changed")));
+  }
+  SECTION("the signature macro") {
+    const SourceFiles head{{"k.cu", replaced(stamped, "T* x, int n)", "T* __restrict__ x, int n)")}};
+    auto outcome = analyse(base, head);
+    CHECK(outcome.names() == std::vector<std::string>{"modified fwd_f32", "modified fwd_f64"});
+  }
+  SECTION("the body after one invocation") {
+    const SourceFiles head{{"k.cu", replaced(stamped, "*= 2.0f;", "*= 3.0f;")}};
+    auto outcome = analyse(base, head);
+    CHECK(outcome.names() == std::vector<std::string>{"modified fwd_f32"});
+    CHECK_THAT(outcome.only().reasons, VectorContains(std::string("the kernel's own source changed")));
+  }
+  SECTION("the macro in an included header") {
+    const std::string header = "#pragma once\n#define DEFINE_FWD_KERNEL(name, T) __global__ void name(T* x, int n)\n";
+    const std::string user =
+        "#include \"fwd.cuh\"\nDEFINE_FWD_KERNEL(fwd_f32, float) { x[0] = 1.0f; }\n"
+        "DEFINE_FWD_KERNEL(fwd_f16, half) { x[0] = 1.0f; }\n";
+    const SourceFiles with_header{{"fwd.cuh", header}, {"fwd.cu", user}};
+    const SourceFiles edited{{"fwd.cuh", replaced(header, "int n)", "long n)")}, {"fwd.cu", user}};
+    auto outcome = analyse(with_header, edited);
+    REQUIRE(outcome.names() == std::vector<std::string>{"modified fwd_f16", "modified fwd_f32"});
+    CHECK_THAT(outcome.analysis.kernels[0].reasons, VectorContains(std::string("macro DEFINE_FWD_KERNEL changed")));
+  }
+}
+
+TEST_CASE("kernels: a member function the kernel never calls is no change to a class it names") {
+  constexpr std::string_view ops = R"(struct Op {
+  float scale;
+  __device__ float apply(float x) const { return x * scale; }
+  __device__ float unused(float x) const { return x + scale; }
+};
+__global__ void k(float* x, Op op) { x[0] = op.apply(x[0]); }
+)";
+  const SourceFiles base{{"k.cu", std::string(ops)}};
+  CHECK(analyse(base, {{"k.cu", replaced(ops, "x + scale", "x - scale")}}).analysis.kernels.empty());
+  auto called = analyse(base, {{"k.cu", replaced(ops, "x * scale", "x / scale")}});
+  CHECK(called.names() == std::vector<std::string>{"modified k"});
+  auto field = analyse(base, {{"k.cu", replaced(ops, "float scale;", "double scale;")}});
+  CHECK(field.names() == std::vector<std::string>{"modified k"});
 }

@@ -78,3 +78,28 @@ TEST_CASE("kernels: template headers are skipped as a whole") {
   const auto plain = lex("__device__ void f()");
   CHECK(skip_template_headers(plain, 0) == 0);
 }
+
+TEST_CASE("kernels: an attribute macro before the return type is not the function's name") {
+  for (const std::string_view text :
+       {"__global__ BOUNDS(256) void k(float* x)", "__global__ BOUNDS(256, 2) const float* k(float* x)",
+        "__global__ ATTR_A(1) ATTR_B(x, y) unsigned long long k(float* x)",
+        "__global__ static __launch_bounds__(64) void k(float* x)", "__global__ __attribute__((noinline)) void k()",
+        "__global__ BOUNDS(256) ns::Result<int> k()", "__global__ BOUNDS(256) void k() const"}) {
+    CAPTURE(text);
+    const auto tokens = lex(text);
+    const auto head = find_function_head(tokens, 1);
+    REQUIRE(head.has_value());
+    CHECK(declarator_name(tokens, *head) == "k");
+  }
+  // A name whose parameter list is followed by what may follow one stays the name.
+  for (const std::string_view text :
+       {"__device__ void k(float* x) const noexcept", "__device__ auto k(int x) -> int",
+        "__device__ void k(int x) __attribute__((noinline))", "__device__ void k(int x) override final",
+        "__device__ void k(int x) requires true", "__device__ void k(int x) &&", "__device__ void k(int x)"}) {
+    CAPTURE(text);
+    const auto tokens = lex(text);
+    const auto head = find_function_head(tokens, 1);
+    REQUIRE(head.has_value());
+    CHECK(declarator_name(tokens, *head) == "k");
+  }
+}

@@ -51,3 +51,19 @@ TEST_CASE("kernels: fingerprint spans are clamped to the source") {
   CHECK(token_fingerprint(source, Span{5, 2}) == token_fingerprint("", Span{}));
   CHECK(token_fingerprint(source, Span{0, 3}) != token_fingerprint(source, Span{0, 5}));
 }
+
+TEST_CASE("kernels: a fingerprint can leave out spans, such as member function bodies") {
+  const std::string a = "struct S { int n; __device__ int f() { return 1; } };";
+  const std::string b = "struct S { int n; __device__ int f() { return 2; } };";
+  const std::string c = "struct S { long n; __device__ int f() { return 1; } };";
+  const auto member = [](const std::string& text) {
+    const std::size_t begin = text.find("__device__");
+    return Span{begin, text.find('}') + 1, 1, 1};
+  };
+  const Span whole_a{0, a.size(), 1, 1}, whole_b{0, b.size(), 1, 1}, whole_c{0, c.size(), 1, 1};
+  CHECK(token_fingerprint(a, whole_a) != token_fingerprint(b, whole_b));
+  const Span left_a[] = {member(a)}, left_b[] = {member(b)}, left_c[] = {member(c)};
+  CHECK(token_fingerprint(a, whole_a, left_a) == token_fingerprint(b, whole_b, left_b));
+  CHECK(token_fingerprint(a, whole_a, left_a) != token_fingerprint(c, whole_c, left_c));
+  CHECK(token_fingerprint(a, whole_a, {}) == token_fingerprint(a, whole_a));
+}

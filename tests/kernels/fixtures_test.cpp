@@ -144,6 +144,53 @@ TEST_CASE("kernels: fixture extern_c.cu, extern C blocks, namespaces and attribu
   CHECK(scanned.namespaces[1].span.last_line == 32);
 }
 
+TEST_CASE("kernels: fixture attribute_macros.cu, attributes between __global__ and the return type") {
+  const std::string source = read_fixture("attribute_macros.cu");
+  const auto scanned = scan_cuda_source(source);
+  // The attribute macro was taken for the name: every kernel behind it was called KF_BOUNDS.
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"add_bias", "relu_inplace", "zero_fill", "static_square",
+                                                             "widen", "block_sum", "no_inline_copy"});
+  for (const Function& f : scanned.functions) {
+    CAPTURE(f.name);
+    CHECK(f.kind == FunctionKind::global);
+    CHECK(f.has_body);
+    CHECK_FALSE(f.parameters.empty());
+  }
+  CHECK(only(scanned, "add_bias").parameters.size() == 3);
+  CHECK(only(scanned, "zero_fill").parameters[1].name == "n");
+  CHECK(only(scanned, "static_square").launch_bounds == "64");
+  CHECK(only(scanned, "widen").template_parameters == "template <typename T, int Width>");
+  CHECK(only(scanned, "block_sum").body.first_line == 30);
+  CHECK(only(scanned, "no_inline_copy").parameters[1].name == "src");
+}
+
+TEST_CASE("kernels: fixture macro_signatures.cu, a macro writes the signature, the body follows") {
+  const std::string source = read_fixture("macro_signatures.cu");
+  const auto scanned = scan_cuda_source(source);
+  // The body after the invocation was walked as declarations, and the kernel had none.
+  CHECK(qualified_names(scanned) == std::vector<std::string>{"fwd_f32", "fwd_f64", "inc_a", "inc_b", "plain_after"});
+  const Function& f32 = only(scanned, "fwd_f32");
+  CHECK(f32.kind == FunctionKind::global);
+  CHECK(f32.from_macro);
+  CHECK(f32.macro == "DEFINE_FWD_KERNEL");
+  CHECK(f32.has_body);
+  CHECK(f32.body.first_line == 7);
+  CHECK(f32.body.last_line == 10);
+  CHECK(f32.whole.first_line == 7);
+  CHECK(text_of(source, f32.signature) == "DEFINE_FWD_KERNEL(fwd_f32, float)");
+  REQUIRE(f32.parameters.size() == 2);
+  CHECK(f32.parameters[0].type == "float*");
+  CHECK(f32.parameters[1].name == "n");
+  CHECK(contains(f32.referenced_identifiers, "DEFINE_FWD_KERNEL"));
+  CHECK(contains(f32.referenced_identifiers, "blockIdx"));
+  const Function& f64 = only(scanned, "fwd_f64");
+  CHECK(f64.parameters[0].type == "double*");
+  CHECK(f64.calls == std::vector<std::string_view>{"clamp_unit"});
+  CHECK(only(scanned, "inc_a").from_macro);
+  CHECK(only(scanned, "inc_b").has_body);
+  CHECK(only(scanned, "plain_after").body.first_line == 19);
+}
+
 TEST_CASE("kernels: fixture tricky.cu, kernels in comments, strings and #if 0 are not found") {
   // #if 0 is honoured: in_if_zero is not found, the #else branch is. Other conditions keep
   // every branch, so both EXP macros are listed.

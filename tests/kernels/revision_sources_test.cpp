@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "scanned.hpp"
+
 using namespace kforecast::kernels;
 
 namespace {
@@ -54,4 +56,70 @@ TEST_CASE("revision sources: a bare angled name stays the toolkit's, whatever th
   CHECK_FALSE(sources.resolve_include("src/k.cu", angled("cuda_runtime.h")));
   CHECK_FALSE(sources.resolve_include("src/k.cu", angled("missing/header.h")));
   CHECK_FALSE(sources.resolve_include("src/k.cu", quoted("../../outside.h")));
+}
+
+namespace {
+
+// The kernels (by qualified name) whose dependencies differ between the fixture dispatch.cu and
+// the fixture with one edit.
+std::vector<std::string> kernels_changed_by(std::string_view from, std::string_view to) {
+  const std::string base_text = kforecast::kernels::testing::read_fixture("dispatch.cu");
+  std::string head_text = base_text;
+  const auto at = head_text.find(from);
+  REQUIRE(at != std::string::npos);
+  head_text.replace(at, from.size(), to);
+  const SourceFiles base_files{{"dispatch.cu", base_text}}, head_files{{"dispatch.cu", head_text}};
+  const RevisionSources base(base_files), head(head_files);
+  std::vector<std::string> changed;
+  const auto& functions = head.scanned("dispatch.cu").functions;
+  for (std::size_t i = 0; i < functions.size(); ++i)
+    if (functions[i].kind == FunctionKind::global &&
+        base.dependencies("dispatch.cu", i) != head.dependencies("dispatch.cu", i))
+      changed.push_back(functions[i].qualified_name);
+  return changed;
+}
+
+}  // namespace
+
+TEST_CASE("revision sources: fixture dispatch.cu, device functions reached through dispatch") {
+  // Before: no kernel reached a device function it did not call by name.
+  SECTION("through a template parameter: every Run") {
+    CHECK(kernels_changed_by("return a * b;", "return a * b + 0.0f;") == std::vector<std::string>{"binary_op"});
+  }
+  // A kernel that calls through a value may run any function whose address a file-scope
+  // declaration takes (the table's entries, softsign_pointer's): conservative, a miss being worse.
+  const std::vector<std::string> through_values{"apply_from_table", "apply_picked", "apply_held", "apply_functor",
+                                                "apply_given"};
+  SECTION("through a table, a function returning a function, a local holding one, a pointer") {
+    CHECK(kernels_changed_by("x > 0.0f ? x : 0.0f", "fmaxf(x, 0.0f)") == through_values);
+    CHECK(kernels_changed_by("0.01f * x", "0.02f * x") == through_values);
+    CHECK(kernels_changed_by("1.0f + fabsf(x)", "2.0f + fabsf(x)") == through_values);
+  }
+  SECTION("through a functor parameter: every operator()") {
+    CHECK(kernels_changed_by("v * v * v", "v * v") == std::vector<std::string>{"apply_functor", "apply_given"});
+  }
+  SECTION("a kernel that calls only by name is not widened") {
+    CHECK(kernels_changed_by("x[threadIdx.x] *= 2.0f", "x[threadIdx.x] *= 3.0f") ==
+          std::vector<std::string>{"plain_scale"});
+  }
+}
+
+TEST_CASE("revision sources: a file is scanned knowing the kernel and specifier macros of its headers") {
+  std::string header = "#pragma once\n#define STAMP(name) __global__ void name(float* p) { p[0] = 1; }\n";
+  for (int i = 0; i < 20; ++i) header += "#define SPEC" + std::to_string(i) + " __device__ __forceinline__\n";
+  for (const bool many : {false, true}) {
+    CAPTURE(many);
+    const SourceFiles files{{"defs.cuh", many ? header : header.substr(0, header.find("#define SPEC0"))},
+                            {"k.cu", "#include \"defs.cuh\"\nSTAMP(stamped)\n" +
+                                         std::string(many ? "SPEC7 float helper(float x) { return x; }\n" : "")},
+                            {"other.cu", "__global__ void alone(float* p) { p[0] = 2; }\n"}};
+    const RevisionSources sources(files);
+    const auto& functions = sources.scanned("k.cu").functions;
+    REQUIRE_FALSE(functions.empty());
+    CHECK(functions[0].qualified_name == "stamped");
+    CHECK(functions[0].from_macro);
+    CHECK(functions.size() == (many ? 2u : 1u));
+    if (many) CHECK(functions[1].kind == FunctionKind::device);
+    CHECK(sources.scanned("other.cu").functions.size() == 1);
+  }
 }
