@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// An independent timer for scripts/gpu-shipped-build.sh: each SGEMM of fixtures/gpu/sgemm built
+// twice, by nvcc into this program (the build a project ships) and by NVRTC at run time (what
+// kforecast measured before it built like the project), and timed the same way kforecast's
+// runner does, with the CUDA runtime and events instead of its driver-API runner: per sample a
+// read of twice the L2 (clean lines), then events around one launch; 3 warm-up samples dropped,
+// the median of 31. Writes each NVRTC cubin to CUBIN_DIR for cuobjdump. Build and run there:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o timer scripts/gpu-shipped-timer.cu -lnvrtc -lcuda
+//   ./timer fixtures/gpu/sgemm CUBIN_DIR
+// Prints one line per kernel: "<variant> nvcc_us nvrtc_us registers_nvcc registers_nvrtc".
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+// The nvcc builds: each variant in a namespace of its own (the files hold no includes).
+namespace v1_naive {
+#include "../fixtures/gpu/sgemm/v1_naive.cu"
+}
+namespace v2_coalesced {
+#include "../fixtures/gpu/sgemm/v2_coalesced.cu"
+}
+namespace v3_shared {
+#include "../fixtures/gpu/sgemm/v3_shared.cu"
+}
+namespace v4_tile1d {
+#include "../fixtures/gpu/sgemm/v4_tile1d.cu"
+}
+namespace v5_tile2d {
+#include "../fixtures/gpu/sgemm/v5_tile2d.cu"
+}
+namespace v6_vectorized {
+#include "../fixtures/gpu/sgemm/v6_vectorized.cu"
+}
+namespace v7_tile2d_k16 {
+#include "../fixtures/gpu/sgemm/v7_tile2d_k16.cu"
+}
+
+#define CHECK(call)                                                                                    \
+  do {                                                                                                 \
+    cudaError_t e = (call);                                                                            \
+    if (e != cudaSuccess) {                                                                            \
+      std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, cudaGetErrorString(e), __FILE__, __LINE__);   \
+      std::exit(1);                                                                                    \
+    }                                                                                                  \
+  } while (0)
+#define CHECK_CU(call)                                                                                 \
+  do {                                                                                                 \
+    CUresult e = (call);                                                                               \
+    if (e != CUDA_SUCCESS) {                                                                           \
+      std::fprintf(stderr, "%s: %d (%s:%d)\n", #call, static_cast<int>(e), __FILE__, __LINE__);      \
+      std::exit(1);                                                                                    \
+    }                                                                                                  \
+  } while (0)
+
+using Kernel = void (*)(const float*, const float*, float*, int);
+
+struct Variant {
+  const char* name;
+  Kernel nvcc;
+  dim3 grid_divisor;  // grid = n / divisor (x, y), as the file's launch spec says
+  dim3 block;
+};
+
+__global__ void flush_l2(const int4* data, unsigned long long count, int* sink) {
+  int folded = 0;
+  for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+    const int4 v = data[i];
+    folded ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (folded == 0x7fffffff) *sink = folded;
+}
+
+struct Flush {
+  int4* buffer = nullptr;
+  int* sink = nullptr;
+  unsigned long long words = 0;
+  int sms = 0;
+  void operator()() const { flush_l2<<<sms * 4, 256>>>(buffer, words, sink); }
+};
+
+Flush new_flush() {
+  int l2 = 0;
+  Flush flush;
+  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  CHECK(cudaDeviceGetAttribute(&flush.sms, cudaDevAttrMultiProcessorCount, 0));
+  flush.words = 2ull * l2 / 16;
+  CHECK(cudaMalloc(&flush.buffer, flush.words * 16));
+  CHECK(cudaMalloc(&flush.sink, 16));
+  CHECK(cudaMemset(flush.buffer, 0, flush.words * 16));
+  return flush;
+}
+
+template <class Launch>
+double median_us(const Flush& flush, Launch launch) {
+  cudaEvent_t start, end;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&end));
+  std::vector<double> times;
+  for (int r = 0; r < 34; ++r) {
+    flush();
+    CHECK(cudaEventRecord(start));
+    launch();
+    CHECK(cudaEventRecord(end));
+    CHECK(cudaEventSynchronize(end));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, end));
+    if (r >= 3) times.push_back(ms * 1000.0);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The NVRTC build of `source` for sm_90, its cubin written to `cubin_path`.
+CUfunction nvrtc_build(const std::string& source, const std::string& cubin_path) {
+  nvrtcProgram program;
+  nvrtcCreateProgram(&program, source.c_str(), "sgemm.cu", 0, nullptr, nullptr);
+  nvrtcAddNameExpression(program, "sgemm");
+  const char* options[] = {"--gpu-architecture=sm_90"};
+  if (nvrtcCompileProgram(program, 1, options) != NVRTC_SUCCESS) {
+    size_t size = 0;
+    nvrtcGetProgramLogSize(program, &size);
+    std::string log(size, '\0');
+    nvrtcGetProgramLog(program, log.data());
+    std::fprintf(stderr, "NVRTC: %s\n", log.c_str());
+    std::exit(1);
+  }
+  const char* lowered = nullptr;
+  nvrtcGetLoweredName(program, "sgemm", &lowered);
+  size_t size = 0;
+  nvrtcGetCUBINSize(program, &size);
+  std::string cubin(size, '\0');
+  nvrtcGetCUBIN(program, cubin.data());
+  std::ofstream(cubin_path, std::ios::binary) << cubin;
+  CUmodule module;
+  CHECK_CU(cuModuleLoadData(&module, cubin.data()));
+  CUfunction function;
+  CHECK_CU(cuModuleGetFunction(&function, module, lowered));
+  return function;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: timer SGEMM_DIR CUBIN_DIR\n");
+    return 2;
+  }
+  const std::string dir = argv[1], cubins = argv[2];
+  const int n = 2048;
+  CHECK(cudaSetDevice(0));
+  CHECK(cudaFree(nullptr));  // the runtime's context, which the driver API then shares
+  const Variant variants[] = {
+      {"v1_naive", v1_naive::sgemm, {32, 32}, {32, 32}},
+      {"v2_coalesced", v2_coalesced::sgemm, {32, 32}, {32, 32}},
+      {"v3_shared", v3_shared::sgemm, {32, 32}, {32, 32}},
+      {"v4_tile1d", v4_tile1d::sgemm, {64, 64}, {512}},
+      {"v5_tile2d", v5_tile2d::sgemm, {128, 128}, {256}},
+      {"v6_vectorized", v6_vectorized::sgemm, {128, 128}, {256}},
+      {"v7_tile2d_k16", v7_tile2d_k16::sgemm, {128, 128}, {256}},
+  };
+  std::vector<float> host(static_cast<size_t>(n) * n);
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  for (auto& v : host) v = uniform(random);
+  float *a, *b, *c;
+  const size_t bytes = host.size() * sizeof(float);
+  CHECK(cudaMalloc(&a, bytes));
+  CHECK(cudaMalloc(&b, bytes));
+  CHECK(cudaMalloc(&c, bytes));
+  CHECK(cudaMemcpy(a, host.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(b, host.data(), bytes, cudaMemcpyHostToDevice));
+  const Flush flush = new_flush();
+  for (const auto& variant : variants) {
+    const dim3 grid(n / variant.grid_divisor.x, n / variant.grid_divisor.y);
+    const double nvcc_us = median_us(flush, [&] { variant.nvcc<<<grid, variant.block>>>(a, b, c, n); });
+    CHECK(cudaGetLastError());
+    CUfunction function = nvrtc_build(read_file(dir + "/" + variant.name + ".cu"), cubins + "/" + variant.name + ".nvrtc.cubin");
+    int size = n;
+    void* args[] = {&a, &b, &c, &size};
+    const double nvrtc_us = median_us(flush, [&] {
+      CHECK_CU(cuLaunchKernel(function, grid.x, grid.y, 1, variant.block.x, variant.block.y, 1, 0, nullptr, args, nullptr));
+    });
+    cudaFuncAttributes attributes;
+    CHECK(cudaFuncGetAttributes(&attributes, variant.nvcc));
+    int nvrtc_registers = 0;
+    CHECK_CU(cuFuncGetAttribute(&nvrtc_registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function));
+    std::printf("%s %.2f %.2f %d %d\n", variant.name, nvcc_us, nvrtc_us, attributes.numRegs, nvrtc_registers);
+  }
+  return 0;
+}
