@@ -103,11 +103,15 @@ Result<UnitBuildOutput> NvccUnitCompiler::compile(const UnitBuildRequest& reques
   output.command.insert(output.command.end(), request.arguments.begin(), request.arguments.end());
   output.command.insert(output.command.end(), {"-MD", "-MF", depfile.string(), "-o", cubin.string(), request.unit});
 
+  // The confinement and the working folder are absolute: nvcc runs inside the tree, where a
+  // relative path would name tree/tree.
+  std::error_code ec;
+  const fs::path tree = fs::absolute(request.tree, ec);
   std::vector<std::string> argv = {m_settings.program, std::string(confined_exec_command)};
-  for (auto& argument : confined_exec_arguments(nvcc_confinement(m_settings, request.tree, scratch.path()), output.command))
+  for (auto& argument : confined_exec_arguments(nvcc_confinement(m_settings, tree, scratch.path()), output.command))
     argv.push_back(std::move(argument));
   ProcessOptions options;
-  options.working_directory = request.tree.string();
+  options.working_directory = tree.string();
   options.timeout = m_settings.timeout;
   options.max_output_bytes = m_settings.max_log_bytes;
   options.environment = nvcc_environment(scratch.path());
@@ -127,7 +131,7 @@ Result<UnitBuildOutput> NvccUnitCompiler::compile(const UnitBuildRequest& reques
   std::memcpy(output.cubin.data(), bytes.data(), bytes.size());
   output.log = std::move(log);
   for (const auto& entry : parse_depfile(read_whole(depfile)))
-    if (auto file = project_file(entry, request.tree); !file.empty() && file != request.unit)
+    if (auto file = project_file(entry, tree); !file.empty() && file != request.unit)
       output.project_headers.push_back(std::move(file));
   return output;
 }

@@ -81,3 +81,16 @@ TEST_CASE("nvcc unit: a unit path that leaves the tree is refused before nvcc ru
     CHECK(built.error().message.find("not a path inside the repository") != std::string::npos);
   }
 }
+
+TEST_CASE("nvcc unit: a tree given as a relative path is readable to the confined nvcc") {
+  // Regression: the confinement named the tree as given, and nvcc runs inside it, so a relative
+  // tree was read as tree/tree and nvcc could not open its own unit ("Permission denied").
+  TempDir tree;
+  write(tree.path() / "k.cu", "__global__ void k(float* p) { p[0] = 1.0f; }\n");
+  const auto previous = std::filesystem::current_path();
+  std::filesystem::current_path(tree.path().parent_path());
+  const auto built = compiler().compile({tree.path().filename(), "k.cu", {}, "sm_90"});
+  std::filesystem::current_path(previous);
+  INFO((built ? std::string() : built.error().message));
+  CHECK(built.has_value());
+}
