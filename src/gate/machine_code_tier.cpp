@@ -18,7 +18,7 @@ namespace {
 
 // Progress of one compiling stage: the command's Progress where it has one, else a line on a
 // terminal only.
-std::function<void(std::size_t, std::size_t)> progress_of(Outside& outside, std::string what) {
+std::function<void(std::size_t, std::size_t)> progress_of(Outside& outside, const std::string& what) {
   if (outside.progress)
     return [progress = outside.progress, what](std::size_t done, std::size_t total) {
       if (done == 0) progress->stage(what, total);
