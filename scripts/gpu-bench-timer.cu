@@ -27,24 +27,7 @@
 #include "chain.cu"
 #include "copy.cu"
 
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    cudaError_t e = (call);                                                                  \
-    if (e != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, cudaGetErrorString(e), __FILE__, __LINE__); \
-      std::exit(1);                                                                          \
-    }                                                                                        \
-  } while (0)
-
-// The same L2 flush as kforecast's: a read of twice the L2, leaving clean lines.
-__global__ void flush_l2(const int4* data, unsigned long long count, int* sink) {
-  int folded = 0;
-  for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
-    const int4 v = data[i];
-    folded ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
-  if (folded == 0x7fffffff) *sink = folded;
-}
+#include "gpu-timer-common.cuh"
 
 // Holds the stream for `ns` nanoseconds of the GPU's global timer (one thread).
 __global__ void spin(unsigned long long ns) {

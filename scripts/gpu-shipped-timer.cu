@@ -65,14 +65,7 @@ namespace layernorm_warp {
 #include "../fixtures/gpu/activation/layernorm_warp.cu"
 }
 
-#define CHECK(call)                                                                                    \
-  do {                                                                                                 \
-    cudaError_t e = (call);                                                                            \
-    if (e != cudaSuccess) {                                                                            \
-      std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, cudaGetErrorString(e), __FILE__, __LINE__);   \
-      std::exit(1);                                                                                    \
-    }                                                                                                  \
-  } while (0)
+#include "gpu-timer-common.cuh"
 #define CHECK_CU(call)                                                                                 \
   do {                                                                                                 \
     CUresult e = (call);                                                                               \
@@ -92,15 +85,6 @@ struct Entry {
   std::function<void()> nvcc_launch;
   const void* nvcc_function;
 };
-
-__global__ void flush_l2(const int4* data, unsigned long long count, int* sink) {
-  int folded = 0;
-  for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
-    const int4 v = data[i];
-    folded ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
-  if (folded == 0x7fffffff) *sink = folded;
-}
 
 struct Flush {
   int4* buffer = nullptr;

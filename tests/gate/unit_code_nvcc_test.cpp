@@ -73,17 +73,24 @@ struct Case {
   }
 };
 
+// The runner and the kernels at the base; the head's kernels are the base's with each
+// (from, to) replacement made once, in order.
+Case kernels_edited(std::vector<std::pair<std::string, std::string>> replacements, const std::string& runner_text = runner) {
+  Case c;
+  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner_text}};
+  c.head_files = c.base_files;
+  std::string edited = kernels_v1;
+  for (const auto& [from, to] : replacements) edited.replace(edited.find(from), from.size(), to);
+  c.head_files["src/kernels.cuh"] = edited;
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("nvcc units: a renaming edit of a template kernel instantiated only from host code is identical") {
-  Case c;
-  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
-  c.head_files = c.base_files;
   // The shared array renamed: a change of text the scan reports, and the same machine code.
-  std::string edited = kernels_v1;
-  for (auto at = edited.find("t["); at != std::string::npos; at = edited.find("t[", at + 5))
-    edited.replace(at, 2, "tile[");
-  c.head_files["src/kernels.cuh"] = edited;
+  Case c = kernels_edited({{"t[N]", "tile[N]"}, {"t[threadIdx.x % N]", "tile[threadIdx.x % N]"},
+                           {"t[(threadIdx.x + 1) % N]", "tile[(threadIdx.x + 1) % N]"}});
   const auto verdicts = c.compare();
   const auto& tiled = c.verdict(verdicts, "tiled");
   REQUIRE(tiled.outcome);
@@ -95,12 +102,7 @@ TEST_CASE("nvcc units: a renaming edit of a template kernel instantiated only fr
 }
 
 TEST_CASE("nvcc units: a launch-bounds change with the same statements differs, and says how") {
-  Case c;
-  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
-  c.head_files = c.base_files;
-  std::string edited = kernels_v1;
-  edited.replace(edited.find("__global__ void tiled"), 21, "__global__ void __launch_bounds__(32) tiled");
-  c.head_files["src/kernels.cuh"] = edited;
+  Case c = kernels_edited({{"__global__ void tiled", "__global__ void __launch_bounds__(32) tiled"}});
   const auto verdicts = c.compare();
   const auto& tiled = c.verdict(verdicts, "tiled");
   REQUIRE(tiled.outcome);
@@ -109,12 +111,7 @@ TEST_CASE("nvcc units: a launch-bounds change with the same statements differs, 
 }
 
 TEST_CASE("nvcc units: a head that breaks the project's code is a real break, first error in the project's file") {
-  Case c;
-  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
-  c.head_files = c.base_files;
-  std::string broken = kernels_v1;
-  broken.replace(broken.find("3.0f"), 4, "three");
-  c.head_files["src/kernels.cuh"] = broken;
+  Case c = kernels_edited({{"3.0f", "three"}});
   const auto verdicts = c.compare();
   const auto& scale = c.verdict(verdicts, "scale");
   REQUIRE(scale.outcome);
@@ -124,13 +121,7 @@ TEST_CASE("nvcc units: a head that breaks the project's code is a real break, fi
 }
 
 TEST_CASE("nvcc units: a header a plain clone lacks (a submodule's) is missing context at both revisions") {
-  Case c;
-  const std::string with_dependency = "#include <dep/missing.h>\n" + runner;
-  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", with_dependency}};
-  c.head_files = c.base_files;
-  std::string edited = kernels_v1;
-  edited.replace(edited.find("3.0f"), 4, "4.0f");
-  c.head_files["src/kernels.cuh"] = edited;
+  Case c = kernels_edited({{"3.0f", "4.0f"}}, "#include <dep/missing.h>\n" + runner);
   const auto verdicts = c.compare();
   const auto& scale = c.verdict(verdicts, "scale");
   REQUIRE(scale.outcome);
@@ -139,13 +130,7 @@ TEST_CASE("nvcc units: a header a plain clone lacks (a submodule's) is missing c
 }
 
 TEST_CASE("nvcc units: machine code that changed in a kernel the scan did not report is named") {
-  Case c;
-  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
-  c.head_files = c.base_files;
-  std::string edited = kernels_v1;
-  edited.replace(edited.find("3.0f"), 4, "5.0f");
-  edited.replace(edited.find("2.0f"), 4, "7.0f");
-  c.head_files["src/kernels.cuh"] = edited;
+  Case c = kernels_edited({{"3.0f", "5.0f"}, {"2.0f", "7.0f"}});
   c.compare();
   // Tell the comparison about tiled only, as a scanner blind to scale would.
   std::vector<kernels::ChangedKernel> only_tiled;
