@@ -135,7 +135,7 @@ void compare_data(const std::vector<CubinData>& base, const std::vector<CubinDat
 
 }  // namespace
 
-std::optional<std::string> kernel_difference(const CubinKernel& base, const CubinKernel& head) {
+std::optional<std::string> kernel_difference(const CubinKernel& base, const CubinKernel& head, ModuleData module_data) {
   Reasons reasons;
   compare_facts(base, head, reasons);
   compare_code(base, head, reasons);
@@ -145,8 +145,9 @@ std::optional<std::string> kernel_difference(const CubinKernel& base, const Cubi
   if (base.parameter_bank_bytes != head.parameter_bank_bytes) explained.insert(".nv.constant0");
   compare_data(base.sections, head.sections, "section", explained, reasons);
   static const std::vector<CubinData> none;
-  compare_data(base.module_data ? *base.module_data : none, head.module_data ? *head.module_data : none, "module data",
-               {}, reasons);
+  if (module_data == ModuleData::compare)
+    compare_data(base.module_data ? *base.module_data : none, head.module_data ? *head.module_data : none,
+                 "module data", {}, reasons);
   return reasons.joined();
 }
 

@@ -18,7 +18,13 @@ namespace kforecast::cubin {
 // (52 → 60 instructions)", "launch bounds 256 → 128 threads", "static shared memory 1536 → 2048
 // bytes", "callee _Z6helperf changed". Code identical with different attributes is a
 // difference: a __launch_bounds__ or shared memory change can leave the instructions alone.
-std::optional<std::string> kernel_difference(const CubinKernel& base, const CubinKernel& head);
+// Whether the data every kernel of the unit may read (constant banks, initialised globals) is
+// compared: `compare` for a verdict (a change there may change any kernel: never "identical"),
+// `ignore` to ask whether the kernel's own code, callees, attributes and sections changed.
+enum class ModuleData { compare, ignore };
+
+std::optional<std::string> kernel_difference(const CubinKernel& base, const CubinKernel& head,
+                                             ModuleData module_data = ModuleData::compare);
 
 // Base and head kernels paired by normalized_symbol. Pointers into the vectors given, valid
 // while they are. Where a name occurs more than once on a side (a malformed cubin), the n-th

@@ -61,13 +61,16 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
   // The report says what was built; how much came from the cache is said on standard error only,
   // so that a re-run writes the same report.
   if (!builds.units.empty()) {
-    notes.push_back(fmt::format("{} built {} unit{} at both revisions for {}", builds.compiler, builds.units.size(),
-                                builds.units.size() == 1 ? "" : "s", arch));
+    const auto both = static_cast<std::size_t>(std::ranges::count_if(builds.units, [](const UnitBuild& unit) {
+      return unit.base.state == SideBuild::State::compiled && unit.head.state == SideBuild::State::compiled;
+    }));
+    notes.push_back(fmt::format("{} for {}: {} of {} unit{} compiled at both revisions", builds.compiler, arch, both,
+                                builds.units.size(), builds.units.size() == 1 ? "" : "s"));
     if (outside.warnings_to_terminal)
       outside.warnings << fmt::format("kforecast: {}: {} compiles, {} answers from the unit cache\n", builds.compiler,
                                       builds.compiles, builds.cache_hits);
   }
-  auto verdicts = compare_unit_builds(builds, changed, arch);
+  auto verdicts = compare_unit_builds(builds, changed, arch, &base.files());
   for (const auto& unreported : verdicts.unreported)
     notes.push_back(fmt::format("machine code changed in a kernel the source scan did not report: {}", unreported));
   return verdicts;

@@ -81,14 +81,39 @@ struct UnitFinding {
   std::string missing_context;
 };
 
+// The log from its first error on (warnings before it, such as a project's `#warning`s about
+// defines it expects, would fill the note), `count` lines of it.
+std::string from_first_error(const std::string& log, std::size_t count) {
+  const std::string first = first_error(log);
+  const std::size_t at = first.empty() ? std::string::npos : log.find(first);
+  return first_lines(at == std::string::npos ? log : log.substr(at), count);
+}
+
+// Whether the base revision has a file `missing` ("missing <kernels/old.cuh>") names.
+bool base_had(const std::string& missing, const kernels::SourceFiles* base_files) {
+  constexpr std::string_view prefix = "missing <";
+  if (base_files == nullptr || !missing.starts_with(prefix) || !missing.ends_with('>')) return false;
+  const std::string name = missing.substr(prefix.size(), missing.size() - prefix.size() - 1);
+  return std::ranges::any_of(*base_files, [&](const auto& file) {
+    return file.first == name || file.first.ends_with("/" + name);
+  });
+}
+
 UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, const std::string& base_name,
-                         const std::string& head_name) {
+                         const std::string& head_name, const kernels::SourceFiles* base_files) {
   UnitFinding finding;
   using State = SideBuild::State;
   if (unit.base.state == State::failed || unit.head.state == State::failed) {
     const std::string& log = unit.head.state == State::failed ? unit.head.log : unit.base.log;
-    finding.note = fmt::format("{}: {}", unit.unit, first_lines(log, 6));
+    finding.note = fmt::format("{}: {}", unit.unit, from_first_error(log, 6));
     finding.missing_context = missing_context(log).value_or("");
+    // A header the base had and the head lost (renamed or deleted, an includer not updated) is
+    // the change's doing: a real break where the base compiled.
+    if (unit.base.state == State::compiled && base_had(finding.missing_context, base_files)) {
+      finding.note = fmt::format("{}: it includes a header the base has and the head does not ({}): {}", unit.unit,
+                                 finding.missing_context.substr(8), from_first_error(log, 6));
+      finding.missing_context.clear();
+    }
     finding.outcome = unit.base.state == State::failed && unit.head.state == State::failed ? CodeComparison::both_failed
                       : unit.head.state == State::failed                                  ? CodeComparison::head_failed
                                                                                           : CodeComparison::base_failed;
@@ -154,7 +179,7 @@ std::string comparable_kernel_name(std::string_view name) {
 }
 
 UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector<kernels::ChangedKernel>& changed,
-                                     const std::string& arch) {
+                                     const std::string& arch, const kernels::SourceFiles* base_files) {
   UnitCodeVerdicts verdicts;
   verdicts.kernels.resize(changed.size());
   std::vector<std::optional<UnitKernels>> read(builds.units.size());
@@ -180,7 +205,7 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
         not_run.push_back(fmt::format("{} ({})", unit.unit, unit.not_run));
         continue;
       }
-      UnitFinding finding = find_in_unit(unit, read[u] ? *read[u] : nothing, base_name, head_name);
+      UnitFinding finding = find_in_unit(unit, read[u] ? *read[u] : nothing, base_name, head_name, base_files);
       if (!finding.outcome) continue;
       units.push_back(unit.unit);
       for (auto& name : finding.names)
@@ -201,7 +226,8 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
         best_unit->head.state == SideBuild::State::compiled)
       verdict.build_arguments = BuildArguments{best_unit->base_context.arguments, best_unit->head_context.arguments};
     if (best_unit != nullptr)
-      verdict.compiled_by = fmt::format("{} for {}, unit {}, context {}", builds.compiler, arch, best_unit->unit,
+      verdict.compiled_by = fmt::format("{} for {}, unit {}{}, context {}", builds.compiler, arch, best_unit->unit,
+                                        verdict.build_arguments ? "" : " (it did not compile at both revisions)",
                                         best_unit->head_context.origin);
     if (!best.outcome)
       verdict.note = not_run.empty()
@@ -217,7 +243,9 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
     for (const auto& pair : pairs.paired) {
       if (reported.contains(comparable_kernel_name(pair.head->name)) || !seen.insert(pair.head->normalized_symbol).second)
         continue;
-      if (auto difference = cubin::kernel_difference(*pair.base, *pair.head))
+      // The kernel's own code only: data every kernel of the unit may read changes with any
+      // edit of the unit's globals, and would name every kernel of it.
+      if (auto difference = cubin::kernel_difference(*pair.base, *pair.head, cubin::ModuleData::ignore))
         verdicts.unreported.push_back(fmt::format("{} in {}: {}", pair.head->signature, builds.units[u].unit, *difference));
     }
   }

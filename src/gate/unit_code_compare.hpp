@@ -24,8 +24,10 @@ struct UnitCodeVerdicts {
   std::vector<std::string> unreported;
 };
 
+// `base_files`: the base revision's files, where given: a header the head can no longer find that
+// the base had (renamed or deleted, its includer not updated) is a real break, not missing context.
 UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector<kernels::ChangedKernel>& changed,
-                                     const std::string& arch);
+                                     const std::string& arch, const kernels::SourceFiles* base_files = nullptr);
 
 // A kernel's name as the scanner and the demangler both can give it: "(anonymous namespace)::"
 // and a leading "::" left out.

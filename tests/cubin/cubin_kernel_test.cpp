@@ -98,7 +98,7 @@ TEST_CASE("cubin: read_cubin_kernels finds callees cloned into a kernel and in s
   CHECK(k.callees[1]->code == Bytes(32, std::byte{2}));
 }
 
-TEST_CASE("cubin: read_cubin_kernels keeps module data and leaves out debug data") {
+TEST_CASE("cubin: read_cubin_kernels keeps module data and leaves out debug data and .nv.compat") {
   SyntheticCubin cubin;
   Bytes global_info;
   add_kernel(cubin, {}, global_info);
@@ -106,6 +106,8 @@ TEST_CASE("cubin: read_cubin_kernels keeps module data and leaves out debug data
   cubin.add_section({.name = ".nv.constant3", .data = Bytes(16, std::byte{7})});
   cubin.add_section({.name = ".debug_frame", .data = Bytes(16, std::byte{9})});
   cubin.add_section({.name = ".nv_debug_line_sass", .data = Bytes(16, std::byte{9})});
+  // The module's feature summary changes whenever any kernel's code does: left out too.
+  cubin.add_section({.name = ".nv.compat", .data = Bytes(8, std::byte{3})});
   auto kernels = read_cubin_kernels(cubin.build());
   REQUIRE(kernels.has_value());
   REQUIRE(kernels->size() == 1);

@@ -108,6 +108,8 @@ TEST_CASE("cubin: kernel_difference names callees and module data") {
     head.module_data = std::make_shared<const std::vector<CubinData>>(
         std::vector<CubinData>{{.name = ".nv.constant3", .size = 4, .bytes = Bytes(4, std::byte{1})}});
     CHECK(kernel_difference(base, head) == "module data .nv.constant3 changed");
+    // Asked about the kernel's own code only, the unit's data is not its difference.
+    CHECK_FALSE(kernel_difference(base, head, ModuleData::ignore).has_value());
   }
 }
 

@@ -38,6 +38,7 @@ const std::string kernels_v1 =
 
 struct Case {
   kernels::SourceFiles base_files, head_files;
+  std::vector<kernels::FileRename> renames;
   UnitBuilds builds;
   std::vector<kernels::ChangedKernel> changed;
 
@@ -46,7 +47,9 @@ struct Case {
     std::set<std::string, std::less<>> touched;
     for (const auto& [path, text] : head_files)
       if (!base_files.contains(path) || base_files.at(path) != text) touched.insert(path);
-    changed = kernels::find_changed_kernels(base, head, {}, touched).kernels;
+    for (const auto& [path, text] : base_files)
+      if (!head_files.contains(path)) touched.insert(path);
+    changed = kernels::find_changed_kernels(base, head, renames, touched).kernels;
     cuda::NvccSettings settings;
     settings.nvcc = testing::nvcc_for_tests();
     settings.version = "test";
@@ -62,7 +65,7 @@ struct Case {
                                   std::chrono::seconds(300),
                                   8};
     builds = build_affected_units(base, head, changed, build);
-    return compare_unit_builds(builds, changed, "sm_90");
+    return compare_unit_builds(builds, changed, "sm_90", &base_files);
   }
 
   const KernelCodeVerdict& verdict(const UnitCodeVerdicts& verdicts, const std::string& name) const {
@@ -118,6 +121,36 @@ TEST_CASE("nvcc units: a head that breaks the project's code is a real break, fi
   CHECK(*scale.outcome == CodeComparison::head_failed);
   CHECK(scale.missing_context.empty());
   CHECK(scale.note.find("src/kernels.cuh(") != std::string::npos);
+}
+
+TEST_CASE("nvcc units: the note on a break starts at the first error, not at the warnings before it") {
+  Case c = kernels_edited({{"#pragma once\n", "#pragma once\n#warning \"FOO_ARCH was not defined\"\n"}, {"3.0f", "three"}});
+  const auto verdicts = c.compare();
+  const auto& scale = c.verdict(verdicts, "scale");
+  REQUIRE(scale.outcome);
+  CHECK(*scale.outcome == CodeComparison::head_failed);
+  CHECK(scale.note.starts_with("src/runner.cu: src/kernels.cuh("));
+  CHECK(scale.note.find("error") < scale.note.find('\n'));
+}
+
+TEST_CASE("nvcc units: a header the base had and the head lost is a real break, not missing context") {
+  // Regression (field test): a header renamed while an includer kept the old name passed the
+  // gate as "missing context" although the project's own build breaks too.
+  Case c;
+  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
+  std::string renamed = kernels_v1;
+  renamed.replace(renamed.find("3.0f"), 4, "4.0f");
+  c.head_files = {{"src/kernels_renamed.cuh", renamed}, {"src/runner.cu", runner}};
+  c.renames = {{"src/kernels.cuh", "src/kernels_renamed.cuh"}};
+  const auto verdicts = c.compare();
+  bool broken = false;
+  for (const auto& verdict : verdicts.kernels)
+    if (verdict.outcome == CodeComparison::head_failed) {
+      CHECK(verdict.missing_context.empty());
+      CHECK(verdict.note.find("the base has and the head does not (<kernels.cuh>)") != std::string::npos);
+      broken = true;
+    }
+  CHECK(broken);
 }
 
 TEST_CASE("nvcc units: a header a plain clone lacks (a submodule's) is missing context at both revisions") {
