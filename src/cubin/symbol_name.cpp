@@ -16,7 +16,7 @@ constexpr std::string_view standard_anonymous_namespace = "12_GLOBAL__N_1";
 constexpr std::string_view static_marker = "__nv_static_";
 constexpr std::string_view normalized_static_prefix = "__nv_static__";
 
-constexpr std::size_t max_demangled_length = 64 * 1024;
+constexpr std::size_t max_demangled_length = std::size_t{64} * 1024;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 

@@ -215,7 +215,7 @@ void add_launch_changes(const RevisionSources& base, const RevisionSources& head
         if (!base_site) continue;
         // Before the removed kernels, which come last; no longer a comment-only change.
         const auto first_removed = std::ranges::find_if(analysis.kernels, [](const auto& k) { return !k.head; });
-        analysis.kernels.insert(first_removed, {KernelChange::modified, *base_site, head_site, {reason}});
+        analysis.kernels.insert(first_removed, {KernelChange::modified, base_site, head_site, {reason}});
         std::erase(analysis.comment_only, fmt::format("{}: {}", head_site.file, head_site.qualified_name));
       }
     }
