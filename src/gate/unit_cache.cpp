@@ -72,8 +72,9 @@ class EntryReader {
     auto cubin = block();
     if (!log || !cubin) return std::nullopt;
     unit.log = std::string(*log);
+    // A failed unit has no cubin, and memcpy may not be handed a null pointer even for 0 bytes.
     unit.cubin.resize(cubin->size());
-    std::memcpy(unit.cubin.data(), cubin->data(), cubin->size());
+    if (!cubin->empty()) std::memcpy(unit.cubin.data(), cubin->data(), cubin->size());
     return unit;
   }
 
