@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 
 #include "base/confined_exec.hpp"
+#include "base/environment.hpp"
 #include "base/subprocess.hpp"
+#include "cuda/isolated_compiler.hpp"
 
 namespace kforecast::cuda {
 namespace {
@@ -60,13 +62,6 @@ Confinement nvcc_confinement(const NvccSettings& settings, const fs::path& tree,
   return confinement;
 }
 
-std::vector<std::string> nvcc_environment(const std::string& scratch) {
-  std::vector<std::string> environment = {"PATH=/usr/bin:/bin", "HOME=" + scratch, "TMPDIR=" + scratch, "LC_ALL=C"};
-  if (const char* libraries = std::getenv("LD_LIBRARY_PATH"); libraries != nullptr && *libraries != '\0')
-    environment.push_back(std::string("LD_LIBRARY_PATH=") + libraries);
-  return environment;
-}
-
 // The unit's path is taken from a pull request: relative, inside the tree, no "..".
 bool is_plain_relative(const std::string& path) {
   if (path.empty() || path.starts_with('/') || path.starts_with('-')) return false;
@@ -114,7 +109,8 @@ Result<UnitBuildOutput> NvccUnitCompiler::compile(const UnitBuildRequest& reques
   options.working_directory = tree.string();
   options.timeout = m_settings.timeout;
   options.max_output_bytes = m_settings.max_log_bytes;
-  options.environment = nvcc_environment(scratch.path());
+  // The same environment as NVRTC's confined child: nothing of kforecast's (the CI's tokens).
+  options.environment = compile_child_environment(scratch.path(), process_environment());
   auto ran = run_process(argv, options);
   if (!ran) return fail(ExitCode::could_not_run, where + "nvcc was stopped: " + ran.error().message);
   std::string log = ran->out + ran->err;
