@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "base/scratch_folder.hpp"
 #include "base/subprocess.hpp"
 #include "cuda/compile_child.hpp"
 #include "cuda/compile_wire.hpp"
@@ -24,27 +25,6 @@ constexpr bool child_leak_check_off = true;
 #else
 constexpr bool child_leak_check_off = false;
 #endif
-
-// A fresh empty folder for one child, removed with everything in it when the compile ends.
-class ScratchFolder {
- public:
-  ScratchFolder() {
-    std::error_code ec;
-    std::string pattern = (std::filesystem::temp_directory_path(ec) / "kforecast-compile-XXXXXX").string();
-    if (ec) pattern = "/tmp/kforecast-compile-XXXXXX";
-    if (::mkdtemp(pattern.data()) != nullptr) m_path = pattern;
-  }
-  ~ScratchFolder() {
-    std::error_code ec;
-    if (!m_path.empty()) std::filesystem::remove_all(m_path, ec);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  const std::string& path() const { return m_path; }
-
- private:
-  std::string m_path;
-};
 
 std::string signal_name(int signal) {
   switch (signal) {
@@ -80,7 +60,7 @@ Result<CompileOutput> IsolatedCompiler::compile(const CompileRequest& request) c
   auto confined = confine_includes(request, m_settings.roots);
   if (!confined) return fail(confined.error().exit_code, where + confined.error().message);
 
-  const ScratchFolder scratch;
+  const ScratchFolder scratch("kforecast-compile");
   if (scratch.path().empty()) return fail(ExitCode::could_not_run, where + "cannot create a scratch folder");
   CompileChildSettings child;
   child.nvrtc_library = m_nvrtc->library_path();

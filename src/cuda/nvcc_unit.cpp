@@ -11,6 +11,7 @@
 
 #include "base/confined_exec.hpp"
 #include "base/environment.hpp"
+#include "base/scratch_folder.hpp"
 #include "base/subprocess.hpp"
 #include "cuda/isolated_compiler.hpp"
 
@@ -18,28 +19,6 @@ namespace kforecast::cuda {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A fresh empty folder for one compile's output and nvcc's temporary files, removed with
-// everything in it when the compile ends.
-class ScratchFolder {
- public:
-  ScratchFolder() {
-    std::error_code ec;
-    std::string pattern = (fs::temp_directory_path(ec) / "kforecast-nvcc-XXXXXX").string();
-    if (ec) pattern = "/tmp/kforecast-nvcc-XXXXXX";
-    if (::mkdtemp(pattern.data()) != nullptr) m_path = pattern;
-  }
-  ~ScratchFolder() {
-    std::error_code ec;
-    if (!m_path.empty()) fs::remove_all(m_path, ec);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  const std::string& path() const { return m_path; }
-
- private:
-  std::string m_path;
-};
 
 std::string read_whole(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -88,7 +67,7 @@ std::string project_file(const std::string& entry, const fs::path& tree) {
 Result<UnitBuildOutput> NvccUnitCompiler::compile(const UnitBuildRequest& request) const {
   const std::string where = fmt::format("compiling {} with {} for {}: ", request.unit, name(), request.arch);
   if (!is_plain_relative(request.unit)) return fail(ExitCode::gate_failed, where + "not a path inside the repository");
-  const ScratchFolder scratch;
+  const ScratchFolder scratch("kforecast-nvcc");
   if (scratch.path().empty()) return fail(ExitCode::could_not_run, where + "cannot create a scratch folder");
   const fs::path cubin = fs::path(scratch.path()) / "unit.cubin";
   const fs::path depfile = fs::path(scratch.path()) / "unit.d";
