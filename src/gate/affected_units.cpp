@@ -24,24 +24,47 @@ std::map<std::string, std::size_t> include_distances(const RevisionSources& sour
   return distance;
 }
 
+// The files whose text differs between the revisions (or that only one has).
+std::set<std::string> changed_files(const RevisionSources& base, const RevisionSources& head) {
+  std::set<std::string> changed;
+  for (const auto& [path, text] : head.files())
+    if (const auto found = base.files().find(path); found == base.files().end() || found->second != text)
+      changed.insert(path);
+  for (const auto& [path, text] : base.files())
+    if (!head.files().contains(path)) changed.insert(path);
+  return changed;
+}
+
+struct UnitReach {
+  std::string path;
+  std::map<std::string, std::size_t> head, base;  // include distances at each revision
+  std::size_t distance_to(const std::string& file) const {
+    const auto in_head = head.find(file);
+    const auto in_base = base.find(file);
+    return std::min(in_head == head.end() ? std::string::npos : in_head->second,
+                    in_base == base.end() ? std::string::npos : in_base->second);
+  }
+};
+
 }  // namespace
 
 std::vector<AffectedUnit> affected_units(const RevisionSources& base, const RevisionSources& head,
                                          const std::vector<kernels::ChangedKernel>& changed) {
+  std::vector<UnitReach> reaches;
+  for (const auto& [path, text] : head.files())
+    if (path.ends_with(".cu") && base.files().contains(path))
+      reaches.push_back({path, include_distances(head, path), include_distances(base, path)});
+
   std::vector<AffectedUnit> units;
-  for (const auto& [path, text] : head.files()) {
-    if (!path.ends_with(".cu") || !base.files().contains(path)) continue;
-    const auto head_distance = include_distances(head, path);
-    const auto base_distance = include_distances(base, path);
-    AffectedUnit unit{path, {}, std::string::npos};
+  for (const auto& reach : reaches) {
+    AffectedUnit unit{reach.path, {}, std::string::npos};
     for (std::size_t i = 0; i < changed.size(); ++i) {
       if (!changed[i].base || !changed[i].head) continue;
-      const auto in_head = head_distance.find(changed[i].head->file);
-      const auto in_base = base_distance.find(changed[i].base->file);
-      if (in_head == head_distance.end() && in_base == base_distance.end()) continue;
+      const std::size_t distance =
+          std::min(reach.distance_to(changed[i].head->file), reach.distance_to(changed[i].base->file));
+      if (distance == std::string::npos) continue;
       unit.kernels.push_back(i);
-      unit.distance = std::min({unit.distance, in_head == head_distance.end() ? std::string::npos : in_head->second,
-                                in_base == base_distance.end() ? std::string::npos : in_base->second});
+      unit.distance = std::min(unit.distance, distance);
     }
     if (!unit.kernels.empty()) units.push_back(std::move(unit));
   }
@@ -50,6 +73,34 @@ std::vector<AffectedUnit> affected_units(const RevisionSources& base, const Revi
     if (a.kernels.size() != b.kernels.size()) return a.kernels.size() > b.kernels.size();
     return a.path < b.path;
   });
+
+  // For the scanner's gaps: changed .cu files that hold no reported kernel, then the nearest unit
+  // of each changed header no unit so far reaches.
+  const auto changed_paths = changed_files(base, head);
+  std::set<std::string> kernel_files, chosen;
+  for (const auto& kernel : changed) {
+    if (kernel.base) kernel_files.insert(kernel.base->file);
+    if (kernel.head) kernel_files.insert(kernel.head->file);
+  }
+  for (const auto& unit : units) chosen.insert(unit.path);
+  const auto reached = [&](const std::string& file) {
+    return std::ranges::any_of(reaches, [&](const UnitReach& reach) {
+      return chosen.contains(reach.path) && reach.distance_to(file) != std::string::npos;
+    });
+  };
+  for (const auto& reach : reaches)
+    if (changed_paths.contains(reach.path) && !kernel_files.contains(reach.path) && chosen.insert(reach.path).second)
+      units.push_back({reach.path, {}, 0});
+  for (const auto& file : changed_paths) {
+    if (file.ends_with(".cu") || reached(file)) continue;
+    const UnitReach* nearest = nullptr;
+    for (const auto& reach : reaches)
+      if (reach.distance_to(file) != std::string::npos &&
+          (nearest == nullptr || reach.distance_to(file) < nearest->distance_to(file)))
+        nearest = &reach;
+    if (nearest != nullptr && chosen.insert(nearest->path).second)
+      units.push_back({nearest->path, {}, nearest->distance_to(file)});
+  }
   return units;
 }
 

@@ -18,6 +18,7 @@
 #include "gate/kernel_policy.hpp"
 #include "gate/llm_launch_text.hpp"
 #include "gate/machine_code_tier.hpp"
+#include "gate/unreported_kernels.hpp"
 #include "policy/ptx_cache.hpp"
 #include "policy/trust.hpp"
 
@@ -86,14 +87,18 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
     entry.notes.push_back(code->note);
   else if (kernel.change != kernels::KernelChange::added && !no_compiler.empty())
     entry.notes.push_back(no_compiler);
+  if (found_by_machine_code(kernel))
+    entry.notes.push_back(
+        "not forecast: the forecasters read source, and what changed lies outside the kernel's source (a template "
+        "argument or constant at its launch site, code it runs that the scan cannot follow)");
   return entry;
 }
 
 // Whether a changed kernel is forecast: present at both revisions, and neither settled nor failed
 // by the identical-code tier.
 bool needs_forecast(const kernels::ChangedKernel& kernel, const report::KernelEntry& entry) {
-  return kernel.base && kernel.head && entry.decision == report::Decision::forecast_only &&
-         entry.verdict != report::KernelVerdict::fail;
+  return kernel.base && kernel.head && !found_by_machine_code(kernel) &&
+         entry.decision == report::Decision::forecast_only && entry.verdict != report::KernelVerdict::fail;
 }
 
 // The text the forecasters read for a kernel at one revision (cli/device_unit.hpp), shared by
@@ -211,7 +216,7 @@ std::pair<std::string, std::string> target_arch(const Settings& settings, const 
 
 Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInputs inputs, const Settings& settings,
                                                         Outside& outside) {
-  const kernels::ChangeAnalysis& analysis = inputs.analysis;
+  kernels::ChangeAnalysis& analysis = inputs.analysis;
   const std::string cuda_include = cuda::toolkit_include_dir(outside.env);
 
   const auto [arch, arch_note] = target_arch(settings, outside);
@@ -219,7 +224,11 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
   auto compiler = outside.compiler();
   auto machine_code =
       compare_machine_code(inputs.base, inputs.head, analysis.kernels, {arch, compiler, settings}, outside);
-  const std::vector<KernelCodeVerdict>& code = machine_code.kernels;
+  std::vector<KernelCodeVerdict>& code = machine_code.kernels;
+  for (std::size_t i = 0; i < machine_code.found.kernels.size(); ++i) {
+    analysis.kernels.push_back(std::move(machine_code.found.kernels[i]));
+    code.push_back(std::move(machine_code.found.verdicts[i]));
+  }
   const std::string& no_compiler = machine_code.no_compiler;
 
   if (no_compiler.empty()) run.notes.push_back(arch_note);

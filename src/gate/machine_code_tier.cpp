@@ -38,7 +38,7 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
                                                   const kernels::RevisionSources& head,
                                                   const std::vector<kernels::ChangedKernel>& changed,
                                                   const std::string& arch, const Settings& settings, Outside& outside,
-                                                  std::vector<std::string>& notes) {
+                                                  std::vector<std::string>& notes, FoundKernels& found) {
   if (!outside.unit_compiler) return std::nullopt;
   auto compiler = outside.unit_compiler();
   if (!compiler) {
@@ -70,9 +70,11 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
       outside.warnings << fmt::format("kforecast: {}: {} compiles, {} answers from the unit cache\n", builds.compiler,
                                       builds.compiles, builds.cache_hits);
   }
-  auto verdicts = compare_unit_builds(builds, changed, arch, &base.files());
-  for (const auto& unreported : verdicts.unreported)
-    notes.push_back(fmt::format("machine code changed in a kernel the source scan did not report: {}", unreported));
+  auto verdicts = compare_unit_builds(builds, changed, arch, &base.files(), &head);
+  notes.insert(notes.end(), verdicts.notes.begin(), verdicts.notes.end());
+  found = kernels_from_machine_code(base, head, verdicts.unreported, arch);
+  notes.insert(notes.end(), found.notes.begin(), found.notes.end());
+  found.notes.clear();
   return verdicts;
 }
 
@@ -85,7 +87,7 @@ MachineCodeVerdicts compare_machine_code(const kernels::RevisionSources& base, c
   const Settings& settings = inputs.settings;
   const cuda::LoadedCompiler& compiler = inputs.nvrtc;
   MachineCodeVerdicts result;
-  auto by_nvcc = compare_with_nvcc(base, head, changed, arch, settings, outside, result.notes);
+  auto by_nvcc = compare_with_nvcc(base, head, changed, arch, settings, outside, result.notes, result.found);
 
   // NVRTC for what nvcc did not settle: a kernel no built unit holds, or every kernel without nvcc.
   std::vector<kernels::ChangedKernel> for_nvrtc = changed;

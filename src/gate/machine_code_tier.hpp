@@ -13,6 +13,7 @@
 #include "gate/identical_code_step.hpp"
 #include "gate/outside.hpp"
 #include "gate/settings.hpp"
+#include "gate/unreported_kernels.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
@@ -22,6 +23,9 @@ struct MachineCodeVerdicts {
   std::vector<KernelCodeVerdict> kernels;  // one per changed kernel; empty where no compiler could run
   std::vector<std::string> notes;          // for the run: compilers used, units skipped, unreported changes
   std::string no_compiler;                 // why machine code was not compared at all, or ""
+  // Kernels the scanner did not report whose machine code changed (gate/unreported_kernels.hpp),
+  // with their verdicts: the caller adds them to the changed kernels.
+  FoundKernels found;
 };
 
 struct MachineCodeInputs {

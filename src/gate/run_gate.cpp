@@ -32,16 +32,17 @@ void settle_unchanged(GateRun& run, const kernels::ChangeAnalysis& analysis, std
 }  // namespace
 
 Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside& outside, GateStop stop) {
-  GateResult result{{std::string(kforecast::version), inputs.base, inputs.head, {}, {inputs.target_note}, {}, {}}, {}};
+  GateResult result{
+      {std::string(kforecast::version), inputs.base, inputs.head, {}, {inputs.target_note}, {}, {}}, {}, inputs.analysis};
   GateRun& run = result.run;
   auto to_measure = review_changed_kernels(
       run,
-      {inputs.base_sources, inputs.head_sources, inputs.analysis, std::move(inputs.prompts), inputs.context_notes,
+      {inputs.base_sources, inputs.head_sources, result.analysis, std::move(inputs.prompts), inputs.context_notes,
        inputs.author},
       settings, outside);
   if (!to_measure) return std::unexpected(to_measure.error());
   result.to_measure = std::move(*to_measure);
-  if (inputs.settle_unchanged) settle_unchanged(run, inputs.analysis, result.to_measure);
+  if (inputs.settle_unchanged) settle_unchanged(run, result.analysis, result.to_measure);
   if (inputs.measure_trusted) {
     for (std::size_t i = 0; i < run.cases.size(); ++i)
       if (run.cases[i].entry.decision == report::Decision::trusted_forecast) result.to_measure.push_back(i);
@@ -49,7 +50,7 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
   }
   if (stop == GateStop::after_policy) return result;
   measure_in_pr(run, result.to_measure,
-                {inputs.analysis, inputs.base_sources, inputs.head_sources, settings.ledger, inputs.no_bench}, settings,
+                {result.analysis, inputs.base_sources, inputs.head_sources, settings.ledger, inputs.no_bench}, settings,
                 outside);
   return result;
 }

@@ -110,8 +110,8 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
   auto affected = affected_units(base, head, changed);
   if (affected.size() > settings.max_units) {
     builds.notes.push_back(fmt::format(
-        "{} of the {} units that include the changed kernels' files were not compiled (compile.max_units = {}, the "
-        "nearest first): kernels only they build are forecast",
+        "{} of the {} units the change reaches were not compiled (compile.max_units = {}, the units of the changed "
+        "kernels first, nearest first): kernels only they build are forecast",
         affected.size() - settings.max_units, affected.size(), settings.max_units));
     affected.resize(settings.max_units);
   }

@@ -99,8 +99,37 @@ bool base_had(const std::string& missing, const kernels::SourceFiles* base_files
   });
 }
 
+// Where the first error of `log` lies, "path(line): error: ..." → (path, line); nullopt where it
+// names no repository file with a line.
+std::optional<std::pair<std::string, std::uint32_t>> error_location(const std::string& log) {
+  const std::string line = first_error(log);
+  const std::size_t close = line.find("): ");
+  const std::size_t open = close == std::string::npos ? std::string::npos : line.rfind('(', close);
+  if (open == std::string::npos || open == 0 || close - open < 2 || close - open > 10) return std::nullopt;
+  std::uint32_t number = 0;
+  for (std::size_t i = open + 1; i < close; ++i) {
+    if (line[i] < '0' || line[i] > '9') return std::nullopt;
+    number = number * 10 + static_cast<std::uint32_t>(line[i] - '0');
+  }
+  return std::pair{line.substr(0, open), number};
+}
+
+// Whether the first error of `log` lies in the host code of one of the head's files: outside
+// every function that device code runs.
+bool error_in_host_code(const std::string& log, const kernels::RevisionSources* head) {
+  if (head == nullptr) return false;
+  const auto location = error_location(log);
+  if (!location || !head->files().contains(location->first)) return false;
+  for (const auto& function : head->scanned(location->first).functions)
+    if ((function.kind == kernels::FunctionKind::global || function.kind == kernels::FunctionKind::device) &&
+        function.whole.first_line <= location->second && location->second <= function.whole.last_line)
+      return false;
+  return true;
+}
+
 UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, const std::string& base_name,
-                         const std::string& head_name, const kernels::SourceFiles* base_files) {
+                         const std::string& head_name, const kernels::SourceFiles* base_files,
+                         const kernels::RevisionSources* head_sources) {
   UnitFinding finding;
   using State = SideBuild::State;
   if (unit.base.state == State::failed || unit.head.state == State::failed) {
@@ -114,6 +143,8 @@ UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, cons
                                  finding.missing_context.substr(8), from_first_error(log, 6));
       finding.missing_context.clear();
     }
+    if (finding.missing_context.empty() && unit.head.state == State::failed && error_in_host_code(log, head_sources))
+      finding.missing_context = "host code this toolkit rejects";
     finding.outcome = unit.base.state == State::failed && unit.head.state == State::failed ? CodeComparison::both_failed
                       : unit.head.state == State::failed                                  ? CodeComparison::head_failed
                                                                                           : CodeComparison::base_failed;
@@ -179,7 +210,8 @@ std::string comparable_kernel_name(std::string_view name) {
 }
 
 UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector<kernels::ChangedKernel>& changed,
-                                     const std::string& arch, const kernels::SourceFiles* base_files) {
+                                     const std::string& arch, const kernels::SourceFiles* base_files,
+                                     const kernels::RevisionSources* head) {
   UnitCodeVerdicts verdicts;
   verdicts.kernels.resize(changed.size());
   std::vector<std::optional<UnitKernels>> read(builds.units.size());
@@ -205,7 +237,7 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
         not_run.push_back(fmt::format("{} ({})", unit.unit, unit.not_run));
         continue;
       }
-      UnitFinding finding = find_in_unit(unit, read[u] ? *read[u] : nothing, base_name, head_name, base_files);
+      UnitFinding finding = find_in_unit(unit, read[u] ? *read[u] : nothing, base_name, head_name, base_files, head);
       if (!finding.outcome) continue;
       units.push_back(unit.unit);
       for (auto& name : finding.names)
@@ -235,19 +267,58 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
                          : fmt::format("not compiled: {}", fmt::join(not_run, ", "));
   }
 
-  // Machine code that changed in kernels the scanner did not report.
+  for (const auto& unit : builds.units) {
+    if (!unit.kernels.empty()) continue;
+    using State = SideBuild::State;
+    const std::string why = !unit.not_run.empty()                ? unit.not_run
+                            : unit.base.state == State::compiled && unit.head.state == State::compiled ? ""
+                            : unit.base.state == State::failed && unit.head.state == State::failed
+                                ? "neither revision compiles with the context kforecast has: " +
+                                      from_first_error(unit.head.log, 3)
+                            : unit.head.state == State::failed ? "the head does not compile (the base does): " +
+                                                                     from_first_error(unit.head.log, 3)
+                                                               : "the base does not compile: " +
+                                                                     from_first_error(unit.base.log, 3);
+    if (!why.empty())
+      verdicts.notes.push_back(fmt::format(
+          "{}, built to find machine code changes the source scan cannot see, was not compared: {}", unit.unit, why));
+  }
+
+  // Machine code that changed in kernels the scanner did not report: an instantiation whose code
+  // changed, or one built at one revision only (a template argument changed at a launch site).
   std::set<std::string> seen;
+  std::map<std::string, std::size_t> by_kernel;  // into verdicts.unreported
   for (std::size_t u = 0; u < builds.units.size(); ++u) {
     if (!read[u] || !read[u]->unreadable.empty()) continue;
+    const UnitBuild& unit = builds.units[u];
+    const auto note = [&](const cubin::CubinKernel& kernel, const std::string& difference) {
+      const std::string name = comparable_kernel_name(kernel.name);
+      if (reported.contains(name) || !seen.insert(kernel.normalized_symbol).second) return;
+      const auto [at, added] = by_kernel.emplace(name, verdicts.unreported.size());
+      if (added)
+        verdicts.unreported.push_back(
+            {name, {}, unit.unit, difference, {unit.base_context.arguments, unit.head_context.arguments},
+             fmt::format("{} for {}, unit {}, context {}", builds.compiler, arch, unit.unit, unit.head_context.origin)});
+      verdicts.unreported[at->second].instances.push_back(kernel.signature);
+    };
     const auto pairs = cubin::pair_kernels(read[u]->base, read[u]->head);
-    for (const auto& pair : pairs.paired) {
-      if (reported.contains(comparable_kernel_name(pair.head->name)) || !seen.insert(pair.head->normalized_symbol).second)
-        continue;
+    for (const auto& pair : pairs.paired)
       // The kernel's own code only: data every kernel of the unit may read changes with any
       // edit of the unit's globals, and would name every kernel of it.
       if (auto difference = cubin::kernel_difference(*pair.base, *pair.head, cubin::ModuleData::ignore))
-        verdicts.unreported.push_back(fmt::format("{} in {}: {}", pair.head->signature, builds.units[u].unit, *difference));
+        note(*pair.head, *difference);
+    // One instantiation built in place of another (the launch site's arguments changed) says so.
+    for (const auto* kernel : pairs.added) {
+      const auto replaced = std::ranges::find_if(pairs.removed, [&](const cubin::CubinKernel* gone) {
+        return gone->name == kernel->name && parameter_list(gone->signature) == parameter_list(kernel->signature);
+      });
+      note(*kernel, replaced == pairs.removed.end()
+                        ? fmt::format("instantiation {} is newly built", display_name(*kernel))
+                        : fmt::format("instantiation {} is built instead of {}", display_name(*kernel),
+                                      display_name(**replaced)));
     }
+    for (const auto* kernel : pairs.removed)
+      note(*kernel, fmt::format("instantiation {} is no longer built", display_name(*kernel)));
   }
   return verdicts;
 }

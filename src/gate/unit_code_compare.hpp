@@ -16,18 +16,34 @@
 
 namespace kforecast::gate {
 
+// Machine code that changed in a kernel the scanner did not report, one per source kernel.
+struct UnreportedChange {
+  std::string kernel;                  // comparable_kernel_name of its symbols: "sgemm", "ns::k"
+  std::vector<std::string> instances;  // the instantiations that differ: "void sgemm<64>(float*)"
+  std::string unit;                    // the first unit that showed it
+  std::string difference;              // the first instance's: "code differs (824 → 776 instructions)"
+  BuildArguments build_arguments;      // that unit's, to measure what it built
+  std::string compiled_by;             // as KernelCodeVerdict::compiled_by
+};
+
 struct UnitCodeVerdicts {
   // One per changed kernel; outcome nullopt where no built unit settled it (note says why).
   std::vector<KernelCodeVerdict> kernels;
-  // "void sgemm<64>(float*) in src/runner.cu: code differs (824 → 776 instructions)": machine code
-  // that changed in kernels the scanner did not report.
-  std::vector<std::string> unreported;
+  std::vector<UnreportedChange> unreported;
+  // For the run: units built for the scanner's gaps (no changed kernel of theirs) whose machine
+  // code could not be compared, and why.
+  std::vector<std::string> notes;
 };
 
 // `base_files`: the base revision's files, where given: a header the head can no longer find that
 // the base had (renamed or deleted, its includer not updated) is a real break, not missing context.
+// `head`: the head's scan, where given: a head whose first error lies in host code (outside every
+// __global__ and __device__ function) is not a kernel's break but, for a merged project, most
+// often host code this toolkit rejects (a runtime signature a newer CUDA removed): missing
+// context, never a gate failure.
 UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector<kernels::ChangedKernel>& changed,
-                                     const std::string& arch, const kernels::SourceFiles* base_files = nullptr);
+                                     const std::string& arch, const kernels::SourceFiles* base_files = nullptr,
+                                     const kernels::RevisionSources* head = nullptr);
 
 // A kernel's name as the scanner and the demangler both can give it: "(anonymous namespace)::"
 // and a leading "::" left out.

@@ -62,3 +62,27 @@ TEST_CASE("e2e nvcc: a head that no longer compiles where the base did fails the
   CHECK_THAT(run.out, Contains("the head does not compile for sm_90"));
   CHECK_THAT(run.out, Contains("include/lib/scale.cuh(4): error: identifier \\\"undefined_factor\\\" is undefined"));
 }
+
+TEST_CASE("e2e nvcc: a tile constant changed in the runner alone reports the kernel whose instantiation changed") {
+  // SGEMM_CUDA's shape: the kernel's header untouched, a constant that is its template argument
+  // changed in the host runner. The report lists the kernel, not forecast, for a measurement.
+  FixtureRepo repo;
+  commit_template_rename(repo, "-DSCALE=2.0f");
+  repo.write("src/runner.cu",
+             "#include <cstdint>\n#include <vector>\n#include <lib/scale.cuh>\n"
+             "void run(float* p) {\n  std::vector<std::uint8_t> unused(1);\n  const int tile = 32;\n"
+             "  scaled<tile><<<1, 64>>>(p);\n}\n");
+  repo.commit("the tile through a constant");
+  repo.write("src/runner.cu",
+             "#include <cstdint>\n#include <vector>\n#include <lib/scale.cuh>\n"
+             "void run(float* p) {\n  std::vector<std::uint8_t> unused(1);\n  const int tile = 16;\n"
+             "  scaled<tile><<<1, 64>>>(p);\n}\n");
+  repo.commit("head: a smaller tile");
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--no-bench"}, repo.path(),
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("\"name\": \"scaled\""));
+  CHECK_THAT(run.out, Contains("instantiation scaled<16> is built instead of scaled<32>"));
+  CHECK_THAT(run.out, Contains("needs a GPU measurement"));
+}

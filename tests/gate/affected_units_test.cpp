@@ -67,3 +67,36 @@ TEST_CASE("affected units: added and removed kernels need no unit") {
   tree.head_files = {{"a.cu", "__global__ void new_one(float* p, int n) { for (int i = 0; i < n; ++i) p[i] = 2; }\n"}};
   CHECK(tree.units().empty());
 }
+
+TEST_CASE("affected units: a changed .cu with no reported kernel is built for the scanner's gaps, after the others") {
+  Tree tree;
+  const std::string kernel = "#pragma once\ntemplate <int N> __global__ void tiled(float* p) { p[N] = 1; }\n";
+  tree.base_files = {{"src/tiled.cuh", kernel},
+                     {"src/runner.cu", "#include \"tiled.cuh\"\nconst int tile = 8;\nvoid run(float* p) { tiled<tile><<<1, 1>>>(p); }\n"},
+                     {"src/other.cu", "__global__ void other(float* p) { p[0] = 0; }\n"}};
+  tree.head_files = tree.base_files;
+  tree.head_files["src/runner.cu"] = "#include \"tiled.cuh\"\nconst int tile = 16;\nvoid run(float* p) { tiled<tile><<<1, 1>>>(p); }\n";
+  tree.head_files["src/other.cu"] = "__global__ void other(float* p) { p[0] = 1; }\n";
+  const auto units = tree.units();
+  // other.cu for its changed kernel first; the runner for what the scan may not see.
+  REQUIRE(paths(units) == std::vector<std::string>{"src/other.cu", "src/runner.cu"});
+  CHECK_FALSE(units[0].kernels.empty());
+  CHECK(units[1].kernels.empty());
+}
+
+TEST_CASE("affected units: a changed header no unit reaches is built by its nearest unit only") {
+  Tree tree;
+  const kernels::SourceFiles common = {
+      {"src/a.cu", "#include \"wrap.cuh\"\n"},
+      {"src/wrap.cuh", "#pragma once\n#include \"lambda.cuh\"\n"},
+      {"src/b.cu", "#include \"lambda.cuh\"\n"},
+      {"src/c.cu", "#include \"lambda.cuh\"\n"},
+  };
+  tree.base_files = tree.head_files = common;
+  tree.base_files["src/lambda.cuh"] = "#pragma once\ninline auto f = [] __device__ (int i) { return i + 1; };\n";
+  tree.head_files["src/lambda.cuh"] = "#pragma once\ninline auto f = [] __device__ (int i) { return i + 2; };\n";
+  const auto units = tree.units();
+  REQUIRE(paths(units) == std::vector<std::string>{"src/b.cu"});
+  CHECK(units[0].distance == 1);
+  CHECK(units[0].kernels.empty());
+}

@@ -12,6 +12,7 @@
 #include "gate/shipped_build.hpp"
 #include "gate/unit_builds.hpp"
 #include "gate/unit_code_compare.hpp"
+#include "gate/unreported_kernels.hpp"
 #include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 #include "support/temp_dir.hpp"
@@ -65,7 +66,7 @@ struct Case {
                                   std::chrono::seconds(300),
                                   8};
     builds = build_affected_units(base, head, changed, build);
-    return compare_unit_builds(builds, changed, "sm_90", &base_files);
+    return compare_unit_builds(builds, changed, "sm_90", &base_files, &head);
   }
 
   const KernelCodeVerdict& verdict(const UnitCodeVerdicts& verdicts, const std::string& name) const {
@@ -153,6 +154,19 @@ TEST_CASE("nvcc units: a header the base had and the head lost is a real break, 
   CHECK(broken);
 }
 
+TEST_CASE("nvcc units: a head whose host code this toolkit rejects is missing context, not a break") {
+  // llm.c's shape: a runtime call whose signature a newer CUDA changed, in host code only.
+  Case c = kernels_edited({{"3.0f", "4.0f"}});
+  std::string host_error = runner;
+  host_error.replace(host_error.find("  scale<<<"), 0, "  cudaMemLocation where = -1;\n");
+  c.head_files["src/runner.cu"] = host_error;
+  const auto verdicts = c.compare();
+  const auto& scale = c.verdict(verdicts, "scale");
+  REQUIRE(scale.outcome);
+  CHECK(*scale.outcome == CodeComparison::head_failed);
+  CHECK(scale.missing_context == "host code this toolkit rejects");
+}
+
 TEST_CASE("nvcc units: a header a plain clone lacks (a submodule's) is missing context at both revisions") {
   Case c = kernels_edited({{"3.0f", "4.0f"}}, "#include <dep/missing.h>\n" + runner);
   const auto verdicts = c.compare();
@@ -172,7 +186,47 @@ TEST_CASE("nvcc units: machine code that changed in a kernel the scan did not re
   REQUIRE(only_tiled.size() == 1);
   const auto verdicts = compare_unit_builds(c.builds, only_tiled, "sm_90");
   REQUIRE(verdicts.unreported.size() == 1);
-  CHECK(verdicts.unreported[0].find("scale(float*) in src/runner.cu") != std::string::npos);
+  CHECK(verdicts.unreported[0].kernel == "scale");
+  CHECK(verdicts.unreported[0].unit == "src/runner.cu");
+  CHECK(verdicts.unreported[0].instances == std::vector<std::string>{"scale(float*)"});
+  CHECK(verdicts.unreported[0].difference.find("code differs") != std::string::npos);
+}
+
+TEST_CASE("nvcc units: a tile constant changed at the launch site, seen by no scan, becomes a changed kernel") {
+  // SGEMM_CUDA's shape: the kernels' header untouched, the runner's template argument changed.
+  Case c;
+  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
+  c.head_files = c.base_files;
+  std::string edited = runner;
+  edited.replace(edited.find("TILE_A 32"), 9, "TILE_A 16");
+  c.head_files["src/runner.cu"] = edited;
+  const kernels::RevisionSources base(c.base_files), head(c.head_files);
+  cuda::NvccSettings settings;
+  settings.nvcc = testing::nvcc_for_tests();
+  settings.version = "test";
+  settings.program = KF_BINARY;
+  const cuda::NvccUnitCompiler compiler(settings);
+  const UnitBuildSettings build{compiler, "sm_90",
+                                [](const std::string&, const kernels::RevisionSources&) { return UnitContext{{}, "a test's"}; },
+                                nullptr, 2, std::chrono::seconds(300), 8};
+  // As if the scan had reported nothing: the runner is built for the gaps all the same.
+  const auto builds = build_affected_units(base, head, {}, build);
+  REQUIRE(builds.units.size() == 1);
+  CHECK(builds.units[0].unit == "src/runner.cu");
+  const auto verdicts = compare_unit_builds(builds, {}, "sm_90");
+  REQUIRE(verdicts.unreported.size() == 1);
+  // tiled<16> is built instead of tiled<32>; tiled<64> did not change.
+  CHECK(verdicts.unreported[0].kernel == "tiled");
+  CHECK(verdicts.unreported[0].difference == "instantiation tiled<16> is built instead of tiled<32>");
+  CHECK(verdicts.unreported[0].instances.size() == 2);
+  const auto found = kernels_from_machine_code(base, head, verdicts.unreported, "sm_90");
+  REQUIRE(found.kernels.size() == 1);
+  CHECK(found.kernels[0].head->file == "src/kernels.cuh");
+  CHECK(found.kernels[0].head->qualified_name == "tiled");
+  CHECK(found_by_machine_code(found.kernels[0]));
+  REQUIRE(found.verdicts.size() == 1);
+  CHECK(found.verdicts[0].outcome == CodeComparison::different);
+  CHECK(found.verdicts[0].build_arguments.has_value());
 }
 
 TEST_CASE("nvcc units: the measuring child builds exactly the instantiation measured, with the project's context") {
