@@ -72,7 +72,7 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
   }
   auto verdicts = compare_unit_builds(builds, changed, arch, &base.files(), &head);
   notes.insert(notes.end(), verdicts.notes.begin(), verdicts.notes.end());
-  found = kernels_from_machine_code(base, head, verdicts.unreported, arch);
+  found = kernels_from_machine_code(base, head, verdicts.unreported);
   notes.insert(notes.end(), found.notes.begin(), found.notes.end());
   found.notes.clear();
   return verdicts;

@@ -299,7 +299,7 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
         verdicts.unreported.push_back(
             {name, {}, unit.unit, difference, {unit.base_context.arguments, unit.head_context.arguments},
              fmt::format("{} for {}, unit {}, context {}", builds.compiler, arch, unit.unit, unit.head_context.origin)});
-      verdicts.unreported[at->second].instances.push_back(kernel.signature);
+      verdicts.unreported[at->second].instances.push_back(display_name(kernel));
     };
     const auto pairs = cubin::pair_kernels(read[u]->base, read[u]->head);
     for (const auto& pair : pairs.paired)

@@ -19,7 +19,7 @@ namespace kforecast::gate {
 // Machine code that changed in a kernel the scanner did not report, one per source kernel.
 struct UnreportedChange {
   std::string kernel;                  // comparable_kernel_name of its symbols: "sgemm", "ns::k"
-  std::vector<std::string> instances;  // the instantiations that differ: "void sgemm<64>(float*)"
+  std::vector<std::string> instances;  // the instantiations that differ: "sgemm<64>"
   std::string unit;                    // the first unit that showed it
   std::string difference;              // the first instance's: "code differs (824 → 776 instructions)"
   BuildArguments build_arguments;      // that unit's, to measure what it built

@@ -33,25 +33,24 @@ std::string listed(const std::vector<std::string>& instances) {
 }  // namespace
 
 FoundKernels kernels_from_machine_code(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                       const std::vector<UnreportedChange>& changes, const std::string& arch) {
+                                       const std::vector<UnreportedChange>& changes) {
   FoundKernels found;
   for (const auto& change : changes) {
     auto base_site = find_kernel(base, change.unit, change.kernel);
     auto head_site = find_kernel(head, change.unit, change.kernel);
-    const std::string what =
-        fmt::format("{} in {} ({}): {}", change.kernel, change.unit, listed(change.instances), change.difference);
+    const std::string what = fmt::format("{}: {} (instantiations that differ: {})", change.unit, change.difference,
+                                         listed(change.instances));
     if (!base_site || !head_site) {
       found.notes.push_back(
-          fmt::format("machine code changed in a kernel the source scan did not report and whose definition is not "
-                      "in the repository at both revisions: {}",
-                      what));
+          fmt::format("machine code changed in kernel {}, which the source scan did not report and whose definition "
+                      "is not in the repository at both revisions: {}",
+                      change.kernel, what));
       continue;
     }
     kernels::ChangedKernel kernel;
     kernel.base = std::move(base_site);
     kernel.head = std::move(head_site);
-    kernel.reasons = {std::string(machine_code_reason),
-                      fmt::format("{} for {}: {}", change.unit, arch, change.difference)};
+    kernel.reasons = {std::string(machine_code_reason)};
     KernelCodeVerdict verdict;
     verdict.outcome = policy::CodeComparison::different;
     verdict.names = change.instances;

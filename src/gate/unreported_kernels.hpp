@@ -29,7 +29,7 @@ struct FoundKernels {
 };
 
 FoundKernels kernels_from_machine_code(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                       const std::vector<UnreportedChange>& changes, const std::string& arch);
+                                       const std::vector<UnreportedChange>& changes);
 
 // Whether the scanner's view of `kernel` came from the compiled view alone.
 bool found_by_machine_code(const kernels::ChangedKernel& kernel);
