@@ -165,7 +165,8 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
     }
   if (budget_spent)
     builds.notes.push_back(fmt::format("{} of {} units were not compiled: the compile budget of {} s "
-                                       "(compile.budget_seconds) was spent; kernels only they build are forecast",
+                                       "(compile.budget_seconds) was spent; kernels only they build are forecast (a re-run goes on "
+                                       "where this one stopped, its finished units answered by the unit cache)",
                                        skipped, builds.units.size(), settings.budget.count()));
   return builds;
 }
