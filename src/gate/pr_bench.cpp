@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -116,8 +117,13 @@ std::string utc_timestamp() {
 
 namespace {
 
-std::string how_to_measure(const report::KernelEntry& entry) {
-  return fmt::format("run `kforecast bench {}:{} --against BASE` on a GPU", entry.file, entry.name);
+// The command that measures one kernel, runnable as printed: the base revision the run compared
+// against where it is a commit (not "patch base" or "index"), else a placeholder.
+std::string how_to_measure(const report::KernelEntry& entry, const std::string& base) {
+  const bool commit = base.size() >= 7 && base.size() <= 64 &&
+                      std::ranges::all_of(base, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+  return fmt::format("run `kforecast bench {}:{} --against {}` on a GPU", entry.file, entry.name,
+                     commit ? base : std::string("BASE"));
 }
 
 }  // namespace
@@ -176,7 +182,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const st
   }
   const auto leave = [&](const std::string& why, const std::string& note) {
     for (const std::size_t index : to_measure) {
-      const std::string reason = fmt::format("{}; {}", why, how_to_measure(run.cases[index].entry));
+      const std::string reason = fmt::format("{}; {}", why, how_to_measure(run.cases[index].entry, run.base));
       if (observe) observe(index, usage_error(reason));
       mark_unverified(run.cases[index].entry, reason, settings.measure);
     }
@@ -245,7 +251,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const st
             "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
             "(sizes, grid, block and [kernel.args]; `kforecast help bench` shows one), or a [[kernel]] table "
             "with name = \"{}\" in the base revision's .kforecast.toml; then {}",
-            job.head.kernel, job.head.file, job.head.kernel, how_to_measure(entry)));
+            job.head.kernel, job.head.file, job.head.kernel, how_to_measure(entry, run.base)));
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
     }
     auto measurement = outside.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},

@@ -31,7 +31,11 @@ TEST_CASE("e2e: pr without a GPU leaves the kernels it would measure unverified,
       CHECK_THAT(run.out, Contains("needs a GPU measurement (P(regression)"));
       CHECK_THAT(run.out, Contains(no_bench ? "unverified: not measured: --no-bench was given"
                                             : "unverified: not measured: no GPU here ("));
-      CHECK_THAT(run.out, Contains("run `kforecast bench src/settle.cu:settle --against BASE` on a GPU"));
+      // Runnable as printed: the base revision compared against, not a placeholder.
+      std::string base_sha = repo.git({"rev-parse", "HEAD~1"});
+      while (!base_sha.empty() && base_sha.back() == '\n') base_sha.pop_back();
+      CHECK_THAT(run.out, Contains("run `kforecast bench src/settle.cu:settle --against " + base_sha.substr(0, 7)));
+      CHECK_THAT(run.out, !Contains("--against BASE"));
       CHECK_THAT(run.out, Contains("(policy.on_unverified = warn)"));
       CHECK_THAT(run.out, Contains("\"gpu_time\": {\"spent_seconds\": 0, \"measured\": 0, \"measurable\": 2"));
       CHECK_FALSE(std::filesystem::exists(repo.path() / ".kforecast/ledger.jsonl"));
