@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Checks on a GPU machine that kforecast measures what ships (issue 16, step 6): the kernel
-# families of fixtures/gpu (SGEMM steps; GELU, softmax and layer norm), nine pairs, measured by
+# families of fixtures/gpu (SGEMM steps; GELU, softmax and layer norm; a sum of sines whose verdict
+# the project's --use_fast_math decides), ten pairs, measured by
 # `kforecast bench` with the project's nvcc build (--project-build, as `pr` hands it to its
 # measuring child; the project's flags are -std=c++17 --use_fast_math, as llm.c builds) and with
 # NVRTC's (kforecast's own build before issue 16, no project flags), against an independent timer
@@ -22,11 +23,12 @@ if ldd "$kf" | grep -q "not found"; then export LD_LIBRARY_PATH="$carry/lib${LD_
 dir=fixtures/gpu
 variants=(sgemm/v1_naive sgemm/v2_coalesced sgemm/v3_shared sgemm/v4_tile1d sgemm/v5_tile2d sgemm/v6_vectorized
           sgemm/v7_tile2d_k16 activation/gelu_scalar activation/gelu_vec4 activation/softmax_thread
-          activation/softmax_warp activation/layernorm_block activation/layernorm_warp)
+          activation/softmax_warp activation/layernorm_block activation/layernorm_warp wave/wave_intrinsic
+          wave/wave_precise)
 pairs=(sgemm/v1_naive:v2_coalesced:sgemm sgemm/v2_coalesced:v3_shared:sgemm sgemm/v3_shared:v4_tile1d:sgemm
        sgemm/v4_tile1d:v5_tile2d:sgemm sgemm/v5_tile2d:v6_vectorized:sgemm sgemm/v5_tile2d:v7_tile2d_k16:sgemm
        activation/gelu_scalar:gelu_vec4:gelu activation/softmax_thread:softmax_warp:softmax
-       activation/layernorm_block:layernorm_warp:layernorm)
+       activation/layernorm_block:layernorm_warp:layernorm wave/wave_intrinsic:wave_precise:wave)
 flags=(-std=c++17 --use_fast_math)
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >"$out/gpu.txt" 2>&1

@@ -52,6 +52,12 @@ namespace gelu_scalar {
 namespace gelu_vec4 {
 #include "../fixtures/gpu/activation/gelu_vec4.cu"
 }
+namespace wave_intrinsic {
+#include "../fixtures/gpu/wave/wave_intrinsic.cu"
+}
+namespace wave_precise {
+#include "../fixtures/gpu/wave/wave_precise.cu"
+}
 namespace softmax_thread {
 #include "../fixtures/gpu/activation/softmax_thread.cu"
 }
@@ -202,6 +208,13 @@ int main(int argc, char** argv) {
   };
   gelu("gelu_scalar", gelu_scalar::gelu, 256);
   gelu("gelu_vec4", gelu_vec4::gelu, 1024);
+  const auto wave = [&](const char* name, auto kernel, unsigned per_block) {
+    const dim3 grid((vector_n + per_block - 1) / per_block), block(256);
+    entries.push_back({std::string("wave/") + name + ".cu", "wave", grid, block, {&a, &c, &vector_n},
+                       [=] { kernel<<<grid, block>>>(a, c, vector_n); }, reinterpret_cast<const void*>(kernel)});
+  };
+  wave("wave_intrinsic", wave_intrinsic::wave, 256);
+  wave("wave_precise", wave_precise::wave, 1024);
   const auto softmax = [&](const char* name, auto kernel, dim3 grid, dim3 block) {
     entries.push_back({std::string("activation/") + name + ".cu", "softmax", grid, block, {&a, &c, &rows, &cols},
                        [=] { kernel<<<grid, block>>>(a, c, rows, cols); }, reinterpret_cast<const void*>(kernel)});
