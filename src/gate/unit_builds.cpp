@@ -48,17 +48,6 @@ SideBuild build_one(const std::string& unit, const UnitContext& context, Side& s
   const auto& files = side.sources.files();
   const std::string key = UnitCache::unit_key(settings.compiler.name(), request, files.at(unit));
   SideBuild built;
-  // The cache first: an answer it holds came from a compile of these very files, which passed the
-  // refusals below; reading every header of a large unit again for them dominated warm runs.
-  if (settings.cache != nullptr)
-    if (auto cached = settings.cache->find(key, files)) {
-      ++hits;
-      built.state = cached->compiled ? SideBuild::State::compiled : SideBuild::State::failed;
-      built.cubin = std::move(cached->cubin);
-      built.log = std::move(cached->log);
-      built.from_cache = true;
-      return built;
-    }
   // The refusals NVRTC's path makes, before nvcc runs: where Landlock confines nvcc they only
   // make the message clear; where it does not, they are what keeps it to the tree.
   std::vector<std::string> include_dirs;
@@ -74,6 +63,15 @@ SideBuild build_one(const std::string& unit, const UnitContext& context, Side& s
     built.refused = true;
     return built;
   }
+  if (settings.cache != nullptr)
+    if (auto cached = settings.cache->find(key, files)) {
+      ++hits;
+      built.state = cached->compiled ? SideBuild::State::compiled : SideBuild::State::failed;
+      built.cubin = std::move(cached->cubin);
+      built.log = std::move(cached->log);
+      built.from_cache = true;
+      return built;
+    }
   const auto& tree = side.tree.get();
   if (!tree) {
     built.state = SideBuild::State::failed;
