@@ -188,7 +188,7 @@ bool allowed_compile_option(std::string_view option) {
 
 Result<void> confine_tree_includes(const std::string& unit, const std::vector<std::string>& include_dirs,
                                    const std::function<const std::string*(const std::string&)>& file_text,
-                                   bool computed_allowed) {
+                                   bool computed_allowed, IncludeDirectiveMemo* memo) {
   std::deque<std::string> pending{unit};
   std::map<std::string, bool, std::less<>> seen{{unit, true}};
   while (!pending.empty()) {
@@ -196,7 +196,8 @@ Result<void> confine_tree_includes(const std::string& unit, const std::vector<st
     pending.pop_front();
     const std::string* text = file_text(file);
     if (text == nullptr) continue;
-    for (const auto& directive : find_include_directives(*text)) {
+    const std::vector<IncludeDirective> own = memo != nullptr ? std::vector<IncludeDirective>{} : find_include_directives(*text);
+    for (const auto& directive : memo != nullptr ? memo->of(*text) : own) {
       const auto refuse_here = [&](const std::string& why) { return refuse(file, directive.line, why); };
       if (directive.directive == "embed" || directive.directive == "__has_embed")
         return refuse_here(fmt::format("#{} reads a file's bytes into the program and is not allowed in code under review",

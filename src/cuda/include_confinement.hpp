@@ -20,6 +20,7 @@
 
 #include "base/error.hpp"
 #include "cuda/compiler.hpp"
+#include "cuda/include_directives.hpp"
 
 namespace kforecast::cuda {
 
@@ -43,10 +44,11 @@ bool allowed_compile_option(std::string_view option);
 // `include_dirs`, all relative to the tree's root): #embed, a path into .git, an absolute path,
 // and '..' that climbs out of the tree. A computed include is refused unless
 // `computed_allowed` (where Landlock confines the compiler's reads, it can only reach what the
-// confinement lets it). `file_text` gives a tree file's text, or null where the tree has none.
+// confinement lets it). `file_text` gives a tree file's text, or null where the tree has none;
+// with `memo`, the texts it gives must stay in place while the memo lives.
 Result<void> confine_tree_includes(const std::string& unit, const std::vector<std::string>& include_dirs,
                                    const std::function<const std::string*(const std::string&)>& file_text,
-                                   bool computed_allowed);
+                                   bool computed_allowed, IncludeDirectiveMemo* memo = nullptr);
 
 // `request` with its project headers in memory and only toolkit folders left in include_dirs,
 // or why it may not be compiled (exit code gate_failed: the code under review asked for it).

@@ -299,4 +299,14 @@ std::vector<IncludeDirective> find_include_directives(std::string_view source) {
   return unique;
 }
 
+const std::vector<IncludeDirective>& IncludeDirectiveMemo::of(const std::string& text) {
+  {
+    const std::lock_guard lock(m_mutex);
+    if (const auto found = m_found.find(&text); found != m_found.end()) return found->second;
+  }
+  auto directives = find_include_directives(text);  // outside the lock: two threads may both read it
+  const std::lock_guard lock(m_mutex);
+  return m_found.emplace(&text, std::move(directives)).first->second;
+}
+
 }  // namespace kforecast::cuda

@@ -9,6 +9,8 @@
 // would have to see as a directive while this reader does not; the tests in
 // tests/cuda/include_directives_test.cpp try every spelling we know of.
 
+#include <map>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,5 +31,17 @@ struct IncludeDirective {
 };
 
 std::vector<IncludeDirective> find_include_directives(std::string_view source);
+
+// find_include_directives of texts that stay in place for the memo's life (a revision's files),
+// each found once however many units reach it: one header shared by a hundred units is read once
+// per run, not a hundred times. Safe to use from several threads.
+class IncludeDirectiveMemo {
+ public:
+  const std::vector<IncludeDirective>& of(const std::string& text);
+
+ private:
+  std::mutex m_mutex;
+  std::map<const std::string*, std::vector<IncludeDirective>> m_found;  // a map's elements never move
+};
 
 }  // namespace kforecast::cuda

@@ -123,7 +123,7 @@ std::string how_to_measure(const report::KernelEntry& entry, const std::string& 
   const bool commit = base.size() >= 7 && base.size() <= 64 &&
                       std::ranges::all_of(base, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
   return fmt::format("run `kforecast bench {}:{} --against {}` on a GPU", entry.file, entry.name,
-                     commit ? base : std::string("BASE"));
+                     commit ? base.substr(0, 12) : std::string("BASE"));
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ class LazyTree {
 struct Side {
   const RevisionSources& sources;
   LazyTree tree;
+  cuda::IncludeDirectiveMemo directives = {};  // each file read once for the refusals of every unit
 };
 
 // One unit at one revision: from the cache, else compiled (and then kept in the cache).
@@ -57,7 +58,8 @@ SideBuild build_one(const std::string& unit, const UnitContext& context, Side& s
     const auto found = files.find(path);
     return found == files.end() ? nullptr : &found->second;
   };
-  if (auto confined = cuda::confine_tree_includes(unit, include_dirs, text_of, settings.reads_confined); !confined) {
+  if (auto confined = cuda::confine_tree_includes(unit, include_dirs, text_of, settings.reads_confined, &side.directives);
+      !confined) {
     built.state = SideBuild::State::failed;
     built.log = confined.error().message;
     built.refused = true;

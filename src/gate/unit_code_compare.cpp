@@ -11,6 +11,7 @@
 #include "cubin/cubin_kernel.hpp"
 #include "cubin/kernel_difference.hpp"
 #include "gate/compile_failure.hpp"
+#include "kernels/lexer.hpp"
 
 namespace kforecast::gate {
 namespace {
@@ -114,8 +115,29 @@ std::optional<std::pair<std::string, std::uint32_t>> error_location(const std::s
   return std::pair{line.substr(0, open), number};
 }
 
-// Whether the first error of `log` lies in the host code of one of the head's files: outside
-// every function that device code runs.
+// Whether `line` of `text` lies inside a function's body: some brace block open at its start was
+// opened after a parameter list (`) {`, `) const {`, `] {` for a lambda).
+bool inside_function_body(std::string_view text, std::uint32_t line) {
+  const auto tokens = kernels::lex(text);
+  std::vector<bool> function_bodies;  // the open brace blocks, innermost last
+  std::string_view before;            // the last token's text before a '{'
+  for (const auto& token : tokens) {
+    if (token.line >= line || token.kind == kernels::TokenKind::end) break;
+    const std::string_view word = token.text();
+    if (token.kind == kernels::TokenKind::punctuation && word == "{") {
+      function_bodies.push_back(before == ")" || before == "]" || before == "const" || before == "noexcept" ||
+                                before == "override" || before == "mutable");
+    } else if (token.kind == kernels::TokenKind::punctuation && word == "}") {
+      if (!function_bodies.empty()) function_bodies.pop_back();
+    }
+    before = word;
+  }
+  return std::ranges::find(function_bodies, true) != function_bodies.end();
+}
+
+// Whether the first error of `log` lies in the host code of one of the head's files: inside a
+// function body, outside every function that device code runs. An error at file scope (a
+// declaration the compiler cannot read) is not host code: it breaks device code as much.
 bool error_in_host_code(const std::string& log, const kernels::RevisionSources* head) {
   if (head == nullptr) return false;
   const auto location = error_location(log);
@@ -124,7 +146,7 @@ bool error_in_host_code(const std::string& log, const kernels::RevisionSources* 
     if ((function.kind == kernels::FunctionKind::global || function.kind == kernels::FunctionKind::device) &&
         function.whole.first_line <= location->second && location->second <= function.whole.last_line)
       return false;
-  return true;
+  return inside_function_body(head->files().at(location->first), location->second);
 }
 
 UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, const std::string& base_name,
