@@ -63,8 +63,12 @@ std::string code_cell(std::string_view text) {
   return out;
 }
 
-std::string decision_text(Decision decision) {
-  std::string text(to_string(decision));
+// The decision in words. A kernel left at forecast_only without a forecast (its forecaster
+// failed, or the forecasters cannot read what changed) was neither settled nor forecast: "not
+// judged" says so where "forecast only" would claim a forecast it does not have.
+std::string decision_text(const KernelEntry& entry) {
+  if (entry.decision == Decision::forecast_only && !entry.forecast) return "not judged";
+  std::string text(to_string(entry.decision));
   for (char& c : text)
     if (c == '_') c = ' ';
   return text;
@@ -120,7 +124,7 @@ class MarkdownWriter final : public Writer {
 
   void kernel(const KernelEntry& entry, std::size_t) override {
     out() << fmt::format("| `{}` | `{}:{}` | {} | {} | {} |\n", code_cell(entry.name), code_cell(entry.file),
-                         entry.line, to_string(entry.change), decision_text(entry.decision), to_string(entry.verdict));
+                         entry.line, to_string(entry.change), decision_text(entry), to_string(entry.verdict));
   }
 
   void end(const Report& report) override {
