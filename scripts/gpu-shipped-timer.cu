@@ -201,20 +201,16 @@ int main(int argc, char** argv) {
   sgemm("v5_tile2d", v5_tile2d::sgemm, 128, dim3(256));
   sgemm("v6_vectorized", v6_vectorized::sgemm, 128, dim3(256));
   sgemm("v7_tile2d_k16", v7_tile2d_k16::sgemm, 128, dim3(256));
-  const auto gelu = [&](const char* name, auto kernel, unsigned per_block) {
+  // (x, y, n) kernels of 256 threads a block, `per_block` elements each block.
+  const auto elementwise = [&](const std::string& file, const char* kernel_name, auto kernel, unsigned per_block) {
     const dim3 grid((vector_n + per_block - 1) / per_block), block(256);
-    entries.push_back({std::string("activation/") + name + ".cu", "gelu", grid, block, {&a, &c, &vector_n},
+    entries.push_back({file, kernel_name, grid, block, {&a, &c, &vector_n},
                        [=] { kernel<<<grid, block>>>(a, c, vector_n); }, reinterpret_cast<const void*>(kernel)});
   };
-  gelu("gelu_scalar", gelu_scalar::gelu, 256);
-  gelu("gelu_vec4", gelu_vec4::gelu, 1024);
-  const auto wave = [&](const char* name, auto kernel, unsigned per_block) {
-    const dim3 grid((vector_n + per_block - 1) / per_block), block(256);
-    entries.push_back({std::string("wave/") + name + ".cu", "wave", grid, block, {&a, &c, &vector_n},
-                       [=] { kernel<<<grid, block>>>(a, c, vector_n); }, reinterpret_cast<const void*>(kernel)});
-  };
-  wave("wave_intrinsic", wave_intrinsic::wave, 256);
-  wave("wave_precise", wave_precise::wave, 1024);
+  elementwise("activation/gelu_scalar.cu", "gelu", gelu_scalar::gelu, 256);
+  elementwise("activation/gelu_vec4.cu", "gelu", gelu_vec4::gelu, 1024);
+  elementwise("wave/wave_intrinsic.cu", "wave", wave_intrinsic::wave, 256);
+  elementwise("wave/wave_precise.cu", "wave", wave_precise::wave, 1024);
   const auto softmax = [&](const char* name, auto kernel, dim3 grid, dim3 block) {
     entries.push_back({std::string("activation/") + name + ".cu", "softmax", grid, block, {&a, &c, &rows, &cols},
                        [=] { kernel<<<grid, block>>>(a, c, rows, cols); }, reinterpret_cast<const void*>(kernel)});

@@ -18,4 +18,8 @@ for preset in ${presets[*]}; do
     scripts/clang-tidy.sh build/release
   fi
   ctest --preset "$preset" -j "$(nproc)"
+  # CTest says "Skipped" without the reason; each skipped executable printed it ("SKIPPED: no GPU").
+  awk '/^[0-9]+\/[0-9]+ Testing: / { sub(/^[0-9]+\/[0-9]+ Testing: /, ""); name = $0 }
+       /^SKIPPED: / { sub(/^SKIPPED: /, ""); print "skipped: " name ": " $0 }' \
+    "build/$preset/Testing/Temporary/LastTest.log" 2>/dev/null || true
 done
