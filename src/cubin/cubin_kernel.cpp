@@ -62,8 +62,9 @@ struct CodeRange {
 
 class KernelReader {
  public:
-  KernelReader(const ModuleIndex& index, std::shared_ptr<const std::vector<CubinData>> module_data)
-      : m_index(index), m_module_data(std::move(module_data)) {}
+  KernelReader(const ModuleIndex& index, const ModuleAddresses& addresses,
+               std::shared_ptr<const std::vector<CubinData>> module_data)
+      : m_index(index), m_addresses(addresses), m_module_data(std::move(module_data)) {}
 
   Result<CubinKernel> read(std::uint32_t symbol) {
     const auto& elf_symbol = m_index.file().symbols()[symbol];
@@ -130,11 +131,13 @@ class KernelReader {
       const auto code = section.bytes.subspan(range.begin, range.end - range.begin);
       cloned.push_back(CubinFunction{.name = clone_callee_name(m_index.file().symbols()[function].name, kernel.symbol),
                                      .code = copy_of(code),
+                                     .module_references = m_addresses.references_in(code),
                                      .relocations = {},
                                      .attributes = std::move(*attributes)});
     }
     kernel.body.code.insert(kernel.body.code.end(), section.bytes.begin() + static_cast<std::ptrdiff_t>(copied),
                             section.bytes.end());
+    kernel.body.module_references = m_addresses.references_in(kernel.body.code);
     // Each relocation belongs to the function whose code it patches, its offset made relative.
     for (auto relocation : m_index.named_relocations(section_index)) {
       const auto after =
@@ -176,6 +179,7 @@ class KernelReader {
     auto function = std::make_shared<const CubinFunction>(
         CubinFunction{.name = m_index.symbol_name(symbol),
                       .code = copy_of(text.bytes),
+                      .module_references = m_addresses.references_in(text.bytes),
                       .relocations = m_index.named_relocations(section),
                       .attributes = std::move(*attributes),
                       .section_flags = text.flags,
@@ -248,6 +252,7 @@ class KernelReader {
   }
 
   const ModuleIndex& m_index;
+  const ModuleAddresses& m_addresses;
   std::shared_ptr<const std::vector<CubinData>> m_module_data;
   std::unordered_map<std::uint32_t, std::shared_ptr<const CubinFunction>> m_separate_functions;  // by section
   std::size_t m_call_steps = 0;
@@ -297,7 +302,8 @@ Result<std::vector<CubinKernel>> read_cubin_kernels(std::span<const std::byte> c
     return malformed(fmt::format("ELF type {} is neither ET_EXEC (2) nor ET_REL (1)", file->type()));
   auto index = ModuleIndex::build(*file);
   if (!index) return std::unexpected(index.error());
-  KernelReader reader(*index, std::make_shared<const std::vector<CubinData>>(read_module_data(*index)));
+  const auto addresses = ModuleAddresses::build(*index);
+  KernelReader reader(*index, addresses, std::make_shared<const std::vector<CubinData>>(read_module_data(*index)));
   std::vector<CubinKernel> kernels;
   // nvcc names each kernel once; a name twice would let one kernel claim the other's sections.
   std::unordered_set<std::string_view> names;

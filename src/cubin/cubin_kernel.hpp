@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "cubin/module_reference.hpp"
 
 namespace kforecast::cubin {
 
@@ -40,6 +41,10 @@ struct CubinAttribute {
 struct CubinFunction {
   std::string name;  // normalised mangled name; for a clone `$kernel$callee`, the callee's
   std::vector<std::byte> code;
+  // The instructions of `code` that address module data, and what they find there: the code
+  // of two builds that differs only there, each reading the same thing, is the same code whose
+  // data moved (module_reference.hpp).
+  std::vector<ModuleReference> module_references;
   std::vector<CubinRelocation> relocations;
   std::vector<CubinAttribute> attributes;
   // The text section header's sh_flags and the top byte of its sh_info (the rest is a symbol

@@ -26,6 +26,7 @@ inline constexpr std::uint32_t section_type_rela = 4;          // SHT_RELA
 inline constexpr std::uint32_t section_type_nobits = 8;        // SHT_NOBITS: size only, no bytes in the file
 inline constexpr std::uint32_t section_type_rel = 9;           // SHT_REL
 
+inline constexpr std::uint8_t symbol_type_object = 1;    // STT_OBJECT
 inline constexpr std::uint8_t symbol_type_function = 2;  // STT_FUNC
 inline constexpr std::uint8_t symbol_type_section = 3;   // STT_SECTION
 

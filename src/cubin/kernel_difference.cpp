@@ -91,8 +91,21 @@ void compare_facts(const CubinKernel& base, const CubinKernel& head, Reasons& re
     reasons.add(fmt::format("parameter bank {} → {} bytes", base.parameter_bank_bytes, head.parameter_bank_bytes));
 }
 
+// The same code, or code that differs only in where the module data it reads lies.
+bool same_code(const CubinFunction& base, const CubinFunction& head) {
+  return base.code == head.code ||
+         same_code_but_module_addresses(base.code, base.module_references, head.code, head.module_references);
+}
+
+// CubinFunction's equality, with the code compared by same_code.
+bool same_function(const CubinFunction& base, const CubinFunction& head) {
+  return base.name == head.name && same_code(base, head) && base.relocations == head.relocations &&
+         base.attributes == head.attributes && base.section_flags == head.section_flags &&
+         base.section_info_top == head.section_info_top;
+}
+
 void compare_code(const CubinKernel& base, const CubinKernel& head, Reasons& reasons) {
-  if (base.body.code != head.body.code || base.body.relocations != head.body.relocations)
+  if (!same_code(base.body, head.body) || base.body.relocations != head.body.relocations)
     reasons.add(fmt::format("code differs ({} → {} instructions)", base.instructions, head.instructions));
   if (base.body.section_flags != head.body.section_flags || base.body.section_info_top != head.body.section_info_top)
     reasons.add("text section header differs");
@@ -103,7 +116,7 @@ void compare_code(const CubinKernel& base, const CubinKernel& head, Reasons& rea
       reasons.add(fmt::format("calls {} now", name));
     else if (!after)
       reasons.add(fmt::format("no longer calls {}", name));
-    else if (*before != *after)
+    else if (!same_function(*before, *after))
       reasons.add(fmt::format("callee {} changed", name));
   }
 }

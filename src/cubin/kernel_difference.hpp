@@ -18,6 +18,9 @@ namespace kforecast::cubin {
 // (52 → 60 instructions)", "launch bounds 256 → 128 threads", "static shared memory 1536 → 2048
 // bytes", "callee _Z6helperf changed". Code identical with different attributes is a
 // difference: a __launch_bounds__ or shared memory change can leave the instructions alone.
+// Code that differs only in the offsets at which it reads module data, each naming the same
+// variable, string or function in both builds, is the same code (module_reference.hpp): the
+// data moved, which `compare` below reports as module data.
 // Whether the data every kernel of the unit may read (constant banks, initialised globals) is
 // compared: `compare` for a verdict (a change there may change any kernel: never "identical"),
 // `ignore` to ask whether the kernel's own code, callees, attributes and sections changed.

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -61,6 +62,38 @@ __global__ void unrelated(int* q) { q[blockIdx.x] = 7; }
 #endif
 )";
 
+// Kernels that read module data: a __constant__ array (constant bank 3), a __device__ variable,
+// printf's format string and assert's message (through addresses in constant bank 4, one of them
+// loaded by an instruction whose offset a MOV sets). MORE_GLOBALS adds globals and a kernel
+// ahead of them, which moves every address they read and changes none of their sources. Each
+// build's file lies in a folder of its own: #line gives assert one file name for all of them.
+constexpr std::string_view globals_source = R"(#line 1 "g.cu"
+#include <cassert>
+#include <cstdio>
+#ifndef COEFF
+#define COEFF 1
+#endif
+#ifdef MORE_GLOBALS
+__constant__ float added_table[8];
+__device__ int added_counter;
+__global__ void added(float* p) {
+  p[threadIdx.x] = added_table[threadIdx.x & 7];
+  atomicAdd(&added_counter, 1);
+  printf("added %d\n", 1);
+  assert(p[0] > 0.0f);
+}
+#endif
+__constant__ float coeffs[4];
+__device__ int counter;
+__global__ void scales(float* out, float x) { out[threadIdx.x] = x * coeffs[COEFF] + coeffs[3]; }
+__global__ void counts(float* out) { out[atomicAdd(&counter, 1)] = 1.0f; }
+__global__ void reports(float* out, int n) {
+  if (n > 3) printf("n is %d\n", n);
+  assert(n < 100);
+  out[0] = n;
+}
+)";
+
 // The same code with comments and blank lines: a different file to nvcc's anonymous-namespace hash.
 std::string commented(std::string_view source) {
   std::string out = "// A comment-only change.\n\n";
@@ -100,6 +133,9 @@ class Builds {
              {"lineinfo", {"a.cu", std::string(unit_source), {"-lineinfo"}}},
              {"relocatable", {"a.cu", std::string(unit_source), {"-rdc=true"}}},
              {"renamed_kernel", {"a.cu", renamed_k(), {}}},
+             {"globals", {"g.cu", std::string(globals_source), {}}},
+             {"globals_moved", {"g.cu", std::string(globals_source), {"-DMORE_GLOBALS"}}},
+             {"globals_other_constant", {"g.cu", std::string(globals_source), {"-DCOEFF=0"}}},
          })
       m_kernels[name] = compile(name, build);
   }
@@ -242,6 +278,39 @@ TEST_CASE("cubin nvcc: a change shows in the kernel it concerns, and only there"
     CHECK(found.at("caller")->find("callee _Z6helperf changed") != std::string::npos);
     for (const auto& [name, reason] : found)
       if (name != "caller") CHECK_FALSE(reason.has_value());
+  }
+}
+
+TEST_CASE("cubin nvcc: globals added ahead of a kernel's move its addresses, not its code") {
+  const auto& base = builds()["globals"];
+  const auto& head = builds()["globals_moved"];
+  // The shift is real: the instructions that address module data hold other offsets.
+  CHECK(kernel_named(base, "counts").body.code != kernel_named(head, "counts").body.code);
+  CHECK(kernel_named(base, "reports").body.code != kernel_named(head, "reports").body.code);
+  CHECK(kernel_named(base, "scales").body.code != kernel_named(head, "scales").body.code);
+  // printf and assert call through an address whose offset a MOV sets: a reference too.
+  const auto& references = kernel_named(base, "reports").body.module_references;
+  CHECK(std::any_of(references.begin(), references.end(),
+                    [](const ModuleReference& r) { return r.field == AddressField::move_immediate; }));
+  const auto pairs = pair_kernels(base, head);
+  CHECK(pairs.paired.size() == 3);
+  for (const auto& pair : pairs.paired) {
+    const auto difference = kernel_difference(*pair.base, *pair.head, ModuleData::ignore);
+    INFO(pair.head->name << ": " << difference.value_or("identical"));
+    CHECK_FALSE(difference.has_value());
+    // The data itself moved: a verdict that weighs module data still says so.
+    CHECK(kernel_difference(*pair.base, *pair.head).has_value());
+  }
+}
+
+TEST_CASE("cubin nvcc: a kernel that reads another element of a __constant__ array differs") {
+  for (const auto& pair : pair_kernels(builds()["globals"], builds()["globals_other_constant"]).paired) {
+    const auto difference = kernel_difference(*pair.base, *pair.head, ModuleData::ignore);
+    INFO(pair.head->name << ": " << difference.value_or("identical"));
+    if (pair.head->name == "scales")
+      CHECK(difference.value_or("").starts_with("code differs"));
+    else
+      CHECK_FALSE(difference.has_value());
   }
 }
 

@@ -1,4 +1,9 @@
-// Seed for the cubin fuzz target: one kernel of each shape the reader handles.
+// Seed for the cubin fuzz target: one kernel of each shape the reader handles. Built from the
+// repository root:
+//   nvcc -cubin -arch=sm_90 tests/fuzz/cubin_seeds.cu -o fixtures/fuzz/cubin/whole_program_sm90.cubin
+//   nvcc -cubin -arch=sm_90 -rdc=true tests/fuzz/cubin_seeds.cu -o fixtures/fuzz/cubin/relocatable_sm90.cubin
+#include <cassert>
+#include <cstdio>
 namespace { struct Local { float v; }; }
 __constant__ float scale[4];
 __device__ int hits;
@@ -11,5 +16,10 @@ template <int N> __global__ void __launch_bounds__(128) tiled(float* p) {
   atomicAdd(&hits, 1);
 }
 template __global__ void tiled<32>(float*);
-template <class T> __global__ void withlocal(T t, float* o) { o[0] = t.v; }
+// printf and assert reach module data through an offset a MOV sets (module_reference.hpp).
+template <class T> __global__ void withlocal(T t, float* o) {
+  if (t.v < 0.0f) printf("negative %f\n", t.v);
+  assert(o != nullptr);
+  o[0] = t.v;
+}
 template __global__ void withlocal<Local>(Local, float*);
