@@ -313,7 +313,7 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
   for (std::size_t u = 0; u < builds.units.size(); ++u) {
     if (!read[u] || !read[u]->unreadable.empty()) continue;
     const UnitBuild& unit = builds.units[u];
-    const auto note = [&](const cubin::CubinKernel& kernel, const std::string& difference) {
+    const auto note = [&](const cubin::CubinKernel& kernel, const std::string& difference, bool comparable) {
       const std::string name = comparable_kernel_name(kernel.name);
       if (reported.contains(name) || !seen.insert(kernel.normalized_symbol).second) return;
       const auto [at, added] = by_kernel.emplace(name, verdicts.unreported.size());
@@ -322,25 +322,30 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
             {name, {}, unit.unit, difference, {unit.base_context.arguments, unit.head_context.arguments},
              fmt::format("{} for {}, unit {}, context {}", builds.compiler, arch, unit.unit, unit.head_context.origin)});
       verdicts.unreported[at->second].instances.push_back(display_name(kernel));
+      if (comparable && !verdicts.unreported[at->second].comparable) {
+        verdicts.unreported[at->second].comparable = true;
+        verdicts.unreported[at->second].difference = difference;  // the comparable change says most
+      }
     };
     const auto pairs = cubin::pair_kernels(read[u]->base, read[u]->head);
     for (const auto& pair : pairs.paired)
       // The kernel's own code only: data every kernel of the unit may read changes with any
       // edit of the unit's globals, and would name every kernel of it.
       if (auto difference = cubin::kernel_difference(*pair.base, *pair.head, cubin::ModuleData::ignore))
-        note(*pair.head, *difference);
+        note(*pair.head, *difference, true);
     // One instantiation built in place of another (the launch site's arguments changed) says so.
     for (const auto* kernel : pairs.added) {
       const auto replaced = std::ranges::find_if(pairs.removed, [&](const cubin::CubinKernel* gone) {
         return gone->name == kernel->name && parameter_list(gone->signature) == parameter_list(kernel->signature);
       });
-      note(*kernel, replaced == pairs.removed.end()
-                        ? fmt::format("instantiation {} is newly built", display_name(*kernel))
-                        : fmt::format("instantiation {} is built instead of {}", display_name(*kernel),
-                                      display_name(**replaced)));
+      note(*kernel,
+           replaced == pairs.removed.end()
+               ? fmt::format("instantiation {} is newly built", display_name(*kernel))
+               : fmt::format("instantiation {} is built instead of {}", display_name(*kernel), display_name(**replaced)),
+           replaced != pairs.removed.end());
     }
     for (const auto* kernel : pairs.removed)
-      note(*kernel, fmt::format("instantiation {} is no longer built", display_name(*kernel)));
+      note(*kernel, fmt::format("instantiation {} is no longer built", display_name(*kernel)), false);
   }
   return verdicts;
 }

@@ -24,6 +24,9 @@ struct UnreportedChange {
   std::string difference;              // the first instance's: "code differs (824 → 776 instructions)"
   BuildArguments build_arguments;      // that unit's, to measure what it built
   std::string compiled_by;             // as KernelCodeVerdict::compiled_by
+  // Whether some instantiation has a base to compare with: its code changed, or it is built in
+  // place of another. One only built at one revision (a launch added or dropped) has none.
+  bool comparable = false;
 };
 
 struct UnitCodeVerdicts {

@@ -36,6 +36,13 @@ FoundKernels kernels_from_machine_code(const kernels::RevisionSources& base, con
                                        const std::vector<UnreportedChange>& changes) {
   FoundKernels found;
   for (const auto& change : changes) {
+    // An instantiation built at one revision only is a launch added or dropped: nothing to compare.
+    if (!change.comparable) {
+      found.notes.push_back(fmt::format("machine code of {}, which the source scan did not report: {} (nothing to compare "
+                                        "it with)",
+                                        change.kernel, fmt::format("{}: {}", change.unit, change.difference)));
+      continue;
+    }
     auto base_site = find_kernel(base, change.unit, change.kernel);
     auto head_site = find_kernel(head, change.unit, change.kernel);
     const std::string what = fmt::format("{}: {} (instantiations that differ: {})", change.unit, change.difference,

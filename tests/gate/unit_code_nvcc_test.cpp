@@ -229,6 +229,33 @@ TEST_CASE("nvcc units: a tile constant changed at the launch site, seen by no sc
   CHECK(found.verdicts[0].build_arguments.has_value());
 }
 
+TEST_CASE("nvcc units: a launch dropped at the launch site is a note, not a kernel to measure") {
+  // llm.c's shape: host code stops launching one instantiation; no instantiation replaces it.
+  Case c;
+  c.base_files = {{"src/kernels.cuh", kernels_v1}, {"src/runner.cu", runner}};
+  c.head_files = c.base_files;
+  std::string edited = runner;
+  edited.erase(edited.find("  run_tiled<TILE_B>(p);\n"), 24);
+  c.head_files["src/runner.cu"] = edited;
+  const kernels::RevisionSources base(c.base_files), head(c.head_files);
+  cuda::NvccSettings settings;
+  settings.nvcc = testing::nvcc_for_tests();
+  settings.version = "test";
+  settings.program = KF_BINARY;
+  const cuda::NvccUnitCompiler compiler(settings);
+  const UnitBuildSettings build{compiler, "sm_90",
+                                [](const std::string&, const kernels::RevisionSources&) { return UnitContext{{}, "a test's"}; },
+                                nullptr, 2, std::chrono::seconds(300), 8};
+  const auto builds = build_affected_units(base, head, {}, build);
+  const auto verdicts = compare_unit_builds(builds, {}, "sm_90");
+  REQUIRE(verdicts.unreported.size() == 1);
+  CHECK_FALSE(verdicts.unreported[0].comparable);
+  const auto found = kernels_from_machine_code(base, head, verdicts.unreported);
+  CHECK(found.kernels.empty());
+  REQUIRE(found.notes.size() == 1);
+  CHECK(found.notes[0].find("instantiation tiled<64> is no longer built") != std::string::npos);
+}
+
 TEST_CASE("nvcc units: the measuring child builds exactly the instantiation measured, with the project's context") {
   testing::TempDir tree;
   std::filesystem::create_directories(tree.path() / "src");
