@@ -43,14 +43,11 @@ struct Case {
   UnitBuilds builds;
   std::vector<kernels::ChangedKernel> changed;
 
-  UnitCodeVerdicts compare(std::vector<std::string> arguments = {}) {
-    const kernels::RevisionSources base(base_files), head(head_files);
-    std::set<std::string, std::less<>> touched;
-    for (const auto& [path, text] : head_files)
-      if (!base_files.contains(path) || base_files.at(path) != text) touched.insert(path);
-    for (const auto& [path, text] : base_files)
-      if (!head_files.contains(path)) touched.insert(path);
-    changed = kernels::find_changed_kernels(base, head, renames, touched).kernels;
+  // The units a change reaches, built with nvcc at both revisions under `arguments`. With no
+  // changed kernels, the units built for the scanner's gaps alone.
+  static UnitBuilds build_units(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
+                                const std::vector<kernels::ChangedKernel>& kernels,
+                                const std::vector<std::string>& arguments = {}) {
     cuda::NvccSettings settings;
     settings.nvcc = testing::nvcc_for_tests();
     settings.version = "test";
@@ -65,7 +62,18 @@ struct Case {
                                   2,
                                   std::chrono::seconds(300),
                                   8};
-    builds = build_affected_units(base, head, changed, build);
+    return build_affected_units(base, head, kernels, build);
+  }
+
+  UnitCodeVerdicts compare(std::vector<std::string> arguments = {}) {
+    const kernels::RevisionSources base(base_files), head(head_files);
+    std::set<std::string, std::less<>> touched;
+    for (const auto& [path, text] : head_files)
+      if (!base_files.contains(path) || base_files.at(path) != text) touched.insert(path);
+    for (const auto& [path, text] : base_files)
+      if (!head_files.contains(path)) touched.insert(path);
+    changed = kernels::find_changed_kernels(base, head, renames, touched).kernels;
+    builds = build_units(base, head, changed, arguments);
     return compare_unit_builds(builds, changed, "sm_90", &base_files, &head);
   }
 
@@ -201,16 +209,8 @@ TEST_CASE("nvcc units: a tile constant changed at the launch site, seen by no sc
   edited.replace(edited.find("TILE_A 32"), 9, "TILE_A 16");
   c.head_files["src/runner.cu"] = edited;
   const kernels::RevisionSources base(c.base_files), head(c.head_files);
-  cuda::NvccSettings settings;
-  settings.nvcc = testing::nvcc_for_tests();
-  settings.version = "test";
-  settings.program = KF_BINARY;
-  const cuda::NvccUnitCompiler compiler(settings);
-  const UnitBuildSettings build{compiler, "sm_90",
-                                [](const std::string&, const kernels::RevisionSources&) { return UnitContext{{}, "a test's"}; },
-                                nullptr, 2, std::chrono::seconds(300), 8};
   // As if the scan had reported nothing: the runner is built for the gaps all the same.
-  const auto builds = build_affected_units(base, head, {}, build);
+  const auto builds = Case::build_units(base, head, {});
   REQUIRE(builds.units.size() == 1);
   CHECK(builds.units[0].unit == "src/runner.cu");
   const auto verdicts = compare_unit_builds(builds, {}, "sm_90");
@@ -238,15 +238,7 @@ TEST_CASE("nvcc units: a launch dropped at the launch site is a note, not a kern
   edited.erase(edited.find("  run_tiled<TILE_B>(p);\n"), 24);
   c.head_files["src/runner.cu"] = edited;
   const kernels::RevisionSources base(c.base_files), head(c.head_files);
-  cuda::NvccSettings settings;
-  settings.nvcc = testing::nvcc_for_tests();
-  settings.version = "test";
-  settings.program = KF_BINARY;
-  const cuda::NvccUnitCompiler compiler(settings);
-  const UnitBuildSettings build{compiler, "sm_90",
-                                [](const std::string&, const kernels::RevisionSources&) { return UnitContext{{}, "a test's"}; },
-                                nullptr, 2, std::chrono::seconds(300), 8};
-  const auto builds = build_affected_units(base, head, {}, build);
+  const auto builds = Case::build_units(base, head, {});
   const auto verdicts = compare_unit_builds(builds, {}, "sm_90");
   REQUIRE(verdicts.unreported.size() == 1);
   CHECK_FALSE(verdicts.unreported[0].comparable);
