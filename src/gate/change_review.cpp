@@ -157,6 +157,37 @@ std::vector<ForecastRequest> forecast_requests(
   return requests;
 }
 
+bool same_geometry(const std::optional<embedded::LaunchGeometry>& a, const std::optional<embedded::LaunchGeometry>& b) {
+  if (!a || !b) return !a && !b;
+  return a->grid == b->grid && a->block == b->block && a->shared_bytes == b->shared_bytes;
+}
+
+// A kernel whose two sides read the same to a forecaster (same text, name and launch geometry:
+// a template argument changed at the launch site, a launch input the forecasters do not see) is
+// not forecast: any forecast would say "no change" for a change it cannot see. It goes to a
+// measurement instead. Drops such requests, and their kernels from `to_forecast`.
+void drop_blind_requests(GateRun& run, std::vector<std::size_t>& to_forecast, std::vector<ForecastRequest>& requests) {
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    const auto& reference = requests[k].reference;
+    const auto& candidate = requests[k].candidate;
+    if (reference.source == candidate.source && reference.kernel == candidate.kernel &&
+        same_geometry(reference.launch, candidate.launch)) {
+      run.cases[to_forecast[k]].entry.notes.push_back(
+          "not forecast: the forecasters would read the same kernel text at both revisions, and what changed lies "
+          "outside it");
+      continue;
+    }
+    if (kept != k) {
+      requests[kept] = std::move(requests[k]);
+      to_forecast[kept] = to_forecast[k];
+    }
+    ++kept;
+  }
+  requests.resize(kept);
+  to_forecast.resize(kept);
+}
+
 // What the embedded forecaster reads beside the two texts: the compiler (for NVRTC facts) and the
 // target GPU of forecast.hardware, where its table knows it.
 embedded::FeatureContext embedded_features(const Settings& settings, const cuda::Compiler* compiler,
@@ -244,12 +275,16 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i)
     if (needs_forecast(analysis.kernels[i], run.cases[i].entry)) to_forecast.push_back(i);
   // Nothing to forecast: no forecaster is built, so no endpoint is reached and libcurl is not loaded.
+  const bool prompts_given = inputs.prompts.has_value();
+  auto launch_specs = config_launch_specs(settings.config);
+  DeviceUnits base_units(inputs.base, cuda_include), head_units(inputs.head, cuda_include);
+  std::vector<ForecastRequest> requests;
   if (!to_forecast.empty()) {
-    const bool prompts_given = inputs.prompts.has_value();
-    auto launch_specs = config_launch_specs(settings.config);
-    DeviceUnits base_units(inputs.base, cuda_include), head_units(inputs.head, cuda_include);
-    const auto requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include, base_units,
-                                            head_units, compiler_or_null, arch, launch_specs.specs);
+    requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include, base_units, head_units,
+                                 compiler_or_null, arch, launch_specs.specs);
+    drop_blind_requests(run, to_forecast, requests);
+  }
+  if (!requests.empty()) {
     const auto features = embedded_features(settings, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr);
     auto forecaster = outside.forecaster(features, std::move(inputs.prompts), std::move(launch_specs.notes));
     if (!forecaster) return std::unexpected(forecaster.error());

@@ -21,6 +21,25 @@ TEST_CASE("e2e: pr without NVRTC or nvcc reports changed kernels as not compared
   CHECK_THAT(run.out, Contains("machine code not compared: NVRTC not found"));
 }
 
+TEST_CASE("e2e: a kernel changed only at a launch site in another file is not forecast: nothing it reads changed") {
+  // The block size changed at the <<<>>> site of a runner: the kernel's file reads the same at
+  // both revisions, so a forecast could only say "no change".
+  FixtureRepo repo;
+  repo.write("k.cuh", "#pragma once\n__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n");
+  repo.write("run.cu", "#include \"k.cuh\"\nvoid run(float* a) { k<<<1, 32>>>(a); }\n");
+  repo.commit("base");
+  repo.write("run.cu", "#include \"k.cuh\"\nvoid run(float* a) { k<<<1, 256>>>(a); }\n");
+  repo.commit("head");
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--no-bench"}, repo.path(),
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so", "KFORECAST_NVCC=off"});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("launch configuration at run.cu:2 changed"));
+  CHECK_THAT(run.out, Contains("not forecast: the forecasters would read the same kernel text at both revisions"));
+  CHECK_THAT(run.out, Contains("\"forecast\": null"));
+  CHECK_THAT(run.out, Contains("needs a GPU measurement (no forecast)"));
+}
+
 TEST_CASE("e2e: pr writes the config's report.format when --format is not given, and --format wins") {
   FixtureRepo repo;
   repo.write(".kforecast.toml", "[report]\nformat = \"json\"\n");
