@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < scanned.functions.size(); ++i) {
     (void)graph.reachable_from({0, i});
     (void)graph.macros_used({0, i}, MacroReach::with_callees);
-    (void)graph.dispatches({0, i});
+    (void)graph.dispatches({0, i}, {});
   }
 
   // What a pull request's change is read with: a file compared with itself changes nothing.
