@@ -53,6 +53,11 @@ class RevisionSources {
   // build's -I folders do, inferred from the tree alone.
   std::optional<std::string> resolve_include(const std::string& includer, const Include& include) const;
 
+  // The file-scope declarations of `path` (file_scope.hpp), in source order.
+  const std::vector<FileScopeDeclaration>& declarations(const std::string& path) const {
+    return m_declarations.at(path);
+  }
+
   // `path` and every local header it reaches, `path` first.
   std::vector<std::string> closure(const std::string& path) const;
 

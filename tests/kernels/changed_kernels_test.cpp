@@ -6,7 +6,6 @@
 #include "scanned.hpp"
 
 using namespace kforecast::kernels;
-using Catch::Matchers::Contains;
 using Catch::Matchers::VectorContains;
 
 namespace {
