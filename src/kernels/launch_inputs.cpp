@@ -55,9 +55,16 @@ class Definitions {
       : m_text(sources.files().at(path)), m_tokens(lex(m_text)) {
     for (const std::string& file : sources.closure(path)) {
       for (const Macro& macro : sources.scanned(file).macros) {
-        std::string& text = m_macros[macro.name];
-        text += fmt::format("#define {}{}{}{} {}\n", macro.name, macro.function_like ? "(" : "",
-                            fmt::join(macro.parameters, ","), macro.function_like ? ")" : "", macro.body);
+        // Every #define of the name (under #if and #else), in closure order; the names its
+        // body uses, its parameters apart (CEIL_DIV's `a` is no local `a`).
+        Definition& definition = m_macros[macro.name];
+        definition.text += fmt::format("#define {}{}{}{} {}\n", macro.name, macro.function_like ? "(" : "",
+                                       fmt::join(macro.parameters, ","), macro.function_like ? ")" : "",
+                                       spaced_text(lex(macro.body)));
+        for (std::string& name : names_used(macro.body))
+          if (std::ranges::find(macro.parameters, name) == macro.parameters.end() &&
+              std::ranges::find(definition.names, name) == definition.names.end())
+            definition.names.push_back(std::move(name));
       }
       const std::string_view text = sources.files().at(file);
       for (const FileScopeDeclaration& declaration : sources.declarations(file))
@@ -72,7 +79,7 @@ class Definitions {
   // parameter, a toolkit type). Each definition is read once, however many launches name it.
   const Definition& find(std::string_view name, std::size_t at) {
     static const Definition none;
-    if (const auto macro = m_macros.find(name); macro != m_macros.end()) return read(macro->second);
+    if (const auto macro = m_macros.find(name); macro != m_macros.end()) return macro->second;
     if (const auto local = find_local(name, at)) return read(*local);
     if (const auto global = m_file_scope.find(name); global != m_file_scope.end()) return read(global->second);
     return none;
@@ -144,7 +151,24 @@ class Definitions {
                               before.is_punct(">") || before.is_punct("*") || before.is_punct("&");
       const bool declarator = after.is_punct("=") || after.is_punct("(") || after.is_punct("{") ||
                               after.is_punct(";") || after.is_punct(",") || after.is_punct("[");
-      if (after_type && declarator) index[t.text()].push_back(i);
+      if (!after_type || !declarator) continue;
+      index[t.text()].push_back(i);
+      // The statement's other declarators: `const uint BM = 64, BN = 128;`.
+      int depth = 0;
+      for (std::size_t k = i + 1; k + 2 < end && k - i < longest_statement; ++k) {
+        const Token& next = m_tokens[k];
+        if (next.is_punct("(") || next.is_punct("[") || next.is_punct("{")) ++depth;
+        if (next.is_punct(")") || next.is_punct("]") || next.is_punct("}")) --depth;
+        if (depth < 0 || (depth == 0 && next.is_punct(";"))) break;
+        if (depth == 0 && next.is_punct(",") && m_tokens[k + 1].is_identifier() &&
+            (m_tokens[k + 2].is_punct("=") || m_tokens[k + 2].is_punct("(") || m_tokens[k + 2].is_punct("{") ||
+             m_tokens[k + 2].is_punct(";") || m_tokens[k + 2].is_punct(",") || m_tokens[k + 2].is_punct("[")))
+          index[m_tokens[k + 1].text()].push_back(k + 1);
+      }
+    }
+    for (auto& [name, at] : index) {  // a name found both ways is sorted again
+      std::ranges::sort(at);
+      at.erase(std::unique(at.begin(), at.end()), at.end());
     }
   }
 
@@ -170,7 +194,7 @@ class Definitions {
 
   const std::string& m_text;
   std::vector<Token> m_tokens;
-  std::map<std::string, std::string, std::less<>> m_macros;  // every #define of a name, in closure order
+  std::map<std::string, Definition, std::less<>> m_macros;
   std::map<std::string_view, Definition> m_read;              // by the source text read
   std::map<std::string, std::string_view, std::less<>> m_file_scope;  // the first declaration of a name
   std::vector<std::pair<std::size_t, std::size_t>> m_bodies;  // function bodies: '{' and '}' token indices

@@ -100,3 +100,24 @@ TEST_CASE("kernels: launch inputs of broken input end") {
     CHECK_NOTHROW(changed_launch_inputs(sources, "j.cu", sources, "j.cu"));
   }
 }
+
+TEST_CASE("kernels: a launch input declared beside another, and a macro's parameters") {
+  const SourceFiles base_files{
+      {"run.cu",
+       "#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))\n"
+       "template <int BM, int BN> __global__ void k(float* x) { x[0] = BM * BN; }\n"
+       "void run(float* x, int n) {\n  const int a = 3;\n  const int BM = 64, BN = 64;\n"
+       "  k<BM, BN><<<CEIL_DIV(n, BN), 128>>>(x);\n}\n"}};
+  const auto inputs = [&](std::string_view from, std::string_view to) {
+    SourceFiles head_files = base_files;
+    head_files["run.cu"] = replaced(head_files["run.cu"], from, to);
+    const RevisionSources base(base_files), head(head_files);
+    std::vector<std::string> reasons;
+    for (const auto& change : changed_launch_inputs(base, "run.cu", head, "run.cu")) reasons.push_back(change.reason);
+    return reasons;
+  };
+  CHECK(inputs("BN = 64;", "BN = 128;") ==
+        std::vector<std::string>{"launch template argument BM changed (run.cu:6)",
+                                 "launch template argument BN changed (run.cu:6)"});
+  CHECK(inputs("const int a = 3;", "const int a = 4;").empty());  // CEIL_DIV's `a` is its own
+}
