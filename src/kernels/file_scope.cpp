@@ -157,9 +157,12 @@ std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view sourc
 std::vector<std::string> identifiers_outside_function_bodies(std::string_view source, Span declaration,
                                                              std::span<const Span> members) {
   const std::vector<Token> tokens = lex(source.substr(declaration.begin, declaration.end - declaration.begin));
+  // Tokens and members are both in source order: one pass over each, however many methods.
+  std::size_t member = 0;
   const auto in_member = [&](const Token& t) {
     const auto at = static_cast<std::size_t>(t.text().data() - source.data());
-    return std::ranges::any_of(members, [&](const Span& m) { return m.begin <= at && at < m.end; });
+    while (member < members.size() && members[member].end <= at) ++member;
+    return member < members.size() && members[member].begin <= at;
   };
   const auto opens_body = [&](std::size_t i) {
     if (i == 0 || !tokens[i].is_punct("{")) return false;
