@@ -131,12 +131,61 @@ class Definitions {
     const auto body = std::prev(after);
     if (at >= body->second) return std::nullopt;
     auto& index = m_locals[body->first];
-    if (index.empty()) index_locals(body->first, body->second, index);
+    if (index.empty()) {
+      index_parameters(body->first, index);
+      index_locals(body->first, body->second, index);
+    }
     const auto found = index.find(name);
     if (found == index.end()) return std::nullopt;
     const auto before = std::ranges::lower_bound(found->second, at);
     if (before == found->second.begin()) return std::nullopt;
-    return statement_around(*std::prev(before));
+    const std::size_t declared = *std::prev(before);
+    if (const auto parameter = m_parameters.find(declared); parameter != m_parameters.end())
+      return text_of(parameter->second.first, parameter->second.second);
+    return statement_around(declared);
+  }
+
+  // The parameters of the function whose body opens at `body`: a parameter shadows a
+  // file-scope name (`int threads` beside a header's `constexpr int threads`), and its
+  // definition is its own declaration (`int threads = 256`), not the whole signature.
+  void index_parameters(std::size_t body, std::map<std::string_view, std::vector<std::size_t>>& index) {
+    std::size_t close = body;
+    while (close > 0 && body - close < 4 && !m_tokens[close].is_punct(")")) --close;
+    if (!m_tokens[close].is_punct(")")) return;
+    std::size_t open = close;
+    for (int depth = 0; open > 0 && close - open < longest_statement * 4; --open) {
+      if (m_tokens[open].is_punct(")")) ++depth;
+      if (m_tokens[open].is_punct("(") && --depth == 0) break;
+    }
+    if (!m_tokens[open].is_punct("(")) return;
+    std::size_t first = open + 1;
+    int depth = 0;
+    for (std::size_t i = open + 1; i <= close; ++i) {
+      const Token& t = m_tokens[i];
+      if (t.is_punct("(") || t.is_punct("[") || t.is_punct("{") || t.is_punct("<")) ++depth;
+      if (t.is_punct("]") || t.is_punct("}") || t.is_punct(">") || (t.is_punct(")") && i != close)) --depth;
+      if (!((t.is_punct(",") && depth == 0) || i == close)) continue;
+      // The declared name: the last identifier before a default value, or before the end.
+      std::size_t last = i;
+      for (std::size_t k = first; k < i; ++k)
+        if (m_tokens[k].is_punct("=")) {
+          last = k;
+          break;
+        }
+      for (std::size_t k = last; k-- > first;)
+        if (m_tokens[k].is_identifier() && !is_keyword(m_tokens[k].text())) {
+          index[m_tokens[k].text()].push_back(k);
+          if (i > first) m_parameters[k] = {first, i - 1};
+          break;
+        }
+      first = i + 1;
+    }
+  }
+
+  std::string_view text_of(std::size_t first, std::size_t last) const {
+    const char* begin = m_tokens[first].text().data();
+    const char* end = m_tokens[last].text().data() + m_tokens[last].text().size();
+    return {begin, static_cast<std::size_t>(end - begin)};
   }
 
   void index_locals(std::size_t begin, std::size_t end, std::map<std::string_view, std::vector<std::size_t>>& index) {
@@ -187,9 +236,7 @@ class Definitions {
       if (t.is_punct(")") || t.is_punct("]") || t.is_punct("}")) --depth;
       if ((t.is_punct(";") && depth <= 0) || depth < 0) break;
     }
-    const char* begin = m_tokens[first].text().data();
-    const char* end = m_tokens[last].text().data() + m_tokens[last].text().size();
-    return {begin, static_cast<std::size_t>(end - begin)};
+    return text_of(first, last);
   }
 
   const std::string& m_text;
@@ -198,6 +245,7 @@ class Definitions {
   std::map<std::string_view, Definition> m_read;              // by the source text read
   std::map<std::string, std::string_view, std::less<>> m_file_scope;  // the first declaration of a name
   std::vector<std::pair<std::size_t, std::size_t>> m_bodies;  // function bodies: '{' and '}' token indices
+  std::map<std::size_t, std::pair<std::size_t, std::size_t>> m_parameters;  // a parameter's name -> its tokens
   std::map<std::size_t, std::map<std::string_view, std::vector<std::size_t>>> m_locals;  // per body
 };
 

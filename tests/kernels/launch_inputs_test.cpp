@@ -121,3 +121,20 @@ TEST_CASE("kernels: a launch input declared beside another, and a macro's parame
                                  "launch template argument BN changed (run.cu:6)"});
   CHECK(inputs("const int a = 3;", "const int a = 4;").empty());  // CEIL_DIV's `a` is its own
 }
+
+TEST_CASE("kernels: a launching function's parameter shadows a header's constant of its name") {
+  const SourceFiles base_files{
+      {"run.cu", "#include \"sizes.h\"\n__global__ void k(float* x) { x[0] = 1; }\n"
+                 "void run(float* x, int threads = 128) {\n  k<<<1, threads>>>(x);\n}\n"},
+      {"sizes.h", "constexpr int threads = 256;\n"}};
+  SourceFiles head_files = base_files;
+  head_files["sizes.h"] = "constexpr int threads = 512;\n";
+  const RevisionSources base(base_files), head(head_files);
+  CHECK(changed_launch_inputs(base, "run.cu", head, "run.cu").empty());
+  head_files = base_files;
+  head_files["run.cu"] = replaced(base_files.at("run.cu"), "int threads = 128", "int threads = 64");
+  const RevisionSources new_default(head_files);
+  const auto changes = changed_launch_inputs(base, "run.cu", new_default, "run.cu");
+  REQUIRE(changes.size() == 1);
+  CHECK(changes[0].reason == "launch configuration argument threads changed (run.cu:4)");
+}
