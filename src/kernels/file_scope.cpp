@@ -29,12 +29,10 @@ DeclaredNames declared_names(std::span<const Token> statement) {
   // using X = ...; and typedef ... X; declare one name: the one before '=', or the last one.
   // Only where they stand before any brace: a class's member alias is not what the class
   // statement declares.
-  const auto head = std::span(statement.begin(), std::ranges::find_if(statement, [](const Token& t) {
-                                                    return t.is_punct("{");
-                                                  }));
+  const auto head =
+      std::span(statement.begin(), std::ranges::find_if(statement, [](const Token& t) { return t.is_punct("{"); }));
   const auto alias = std::ranges::find_if(head, [](const Token& t) { return t.is_identifier("using"); });
-  if (alias != head.end() && alias + 2 < statement.end() && (alias + 2)->is_punct("=") &&
-      (alias + 1)->is_identifier())
+  if (alias != head.end() && alias + 2 < statement.end() && (alias + 2)->is_punct("=") && (alias + 1)->is_identifier())
     return {{std::string((alias + 1)->text())}, {}};
   if (std::ranges::any_of(head, [](const Token& t) { return t.is_identifier("typedef"); })) {
     for (auto it = statement.rbegin(); it != statement.rend(); ++it)
@@ -105,7 +103,8 @@ std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view sourc
       if (!declared.names.empty()) {
         const std::size_t begin = offset_of(source, tokens[start]);
         const std::size_t end = offset_of(source, tokens[last]) + tokens[last].text().size();
-        declarations.push_back({std::move(declared.names), std::move(declared.classes),
+        declarations.push_back({std::move(declared.names),
+                                std::move(declared.classes),
                                 {begin, end, tokens[start].line, tokens[last].line}});
       }
     }

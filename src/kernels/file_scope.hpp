@@ -16,7 +16,7 @@
 namespace kforecast::kernels {
 
 struct FileScopeDeclaration {
-  std::vector<std::string> names;  // what it declares: "Tile", "kTileSize", "table"
+  std::vector<std::string> names;    // what it declares: "Tile", "kTileSize", "table"
   std::vector<std::string> classes;  // those of `names` a struct, class or union defines or declares
   Span span;
 };

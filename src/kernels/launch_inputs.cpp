@@ -25,9 +25,7 @@ constexpr std::size_t most_names_per_launch = 64;
 // Tokens read either side of a name for the statement that declares it.
 constexpr std::size_t longest_statement = 256;
 
-bool is_directive(const Token& t) {
-  return t.kind == TokenKind::directive_begin || t.kind == TokenKind::directive_end;
-}
+bool is_directive(const Token& t) { return t.kind == TokenKind::directive_begin || t.kind == TokenKind::directive_end; }
 
 // The names a piece of code uses, in order: members (`.x`, `->x`) and keywords left out.
 std::vector<std::string> names_used(std::string_view code) {
@@ -58,9 +56,9 @@ class Definitions {
         // Every #define of the name (under #if and #else), in closure order; the names its
         // body uses, its parameters apart (CEIL_DIV's `a` is no local `a`).
         Definition& definition = m_macros[macro.name];
-        definition.text += fmt::format("#define {}{}{}{} {}\n", macro.name, macro.function_like ? "(" : "",
-                                       fmt::join(macro.parameters, ","), macro.function_like ? ")" : "",
-                                       spaced_text(lex(macro.body)));
+        definition.text +=
+            fmt::format("#define {}{}{}{} {}\n", macro.name, macro.function_like ? "(" : "",
+                        fmt::join(macro.parameters, ","), macro.function_like ? ")" : "", spaced_text(lex(macro.body)));
         for (std::string& name : names_used(macro.body))
           if (std::ranges::find(macro.parameters, name) == macro.parameters.end() &&
               std::ranges::find(definition.names, name) == definition.names.end())
@@ -69,14 +67,16 @@ class Definitions {
       const std::string_view text = sources.files().at(file);
       for (const FileScopeDeclaration& declaration : sources.declarations(file))
         for (const std::string& name : declaration.names)
-          m_file_scope.try_emplace(name, text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin));
+          m_file_scope.try_emplace(name,
+                                   text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin));
     }
     find_function_bodies();
   }
 
   // What `name` means at the token `at` (a launch's): its definition's tokens joined by single
-  // spaces, and the names that uses; empty where nothing the scanner sees defines it (a
-  // parameter, a toolkit type). Each definition is read once, however many launches name it.
+  // spaces, and the names that uses; empty where nothing the scanner sees defines it (a toolkit
+  // type, a name from a system header). Each definition is read once, however many launches
+  // name it.
   const Definition& find(std::string_view name, std::size_t at) {
     static const Definition none;
     if (const auto macro = m_macros.find(name); macro != m_macros.end()) return macro->second;
@@ -88,8 +88,9 @@ class Definitions {
   // The index of the token at `offset` in the text.
   std::size_t token_at(std::size_t offset) const {
     return static_cast<std::size_t>(
-        std::ranges::lower_bound(m_tokens, offset, {},
-                                 [&](const Token& t) { return static_cast<std::size_t>(t.text().data() - m_text.data()); }) -
+        std::ranges::lower_bound(
+            m_tokens, offset, {},
+            [&](const Token& t) { return static_cast<std::size_t>(t.text().data() - m_text.data()); }) -
         m_tokens.begin());
   }
 
@@ -242,9 +243,9 @@ class Definitions {
   const std::string& m_text;
   std::vector<Token> m_tokens;
   std::map<std::string, Definition, std::less<>> m_macros;
-  std::map<std::string_view, Definition> m_read;              // by the source text read
+  std::map<std::string_view, Definition> m_read;                      // by the source text read
   std::map<std::string, std::string_view, std::less<>> m_file_scope;  // the first declaration of a name
-  std::vector<std::pair<std::size_t, std::size_t>> m_bodies;  // function bodies: '{' and '}' token indices
+  std::vector<std::pair<std::size_t, std::size_t>> m_bodies;          // function bodies: '{' and '}' token indices
   std::map<std::size_t, std::pair<std::size_t, std::size_t>> m_parameters;  // a parameter's name -> its tokens
   std::map<std::size_t, std::map<std::string_view, std::vector<std::size_t>>> m_locals;  // per body
 };
@@ -252,8 +253,8 @@ class Definitions {
 enum class LaunchPart { template_argument, configuration };
 
 // The reasons one launch, the same text at both revisions, now runs with something else.
-std::vector<std::string> changed_inputs(const LaunchSite& base_launch, Definitions& base,
-                                        const LaunchSite& head_launch, Definitions& head, std::string_view where) {
+std::vector<std::string> changed_inputs(const LaunchSite& base_launch, Definitions& base, const LaunchSite& head_launch,
+                                        Definitions& head, std::string_view where) {
   struct Step {
     std::string name;
     std::string root;  // the name the launch itself writes

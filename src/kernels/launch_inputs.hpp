@@ -9,8 +9,8 @@
 //
 // A name is looked up as the preprocessor and the compiler would, without types: a macro of
 // the file or a header it includes, else the last declaration of it in the launching function
-// before the launch (`const`, `constexpr`, `auto`, `int`, `dim3` ...), else a file-scope
-// declaration of the file or its headers. The names a definition uses are followed in turn,
+// before the launch (`const`, `constexpr`, `auto`, `int`, `dim3` ..., or a parameter), else a
+// file-scope declaration of the file or its headers. The names a definition uses are followed in turn,
 // a few steps deep (grid -> BN), so that the change is found where it was made.
 
 #include <cstdint>
@@ -22,7 +22,7 @@
 namespace kforecast::kernels {
 
 struct LaunchInputChange {
-  std::string kernel;  // as written at the launch: "k", "ns::k"
+  std::string kernel;      // as written at the launch: "k", "ns::k"
   std::uint32_t line = 0;  // of the launch, at the head
   // "launch template argument BK changed (src/runner.cu:369)", "launch configuration argument
   // grid changed through BN (src/runner.cu:369)".

@@ -19,8 +19,8 @@ struct LaunchSite {
   // Between <<< and >>>, its tokens joined by single spaces ("grid , 64 , 0 , stream"), so that
   // layout alone never makes two configurations differ.
   std::string configuration;
-  std::uint32_t line = 0;    // of the kernel's name
-  std::size_t offset = 0;    // of the kernel's name, in the text
+  std::uint32_t line = 0;  // of the kernel's name
+  std::size_t offset = 0;  // of the kernel's name, in the text
 };
 
 // Every k<<<...>>> and k<T><<<...>>> in the text, in source order (comments and strings are not

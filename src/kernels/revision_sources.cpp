@@ -243,8 +243,8 @@ std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::s
           // What a class's member functions name is theirs, reached where they are called: a
           // kernel that names the class depends on its layout, not on every name its methods use
           // (else one enum named in one method reaches every kernel of every including file).
-          for (auto& name : identifiers_outside_function_bodies(
-                   m_files.at(files[f]), declaration.span, member_functions(files[f], declaration.span)))
+          for (auto& name : identifiers_outside_function_bodies(m_files.at(files[f]), declaration.span,
+                                                                member_functions(files[f], declaration.span)))
             names.insert(std::move(name));
           added = true;
         }
@@ -297,8 +297,8 @@ std::vector<Span> RevisionSources::member_functions(const std::string& path, Spa
   // Functions are in source order; a member's nested functions (a lambda's) are inside it.
   const auto& functions = m_scanned.at(path).functions;
   std::vector<Span> members;
-  for (auto f = std::ranges::lower_bound(functions, declaration.begin, {},
-                                         [](const Function& g) { return g.whole.begin; });
+  for (auto f =
+           std::ranges::lower_bound(functions, declaration.begin, {}, [](const Function& g) { return g.whole.begin; });
        f != functions.end() && f->whole.begin < declaration.end; ++f)
     if (f->has_body && f->whole.end <= declaration.end && (members.empty() || members.back().end <= f->whole.begin))
       members.push_back(f->whole);

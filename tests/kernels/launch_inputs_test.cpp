@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/launch_inputs.hpp"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "kernels/changed_kernels.hpp"
 #include "scanned.hpp"
@@ -92,8 +92,9 @@ TEST_CASE("kernels: a launch's inputs are followed a few steps deep, and no furt
 }
 
 TEST_CASE("kernels: launch inputs of broken input end") {
-  for (std::string_view junk : {"k<<<a, b>>>(", "void f() { k<T><<<g, b>>>(x); ", "} } k<<<{, (>>>;",
-                                "void f() { const int = ; k<<<, >>>(); }", "#define A A\nvoid f() { k<<<A, A>>>(); }"}) {
+  for (std::string_view junk :
+       {"k<<<a, b>>>(", "void f() { k<T><<<g, b>>>(x); ", "} } k<<<{, (>>>;", "void f() { const int = ; k<<<, >>>(); }",
+        "#define A A\nvoid f() { k<<<A, A>>>(); }"}) {
     INFO(junk);
     const SourceFiles files{{"j.cu", std::string(junk)}};
     const RevisionSources sources(files);
@@ -102,12 +103,11 @@ TEST_CASE("kernels: launch inputs of broken input end") {
 }
 
 TEST_CASE("kernels: a launch input declared beside another, and a macro's parameters") {
-  const SourceFiles base_files{
-      {"run.cu",
-       "#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))\n"
-       "template <int BM, int BN> __global__ void k(float* x) { x[0] = BM * BN; }\n"
-       "void run(float* x, int n) {\n  const int a = 3;\n  const int BM = 64, BN = 64;\n"
-       "  k<BM, BN><<<CEIL_DIV(n, BN), 128>>>(x);\n}\n"}};
+  const SourceFiles base_files{{"run.cu",
+                                "#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))\n"
+                                "template <int BM, int BN> __global__ void k(float* x) { x[0] = BM * BN; }\n"
+                                "void run(float* x, int n) {\n  const int a = 3;\n  const int BM = 64, BN = 64;\n"
+                                "  k<BM, BN><<<CEIL_DIV(n, BN), 128>>>(x);\n}\n"}};
   const auto inputs = [&](std::string_view from, std::string_view to) {
     SourceFiles head_files = base_files;
     head_files["run.cu"] = replaced(head_files["run.cu"], from, to);
@@ -116,17 +116,16 @@ TEST_CASE("kernels: a launch input declared beside another, and a macro's parame
     for (const auto& change : changed_launch_inputs(base, "run.cu", head, "run.cu")) reasons.push_back(change.reason);
     return reasons;
   };
-  CHECK(inputs("BN = 64;", "BN = 128;") ==
-        std::vector<std::string>{"launch template argument BM changed (run.cu:6)",
-                                 "launch template argument BN changed (run.cu:6)"});
+  CHECK(inputs("BN = 64;", "BN = 128;") == std::vector<std::string>{"launch template argument BM changed (run.cu:6)",
+                                                                    "launch template argument BN changed (run.cu:6)"});
   CHECK(inputs("const int a = 3;", "const int a = 4;").empty());  // CEIL_DIV's `a` is its own
 }
 
 TEST_CASE("kernels: a launching function's parameter shadows a header's constant of its name") {
-  const SourceFiles base_files{
-      {"run.cu", "#include \"sizes.h\"\n__global__ void k(float* x) { x[0] = 1; }\n"
-                 "void run(float* x, int threads = 128) {\n  k<<<1, threads>>>(x);\n}\n"},
-      {"sizes.h", "constexpr int threads = 256;\n"}};
+  const SourceFiles base_files{{"run.cu",
+                                "#include \"sizes.h\"\n__global__ void k(float* x) { x[0] = 1; }\n"
+                                "void run(float* x, int threads = 128) {\n  k<<<1, threads>>>(x);\n}\n"},
+                               {"sizes.h", "constexpr int threads = 256;\n"}};
   SourceFiles head_files = base_files;
   head_files["sizes.h"] = "constexpr int threads = 512;\n";
   const RevisionSources base(base_files), head(head_files);
