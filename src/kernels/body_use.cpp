@@ -47,12 +47,35 @@ std::uint64_t sort_key(std::string_view name, std::uint64_t tail) {
   return first;
 }
 
+// Whether the ')' at `close` ends a C-style cast, `(T)` or `(const ns::T*)`, rather than an
+// argument list (`pick(k)`) or a parenthesised callee (`(*fp)`, `(table[i])`): `(T)(x)` converts
+// x, it calls nothing.
+bool closes_cast(std::span<const Token> body, std::size_t close) {
+  constexpr std::size_t longest_type = 16;  // tokens; far above `(const unsigned long long*)`
+  std::size_t open = close;
+  while (open > 0 && close - open < longest_type && !body[open - 1].is_punct("(")) --open;
+  if (open == 0 || open == close || !body[open - 1].is_punct("(")) return false;
+  if (!body[open].is_identifier()) return false;  // `(*fp)`, `()`
+  for (std::size_t k = open; k < close; ++k) {
+    const Token& t = body[k];
+    if (!t.is_identifier() && !t.is_punct("::") && !t.is_punct("<") && !t.is_punct(">") && !t.is_punct(",") &&
+        !t.is_punct("*") && !t.is_punct("&"))
+      return false;
+  }
+  if (open < 2) return true;
+  const Token& callee = body[open - 2];  // what stands before the '(': a name calls, `return` casts
+  const bool argument_list = (callee.is_identifier() && !is_keyword(callee.text())) || callee.is_punct(")") ||
+                             callee.is_punct("]") || callee.is_punct(">");
+  return !argument_list;
+}
+
 // Whether the punctuation at `i` calls something other than a name: x)(, x](, x}(, .*, ->*.
 bool calls_a_value(std::span<const Token> body, std::size_t i) {
   const std::string_view p = body[i].text();
   if (p.size() != 1) return p == "->*" || p == ".*";
   if (p[0] != '(' || i == 0 || body[i - 1].kind != TokenKind::punctuation) return false;
   const std::string_view before = body[i - 1].text();
+  if (before == ")" && closes_cast(body, i - 1)) return false;
   return before.size() == 1 && (before[0] == ')' || before[0] == ']' || before[0] == '}');
 }
 

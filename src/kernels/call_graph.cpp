@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "kernels/lexer.hpp"
+#include "kernels/token_text.hpp"
 
 namespace kforecast::kernels {
 namespace {
@@ -51,6 +52,22 @@ std::vector<std::string_view> template_parameter_names(std::string_view header) 
     }
   }
   return names;
+}
+
+// The class a parameter's type names, last component: "const ns::View<T>&" gives "View"; empty
+// where the type is no plain class name (a function pointer, a built-in type).
+std::string_view class_named_by(std::string_view type) {
+  if (type.find('(') != std::string_view::npos) return {};
+  Lexer lexer(type, 1, StartOfLine::no);
+  std::string_view name;
+  for (Token t = lexer.next(); t.kind != TokenKind::end; t = lexer.next()) {
+    if (t.is_identifier() && !is_keyword(t.text()) && !t.text().starts_with("__")) {
+      name = t.text();
+      continue;
+    }
+    if (!name.empty() && !t.is_punct("::")) break;
+  }
+  return name;
 }
 
 template <class Refs>
@@ -116,11 +133,16 @@ std::vector<FunctionRef> CallGraph::find(std::string_view name) const {
   return found;
 }
 
-bool CallGraph::dispatches(FunctionRef ref) const {
+bool CallGraph::dispatches(FunctionRef ref, const std::set<std::string, std::less<>>& class_names) const {
   const Function& f = function(ref);
   if (f.calls_indirectly) return true;
+  // A parameter of a class type (view(i, j) on a MatrixView) runs that class's operator(),
+  // followed as a wide call; only a pointer, a template parameter or an alias may hold any
+  // function.
   return std::ranges::any_of(f.calls, [&](std::string_view call) {
-    return std::ranges::any_of(f.parameters, [&](const Parameter& p) { return !p.name.empty() && p.name == call; });
+    return std::ranges::any_of(f.parameters, [&](const Parameter& p) {
+      return !p.name.empty() && p.name == call && !class_names.contains(class_named_by(p.type));
+    });
   });
 }
 

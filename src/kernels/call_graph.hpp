@@ -14,7 +14,9 @@
 #include <compare>
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <span>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -57,7 +59,9 @@ class CallGraph {
   // Whether `function` calls through a value rather than a name (a table of function pointers,
   // a function that returns one, a functor parameter): it may then reach any function whose
   // address its code takes, which only the caller can tell (it sees the file-scope tables too).
-  bool dispatches(FunctionRef function) const;
+  // A parameter whose type is one of `class_names` (the classes the sources define) is an
+  // object whose operator() runs, not a function pointer.
+  bool dispatches(FunctionRef function, const std::set<std::string, std::less<>>& class_names) const;
   // The macros that a function's identifiers name, and those their bodies name in turn, sorted.
   std::vector<MacroRef> macros_used(FunctionRef function, MacroReach reach) const;
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "kernels/kernel_pairing.hpp"
+#include "kernels/launch_inputs.hpp"
 #include "kernels/launch_sites.hpp"
 #include "kernels/library_kernels.hpp"
 
@@ -183,24 +184,34 @@ std::optional<KernelSite> kernel_in(const RevisionSources& sources, const std::s
 
 // A kernel launched with a new configuration (grid, block, shared memory, stream, template
 // arguments) in a touched file runs differently though its code is the same: it changed, and
-// a kernel already changed gets the reason too. Added kernels have no configuration to compare.
+// a kernel already changed gets the reason too. So does one whose launch reads the same but
+// names a constant, a macro or a local whose definition changed (launch_inputs.hpp), in the
+// launching file or a header it includes. Added kernels have no configuration to compare.
 void add_launch_changes(const RevisionSources& base, const RevisionSources& head,
                         const std::map<std::string, std::string>& to_head_path,
                         const std::set<std::string, std::less<>>& touched, ChangeAnalysis& analysis) {
   std::map<std::string, std::string> to_base_path;
   for (const auto& [old_path, new_path] : to_head_path) to_base_path[new_path] = old_path;
   for (const auto& [path, head_text] : head.files()) {
-    if (!touched.contains(path)) continue;
+    if (head_text.find("<<<") == std::string::npos) continue;
     const auto renamed = to_base_path.find(path);
     const std::string base_path = renamed == to_base_path.end() ? path : renamed->second;
     const auto base_text = base.files().find(base_path);
-    if (base_text == base.files().end() || base_text->second == head_text) continue;
-    for (const LaunchSite& launch : changed_launches(base_text->second, head_text)) {
-      const std::string reason = fmt::format("launch configuration at {}:{} changed", path, launch.line);
-      for (const KernelSite& head_site : launched_kernels(head, path, launch.kernel)) {
-        const auto reported = std::ranges::find_if(analysis.kernels, [&](const ChangedKernel& kernel) {
-          return kernel.head && kernel.head->file == head_site.file &&
-                 kernel.head->qualified_name == head_site.qualified_name;
+    if (base_text == base.files().end()) continue;
+    const auto closure = head.closure(path);
+    if (std::ranges::none_of(closure, [&](const auto& file) { return touched.contains(file); })) continue;
+    std::vector<std::pair<std::string, std::string>> launched;  // kernel as written, reason
+    if (touched.contains(path) && base_text->second != head_text)
+      for (LaunchSite& launch : changed_launches(base_text->second, head_text))
+        launched.emplace_back(std::move(launch.kernel),
+                              fmt::format("launch configuration at {}:{} changed", path, launch.line));
+    for (LaunchInputChange& change : changed_launch_inputs(base, base_path, head, path))
+      launched.emplace_back(std::move(change.kernel), std::move(change.reason));
+    for (const auto& [kernel, reason] : launched) {
+      for (const KernelSite& head_site : launched_kernels(head, path, kernel)) {
+        const auto reported = std::ranges::find_if(analysis.kernels, [&](const ChangedKernel& changed) {
+          return changed.head && changed.head->file == head_site.file &&
+                 changed.head->qualified_name == head_site.qualified_name;
         });
         if (reported != analysis.kernels.end()) {
           if (reported->change != KernelChange::added &&

@@ -5,7 +5,9 @@
 // changed, or a device function it reaches, or a macro or file-scope declaration (type, constant,
 // table) its code names, in its file or any local header that file includes, or when a touched
 // file launches it with a new configuration (launch_sites.hpp; reason "launch configuration at
-// file:line changed"). A library kernel that runs a project class's operator() (CUTLASS's
+// file:line changed"), or with the same text naming a constant, macro or local whose definition
+// changed, in the launching file or a header it includes (launch_inputs.hpp; reason "launch
+// template argument BK changed (file:line)"). A library kernel that runs a project class's operator() (CUTLASS's
 // device_kernel<Op>, library_kernels.hpp) is reported under the operator()'s sites and name
 // ("demo::ScaleOp::operator()"), its first reason "library kernel cutlass::device_kernel<
 // demo::ScaleOp> runs demo::ScaleOp::operator()"; its sites' function is then a __device__

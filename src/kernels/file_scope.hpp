@@ -16,7 +16,8 @@
 namespace kforecast::kernels {
 
 struct FileScopeDeclaration {
-  std::vector<std::string> names;  // what it declares: "Tile", "kTileSize", "table"
+  std::vector<std::string> names;    // what it declares: "Tile", "kTileSize", "table"
+  std::vector<std::string> classes;  // those of `names` a struct, class or union defines or declares
   Span span;
 };
 
@@ -28,5 +29,12 @@ std::vector<FileScopeDeclaration> file_scope_declarations(std::string_view sourc
 
 // The identifiers in a piece of source (a declaration's or a macro's text), keywords included.
 std::vector<std::string> identifiers_in(std::string_view text);
+
+// The identifiers of the declaration at `declaration` in `source`, the functions it defines
+// left out: `members` whole (the methods a scan found, signature and body; in source order,
+// none inside another), and the body of any other (`) {`, `) const {`, an initializer list's
+// `x{0} {`): what a class names as its layout, not what its methods use.
+std::vector<std::string> identifiers_outside_function_bodies(std::string_view source, Span declaration,
+                                                             std::span<const Span> members = {});
 
 }  // namespace kforecast::kernels

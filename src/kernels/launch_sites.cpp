@@ -78,6 +78,7 @@ std::vector<LaunchSite> launch_sites(std::string_view text) {
       site.configuration += tokens[k].text();
     }
     site.line = tokens[name_last].line;
+    site.offset = static_cast<std::size_t>(tokens[name_first].text().data() - text.data());
     sites.push_back(std::move(site));
     i = *end;
   }

@@ -20,6 +20,7 @@ struct LaunchSite {
   // layout alone never makes two configurations differ.
   std::string configuration;
   std::uint32_t line = 0;  // of the kernel's name
+  std::size_t offset = 0;  // of the kernel's name, in the text
 };
 
 // Every k<<<...>>> and k<T><<<...>>> in the text, in source order (comments and strings are not

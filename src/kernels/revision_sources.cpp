@@ -159,6 +159,9 @@ const RevisionSources::ClosureGraph& RevisionSources::closure_graph(const std::s
     slot->files = closure(path);
     for (const auto& file : slot->files) slot->sources.push_back(m_scanned.at(file));
     slot->graph = std::make_unique<CallGraph>(slot->sources);
+    for (const auto& file : slot->files)
+      for (const auto& declaration : m_declarations.at(file))
+        slot->class_names.insert(declaration.classes.begin(), declaration.classes.end());
   }
   return *slot;
 }
@@ -182,6 +185,11 @@ const std::vector<FunctionRef>& RevisionSources::address_taken(const ClosureGrap
         while (member != functions.end() && member->whole.end <= at) ++member;
         if (member != functions.end() && member->whole.begin <= at) continue;
         if (!tokens[i].is_identifier() || (i + 1 < tokens.size() && tokens[i + 1].is_punct("("))) continue;
+        // A name after a type is what a declarator declares (`Activation activation;`, a field
+        // or template parameter that shares a function's name), not an address taken.
+        if (i > 0 && ((tokens[i - 1].is_identifier() && !tokens[i - 1].is_identifier("return")) ||
+                      tokens[i - 1].is_punct(">") || tokens[i - 1].is_punct(">>")))
+          continue;
         for (FunctionRef ref : closure.graph->find(tokens[i].text()))
           if (closure.graph->function(ref).kind == FunctionKind::device) found.push_back(ref);
       }
@@ -204,7 +212,7 @@ std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::s
   std::vector<ReachedPiece> pieces;
   std::set<std::string> names;  // identifiers the kernel's code names, for declarations
   std::set<FunctionRef> reached{kernel};
-  bool dispatches = graph.dispatches(kernel);
+  bool dispatches = graph.dispatches(kernel, cached.class_names);
   auto add_function = [&](FunctionRef ref, Kind kind) {
     const Function& function = graph.function(ref);
     pieces.push_back({kind, function.qualified_name, files[ref.source], function.whole});
@@ -215,7 +223,7 @@ std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::s
     for (FunctionRef callee : graph.reachable_from(root)) {
       if (!reached.insert(callee).second) continue;
       add_function(callee, Kind::device_function);
-      dispatches = dispatches || graph.dispatches(callee);
+      dispatches = dispatches || graph.dispatches(callee, cached.class_names);
     }
   };
   add_reached_from(kernel);
@@ -232,9 +240,11 @@ std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::s
           const bool named = std::ranges::any_of(declaration.names, [&](const auto& n) { return names.contains(n); });
           if (!named || !taken.insert({f, d}).second) continue;
           declarations.push_back({Kind::declaration, declaration.names.front(), files[f], declaration.span});
-          const std::string_view text = m_files.at(files[f]);
-          for (auto& name :
-               identifiers_in(text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin)))
+          // What a class's member functions name is theirs, reached where they are called: a
+          // kernel that names the class depends on its layout, not on every name its methods use
+          // (else one enum named in one method reaches every kernel of every including file).
+          for (auto& name : identifiers_outside_function_bodies(m_files.at(files[f]), declaration.span,
+                                                                member_functions(files[f], declaration.span)))
             names.insert(std::move(name));
           added = true;
         }
@@ -271,7 +281,7 @@ std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::s
     for (FunctionRef ref : taken_address) {
       if (!reached.insert(ref).second) continue;
       add_function(ref, Kind::device_function);
-      dispatches = dispatches || graph.dispatches(ref);
+      dispatches = dispatches || graph.dispatches(ref, cached.class_names);
       add_reached_from(ref);
       add_macros(ref);
     }
@@ -281,6 +291,18 @@ std::vector<ReachedPiece> RevisionSources::reach(const std::string& path, std::s
   pieces.insert(pieces.end(), std::make_move_iterator(declarations.begin()),
                 std::make_move_iterator(declarations.end()));
   return pieces;
+}
+
+std::vector<Span> RevisionSources::member_functions(const std::string& path, Span declaration) const {
+  // Functions are in source order; a member's nested functions (a lambda's) are inside it.
+  const auto& functions = m_scanned.at(path).functions;
+  std::vector<Span> members;
+  for (auto f =
+           std::ranges::lower_bound(functions, declaration.begin, {}, [](const Function& g) { return g.whole.begin; });
+       f != functions.end() && f->whole.begin < declaration.end; ++f)
+    if (f->has_body && f->whole.end <= declaration.end && (members.empty() || members.back().end <= f->whole.begin))
+      members.push_back(f->whole);
+  return members;
 }
 
 Dependencies RevisionSources::dependencies(const std::string& path, std::size_t function_index) const {
@@ -301,15 +323,7 @@ Dependencies RevisionSources::dependencies(const std::string& path, std::size_t 
       case Kind::declaration: {
         // A class's member functions are functions of their own, reached (and fingerprinted)
         // where called: a kernel that names the class is not changed by a member it never calls.
-        // Functions are in source order.
-        const auto& functions = m_scanned.at(piece.file).functions;
-        std::vector<Span> members;
-        for (auto f = std::ranges::lower_bound(functions, piece.span.begin, {},
-                                               [](const Function& g) { return g.whole.begin; });
-             f != functions.end() && f->whole.begin < piece.span.end; ++f)
-          if (f->has_body && f->whole.end <= piece.span.end &&
-              (members.empty() || members.back().end <= f->whole.begin))
-            members.push_back(f->whole);
+        const std::vector<Span> members = member_functions(piece.file, piece.span);
         const std::uint64_t without_members =
             members.empty() ? fingerprint : token_fingerprint(m_files.at(piece.file), piece.span, members);
         // Several declarations may share a first name (a forward declaration and the definition).

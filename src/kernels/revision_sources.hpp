@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,11 @@ class RevisionSources {
   // build's -I folders do, inferred from the tree alone.
   std::optional<std::string> resolve_include(const std::string& includer, const Include& include) const;
 
+  // The file-scope declarations of `path` (file_scope.hpp), in source order.
+  const std::vector<FileScopeDeclaration>& declarations(const std::string& path) const {
+    return m_declarations.at(path);
+  }
+
   // `path` and every local header it reaches, `path` first.
   std::vector<std::string> closure(const std::string& path) const;
 
@@ -69,11 +75,16 @@ class RevisionSources {
     std::vector<std::string> files;
     std::vector<ScannedSource> sources;
     std::unique_ptr<CallGraph> graph;
+    // The structs, classes and unions the files define: a parameter of one is called through
+    // its operator(), not through a pointer (CallGraph::dispatches).
+    std::set<std::string, std::less<>> class_names;
     // Device functions whose address a file-scope declaration takes (a table, a __device__
     // pointer host code copies out); found at the first kernel that calls through a value.
     mutable std::optional<std::vector<FunctionRef>> address_taken;
   };
   const ClosureGraph& closure_graph(const std::string& path) const;
+  // The member functions a scan found in a declaration (a class's methods), in source order.
+  std::vector<Span> member_functions(const std::string& path, Span declaration) const;
   const std::vector<FunctionRef>& address_taken(const ClosureGraph& closure) const;
   void rescan_with_header_macros();
 

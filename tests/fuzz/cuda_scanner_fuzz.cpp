@@ -9,6 +9,7 @@
 #include "kernels/call_graph.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "kernels/fingerprint.hpp"
+#include "kernels/launch_inputs.hpp"
 #include "kernels/launch_sites.hpp"
 #include "kernels/lexer.hpp"
 #include "kernels/library_kernels.hpp"
@@ -53,12 +54,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < scanned.functions.size(); ++i) {
     (void)graph.reachable_from({0, i});
     (void)graph.macros_used({0, i}, MacroReach::with_callees);
-    (void)graph.dispatches({0, i});
+    (void)graph.dispatches({0, i}, {});
   }
 
   // What a pull request's change is read with: a file compared with itself changes nothing.
   for (const LaunchSite& site : launch_sites(text))
-    if (site.kernel.empty() || site.line == 0) __builtin_trap();
+    if (site.kernel.empty() || site.line == 0 || site.offset >= size) __builtin_trap();
   if (!changed_launches(text, text).empty()) __builtin_trap();
   const TokenShingles shingles = token_shingles(text, Span{0, size, 1, 1});
   if (shingles.hashes.size() > most_tokens_read || jaccard(shingles, shingles) != 1.0) __builtin_trap();
@@ -66,6 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Two objects: find_changed_kernels reads the base on a second thread.
   const RevisionSources base(files), head(files);
   (void)library_kernels(head);
+  if (!changed_launch_inputs(base, "k.cu", head, "k.cu").empty()) __builtin_trap();
   if (!find_changed_kernels(base, head, {}, {"k.cu"}).kernels.empty()) __builtin_trap();
   return 0;
 }

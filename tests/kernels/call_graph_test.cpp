@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/call_graph.hpp"
 
+#include <set>
+
 #include <catch2/catch.hpp>
 
 #include "scanned.hpp"
@@ -123,8 +125,29 @@ TEST_CASE("kernels: a call through a template parameter or a functor parameter r
   CHECK(names_of(graph, graph.reachable_from(one(graph, "f"))) == std::vector<std::string>{"Sq::operator()"});
   CHECK(names_of(graph, graph.reachable_from(one(graph, "g"))) == std::vector<std::string>{"Sq::operator()"});
   CHECK(names_of(graph, graph.reachable_from(one(graph, "plain"))) == std::vector<std::string>{"other"});
-  CHECK(graph.dispatches(one(graph, "f")));
-  CHECK(graph.dispatches(one(graph, "g")));  // F()(x): a call on a value
-  CHECK_FALSE(graph.dispatches(one(graph, "k")));
-  CHECK_FALSE(graph.dispatches(one(graph, "plain")));
+  CHECK(graph.dispatches(one(graph, "f"), {}));
+  CHECK(graph.dispatches(one(graph, "g"), {}));  // F()(x): a call on a value
+  CHECK_FALSE(graph.dispatches(one(graph, "k"), {}));
+  CHECK_FALSE(graph.dispatches(one(graph, "plain"), {}));
+}
+
+TEST_CASE("kernels: a view's call operator and a cast are no calls through a value") {
+  // Either made a kernel reach every device function whose name any declaration mentions.
+  const auto scanned = scan_cuda_source(
+      "template <typename T>\n__global__ void view(View<T> out, float s) { out(threadIdx.x) = s; }\n"
+      "template <typename T>\n__global__ void cast(T* out, float s) { out[0] = (T)(s * 2.0f); }\n"
+      "__global__ void cast_ptr(float* out, const void* p) { out[0] = *(const float*)(p); }\n"
+      "typedef float (*unary_fn)(float);\n"
+      "__global__ void pointer(float* out, unary_fn fn) { out[0] = fn(out[0]); }\n"
+      "__global__ void deref(float* out, unary_fn fp) { out[0] = (*fp)(out[0]); }\n"
+      "__global__ void chained(float* out, int k) { out[0] = pick(k)(out[0]); }\n");
+  const CallGraph graph(scanned);
+  const std::set<std::string, std::less<>> classes{"View"};
+  CHECK_FALSE(graph.dispatches(one(graph, "view"), classes));
+  CHECK(graph.dispatches(one(graph, "view"), {}));  // a type it cannot see into may be a pointer
+  CHECK_FALSE(graph.dispatches(one(graph, "cast"), classes));
+  CHECK_FALSE(graph.dispatches(one(graph, "cast_ptr"), classes));
+  CHECK(graph.dispatches(one(graph, "pointer"), classes));
+  CHECK(graph.dispatches(one(graph, "deref"), classes));
+  CHECK(graph.dispatches(one(graph, "chained"), classes));
 }

@@ -3,8 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "scanned.hpp"
+
 using namespace kforecast::kernels;
-using Catch::Matchers::Contains;
 using Catch::Matchers::VectorContains;
 
 namespace {
@@ -309,4 +310,19 @@ __global__ void k(float* x, Op op) { x[0] = op.apply(x[0]); }
   CHECK(called.names() == std::vector<std::string>{"modified k"});
   auto field = analyse(base, {{"k.cu", replaced(ops, "float scale;", "double scale;")}});
   CHECK(field.names() == std::vector<std::string>{"modified k"});
+}
+
+TEST_CASE("kernels: a changed enum in a shared header changes only the kernels that name it") {
+  // The shape of tiny-cuda-nn's Activation: one enumerator added to a header that every file
+  // includes reported every kernel of every file. Only those whose code, device functions or
+  // the declarations they name (a struct's field) name the enum changed.
+  SourceFiles base;
+  for (std::string_view file : {"common.h", "activation.cuh", "activate.cu", "encodings.cu"})
+    base.emplace("src/" + std::string(file), testing::read_fixture("shared_enum_" + std::string(file)));
+  SourceFiles head = base;
+  head["src/common.h"] = replaced(head["src/common.h"], "  Sigmoid,\n", "  Sigmoid,\n  SiLU,\n");
+  const auto outcome = analyse(base, head);
+  CHECK(outcome.names() == std::vector<std::string>{"modified activate", "modified apply_settings"});
+  for (const auto& kernel : outcome.analysis.kernels)
+    CHECK_THAT(kernel.reasons, VectorContains(std::string("declaration Activation changed")));
 }

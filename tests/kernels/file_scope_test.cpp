@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/file_scope.hpp"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "kernels/lexer.hpp"
@@ -65,4 +67,55 @@ TEST_CASE("kernels: file-scope declarations from the caller's tokens are those f
     CHECK(from_tokens[i].names == from_text[i].names);
     CHECK(from_tokens[i].span == from_text[i].span);
   }
+}
+
+TEST_CASE("kernels: a class statement declares its own name, not what its template header or body names") {
+  // Each was a declared name, and a kernel naming `T`, `value` or `data` pulled in the whole
+  // statement and all it names: one enum then reached every kernel of every including file.
+  const std::string_view source = R"(template <class T> struct identity_tag {};
+template <typename T, typename Index = int>
+struct View {
+  using index_t = Index;
+  T& operator()(index_t i) const { if (i > stride) return data[0]; return data[i]; }
+  T* data;
+  index_t stride;
+  friend class detail::Access;
+};
+template <typename T> constexpr T holder<T>::value;
+struct Settings { Mode mode; int width; };
+enum class Mode { fast, exact };
+)";
+  CHECK(names_of(source) == std::vector<std::vector<std::string>>{{"identity_tag"}, {"View"}, {"Settings"}, {"Mode"}});
+  const auto declarations = file_scope_declarations(source);
+  CHECK(declarations[1].classes == std::vector<std::string>{"View"});
+  CHECK(declarations[3].classes.empty());  // an enum class is no class
+}
+
+TEST_CASE("kernels: what a declaration names leaves its member functions' bodies out") {
+  const std::string_view view = R"(struct View {
+  View(float* p) : data{p} { reset(Mode::fast); }
+  float& operator()(int i) const { return data[clamp(i)]; }
+  bool ready() const noexcept { return enabled(Activation::None); }
+  float* data;
+  Layout layout;
+};)";
+  const auto names = identifiers_outside_function_bodies(view, {0, view.size(), 1, 7});
+  for (std::string_view used_by_a_method : {"reset", "Mode", "clamp", "enabled", "Activation"}) {
+    INFO(used_by_a_method);
+    CHECK(std::ranges::find(names, used_by_a_method) == names.end());
+  }
+  for (std::string_view layout : {"View", "data", "Layout", "layout"}) {
+    INFO(layout);
+    CHECK(std::ranges::find(names, layout) != names.end());
+  }
+  // At the top, a lambda's body is the declaration's own value.
+  const std::string_view value = "constexpr auto f = [](int x) { return scale(x); };";
+  const auto lambda = identifiers_outside_function_bodies(value, {0, value.size(), 1, 1});
+  // A method the scan found is left out whole, its signature too.
+  const std::string_view method = "struct V { bool may(Activation a) const; float* data; };";
+  const Span may{method.find("bool"), method.find(" float*"), 1, 1};
+  const auto without_method = identifiers_outside_function_bodies(method, {0, method.size(), 1, 1}, {&may, 1});
+  CHECK(std::ranges::find(without_method, "Activation") == without_method.end());
+  CHECK(std::ranges::find(without_method, "data") != without_method.end());
+  CHECK(std::ranges::find(lambda, "scale") != lambda.end());
 }
