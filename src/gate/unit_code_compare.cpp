@@ -194,9 +194,14 @@ UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, cons
   if (!pairs.added.empty() || !pairs.removed.empty()) {
     finding.outcome = CodeComparison::different;
     if (finding.note.empty())
-      finding.note = pairs.added.empty()
-                         ? fmt::format("instantiation {} is no longer built by {}", display_name(*pairs.removed.front()), unit.unit)
-                         : fmt::format("instantiation {} is newly built by {}", display_name(*pairs.added.front()), unit.unit);
+      finding.note =
+          pairs.added.empty()     ? fmt::format("instantiation {} is no longer built by {}",
+                                                display_name(*pairs.removed.front()), unit.unit)
+          : pairs.removed.empty() ? fmt::format("instantiation {} is newly built by {}",
+                                                display_name(*pairs.added.front()), unit.unit)
+                                  : fmt::format("instantiation {} is built instead of {} by {}",
+                                                display_name(*pairs.added.front()),
+                                                display_name(*pairs.removed.front()), unit.unit);
   }
   return finding;
 }

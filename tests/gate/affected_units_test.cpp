@@ -75,7 +75,8 @@ TEST_CASE("affected units: a changed .cu with no reported kernel is built for th
                      {"src/runner.cu", "#include \"tiled.cuh\"\nconst int tile = 8;\nvoid run(float* p) { tiled<tile><<<1, 1>>>(p); }\n"},
                      {"src/other.cu", "__global__ void other(float* p) { p[0] = 0; }\n"}};
   tree.head_files = tree.base_files;
-  tree.head_files["src/runner.cu"] = "#include \"tiled.cuh\"\nconst int tile = 16;\nvoid run(float* p) { tiled<tile><<<1, 1>>>(p); }\n";
+  // A host edit no scan ties to a kernel (what the compiled view is for: a lambda, a trait).
+  tree.head_files["src/runner.cu"] = "#include \"tiled.cuh\"\nconst int tile = 8;\nint unused = 1;\nvoid run(float* p) { tiled<tile><<<1, 1>>>(p); }\n";
   tree.head_files["src/other.cu"] = "__global__ void other(float* p) { p[0] = 1; }\n";
   const auto units = tree.units();
   // other.cu for its changed kernel first; the runner for what the scan may not see.
