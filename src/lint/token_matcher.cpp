@@ -52,13 +52,11 @@ std::int64_t fact_value(const CompilerFacts& facts, std::string_view name) {
   return facts.local_bytes;
 }
 
-std::optional<std::int64_t> first_launch_bound(const kernels::Function& function) {
-  std::string_view bounds = function.launch_bounds;
-  const std::size_t comma = bounds.find(',');
-  bounds = bounds.substr(0, comma);
-  while (!bounds.empty() && bounds.front() == ' ') bounds.remove_prefix(1);
-  while (!bounds.empty() && bounds.back() == ' ') bounds.remove_suffix(1);
-  return integer_literal(Token{bounds, 0, TokenKind::number});
+// The first argument of __launch_bounds__ (a comma inside min(a, b) leaves it unevaluated).
+std::optional<std::int64_t> first_launch_bound(const SourceView& view, const kernels::Function& function) {
+  const std::string_view bounds = function.launch_bounds;
+  if (bounds.empty()) return std::nullopt;
+  return view.constant_value(bounds.substr(0, bounds.find(',')));
 }
 
 }  // namespace
@@ -93,7 +91,7 @@ void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vec
   const LaunchFacts& launch = *unit.facts->launch;
   const std::int64_t threads = *launch.block_threads;
   if (rule.match.fact == "launch_bounds") {
-    const auto bound = first_launch_bound(unit.function);
+    const auto bound = first_launch_bound(unit.view, unit.function);
     if (bound && threads > *bound)
       out.push_back(
           {unit.function.signature.begin,
