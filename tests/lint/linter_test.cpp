@@ -116,3 +116,16 @@ TEST_CASE("lint: any bytes are safe input") {
                                 "__global__ void k() { x<<<1, 3; }", "k<<<", "\xff\xfe\x00\x01"})
     CHECK_NOTHROW(lint_source("x.cu", text, rules().rules()));
 }
+
+TEST_CASE("lint: strided-global-access names a write as a write and a read as a read") {
+  constexpr std::string_view transpose = R"(__global__ void t(const float* __restrict__ in, float* __restrict__ out, int n) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  out[x * n] = in[x * n];
+  reinterpret_cast<float4*>(&out[x * 8])[0] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+)";
+  std::vector<std::string> messages;
+  for (const auto& d : lint_source("t.cu", transpose, rules().rules()))
+    if (d.rule->id == "strided-global-access") messages.push_back(d.message.substr(0, d.message.find(':')));
+  CHECK(messages == std::vector<std::string>{"write 'out[x * n]'", "read 'in[x * n]'", "write 'out[x * 8]'"});
+}
