@@ -1,24 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The size expressions of launch specs ("ceil_div(N, 64)", "M * K + 16"): 64-bit integers,
-// + - * / %, unary minus, parentheses, ceil_div(a, b), min(a, b, ...), max(a, b, ...) and the
-// names of size variables. The text comes from a repository's config or source comments, so it
-// is untrusted: overflow, division by zero, unknown names and nesting deeper than 64 are errors
-// that quote the expression, never undefined behaviour.
+// Launch specs' size expressions are base's integer expressions (lint evaluates launch bounds
+// with the same evaluator); these names keep bench's spelling.
 
-#include <cstdint>
-#include <map>
-#include <string>
-#include <string_view>
-
-#include "base/error.hpp"
+#include "base/integer_expression.hpp"
 
 namespace kforecast::bench {
 
-using SizeVariables = std::map<std::string, std::int64_t, std::less<>>;
+using SizeVariables = IntegerVariables;
 
-// The value of `text` with `variables` bound. Errors read "expression 'N / 0': division by zero".
-Result<std::int64_t> evaluate(std::string_view text, const SizeVariables& variables);
+inline Result<std::int64_t> evaluate(std::string_view text, const SizeVariables& variables) {
+  return evaluate_integer_expression(text, variables);
+}
 
 }  // namespace kforecast::bench

@@ -37,7 +37,18 @@ lint::FactsByKernel deserialise(const std::string& text, const std::string& arch
   return facts;
 }
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+// The first line of a compile failure that names an error (NVRTC's message opens with a header
+// line, "k.cu does not compile for sm_90:", then the log), else its first line.
+std::string first_error(const std::string& text) {
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    const std::string_view line(text.data() + begin, end - begin);
+    if (line.find("error") != std::string_view::npos) return std::string(line);
+    begin = end + 1;
+  }
+  return text.substr(0, text.find('\n'));
+}
 
 struct Compiled {
   lint::FactsByKernel facts;
@@ -101,7 +112,8 @@ Compiled compile_one(const cuda::Compiler& compiler, const FactsRequest& file, c
   }();
   if (!output)
     return {{},
-            fmt::format("{}: not compiled, so no compiler facts: {}", file.path, first_line(output.error().message))};
+            fmt::format("compiler facts unavailable for {}: {} (register, spill and stack rules not run)", file.path,
+                        first_error(output.error().message))};
   lint::FactsByKernel facts;
   for (const auto& function : output->functions) {
     if (function.kind != cuda::FunctionKind::kernel) continue;
@@ -159,7 +171,7 @@ FactsResult gather_compiler_facts(const cuda::Compiler& compiler, const std::vec
   FactsResult result;
   for (std::size_t i = 0; i < files.size(); ++i) {
     Compiled compiled = running[i].get();
-    if (!compiled.note.empty()) result.notes.push_back(std::move(compiled.note));
+    if (!compiled.note.empty()) result.not_compiled.push_back(std::move(compiled.note));
     result.by_path[files[i].path] = std::move(compiled.facts);
   }
   return result;

@@ -31,7 +31,8 @@ struct FactsRequest {
 
 struct FactsResult {
   std::map<std::string, lint::FactsByKernel, std::less<>> by_path;
-  std::vector<std::string> notes;  // files that did not compile, and why (first line)
+  // Files that did not compile, and why: "compiler facts unavailable for k.cu: <first error>".
+  std::vector<std::string> not_compiled;
 };
 
 // Compiles the files in parallel. `cache_directory` may be empty (no cache).

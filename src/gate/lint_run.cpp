@@ -24,7 +24,7 @@ namespace {
 // `work_tree`: where the compiler's missing headers may be read from (none for the index).
 FactsResult nvrtc_facts(const config::Config& config, const LintInputs& inputs,
                         const std::optional<std::filesystem::path>& work_tree, const EnvLookup& env,
-                        std::vector<std::string>& notes) {
+                        lint::LintReport& report) {
   if (!config.boolean_value("lint.compiler_facts")) return {};
   std::vector<FactsRequest> requests;
   for (const auto& input : inputs.files)
@@ -34,19 +34,19 @@ FactsResult nvrtc_facts(const config::Config& config, const LintInputs& inputs,
   if (requests.empty()) return {};
   auto compiler = load_compiler(config, env, work_tree);
   if (!compiler) {
-    notes.push_back("compiler facts not gathered (register, spill and stack rules skipped): " +
-                    compiler.error().message());
+    report.rules_not_run.push_back("compiler facts not gathered (register, spill and stack rules skipped): " +
+                                   compiler.error().message());
     return {};
   }
   // "auto" would mean initialising the GPU driver to ask the local GPU, which can take a second:
   // too slow for a pre-commit hook, so the lint takes the gate's fallback target.
   std::string arch = config.string_value("cuda.arch");
   if (arch == "auto") arch = "sm_90";
-  notes.push_back(fmt::format("compiler facts for {} from NVRTC {}", arch, (*compiler)->version().text()));
+  report.notes.push_back(fmt::format("compiler facts for {} from NVRTC {}", arch, (*compiler)->version().text()));
   std::optional<std::filesystem::path> cache;
   if (auto directory = policy::default_ptx_cache_directory(env)) cache = directory->parent_path() / "lint";
   auto facts = gather_compiler_facts(**compiler, requests, arch, cache, cuda::toolkit_include_dir(env));
-  notes.insert(notes.end(), facts.notes.begin(), facts.notes.end());
+  report.rules_not_run.insert(report.rules_not_run.end(), facts.not_compiled.begin(), facts.not_compiled.end());
   return facts;
 }
 
@@ -121,7 +121,7 @@ Result<LintRun> run_lint(const config::Config& config, const LintRequest& reques
       lint::PathSuppressions::parse(std::get<std::vector<std::string>>(config.setting("lint.ignore_paths").value));
   if (!ignored) return std::unexpected(ignored.error());
 
-  LintRun run{std::move(*rules), {}, {std::string(kforecast::version), {}, {}, {}}};
+  LintRun run{std::move(*rules), {}, {std::string(kforecast::version), {}, {}, {}, {}}};
   // Every rule a diagnostic can carry, for SARIF's rule table: the configured ones, then the
   // forecast's and the launch specs' pseudo-rules.
   run.every_rule.assign(run.rules.rules().begin(), run.rules.rules().end());
@@ -131,7 +131,7 @@ Result<LintRun> run_lint(const config::Config& config, const LintRequest& reques
   lint::LintReport& report = run.report;
 
   const FactsResult facts =
-      nvrtc_facts(config, *inputs, staged ? std::nullopt : std::optional(root), request.env, report.notes);
+      nvrtc_facts(config, *inputs, staged ? std::nullopt : std::optional(root), request.env, report);
   std::map<std::string, lint::FactsByKernel, std::less<>> facts_by_path = facts.by_path;
 
   std::vector<LaunchFile> launch_files;

@@ -45,11 +45,33 @@ BodyAnalysis::BodyAnalysis(std::span<const Token> body) : m_tokens(body) {
   find_regions();
 }
 
+// A member (gridDim.x, v.x, p->x, f128::size) is not the variable of the same name.
+bool BodyAnalysis::member_at(std::size_t at) const {
+  return at > 0 && (m_tokens[at - 1].is_punct(".") || m_tokens[at - 1].is_punct("->") || m_tokens[at - 1].is_punct("::"));
+}
+
 bool BodyAnalysis::thread_dependent(std::size_t begin, std::size_t end) const {
   for (std::size_t i = begin; i < end && i < m_tokens.size(); ++i)
     if (m_tokens[i].is_identifier() &&
-        (m_tokens[i].text() == "threadIdx" || contains(m_thread_names, m_tokens[i].text())))
+        (m_tokens[i].text() == "threadIdx" || (contains(m_thread_names, m_tokens[i].text()) && !member_at(i))))
       return true;
+  return false;
+}
+
+// A for loop's own counter (for (int c = 0; c < n; ++c)) is uniform when its initialiser is,
+// whatever another loop's counter of the same name holds: names are not scoped here, so the
+// counter's other uses are left out of the header's test.
+bool BodyAnalysis::loop_thread_dependent(std::size_t begin, std::size_t end) const {
+  std::size_t init_end = begin;
+  while (init_end < end && !m_tokens[init_end].is_punct(";")) ++init_end;
+  std::size_t counter = end;
+  for (std::size_t i = begin + 1; i + 1 < init_end; ++i)
+    if (m_tokens[i].is_identifier() && m_tokens[i - 1].is_identifier() && m_tokens[i + 1].is_punct("=")) counter = i;
+  if (counter == end || init_end == end || thread_dependent(counter + 2, init_end)) return thread_dependent(begin, end);
+  for (std::size_t i = init_end; i < end; ++i) {
+    if (!m_tokens[i].is_identifier() || (m_tokens[i].text() == m_tokens[counter].text() && !member_at(i))) continue;
+    if (thread_dependent(i, i + 1)) return true;
+  }
   return false;
 }
 
@@ -59,26 +81,45 @@ bool BodyAnalysis::lane_dependent(std::size_t begin, std::size_t end) const {
     if (m_tokens[i].text() == "threadIdx" && i + 2 < m_tokens.size() && m_tokens[i + 1].is_punct(".") &&
         m_tokens[i + 2].is_identifier("x"))
       return true;
-    if (contains(m_lane_names, m_tokens[i].text())) return true;
+    if (contains(m_lane_names, m_tokens[i].text()) && !member_at(i)) return true;
   }
   return false;
 }
 
 bool BodyAnalysis::lane_dependent_name(std::string_view name) const { return contains(m_lane_names, name); }
 
+bool BodyAnalysis::lane_stepping_name(std::string_view name) const { return contains(m_stepping_names, name); }
+
+// A mention of threadIdx.x or a stepping name that is not divided or shifted right at once.
+bool BodyAnalysis::lane_stepping(std::size_t begin, std::size_t end) const {
+  for (std::size_t i = begin; i < end && i < m_tokens.size(); ++i) {
+    if (!m_tokens[i].is_identifier()) continue;
+    std::size_t after = i + 1;
+    if (m_tokens[i].text() == "threadIdx" && i + 2 < m_tokens.size() && m_tokens[i + 1].is_punct(".") &&
+        m_tokens[i + 2].is_identifier("x"))
+      after = i + 3;
+    else if (!contains(m_stepping_names, m_tokens[i].text()) || member_at(i))
+      continue;
+    const bool divided = after < m_tokens.size() && (m_tokens[after].is_punct("/") || m_tokens[after].is_punct(">>"));
+    if (!divided) return true;
+  }
+  return false;
+}
+
 // Names assigned from thread-dependent expressions, to a fixed point (three rounds reach
 // what real kernels chain: tid -> i -> row).
 void BodyAnalysis::derive_thread_dependence() {
   for (int round = 0; round < 3; ++round) {
-    const std::size_t before = m_thread_names.size() + m_lane_names.size();
+    const std::size_t before = m_thread_names.size() + m_lane_names.size() + m_stepping_names.size();
     for (std::size_t i = 1; i < m_tokens.size(); ++i) {
       if (!is_assignment(m_tokens[i]) || !m_tokens[i - 1].is_identifier()) continue;
       const std::string_view name = m_tokens[i - 1].text();
       const std::size_t end = expression_end(m_tokens, i + 1);
       if (!contains(m_thread_names, name) && thread_dependent(i + 1, end)) m_thread_names.push_back(name);
       if (!contains(m_lane_names, name) && lane_dependent(i + 1, end)) m_lane_names.push_back(name);
+      if (!contains(m_stepping_names, name) && lane_stepping(i + 1, end)) m_stepping_names.push_back(name);
     }
-    if (m_thread_names.size() + m_lane_names.size() == before) break;
+    if (m_thread_names.size() + m_lane_names.size() + m_stepping_names.size() == before) break;
   }
 }
 
@@ -136,7 +177,7 @@ void BodyAnalysis::find_regions() {
                            close,
                            close + 1,
                            end,
-                           thread_dependent(i + 2, close)};
+                           is_loop ? loop_thread_dependent(i + 2, close) : thread_dependent(i + 2, close)};
       region.elects = is_if && region.thread_dependent &&
                       std::any_of(m_tokens.begin() + static_cast<std::ptrdiff_t>(i + 2),
                                   m_tokens.begin() + static_cast<std::ptrdiff_t>(std::min(close, n)),

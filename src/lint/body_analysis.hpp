@@ -41,6 +41,10 @@ class BodyAnalysis {
   // Whether they mention threadIdx.x or a name derived from it: neighbouring lanes differ.
   bool lane_dependent(std::size_t begin, std::size_t end) const;
   bool lane_dependent_name(std::string_view name) const;
+  // Whether the name steps with threadIdx.x, lane by lane: derived from it other than only
+  // through a division or right shift (threadIdx.x / 32 or tid >> 2 is the same for a group of
+  // neighbouring lanes, so it is not the fastest-varying index of an address).
+  bool lane_stepping_name(std::string_view name) const;
   // Whether token `at` lies in a branch whose condition is thread-dependent.
   bool in_divergent_branch(std::size_t at) const;
   // Whether token `at` lies in a branch that elects one thread or lane by a thread-dependent
@@ -51,12 +55,16 @@ class BodyAnalysis {
 
  private:
   void derive_thread_dependence();
+  bool lane_stepping(std::size_t begin, std::size_t end) const;
+  bool member_at(std::size_t at) const;
+  bool loop_thread_dependent(std::size_t begin, std::size_t end) const;
   void find_regions();
   std::size_t statement_end(std::size_t at, int depth) const;
 
   std::span<const Token> m_tokens;
   std::vector<std::string_view> m_thread_names;  // derived from any threadIdx component
   std::vector<std::string_view> m_lane_names;    // derived from threadIdx.x
+  std::vector<std::string_view> m_stepping_names;  // ... and stepping with it (lane_stepping_name)
   std::vector<ControlRegion> m_regions;
 };
 

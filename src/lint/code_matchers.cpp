@@ -184,9 +184,17 @@ void match_launch_bounds_block_size(const Rule& rule, const FunctionUnderLint& u
   const auto tokens = unit.signature;
   for (std::size_t i = 0; i + 2 < tokens.size(); ++i) {
     if (!tokens[i].is_identifier("__launch_bounds__") || !tokens[i + 1].is_punct("(")) continue;
-    const auto threads = value_of(unit.view, tokens[i + 2]);
-    if (threads && *threads % rule.match.multiple != 0)
-      out.push_back({unit.view.offset(tokens[i]), fmt::format("__launch_bounds__({})", *threads)});
+    const std::size_t end = expression_end(tokens, i + 2);
+    if (end == i + 2 || end > tokens.size()) continue;
+    const std::size_t from = unit.view.offset(tokens[i + 2]);
+    const std::size_t to = unit.view.offset(tokens[end - 1]) + tokens[end - 1].text().size();
+    const std::string_view written = unit.view.text().substr(from, to - from);
+    const auto threads = unit.view.constant_value(written);
+    if (!threads || *threads % rule.match.multiple == 0) continue;
+    const std::string value = std::to_string(*threads);
+    out.push_back({unit.view.offset(tokens[i]), written == value
+                                                    ? fmt::format("__launch_bounds__({})", value)
+                                                    : fmt::format("__launch_bounds__({}) is {} threads", written, value)});
   }
 }
 

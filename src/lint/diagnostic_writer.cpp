@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <ostream>
 
 #include <fmt/format.h>
 
+#include "base/content_hash.hpp"
 #include "base/json_string.hpp"
+#include "lint/rule_text.hpp"
 
 namespace kforecast::lint {
 namespace {
@@ -50,6 +53,23 @@ std::string with_notes(const Diagnostic& d) {
   return text;
 }
 
+// A stable hash of rule, path and the line's normalised text, then ":N" for the Nth finding with
+// the same hash in this run, as GitHub's primaryLocationLineHash does: code scanning tracks an
+// alert across commits that move its line, and tells apart two identical lines.
+std::vector<std::string> fingerprints(const std::vector<Diagnostic>& diagnostics) {
+  std::vector<std::string> out;
+  std::map<std::string, int> seen;
+  for (const auto& d : diagnostics) {
+    ContentHasher hasher;
+    hasher.add(d.rule->id);
+    hasher.add(d.path);
+    hasher.add(d.line_text);
+    const std::string hash = hasher.hex();
+    out.push_back(fmt::format("{}:{}", hash, ++seen[hash]));
+  }
+  return out;
+}
+
 }  // namespace
 
 Colour colour_for(bool terminal, bool no_color_set) { return terminal && !no_color_set ? Colour::on : Colour::off; }
@@ -79,6 +99,9 @@ void write_text(std::ostream& out, const LintReport& report, Colour colour) {
                                colour_of(Severity::note), note)
                  : fmt::format("{}:{}:{}: note: {}\n", d.path, d.line, d.column, note));
   }
+  for (const auto& skipped : report.rules_not_run)
+    out << (on ? fmt::format("kforecast: {}note:\x1b[m {}\n", colour_of(Severity::note), skipped)
+               : fmt::format("kforecast: note: {}\n", skipped));
 }
 
 void write_json(std::ostream& out, const LintReport& report) {
@@ -100,7 +123,7 @@ void write_json(std::ostream& out, const LintReport& report) {
   }
   out << (report.diagnostics.empty() ? "],\n" : "\n  ],\n") << "  \"notes\": [";
   for (std::size_t i = 0; i < report.notes.size(); ++i) out << (i ? ", " : "") << json_string(report.notes[i]);
-  out << "]\n}\n";
+  out << "],\n  \"rules_not_run\": [" << json_list(report.rules_not_run) << "]\n}\n";
 }
 
 void write_sarif(std::ostream& out, const LintReport& report) {
@@ -114,10 +137,11 @@ void write_sarif(std::ostream& out, const LintReport& report) {
         << fmt::format(
                "        {{\"id\": {}, \"shortDescription\": {{\"text\": {}}}, \"fullDescription\": "
                "{{\"text\": {}}}, \"helpUri\": {}, \"defaultConfiguration\": {{\"level\": \"{}\"}}}}",
-               json_string(rule.id), json_string(rule.summary), json_string(render_message(rule.message, "")),
+               json_string(rule.id), json_string(rule.summary), json_string(rule_description(rule)),
                json_string(rule.guide), sarif_level(rule.severity));
   }
   out << (report.rules.empty() ? "]\n" : "\n      ]\n") << "    }},\n    \"results\": [";
+  const auto fingerprint = fingerprints(report.diagnostics);
   for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
     const auto& d = report.diagnostics[i];
     const auto index = std::ranges::find(report.rules, d.rule->id, &Rule::id) - report.rules.begin();
@@ -125,11 +149,22 @@ void write_sarif(std::ostream& out, const LintReport& report) {
         << fmt::format(
                "      {{\"ruleId\": {}, \"ruleIndex\": {}, \"level\": \"{}\", \"message\": {{\"text\": {}}}, "
                "\"locations\": [{{\"physicalLocation\": {{\"artifactLocation\": {{\"uri\": {}}}, "
-               "\"region\": {{\"startLine\": {}, \"startColumn\": {}}}}}}}]}}",
+               "\"region\": {{\"startLine\": {}, \"startColumn\": {}}}}}}}], "
+               "\"partialFingerprints\": {{\"kforecastLint/v1\": {}}}}}",
                json_string(d.rule->id), index, sarif_level(d.severity), json_string(with_notes(d)),
-               json_string(path_uri(d.path)), d.line, d.column);
+               json_string(path_uri(d.path)), d.line, d.column, json_string(fingerprint[i]));
   }
-  out << (report.diagnostics.empty() ? "]\n" : "\n    ]\n") << "  }]\n}\n";
+  out << (report.diagnostics.empty() ? "]" : "\n    ]");
+  // SARIF's place for what kept the tool from doing all of its work.
+  if (!report.rules_not_run.empty()) {
+    out << ",\n    \"invocations\": [{\"executionSuccessful\": true, \"toolExecutionNotifications\": [";
+    for (std::size_t i = 0; i < report.rules_not_run.size(); ++i)
+      out << (i ? ", " : "")
+          << fmt::format("{{\"level\": \"warning\", \"message\": {{\"text\": {}}}}}",
+                         json_string(report.rules_not_run[i]));
+    out << "]}]";
+  }
+  out << "\n  }]\n}\n";
 }
 
 }  // namespace kforecast::lint

@@ -20,6 +20,9 @@ struct LintReport {
   std::vector<Diagnostic> diagnostics;
   std::vector<std::string> notes;  // what was not done (no NVRTC, no forecast), for JSON and SARIF
   std::span<const Rule> rules;     // every rule in force, for SARIF's rule table
+  // Rules that could not run, and why ("compiler facts unavailable for k.cu: ..."): every format
+  // shows them, the text one too, so a rule that did not run is never mistaken for a clean file.
+  std::vector<std::string> rules_not_run;
 };
 
 // "src/k.cu:12:7: warning: message [rule-id]" per diagnostic, GCC's colours when `colour` is on.

@@ -55,6 +55,17 @@ bool changed_within(const std::vector<std::uint32_t>& lines, std::uint32_t first
 
 }  // namespace
 
+std::string normalised_line(std::string_view line) {
+  std::string text;
+  for (char c : line) {
+    const bool space = c == ' ' || c == '\t' || c == '\r';
+    if (space && (text.empty() || text.back() == ' ')) continue;
+    text.push_back(space ? ' ' : c);
+  }
+  if (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
 std::string render_message(std::string_view message, std::string_view detail) {
   std::string text(message);
   constexpr std::string_view placeholder = "{match}";
@@ -124,7 +135,9 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
     if (suppressed_on_line(view.line_text(line), rule->id)) continue;
     diagnostics.push_back({std::string(path), line, view.column_of(finding.offset), rule, rule->severity,
                            render_message(rule->message, finding.detail),
-                           finding.function ? finding.function->qualified_name : std::string()});
+                           finding.function ? finding.function->qualified_name : std::string(),
+                           {},
+                           normalised_line(view.line_text(line))});
   }
   std::ranges::sort(diagnostics, [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.line, a.column, a.rule->id) < std::tie(b.line, b.column, b.rule->id);

@@ -27,6 +27,9 @@ struct Diagnostic {
   std::string function;  // the qualified name of the function it is in; empty at file scope
   // Lines that follow the diagnostic as notes at the same place (the forecast's rationale).
   std::vector<std::string> notes;
+  // The source line with its runs of spaces and tabs collapsed and its ends trimmed: with the
+  // rule and the path, what identifies a finding across edits that move it (SARIF fingerprints).
+  std::string line_text;
 };
 
 struct LintOptions {
@@ -41,5 +44,7 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
 
 // The message with "{match}" replaced by `detail`.
 std::string render_message(std::string_view message, std::string_view detail);
+// Diagnostic::line_text of a source line.
+std::string normalised_line(std::string_view line);
 
 }  // namespace kforecast::lint

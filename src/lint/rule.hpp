@@ -45,7 +45,9 @@ struct Matcher {
   MatcherKind kind = MatcherKind::tokens;
   Scope scope = Scope::kernel;
   // tokens: one entry per position, each "a|b|c" alternatives of exact token texts, or a class:
-  // @double-literal, @number, @identifier, @string, @any.
+  // @double-literal, @double-operand (a double literal in run-time arithmetic: not a constant
+  // expression that is assigned, initialises or is returned whole), @number, @identifier,
+  // @string, @any.
   std::vector<std::string> pattern;
   std::vector<std::string> not_after;     // the token before the match must not be one of these
   std::vector<std::string> only_if_uses;  // the function must use one of these words ...

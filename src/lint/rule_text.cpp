@@ -34,6 +34,22 @@ std::string rule_table(std::span<const Rule> rules) {
   return out;
 }
 
+std::string rule_description(const Rule& rule) {
+  const Matcher& match = rule.match;
+  if (match.kind == MatcherKind::compiler_fact)
+    return render_message(rule.message, fmt::format("more than {} {}", match.above,
+                                                    match.fact == "registers" ? "registers" : "bytes"));
+  if (match.kind == MatcherKind::launch_fact)
+    return render_message(rule.message, match.fact == "occupancy"
+                                            ? fmt::format("below {}%", match.below.value_or(match.above))
+                                            : std::string("a block larger than __launch_bounds__"));
+  if (!rule.bad.empty()) {
+    const auto found = lint_source("example.cu", rule.bad, std::span(&rule, 1));
+    if (!found.empty()) return found.front().message;
+  }
+  return render_message(rule.message, rule.summary);
+}
+
 std::string rule_explanation(const Rule& rule) {
   std::string out = fmt::format("{} ({})\n  {}\n\n", rule.id, to_string(rule.severity), rule.summary) +
                     fmt::format("  {}\n\n", render_message(rule.message, "...")) +

@@ -18,4 +18,9 @@ std::string rule_table(std::span<const Rule> rules);
 // The rule's severity, summary, message, guide and origin, then its examples indented.
 std::string rule_explanation(const Rule& rule);
 
+// The rule's message with "{match}" filled in, for a description without a finding (SARIF's
+// fullDescription): from the finding on the rule's own bad example, or for a compiler or launch
+// fact from its threshold ("more than 128 registers"); never an empty placeholder.
+std::string rule_description(const Rule& rule);
+
 }  // namespace kforecast::lint

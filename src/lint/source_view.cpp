@@ -2,8 +2,11 @@
 #include "lint/source_view.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <string>
 
+#include "base/integer_expression.hpp"
 #include "kernels/preprocessor.hpp"
 
 namespace kforecast::lint {
@@ -42,13 +45,71 @@ std::string_view SourceView::line_text(std::uint32_t line) const {
   return m_text.substr(begin, end - begin);
 }
 
-std::optional<std::int64_t> SourceView::macro_number(std::string_view name) const {
-  for (const auto& macro : m_scanned.macros) {
-    if (macro.name != name || macro.function_like) continue;
-    std::string_view body = macro.body;
-    while (!body.empty() && (body.front() == '(' || body.front() == ' ')) body.remove_prefix(1);
-    while (!body.empty() && (body.back() == ')' || body.back() == ' ')) body.remove_suffix(1);
-    return integer_literal(Token{body, 0, kernels::TokenKind::number});
+std::optional<std::int64_t> SourceView::macro_number(std::string_view name) const { return named_constant(name, 0); }
+
+std::optional<std::int64_t> SourceView::constant_value(std::string_view expression) const {
+  return constant_value(expression, 0);
+}
+
+// Names resolve through macros and constants that may use other names: a chain deeper than this
+// is not a real file's constant, and a macro defined through itself must not recurse forever.
+constexpr int max_constant_depth = 8;
+
+std::optional<std::int64_t> SourceView::constant_value(std::string_view expression, int depth) const {
+  if (depth > max_constant_depth) return std::nullopt;
+  const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  // C spellings the evaluator does not read (256u, 0x100, 1'024) become plain decimals, and each
+  // name is bound to its value.
+  std::string normalised;
+  IntegerVariables names;
+  for (std::size_t i = 0; i < expression.size();) {
+    const char c = expression[i];
+    if (!word_char(c)) {
+      normalised.push_back(c);
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < expression.size() && (word_char(expression[end]) || expression[end] == '\'')) ++end;
+    const std::string_view word = expression.substr(i, end - i);
+    i = end;
+    if (std::isdigit(static_cast<unsigned char>(word.front())) != 0) {
+      auto value = integer_literal(Token{word, 0, kernels::TokenKind::number});
+      if (!value) return std::nullopt;
+      normalised += std::to_string(*value);
+      continue;
+    }
+    normalised += word;
+    std::size_t next = end;
+    while (next < expression.size() && expression[next] == ' ') ++next;
+    if (next < expression.size() && expression[next] == '(') continue;  // min, max, ceil_div
+    if (names.contains(word)) continue;
+    auto value = named_constant(word, depth + 1);
+    if (!value) return std::nullopt;
+    names.emplace(std::string(word), *value);
+  }
+  auto value = evaluate_integer_expression(normalised, names);
+  return value ? std::optional(*value) : std::nullopt;
+}
+
+std::optional<std::int64_t> SourceView::named_constant(std::string_view name, int depth) const {
+  if (depth > max_constant_depth) return std::nullopt;
+  for (const auto& macro : m_scanned.macros)
+    if (macro.name == name && !macro.function_like) return constant_value(macro.body, depth);
+  // NAME = VALUE in a statement that says const or constexpr.
+  const std::span<const Token> tokens = m_code;
+  for (std::size_t k = 1; k + 2 < tokens.size(); ++k) {
+    if (!tokens[k].is_identifier(name) || !tokens[k + 1].is_punct("=")) continue;
+    bool constant = false;
+    for (std::size_t j = k; j > 0 && tokens[j - 1].is_identifier(); --j)
+      if (tokens[j - 1].is_identifier("constexpr") || tokens[j - 1].is_identifier("const")) constant = true;
+    if (!constant) continue;
+    std::size_t end = k + 2;
+    while (end < tokens.size() && !tokens[end].is_punct(";") && !tokens[end].is_punct(",")) ++end;
+    if (end == tokens.size() || end == k + 2) return std::nullopt;
+    const std::size_t from = offset(tokens[k + 2]);
+    const std::size_t to = offset(tokens[end - 1]) + tokens[end - 1].text().size();
+    return constant_value(m_text.substr(from, to - from), depth);
   }
   return std::nullopt;
 }

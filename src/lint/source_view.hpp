@@ -40,10 +40,18 @@ class SourceView {
   // The text of a 1-based line, without its line ending; empty past the end.
   std::string_view line_text(std::uint32_t line) const;
 
-  // The number a macro defined in this source stands for (#define TILE 32), if it is one.
+  // The number a name stands for, where this source defines it as a macro (#define TILE 32,
+  // #define BLOCK (8 * WARP_SIZE)) or a const or constexpr integer (constexpr int kWarps = 4;).
   std::optional<std::int64_t> macro_number(std::string_view name) const;
+  // The value of an integer constant expression over literals and the names above
+  // ("8*WARP_SIZE", "16 * 16"); nullopt where any part is not known here (a template
+  // parameter, a macro from another file, a cast): callers then stay silent rather than guess.
+  std::optional<std::int64_t> constant_value(std::string_view expression) const;
 
  private:
+  std::optional<std::int64_t> constant_value(std::string_view expression, int depth) const;
+  std::optional<std::int64_t> named_constant(std::string_view name, int depth) const;
+
   std::string_view m_text;
   std::vector<Token> m_code;
   kernels::ScannedSource m_scanned;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 
+#include <fmt/format.h>
+
 #include "lint/matchers.hpp"
 
 namespace kforecast::lint {
@@ -62,19 +64,77 @@ void match_atomic_uniform_address(const Rule& rule, const FunctionUnderLint& uni
   }
 }
 
+// A store when an assignment follows the subscript (out[i] = v, out[i] += v), or the vector cast
+// of its address (reinterpret_cast<float4*>(&out[i])[0] = v), else a load.
+std::string_view access_kind(std::span<const Token> tokens, std::size_t at, std::size_t close) {
+  if (at >= 2 && tokens[at - 1].is_punct("&") && tokens[at - 2].is_punct("(")) {
+    close = closing(tokens, at - 2);
+    if (close + 1 < tokens.size() && tokens[close + 1].is_punct("[")) close = closing(tokens, close + 1);
+  }
+  if (close + 1 >= tokens.size()) return "read";
+  const Token& next = tokens[close + 1];
+  if (next.is_punct("=")) return "write";
+  for (std::string_view op : {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"})
+    if (next.is_punct(op)) return "read and write";
+  return "read";
+}
+
+// The bytes of the vector type an access is cast to, where it is `reinterpret_cast<V*>(&p[i])`
+// (float4 loads and stores), else 0.
+std::int64_t vector_bytes_at(std::span<const Token> tokens, std::size_t at) {
+  if (at < 4 || !tokens[at - 1].is_punct("&") || !tokens[at - 2].is_punct("(") || !tokens[at - 3].is_punct(">"))
+    return 0;
+  for (std::size_t k = at - 3; k > 0 && !tokens[k - 1].is_punct("<"); --k) {
+    const std::string_view type = tokens[k - 1].text();
+    for (auto [name, bytes] : {std::pair<std::string_view, std::int64_t>{"float4", 16}, {"int4", 16}, {"uint4", 16},
+                               {"double2", 16}, {"float2", 8}, {"int2", 8}, {"uint2", 8}, {"half2", 4},
+                               {"__half2", 4}, {"__nv_bfloat162", 4}})
+      if (type == name) return bytes;
+  }
+  return 0;
+}
+
+// The bytes of one element a pointer parameter's type points to, 0 where not known.
+std::int64_t element_bytes(std::string_view type) {
+  if (type.find("double") != std::string_view::npos) return 8;
+  if (type.find("half") != std::string_view::npos || type.find("bfloat16") != std::string_view::npos) return 2;
+  for (std::string_view word : {"float", "int", "unsigned", "uint"})
+    if (type.find(word) != std::string_view::npos) return 4;
+  return 0;
+}
+
+// Coalescing is judged on the index that steps lane by lane (threadIdx.x, or a name stepping
+// with it): scaled by a stride, neighbouring lanes touch addresses a stride apart. A name derived
+// from threadIdx.x only through / or >> (the row of a thread in a tile) is the same for
+// neighbouring lanes, so a stride on it is not uncoalesced.
 void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std::vector<Finding>& out) {
   std::vector<std::string_view> pointers;
+  std::vector<std::int64_t> pointee_bytes;
   for (const auto& parameter : unit.function.parameters)
-    if (parameter.type.find('*') != std::string::npos && !parameter.name.empty()) pointers.push_back(parameter.name);
+    if (parameter.type.find('*') != std::string::npos && !parameter.name.empty()) {
+      pointers.push_back(parameter.name);
+      pointee_bytes.push_back(element_bytes(parameter.type));
+    }
   const auto tokens = unit.body;
   const auto& analysis = unit.analysis;
+  // A stride no wider than the vector each lane moves leaves the lanes' vectors side by side
+  // (reinterpret_cast<float4*>(&a[lane * 4])): contiguous, so coalesced.
+  const auto vector_wide = [&](std::size_t at, std::int64_t element, const Token& stride_token) {
+    const std::int64_t vector = vector_bytes_at(tokens, at);
+    auto stride = integer_literal(stride_token);
+    if (!stride && stride_token.is_identifier()) stride = unit.view.macro_number(stride_token.text());
+    return vector > 0 && element > 0 && stride && *stride * element <= vector;
+  };
   const auto lane_left = [&](std::size_t j) {  // the operand ending just before token j
-    return (tokens[j - 1].is_identifier() && analysis.lane_dependent_name(tokens[j - 1].text())) ||
+    return (tokens[j - 1].is_identifier() && analysis.lane_stepping_name(tokens[j - 1].text())) ||
            (j >= 3 && thread_x_at(tokens, j - 3));
   };
   const auto lane_right = [&](std::size_t j) {  // the operand starting just after token j
-    return (tokens[j + 1].is_identifier() && analysis.lane_dependent_name(tokens[j + 1].text())) ||
-           thread_x_at(tokens, j + 1);
+    const bool name = tokens[j + 1].is_identifier() && analysis.lane_stepping_name(tokens[j + 1].text());
+    const std::size_t after = name ? j + 2 : j + 4;
+    const bool divided =
+        after < tokens.size() && (tokens[after].is_punct("/") || tokens[after].is_punct(">>"));
+    return (name || thread_x_at(tokens, j + 1)) && !divided;
   };
   const auto stride = [&](const Token& token) {
     if (auto value = integer_literal(token)) return *value > 1;
@@ -88,9 +148,15 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
     for (std::size_t j = i + 3; j + 1 < close; ++j) {
       if (!tokens[j].is_punct("*")) continue;
       const bool left = lane_left(j), right = lane_right(j);
-      if ((left && !right && stride(tokens[j + 1])) || (right && !left && stride(tokens[j - 1]))) {
+      const Token* scale = left && !right && stride(tokens[j + 1])   ? &tokens[j + 1]
+                           : right && !left && stride(tokens[j - 1]) ? &tokens[j - 1]
+                                                                     : nullptr;
+      const auto element = pointee_bytes[static_cast<std::size_t>(std::ranges::find(pointers, tokens[i].text()) -
+                                                                  pointers.begin())];
+      if (scale != nullptr && !vector_wide(i, element, *scale)) {
         out.push_back({unit.view.offset(tokens[i]),
-                       std::string(tokens[i].text()) + "[" + text_of(unit.view, tokens, i + 2, close) + "]"});
+                       fmt::format("{} '{}[{}]'", access_kind(tokens, i, close), tokens[i].text(),
+                                   text_of(unit.view, tokens, i + 2, close))});
         break;
       }
     }

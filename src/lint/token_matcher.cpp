@@ -2,6 +2,7 @@
 // The data-driven matchers: token patterns, compiler facts and launch facts.
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -22,9 +23,54 @@ bool is_double_literal(const Token& token) {
   return floating && text.back() != 'f' && text.back() != 'F';
 }
 
-bool element_matches(std::string_view element, const Token& token) {
+// A token of a constant arithmetic expression: a number, a constant's name (a macro, or a
+// SCREAMING_CASE name such as M_PI), an arithmetic operator or a parenthesis.
+bool constant_operand(const SourceView& view, const Token& token) {
+  if (token.kind == TokenKind::number) return true;
+  if (token.is_identifier())
+    return view.macro_number(token.text()).has_value() ||
+           std::ranges::none_of(token.text(), [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; });
+  for (std::string_view op : {"+", "-", "*", "/", "(", ")"})
+    if (token.is_punct(op)) return true;
+  return false;
+}
+
+// A double literal the compiler folds and converts before run time is no FP64 arithmetic: one
+// whose whole constant expression is assigned, initialises a variable (or an element of a braced
+// initialiser) or is returned (float sum = 0.0; x[i] = -1.0; constexpr float k = 1.0 / 3.0;
+// float acc[4] = {0.0}; return 0.0;).
+bool converted_at_compile_time(const SourceView& view, std::span<const Token> tokens, std::size_t at) {
+  std::size_t left = at, right = at + 1;
+  while (left > 0 && constant_operand(view, tokens[left - 1])) --left;
+  while (right < tokens.size() && constant_operand(view, tokens[right])) ++right;
+  if (left == 0 || right == tokens.size()) return false;
+  const Token& before = tokens[left - 1];
+  const Token& after = tokens[right];
+  const bool whole = before.is_punct("=") || before.is_identifier("return");
+  if (whole) return after.is_punct(";") || (before.is_punct("=") && after.is_punct(","));
+  // An element of a braced initialiser: float acc[TM] = {0.0}; float w[]{0.5, 0.25};
+  if (!(before.is_punct("{") || before.is_punct(",")) || !(after.is_punct("}") || after.is_punct(",")))
+    return false;
+  int depth = 0;
+  for (std::size_t k = left; k-- > 0;) {
+    if (tokens[k].is_punct(")") || tokens[k].is_punct("]") || tokens[k].is_punct("}")) ++depth;
+    if (tokens[k].is_punct("(") || tokens[k].is_punct("[")) {
+      if (depth-- == 0) return false;  // a call's or subscript's argument
+    }
+    if (tokens[k].is_punct("{") && depth-- == 0)
+      return k > 0 && (tokens[k - 1].is_punct("=") || tokens[k - 1].is_punct("]"));
+    if (depth == 0 && tokens[k].is_punct(";")) return false;
+  }
+  return false;
+}
+
+bool element_matches(std::string_view element, const SourceView& view, std::span<const Token> tokens,
+                     std::size_t at) {
+  const Token& token = tokens[at];
   if (element == "@any") return true;
   if (element == "@double-literal") return is_double_literal(token);
+  if (element == "@double-operand")
+    return is_double_literal(token) && !converted_at_compile_time(view, tokens, at);
   if (element == "@number") return token.kind == TokenKind::number;
   if (element == "@identifier") return token.kind == TokenKind::identifier;
   if (element == "@string") return token.kind == TokenKind::string_literal;
@@ -52,13 +98,11 @@ std::int64_t fact_value(const CompilerFacts& facts, std::string_view name) {
   return facts.local_bytes;
 }
 
-std::optional<std::int64_t> first_launch_bound(const kernels::Function& function) {
-  std::string_view bounds = function.launch_bounds;
-  const std::size_t comma = bounds.find(',');
-  bounds = bounds.substr(0, comma);
-  while (!bounds.empty() && bounds.front() == ' ') bounds.remove_prefix(1);
-  while (!bounds.empty() && bounds.back() == ' ') bounds.remove_suffix(1);
-  return integer_literal(Token{bounds, 0, TokenKind::number});
+// The first argument of __launch_bounds__ (a comma inside min(a, b) leaves it unevaluated).
+std::optional<std::int64_t> first_launch_bound(const SourceView& view, const kernels::Function& function) {
+  const std::string_view bounds = function.launch_bounds;
+  if (bounds.empty()) return std::nullopt;
+  return view.constant_value(bounds.substr(0, bounds.find(',')));
 }
 
 }  // namespace
@@ -71,7 +115,7 @@ void match_tokens(const Rule& rule, const SourceView& view, std::span<const Toke
   const std::size_t length = match.pattern.size();
   for (std::size_t i = 0; i + length <= tokens.size(); ++i) {
     bool all = true;
-    for (std::size_t k = 0; k < length && all; ++k) all = element_matches(match.pattern[k], tokens[i + k]);
+    for (std::size_t k = 0; k < length && all; ++k) all = element_matches(match.pattern[k], view, tokens, i + k);
     if (!all) continue;
     if (i > 0 && std::ranges::find(match.not_after, tokens[i - 1].text()) != match.not_after.end()) continue;
     out.push_back({view.offset(tokens[i]), std::string(tokens[i].text())});
@@ -93,7 +137,7 @@ void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vec
   const LaunchFacts& launch = *unit.facts->launch;
   const std::int64_t threads = *launch.block_threads;
   if (rule.match.fact == "launch_bounds") {
-    const auto bound = first_launch_bound(unit.function);
+    const auto bound = first_launch_bound(unit.view, unit.function);
     if (bound && threads > *bound)
       out.push_back(
           {unit.function.signature.begin,

@@ -53,8 +53,8 @@ TEST_CASE("gate: lint compiler facts from NVRTC, cached") {
     CHECK(by_kernel.at("spill").compiler->arch == "sm_90");
     CHECK(by_kernel.at("ns::plain").compiler->spill_bytes == 0);
     CHECK(by_kernel.at("ns::plain").compiler->registers > 0);
-    REQUIRE(facts.notes.size() == 1);
-    CHECK(facts.notes[0].starts_with("broken.cu: not compiled, so no compiler facts:"));
+    REQUIRE(facts.not_compiled.size() == 1);
+    CHECK(facts.not_compiled[0].starts_with("compiler facts unavailable for broken.cu: "));
   }
   CHECK(std::distance(std::filesystem::directory_iterator(cache), {}) >= 1);  // the spills.cu entry
   std::filesystem::remove_all(cache);
@@ -99,7 +99,7 @@ TEST_CASE("gate: lint compiler facts for --staged compile only the kernels with 
   const std::vector<gate::FactsRequest> files{{"spills.cu", text, {}, {}, &spill_only},
                                               {"untouched.cu", text, {}, {}, &none}};
   const auto facts = gate::gather_compiler_facts(**compiler, files, "sm_90", std::nullopt, "");
-  CHECK(facts.notes.empty());
+  CHECK(facts.not_compiled.empty());
   const auto& spills = facts.by_path.at("spills.cu");
   REQUIRE(spills.contains("spill"));
   CHECK(spills.at("spill").compiler->spill_bytes > 0);  // the same facts as a whole-file compile

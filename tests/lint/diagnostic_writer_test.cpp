@@ -17,7 +17,8 @@ LintReport sample(const RuleSet& rules) {
   return {"1.2.3",
           {{"src/a b.cu", 12, 7, rule, Severity::error, "bad \"barrier\"", "ns::k"}},
           {"forecast not run"},
-          rules.rules()};
+          rules.rules(),
+          {}};
 }
 
 }  // namespace
@@ -76,4 +77,54 @@ TEST_CASE("lint: a diagnostic's notes follow it in every format") {
   CHECK_THAT(json.str(), Contains("\"notes\": [\"first \\\"reason\\\"\", \"second\"]}"));
   write_sarif(sarif, report);
   CHECK_THAT(sarif.str(), Contains("\"message\": {\"text\": \"bad \\\"barrier\\\"\\nfirst \\\"reason\\\"\\nsecond\"}"));
+}
+
+TEST_CASE("lint: rules that could not run are shown in every format, text included") {
+  const RuleSet rules = builtin_rules();
+  LintReport report = sample(rules);
+  report.rules_not_run = {"compiler facts unavailable for k.cu: k.cu(3): error: identifier \"x\" is undefined"};
+  std::ostringstream text, json, sarif;
+  write_text(text, report, Colour::off);
+  CHECK_THAT(text.str(), Contains("kforecast: note: compiler facts unavailable for k.cu: k.cu(3): error:"));
+  write_json(json, report);
+  CHECK_THAT(json.str(), Contains("\"rules_not_run\": [\"compiler facts unavailable for k.cu:"));
+  write_sarif(sarif, report);
+  CHECK_THAT(sarif.str(), Contains("\"toolExecutionNotifications\": [{\"level\": \"warning\", \"message\": "
+                                   "{\"text\": \"compiler facts unavailable for k.cu:"));
+}
+
+TEST_CASE("lint: SARIF rule descriptions have their placeholders filled") {
+  const RuleSet rules = builtin_rules();
+  std::ostringstream out;
+  write_sarif(out, sample(rules));
+  const std::string text = out.str();
+  CHECK_THAT(text, !Contains("''"));
+  CHECK_THAT(text, !Contains("{match}"));
+  CHECK_THAT(text, Contains("\"fullDescription\": {\"text\": \"'0.5' is a double:"));
+  CHECK_THAT(text, Contains("the kernel uses more than 128 registers:"));
+}
+
+TEST_CASE("lint: SARIF results carry fingerprints that survive a moved line and tell twins apart") {
+  const RuleSet rules = builtin_rules();
+  const auto fingerprints_of = [&](const std::vector<std::uint32_t>& lines) {
+    LintReport report = sample(rules);
+    report.diagnostics.clear();
+    for (auto line : lines)
+      report.diagnostics.push_back({"k.cu", line, 3, rules.find("double-literal"), Severity::warning, "m", "k", {},
+                                    "x[i] = x[i] * 0.5;"});
+    std::ostringstream out;
+    write_sarif(out, report);
+    std::vector<std::string> found;
+    const std::string text = out.str(), key = "\"partialFingerprints\": {\"kforecastLint/v1\": \"";
+    for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at + 1))
+      found.push_back(text.substr(at + key.size(), text.find('"', at + key.size()) - at - key.size()));
+    return found;
+  };
+  const auto before = fingerprints_of({10, 20});
+  const auto after = fingerprints_of({14, 24});
+  REQUIRE(before.size() == 2);
+  CHECK(before == after);
+  CHECK(before[0] != before[1]);
+  CHECK(before[0].ends_with(":1"));
+  CHECK(before[1].ends_with(":2"));
 }

@@ -22,8 +22,8 @@ std::vector<std::string> fired(const std::vector<Diagnostic>& diagnostics) {
 }
 
 constexpr std::string_view kernel = R"(__global__ void k(float* __restrict__ x, int n) {
-  x[0] = 0.5;
-  x[1] = 0.25;
+  x[0] = x[0] * 0.5;
+  x[1] = x[1] * 0.25;
   x[2] = 1.0f;  // kforecast: ignore double-literal
   x[3] = 2.0;  // kforecast: ignore double-literal
 }
@@ -35,7 +35,7 @@ TEST_CASE("lint: whole-file mode reports every finding, and a comment on the lin
   const auto diagnostics = lint_source("k.cu", kernel, rules().rules());
   CHECK(fired(diagnostics) == std::vector<std::string>{"2:double-literal", "3:double-literal"});
   REQUIRE(!diagnostics.empty());
-  CHECK(diagnostics[0].column == 10);
+  CHECK(diagnostics[0].column == 17);
   CHECK(diagnostics[0].function == "k");
   CHECK(diagnostics[0].message.starts_with("'0.5' is a double"));
 }
@@ -115,4 +115,17 @@ TEST_CASE("lint: any bytes are safe input") {
   for (std::string_view text : {"", "__global__", "__global__ void k(", "__global__ void k() { if (", "}}}}{{{",
                                 "__global__ void k() { x<<<1, 3; }", "k<<<", "\xff\xfe\x00\x01"})
     CHECK_NOTHROW(lint_source("x.cu", text, rules().rules()));
+}
+
+TEST_CASE("lint: strided-global-access names a write as a write and a read as a read") {
+  constexpr std::string_view transpose = R"(__global__ void t(const float* __restrict__ in, float* __restrict__ out, int n) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  out[x * n] = in[x * n];
+  reinterpret_cast<float4*>(&out[x * 8])[0] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+)";
+  std::vector<std::string> messages;
+  for (const auto& d : lint_source("t.cu", transpose, rules().rules()))
+    if (d.rule->id == "strided-global-access") messages.push_back(d.message.substr(0, d.message.find(':')));
+  CHECK(messages == std::vector<std::string>{"write 'out[x * n]'", "read 'in[x * n]'", "write 'out[x * 8]'"});
 }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "bench/expression.hpp"
+#include "base/integer_expression.hpp"
 
 #include <cctype>
 #include <vector>
 
 #include <fmt/format.h>
 
-namespace kforecast::bench {
+namespace kforecast {
 namespace {
 
 constexpr int max_depth = 64;
@@ -15,7 +15,7 @@ constexpr std::size_t max_length = 4096;
 // A recursive-descent evaluator; the first problem found ends the evaluation.
 class Evaluator {
  public:
-  Evaluator(std::string_view text, const SizeVariables& variables) : m_text(text), m_variables(variables) {}
+  Evaluator(std::string_view text, const IntegerVariables& variables) : m_text(text), m_variables(variables) {}
 
   Result<std::int64_t> run() {
     if (m_text.size() > max_length) return failure(fmt::format("longer than {} characters", max_length));
@@ -169,14 +169,14 @@ class Evaluator {
   }
 
   std::string_view m_text;
-  const SizeVariables& m_variables;
+  const IntegerVariables& m_variables;
   std::size_t m_pos = 0;
 };
 
 }  // namespace
 
-Result<std::int64_t> evaluate(std::string_view text, const SizeVariables& variables) {
+Result<std::int64_t> evaluate_integer_expression(std::string_view text, const IntegerVariables& variables) {
   return Evaluator(text, variables).run();
 }
 
-}  // namespace kforecast::bench
+}  // namespace kforecast
