@@ -10,6 +10,7 @@
 
 #include "context/cmake_condition.hpp"
 #include "context/cmake_script.hpp"
+#include "context/cmake_values.hpp"
 
 namespace kforecast::context {
 namespace {
@@ -20,47 +21,6 @@ using Commands = std::vector<CMakeCommand>;
 bool closes_block(const std::string& name) {
   return name == "elseif" || name == "else" || name == "endif" || name == "endforeach" || name == "endwhile" ||
          name == "endfunction" || name == "endmacro";
-}
-
-// The items of a CMake list, ';' apart, a generator expression kept whole with the ';' inside it.
-std::vector<std::string> list_items(std::string_view value) {
-  std::vector<std::string> items;
-  std::string item;
-  int genex_depth = 0;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const char c = value[i];
-    if (c == '$' && i + 1 < value.size() && value[i + 1] == '<') ++genex_depth;
-    if (c == '>' && genex_depth > 0) --genex_depth;
-    if (c == '\\' && i + 1 < value.size() && value[i + 1] == ';') {
-      item += ';';
-      ++i;
-    } else if (c == ';' && genex_depth == 0) {
-      if (!item.empty()) items.push_back(std::move(item));
-      item.clear();
-    } else {
-      item += c;
-    }
-  }
-  if (!item.empty()) items.push_back(std::move(item));
-  return items;
-}
-
-std::string join_list(const std::vector<std::string>& items) { return fmt::format("{}", fmt::join(items, ";")); }
-
-// The words of a flags string ("-O3 -DX=1" or a list of them).
-std::vector<std::string> flag_words(std::string_view value) {
-  std::vector<std::string> words;
-  for (const auto& item : list_items(value)) {
-    std::size_t at = 0;
-    while (at < item.size()) {
-      const std::size_t start = item.find_first_not_of(" \t\n", at);
-      if (start == std::string::npos) break;
-      const std::size_t end = std::min(item.find_first_of(" \t\n", start), item.size());
-      words.push_back(item.substr(start, end - start));
-      at = end;
-    }
-  }
-  return words;
 }
 
 class Reader {
@@ -285,7 +245,7 @@ class Reader {
       }
     } else if (name == "add_subdirectory") {
       add_subdirectory(command, variables, place);
-    } else if (auto output = computed_output(name, words)) {
+    } else if (auto output = computed_variable(name, words)) {
       variables[*output] = computed(*output);
     }
   }
@@ -320,11 +280,8 @@ class Reader {
       std::erase_if(items, [&given](const std::string& item) { return std::ranges::find(given, item) != given.end(); });
     } else if (sub == "SORT" || sub == "REVERSE" || sub == "REMOVE_DUPLICATES") {
       return;  // order and repeats do not change which defines a list gives
-    } else if (sub == "GET" || sub == "LENGTH" || sub == "FIND" || sub == "JOIN" || sub == "SUBLIST") {
-      variables[words.back()] = computed(words.back());
-      return;
     } else {
-      variables[list] = computed(list);
+      if (auto output = computed_variable("list", words)) variables[*output] = computed(*output);
       return;
     }
     set_variable(variables, list, join_list(items));
@@ -333,37 +290,14 @@ class Reader {
   void string_command(const std::vector<std::string>& words, Variables& variables) const {
     if (words.size() < 2) return;
     const std::string& sub = words[0];
-    if (sub == "APPEND" || sub == "PREPEND") {
-      std::string joined;
-      for (std::size_t i = 2; i < words.size(); ++i) joined += words[i];
-      const std::string old = variables.contains(words[1]) ? variables.at(words[1]) : std::string();
-      set_variable(variables, words[1], sub == "APPEND" ? old + joined : joined + old);
+    if (sub != "APPEND" && sub != "PREPEND") {
+      if (auto output = computed_variable("string", words)) variables[*output] = computed(*output);
       return;
     }
-    // Where each other sub-command puts its result.
-    static const std::map<std::string, std::size_t, std::less<>> output_at{
-        {"REPLACE", 3}, {"CONCAT", 1}, {"JOIN", 2},      {"TOLOWER", 2}, {"TOUPPER", 2},
-        {"STRIP", 2},   {"LENGTH", 2}, {"SUBSTRING", 4}, {"FIND", 3},    {"REGEX", 0}};
-    auto found = output_at.find(sub);
-    if (found == output_at.end()) return;
-    std::size_t at = found->second;
-    if (sub == "REGEX" && words.size() > 1) at = words[1] == "REPLACE" ? 4 : 3;
-    if (at < words.size()) variables[words[at]] = computed(words[at]);
-  }
-
-  // The variable a command that computes one (not modelled here) sets.
-  static std::optional<std::string> computed_output(const std::string& name, const std::vector<std::string>& words) {
-    static constexpr std::array<std::string_view, 11> first_argument{
-        "math",           "get_filename_component", "get_directory_property", "get_property", "get_target_property",
-        "find_path",      "find_library",           "find_program",           "find_file",    "cmake_path",
-        "execute_process"};
-    if (std::ranges::find(first_argument, name) == first_argument.end() || words.empty()) return std::nullopt;
-    if (name == "math" || name == "cmake_path") return words.size() > 1 ? std::optional(words[1]) : std::nullopt;
-    if (name == "execute_process") {
-      const auto output = std::ranges::find(words, "OUTPUT_VARIABLE");
-      return output != words.end() && output + 1 != words.end() ? std::optional(*(output + 1)) : std::nullopt;
-    }
-    return words[0];
+    std::string joined;
+    for (std::size_t i = 2; i < words.size(); ++i) joined += words[i];
+    const std::string old = variables.contains(words[1]) ? variables.at(words[1]) : std::string();
+    set_variable(variables, words[1], sub == "APPEND" ? old + joined : joined + old);
   }
 
   void add_subdirectory(const CMakeCommand& command, const Variables& variables, const Place& place) {
