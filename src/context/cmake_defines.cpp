@@ -71,10 +71,11 @@ class Reader {
     while (at < commands.size()) {
       const CMakeCommand& command = commands[at];
       if (closes_block(command.name)) return at;
-      if (block_depth >= m_limits.max_block_depth || m_steps >= m_limits.max_steps) {
+      if (block_depth >= m_limits.max_block_depth || m_steps >= m_limits.max_steps || m_work > m_limits.max_work) {
         if (!m_stopped)
-          m_result.notes.push_back(fmt::format("{}:{}: blocks nested too deep or too many commands; the rest not read",
-                                               place.file, command.line));
+          m_result.notes.push_back(
+              fmt::format("{}:{}: blocks nested too deep, too many commands or too much to expand; the rest not read",
+                          place.file, command.line));
         m_stopped = true;
         return commands.size();
       }
@@ -82,7 +83,7 @@ class Reader {
       if (command.name == "if") {
         at = run_if(commands, at, variables, execute, place, block_depth + 1);
       } else if (command.name == "foreach" || command.name == "while") {
-        Variables body = variables;
+        Variables body = execute ? copy(variables) : Variables{};
         if (command.name == "foreach" && !command.arguments.empty())
           body[command.arguments.front().text] = computed(command.arguments.front().text);
         at = past_end(commands, run(commands, at + 1, body, execute, place, block_depth + 1));
@@ -100,13 +101,14 @@ class Reader {
 
   std::size_t run_if(const Commands& commands, std::size_t at, Variables& variables, bool execute, const Place& place,
                      std::size_t block_depth) {
-    const Variables before = variables;
+    // Walking past a block that does not run copies nothing and works nothing out.
+    const Variables before = execute ? copy(variables) : Variables{};
     std::optional<Variables> after;
     bool decided = false;  // a branch known to run came
-    Truth truth = evaluate(commands[at], before);
+    Truth truth = execute ? evaluate(commands[at], before) : Truth::no;
     while (true) {
       const bool runs = execute && !decided && truth != Truth::no;
-      Variables branch = before;
+      Variables branch = runs ? copy(before) : Variables{};
       const std::size_t end = run(commands, at + 1, branch, runs, place, block_depth);
       if (runs && !after) after = std::move(branch);
       if (truth == Truth::yes) decided = true;
@@ -116,7 +118,7 @@ class Reader {
       }
       const std::string& name = commands[end].name;
       if (name == "elseif") {
-        truth = evaluate(commands[end], before);
+        truth = execute ? evaluate(commands[end], before) : Truth::no;
       } else if (name == "else") {
         truth = Truth::yes;
       } else {
@@ -161,9 +163,17 @@ class Reader {
       at = brace;
       const std::string name = expand(text, at, variables, true, depth + 1);
       out += kind == "$ENV{" ? unknown_reference("ENV{" + name + "}") : variable_value(name, variables);
+      m_work += out.size();
       if (out.size() > m_limits.max_value_bytes) return unknown_reference("a value too long");
     }
     return out;
+  }
+
+  // A copy of a scope, its size counted against CMakeLimits::max_work: a file of many if()s over
+  // many long variables would otherwise copy without bound.
+  Variables copy(const Variables& variables) {
+    for (const auto& [name, value] : variables) m_work += name.size() + value.size();
+    return variables;
   }
 
   std::string variable_value(const std::string& name, const Variables& variables) const {
@@ -202,10 +212,13 @@ class Reader {
   void add_define(std::string text, const std::string& where) {
     if (text.empty() || text.find("$<") != std::string::npos) return;
     if (m_result.defines.size() == m_limits.max_defines) {
-      m_result.notes.push_back(fmt::format("{}: more than {} defines; the rest not read", where, m_limits.max_defines));
+      if (!m_too_many_defines)
+        m_result.notes.push_back(
+            fmt::format("{}: more than {} defines; the rest not read", where, m_limits.max_defines));
+      m_too_many_defines = true;
       return;
     }
-    if (m_result.defines.size() < m_limits.max_defines) m_result.defines.push_back({std::move(text), where});
+    m_result.defines.push_back({std::move(text), where});
   }
 
   // -DNAME words (and "-D NAME") of a flags list.
@@ -324,7 +337,7 @@ class Reader {
     read_directory(relative == "."           ? std::string()
                    : relative.ends_with('/') ? relative.substr(0, relative.size() - 1)
                                              : relative,
-                   variables, place.depth + 1);
+                   copy(variables), place.depth + 1);
   }
 
   const BuildFileReader& m_read;
@@ -333,6 +346,8 @@ class Reader {
   CMakeDefines m_result;
   std::size_t m_steps = 0;
   bool m_stopped = false;
+  bool m_too_many_defines = false;
+  std::size_t m_work = 0;  // bytes expanded and copied, over all files
 };
 
 }  // namespace

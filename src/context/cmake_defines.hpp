@@ -40,12 +40,13 @@ namespace kforecast::context {
 using BuildFileReader = std::function<std::optional<std::string>(const std::string& path)>;
 
 struct CMakeLimits {
-  std::size_t max_files = 32;           // CMakeLists.txt files read, the root's included
-  std::size_t max_depth = 8;            // add_subdirectory() nesting
-  std::size_t max_block_depth = 64;     // if()/foreach() nesting
-  std::size_t max_value_bytes = 65536;  // a variable longer is not known
-  std::size_t max_defines = 2000;       // defines collected
-  std::size_t max_steps = 200000;       // commands run, over all files
+  std::size_t max_files = 32;                   // CMakeLists.txt files read, the root's included
+  std::size_t max_depth = 8;                    // add_subdirectory() nesting
+  std::size_t max_block_depth = 64;             // if()/foreach() nesting
+  std::size_t max_value_bytes = 65536;          // a variable longer is not known
+  std::size_t max_defines = 2000;               // defines collected
+  std::size_t max_steps = 200000;               // commands run, over all files
+  std::size_t max_work = std::size_t{1} << 27;  // bytes expanded and scopes copied, over all files
 };
 
 struct CMakeDefines {

@@ -213,3 +213,36 @@ TEST_CASE("cmake defines: bad input is a note, never a crash") {
     CHECK(read.notes.empty());
   }
 }
+
+TEST_CASE("cmake defines: many if()s over long variables stop at the work limit") {
+  std::string text;
+  for (int i = 0; i < 50; ++i) text += "set(V" + std::to_string(i) + " " + std::string(1000, 'x') + ")\n";
+  for (int i = 0; i < 1000; ++i) text += "if(ON)\nendif()\n";
+  text += "add_definitions(-DAFTER)\n";
+  const auto limited =
+      read_cmake_defines(files_reader({{"CMakeLists.txt", text}}), std::nullopt, CMakeLimits{.max_work = 1000000});
+  CHECK(limited.defines.empty());
+  REQUIRE(limited.notes.size() == 1);
+  CHECK(limited.notes[0].find("too much to expand") != std::string::npos);
+  CHECK(texts(read_cmake_defines(files_reader({{"CMakeLists.txt", text}}), std::nullopt)) == Strings{"AFTER"});
+}
+
+TEST_CASE("cmake defines: a block that does not run is walked past, its nested blocks too") {
+  const auto read = read_cmake_defines(files_reader({{"CMakeLists.txt", R"(
+if (OFF)
+  if (ON)
+    add_definitions(-DINNER)
+  else()
+    add_definitions(-DINNER_ELSE)
+  endif()
+  foreach (x a b)
+    add_definitions(-DLOOP)
+  endforeach()
+elseif (ON)
+  add_definitions(-DSECOND)
+endif()
+add_definitions(-DAFTER)
+)"}}),
+                                       std::nullopt);
+  CHECK(texts(read) == Strings{"SECOND", "AFTER"});
+}
