@@ -352,12 +352,6 @@ class Reader {
 
 }  // namespace
 
-bool names_an_architecture(std::string_view name) {
-  std::string upper(name);
-  std::ranges::transform(upper, upper.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return upper.find("ARCH") != std::string::npos;
-}
-
 CMakeDefines read_cmake_defines(const BuildFileReader& read, std::optional<int> arch, const CMakeLimits& limits) {
   Reader reader(read, arch, limits);
   reader.read_directory("", {}, 0);

@@ -6,6 +6,8 @@
 // as a reference to what it came from, so that the settling step can say why the define was left
 // out or which rule gave it a value.
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <string_view>
 
@@ -33,6 +35,10 @@ inline std::string arch_reference(std::string_view name) {
 }
 
 // Whether a name says it holds a GPU architecture: it contains "ARCH" in any case.
-bool names_an_architecture(std::string_view name);
+inline bool names_an_architecture(std::string_view name) {
+  std::string upper(name);
+  std::ranges::transform(upper, upper.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return upper.find("ARCH") != std::string::npos;
+}
 
 }  // namespace kforecast::context

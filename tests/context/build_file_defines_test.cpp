@@ -91,11 +91,14 @@ TEST_CASE("build file defines: the repository reader reads files of the checkout
   std::filesystem::remove(root.parent_path() / "kf_outside.txt");
 }
 
-TEST_CASE("build file defines: the architecture's number") {
+TEST_CASE("build file defines: the architecture's number, and names that hold one") {
   CHECK(architecture_number("sm_90") == 90);
   CHECK(architecture_number("sm_90a") == 90);
   CHECK(architecture_number("compute_86") == 86);
   CHECK_FALSE(architecture_number("auto"));
   CHECK_FALSE(architecture_number("sm_"));
   CHECK_FALSE(architecture_number("90"));
+  CHECK(names_an_architecture("MIN_GPU_ARCH"));
+  CHECK(names_an_architecture("cmake_cuda_architectures"));
+  CHECK_FALSE(names_an_architecture("TCNN_HALF_PRECISION"));
 }
