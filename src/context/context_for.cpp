@@ -62,7 +62,7 @@ CompileContext context_for(const std::string& file, const ContextSources& source
     if (auto context = configured_context(
             *sources.configured, file, FolderPlace{sources.repository_root, sources.repository_root}, sources.folders))
       return std::move(*context);
-  if (sources.tree != nullptr) return infer_context(*sources.tree, file);
+  if (sources.tree != nullptr) return infer_context(*sources.tree, file, sources.build_defines);
   CompileContext context;
   context.unit = file;
   context.origin_detail = "inferred from the tree";

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "context/build_file_defines.hpp"
 #include "context/compile_context.hpp"
 #include "context/compile_database.hpp"
 #include "context/configured_context.hpp"
@@ -30,6 +31,7 @@ struct ContextSources {
   const CompileDatabase* database = nullptr;       // null where none was found
   const ConfiguredContexts* configured = nullptr;  // null where the config was not read
   const kernels::RevisionSources* tree = nullptr;  // null: no inference
+  const BuildFileDefines* build_defines = nullptr;  // defines for inference; null: none
 };
 
 // The translation units that include `file`, directly or not, in the order they are to be tried

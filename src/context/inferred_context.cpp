@@ -38,12 +38,17 @@ void add_once(std::vector<std::string>& folders, std::string folder) {
 
 }  // namespace
 
-CompileContext infer_context(const kernels::RevisionSources& tree, const std::string& unit) {
+CompileContext infer_context(const kernels::RevisionSources& tree, const std::string& unit,
+                             const BuildFileDefines* build) {
   CompileContext context;
   context.origin = ContextOrigin::inferred;
   context.origin_detail = "inferred from the tree";
   context.unit = unit;
   if (!tree.files().contains(unit)) return context;
+  if (build != nullptr) {
+    context.defines = build->defines;
+    if (const std::string summary = build->summary(); !summary.empty()) context.origin_detail += "; " + summary;
+  }
   const std::vector<std::string> reached = tree.closure(unit);
   for (const std::string& file : reached)
     for (const kernels::Include& include : tree.scanned(file).includes)

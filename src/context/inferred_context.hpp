@@ -3,11 +3,14 @@
 
 // A compile context guessed from the tree, for a file that neither the compile database nor the
 // config gives one: the include folders a build must have had for the unit's includes to find
-// the repository files they do. No defines and no standard (nvcc's default) are guessed. The
-// context is marked inferred, so the report can say its flags were guessed.
+// the repository files they do, and the defines the project's build files state
+// (build_file_defines.hpp). No standard (nvcc's default) is guessed. The context is marked
+// inferred, and its origin says which build files the defines came from, so the report can say
+// its flags were guessed and from where.
 
 #include <string>
 
+#include "context/build_file_defines.hpp"
 #include "context/compile_context.hpp"
 #include "kernels/revision_sources.hpp"
 
@@ -19,7 +22,9 @@ namespace kforecast::context {
 // include/tiny-cuda-nn/common.h gives "include"; "common/defs.h" found from the root gives ".").
 // Then the root's include/ where the tree has one, and each vendored */include folder holding a
 // header the unit reaches (third_party/cutlass/include). A unit the tree does not hold gets an
-// empty context.
-CompileContext infer_context(const kernels::RevisionSources& tree, const std::string& unit);
+// empty context. Then the defines of `build` where given, for every unit alike; the origin reads
+// "inferred from the tree; defines from CMakeLists.txt: TCNN_MIN_GPU_ARCH=90, ...".
+CompileContext infer_context(const kernels::RevisionSources& tree, const std::string& unit,
+                             const BuildFileDefines* build = nullptr);
 
 }  // namespace kforecast::context

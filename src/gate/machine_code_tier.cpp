@@ -48,7 +48,7 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
   }
   std::optional<UnitCache> cache;
   if (auto directory = default_unit_cache_directory(outside.env)) cache.emplace(*directory);
-  const UnitContexts contexts(settings.compile, settings.config);
+  const UnitContexts contexts(settings.compile, settings.config, arch);
   for (const auto& note : contexts.notes()) notes.push_back(note);
   const std::size_t jobs =
       settings.compile.jobs > 0 ? settings.compile.jobs : std::max(1u, std::thread::hardware_concurrency());

@@ -28,8 +28,10 @@ std::vector<std::string> including_units(const kernels::RevisionSources& sources
 
 }  // namespace
 
-UnitContexts::UnitContexts(const CompileSettings& settings, const config::Config& config)
-    : m_root(settings.repository_root) {
+UnitContexts::UnitContexts(const CompileSettings& settings, const config::Config& config, const std::string& arch)
+    : m_root(settings.repository_root),
+      m_build_defines(context::read_build_file_defines(context::repository_file_reader(m_root),
+                                                       context::architecture_number(arch))) {
   if (auto database = context::load_compile_database(m_root, settings.database); !database)
     m_notes.push_back(fmt::format("compile database not used: {}", database.error().message));
   else if (*database)
@@ -41,13 +43,17 @@ UnitContexts::UnitContexts(const CompileSettings& settings, const config::Config
   if (m_database) {
     m_notes.push_back(fmt::format("compile context from {} ({} entries)", m_database->name, m_database->entries.size()));
     for (const auto& note : m_database->notes) m_notes.push_back(note);
+  } else if (const std::string summary = m_build_defines.summary(); !summary.empty()) {
+    m_notes.push_back(fmt::format("for contexts inferred from the tree, {}", summary));
+    for (const auto& note : m_build_defines.notes) m_notes.push_back(note);
   }
 }
 
 UnitContextLookup UnitContexts::lookup() const {
   return [this](const std::string& unit, const kernels::RevisionSources& sources) {
     const context::ContextSources where{m_root, context::real_folder_lookup(), m_database ? &*m_database : nullptr,
-                                        m_configured ? &*m_configured : nullptr, &sources};
+                                        m_configured ? &*m_configured : nullptr, &sources,
+                                        &m_build_defines};
     const auto found = context::context_for(
         unit, where, [&sources](const std::string& file) { return including_units(sources, file); });
     UnitContext context{context::nvcc_arguments(found), found.origin_detail};

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "context/build_file_defines.hpp"
 #include "context/compile_database.hpp"
 #include "context/configured_context.hpp"
 #include "gate/settings.hpp"
@@ -19,7 +20,8 @@ namespace kforecast::gate {
 
 class UnitContexts {
  public:
-  UnitContexts(const CompileSettings& settings, const config::Config& config);
+  // `arch` ("sm_90") is what a define computed from the GPU takes where the build files give one.
+  UnitContexts(const CompileSettings& settings, const config::Config& config, const std::string& arch);
   UnitContexts(const UnitContexts&) = delete;
   UnitContexts& operator=(const UnitContexts&) = delete;
 
@@ -31,6 +33,7 @@ class UnitContexts {
   std::filesystem::path m_root;
   std::optional<context::CompileDatabase> m_database;
   std::optional<context::ConfiguredContexts> m_configured;
+  context::BuildFileDefines m_build_defines;  // for inferred contexts
   std::vector<std::string> m_notes;
 };
 

@@ -63,3 +63,18 @@ TEST_CASE("inferred context: a unit the tree does not hold gets an empty inferre
   CHECK(context.origin == ContextOrigin::inferred);
   CHECK(context.unit == "missing.cu");
 }
+
+TEST_CASE("inferred context: the build files' defines, and where they came from") {
+  const SourceFiles files{{"src/encoding.cu", "#include <tiny-cuda-nn/common.h>\n"}, {"include/tiny-cuda-nn/common.h", ""}};
+  const RevisionSources tree(files);
+  BuildFileDefines build;
+  build.defines = {{"TCNN_MIN_GPU_ARCH", "90"}, {"TCNN_HALF_PRECISION", "1"}};
+  build.sources = {"CMakeLists.txt"};
+  const auto context = infer_context(tree, "src/encoding.cu", &build);
+  CHECK(context.defines == build.defines);
+  CHECK(context.origin_detail ==
+        "inferred from the tree; defines from CMakeLists.txt: TCNN_MIN_GPU_ARCH=90, TCNN_HALF_PRECISION=1");
+  CHECK(nvcc_arguments(context) == Strings{"-Iinclude", "-DTCNN_MIN_GPU_ARCH=90", "-DTCNN_HALF_PRECISION=1"});
+  const BuildFileDefines none;
+  CHECK(infer_context(tree, "src/encoding.cu", &none).origin_detail == "inferred from the tree");
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Defines inferred from the project's build files, for units that neither a compile database
+// nor the config gives a context (inferred_context.hpp): the root's CMakeLists.txt and the
+// folders its add_subdirectory() reaches (cmake_defines.hpp), then the root's setup.py
+// (setup_py_defines.hpp). Each value is settled here:
+//   - a value the build computes from the GPU it configures on (a variable or define whose name
+//     contains ARCH, e.g. TCNN_MIN_GPU_ARCH=${MIN_GPU_ARCH}) takes kforecast's target
+//     architecture's number (90 for sm_90), with a note;
+//   - any other value not known leaves the define out, with a note;
+//   - where a name is given two values (the branches of an if() not known), the first wins, with
+//     a note;
+//   - every define then passes the flag allow-list (flag_filter.hpp) as a -D would.
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "context/cmake_defines.hpp"
+#include "context/found_define.hpp"
+
+namespace kforecast::context {
+
+struct BuildFileDefines {
+  std::vector<std::pair<std::string, std::string>> defines;  // {"NAME", "VALUE"}, in the build's order
+  std::vector<std::string> sources;   // the build files that gave them: "CMakeLists.txt", "setup.py"
+  std::vector<std::string> left_out;  // "TCNN_X (value ${FOO} not known; CMakeLists.txt:12)"
+  std::vector<std::string> notes;     // arch values given, conflicts, files not read
+
+  // "defines from CMakeLists.txt: TCNN_MIN_GPU_ARCH=90, TCNN_RTC; left out: ...", or "" where
+  // there are none and none were left out.
+  std::string summary() const;
+};
+
+// The defines of `found`, settled as above. `arch` is the target architecture's number.
+BuildFileDefines settle_defines(const std::vector<FoundDefine>& found, std::optional<int> arch);
+
+// Reads the build files through `read` and settles their defines.
+BuildFileDefines read_build_file_defines(const BuildFileReader& read, std::optional<int> arch);
+
+// Files of the checkout at `root`: regular files inside it (a link leading out is not read) of
+// at most `max_bytes`.
+BuildFileReader repository_file_reader(const std::filesystem::path& root, std::size_t max_bytes = 1 << 20);
+
+// 90 for "sm_90", "sm_90a" or "compute_90"; nullopt for anything else.
+std::optional<int> architecture_number(std::string_view arch);
+
+}  // namespace kforecast::context

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// UnitContexts: the context each unit is built with, on a checkout without a compile database.
+#include "gate/unit_context.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+using namespace kforecast;
+
+namespace {
+
+// A checkout with a CMakeLists.txt and no compile database, removed at the end.
+struct Checkout {
+  std::filesystem::path root = std::filesystem::temp_directory_path() / "kf_unit_context_test";
+  explicit Checkout(const std::string& cmake) {
+    std::filesystem::remove_all(root);
+    std::filesystem::create_directories(root);
+    std::ofstream(root / "CMakeLists.txt") << cmake;
+  }
+  ~Checkout() { std::filesystem::remove_all(root); }
+  Checkout(const Checkout&) = delete;
+  Checkout& operator=(const Checkout&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("unit context: an inferred context takes the build files' defines, the architecture from the target") {
+  const Checkout checkout(
+      "list(GET CMAKE_CUDA_ARCHITECTURES 0 MIN_GPU_ARCH)\n"
+      "list(APPEND DEFS -DMIN_ARCH=${MIN_GPU_ARCH} -DWITH_HALF=1)\n"
+      "add_compile_definitions(${DEFS})\n");
+  gate::CompileSettings settings;
+  settings.repository_root = checkout.root;
+  const config::Config config;
+  const gate::UnitContexts contexts(settings, config, "sm_86");
+  const kernels::SourceFiles files{{"k.cu", "__global__ void k() {}\n"}};
+  const kernels::RevisionSources sources(files);
+  const gate::UnitContext context = contexts.lookup()("k.cu", sources);
+  CHECK(context.arguments == std::vector<std::string>{"-DMIN_ARCH=86", "-DWITH_HALF=1"});
+  CHECK(context.origin.starts_with("inferred from the tree; defines from CMakeLists.txt: MIN_ARCH=86, WITH_HALF=1"));
+  REQUIRE(contexts.notes().size() == 2);
+  CHECK(contexts.notes()[0] ==
+        "for contexts inferred from the tree, defines from CMakeLists.txt: MIN_ARCH=86, WITH_HALF=1");
+  CHECK(contexts.notes()[1].starts_with("MIN_ARCH=86: MIN_GPU_ARCH is computed from the GPU"));
+}
+
+TEST_CASE("unit context: without build files an inferred context has no defines and no note") {
+  const Checkout checkout("project(empty)\n");
+  gate::CompileSettings settings;
+  settings.repository_root = checkout.root;
+  const config::Config config;
+  const gate::UnitContexts contexts(settings, config, "sm_90");
+  const kernels::SourceFiles files{{"k.cu", "__global__ void k() {}\n"}};
+  const kernels::RevisionSources sources(files);
+  const gate::UnitContext context = contexts.lookup()("k.cu", sources);
+  CHECK(context.arguments.empty());
+  CHECK(context.origin.starts_with("inferred from the tree (flags guessed"));
+  CHECK(contexts.notes().empty());
+}
