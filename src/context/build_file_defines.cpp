@@ -47,13 +47,16 @@ std::string source_file(std::string_view where) {
 }  // namespace
 
 std::string BuildFileDefines::summary() const {
-  if (defines.empty() && left_out.empty()) return {};
+  if (defines.empty() && left_out.empty() && flags.empty()) return {};
+  if (defines.empty() && left_out.empty())
+    return fmt::format("flags from {}: {}", fmt::join(sources, " and "), fmt::join(flags, ", "));
   std::vector<std::string> texts;
   for (const auto& define : defines) texts.push_back(define_text(define));
   std::string text = defines.empty()
                          ? fmt::format("no defines from {}", fmt::join(sources, " and "))
                          : fmt::format("defines from {}: {}", fmt::join(sources, " and "), fmt::join(texts, ", "));
   if (!left_out.empty()) text += fmt::format("; left out: {}", fmt::join(left_out, ", "));
+  if (!flags.empty()) text += fmt::format("; flags from {}: {}", fmt::join(sources, " and "), fmt::join(flags, ", "));
   return text;
 }
 
@@ -125,6 +128,13 @@ BuildFileDefines read_build_file_defines(const BuildFileReader& read, std::optio
   }
   BuildFileDefines result = settle_defines(found, arch);
   result.notes.insert(result.notes.begin(), cmake.notes.begin(), cmake.notes.end());
+  // Each flag once; a value known only in part (a ${VAR} no command set) is not a flag to pass.
+  for (const FoundDefine& flag : cmake.flags)
+    if (flag.text.find_first_of(std::string{unknown_open, arch_open}) == std::string::npos &&
+        std::ranges::find(result.flags, flag.text) == result.flags.end())
+      result.flags.push_back(flag.text);
+  if (!result.flags.empty() && std::ranges::find(result.sources, "CMakeLists.txt") == result.sources.end())
+    result.sources.insert(result.sources.begin(), "CMakeLists.txt");
   return result;
 }
 

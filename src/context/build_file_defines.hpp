@@ -28,12 +28,16 @@ namespace kforecast::context {
 
 struct BuildFileDefines {
   std::vector<std::pair<std::string, std::string>> defines;  // {"NAME", "VALUE"}, in the build's order
+  // The build's code flags (cmake_defines.hpp's code_flag(), -std=c++NN for CMAKE_CUDA_STANDARD),
+  // each once, in the build's order; they still pass the allow-list where a context takes them.
+  std::vector<std::string> flags;
   std::vector<std::string> sources;   // the build files that gave them: "CMakeLists.txt", "setup.py"
   std::vector<std::string> left_out;  // "TCNN_X (value ${FOO} not known; CMakeLists.txt:12)"
   std::vector<std::string> notes;     // arch values given, conflicts, files not read
 
-  // "defines from CMakeLists.txt: TCNN_MIN_GPU_ARCH=90, TCNN_RTC; left out: ...", or "" where
-  // there are none and none were left out.
+  // "defines from CMakeLists.txt: TCNN_MIN_GPU_ARCH=90, TCNN_RTC; left out: ...; flags from
+  // CMakeLists.txt: --extended-lambda, -std=c++17", or "" where there are none and none were
+  // left out.
   std::string summary() const;
 };
 

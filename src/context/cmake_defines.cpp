@@ -53,6 +53,12 @@ class Reader {
     for (const char* flags : {"CMAKE_CUDA_FLAGS", "CUDA_NVCC_FLAGS"})
       if (auto value = variables.find(flags); value != variables.end())
         add_define_words(flag_words(value->second), fmt::format("{} ({})", file, flags));
+    // The language standard CMake passes as -std= for the CUDA files, the C++ one standing in.
+    for (const char* standard : {"CMAKE_CUDA_STANDARD", "CMAKE_CXX_STANDARD"})
+      if (auto value = variables.find(standard); value != variables.end() && is_standard_number(value->second)) {
+        m_result.flags.push_back({"-std=c++" + value->second, fmt::format("{} ({})", file, standard)});
+        break;
+      }
   }
 
   CMakeDefines result() && { return std::move(m_result); }
@@ -221,14 +227,20 @@ class Reader {
     m_result.defines.push_back({std::move(text), where});
   }
 
-  // -DNAME words (and "-D NAME") of a flags list.
+  // -DNAME words (and "-D NAME") of a flags list, and its code flags (code_flag()).
   void add_define_words(const std::vector<std::string>& words, const std::string& where) {
     for (std::size_t i = 0; i < words.size(); ++i) {
       if (words[i] == "-D" && i + 1 < words.size())
         add_define(words[++i], where);
       else if (words[i].starts_with("-D"))
         add_define(words[i].substr(2), where);
+      else if (code_flag(words[i]) && m_result.flags.size() < m_limits.max_defines)
+        m_result.flags.push_back({words[i], where});
     }
+  }
+
+  static bool is_standard_number(const std::string& value) {
+    return value == "11" || value == "14" || value == "17" || value == "20" || value == "23";
   }
 
   void run_command(const CMakeCommand& command, Variables& variables, const Place& place) {
@@ -351,6 +363,18 @@ class Reader {
 };
 
 }  // namespace
+
+bool code_flag(std::string_view word) {
+  static constexpr std::array<std::string_view, 10> exact{
+      "--extended-lambda",       "-extended-lambda", "--expt-extended-lambda", "-expt-extended-lambda",
+      "--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--use_fast_math", "-use_fast_math",
+      "--use-fast-math",         "-use-fast-math"};
+  static constexpr std::array<std::string_view, 10> prefixes{"-std=",      "--std=",      "-ftz=",       "--ftz=",
+                                                              "-prec-div=", "--prec-div=", "-prec-sqrt=", "--prec-sqrt=",
+                                                              "-fmad=",     "--fmad="};
+  if (std::ranges::find(exact, word) != exact.end()) return true;
+  return std::ranges::any_of(prefixes, [&](std::string_view prefix) { return word.starts_with(prefix); });
+}
 
 CMakeDefines read_cmake_defines(const BuildFileReader& read, std::optional<int> arch, const CMakeLimits& limits) {
   Reader reader(read, arch, limits);

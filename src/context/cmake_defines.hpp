@@ -51,9 +51,19 @@ struct CMakeLimits {
 
 struct CMakeDefines {
   std::vector<FoundDefine> defines;  // in the order the build states them
+  // The flags among the same words that change what device code means or compiles to
+  // (code_flag(): --extended-lambda, --use_fast_math, -std=c++17, ...), and -std=c++NN for
+  // CMAKE_CUDA_STANDARD (else CMAKE_CXX_STANDARD), in the order the build states them.
+  std::vector<FoundDefine> flags;
   std::vector<std::string> files;    // the CMakeLists.txt files read, the root's first
   std::vector<std::string> notes;    // what could not be read ("samples/CMakeLists.txt: line 3: ...")
 };
+
+// Whether a build file's compiler flag is one kforecast takes into an inferred context: it changes
+// what device code means (--extended-lambda, --expt-relaxed-constexpr, -std=) or the machine code
+// it compiles to (--use_fast_math, -ftz=, -prec-div=, -prec-sqrt=, -fmad=). Warnings, host
+// options and the rest stay out; what is taken still passes the allow-list (flag_filter.hpp).
+bool code_flag(std::string_view word);
 
 // Reads CMakeLists.txt at the root, then the folders add_subdirectory() reaches. `arch` is the
 // target architecture's number (90 for sm_90), or nullopt.

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "context/flag_filter.hpp"
+
 namespace kforecast::context {
 namespace {
 
@@ -47,6 +49,9 @@ CompileContext infer_context(const kernels::RevisionSources& tree, const std::st
   if (!tree.files().contains(unit)) return context;
   if (build != nullptr) {
     context.defines = build->defines;
+    // The flags pass the allow-list as a compile database's would; none names a folder.
+    const FolderLookup no_folders{[](const std::filesystem::path&) { return std::optional<std::filesystem::path>(); }};
+    add_arguments(build->flags, FolderPlace{}, no_folders, context);
     if (const std::string summary = build->summary(); !summary.empty()) context.origin_detail += "; " + summary;
   }
   const std::vector<std::string> reached = tree.closure(unit);

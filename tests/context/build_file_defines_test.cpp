@@ -102,3 +102,17 @@ TEST_CASE("build file defines: the architecture's number, and names that hold on
   CHECK(names_an_architecture("cmake_cuda_architectures"));
   CHECK_FALSE(names_an_architecture("TCNN_HALF_PRECISION"));
 }
+
+TEST_CASE("build file defines: the code flags of CUDA_NVCC_FLAGS and the CUDA standard, not warnings or host options") {
+  const auto read = read_build_file_defines(
+      files_reader({{"CMakeLists.txt",
+                     "set(CMAKE_CUDA_STANDARD 17)\nadd_compile_options(-Wall -fPIC)\n"
+                     "list(APPEND CUDA_NVCC_FLAGS \"--extended-lambda\" \"--expt-relaxed-constexpr\" \"-Xcompiler=-Wall\")\n"
+                     "list(APPEND CUDA_NVCC_FLAGS \"--extended-lambda\" \"${NOT_SET}\")\n"
+                     "target_compile_options(lib PRIVATE --use_fast_math -DWITH_FAST=1)\n"}}),
+      90);
+  CHECK(read.flags == Strings{"--use_fast_math", "--extended-lambda", "--expt-relaxed-constexpr", "-std=c++17"});
+  CHECK(read.defines == Defines{{"WITH_FAST", "1"}});
+  CHECK(read.summary() == "defines from CMakeLists.txt: WITH_FAST=1; flags from CMakeLists.txt: --use_fast_math, "
+                          "--extended-lambda, --expt-relaxed-constexpr, -std=c++17");
+}

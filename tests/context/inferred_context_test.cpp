@@ -78,3 +78,19 @@ TEST_CASE("inferred context: the build files' defines, and where they came from"
   const BuildFileDefines none;
   CHECK(infer_context(tree, "src/encoding.cu", &none).origin_detail == "inferred from the tree");
 }
+
+TEST_CASE("inferred context: the build files' code flags pass the allow-list into the arguments") {
+  const SourceFiles files{{"src/encoding.cu", "int x;\n"}};
+  const RevisionSources tree(files);
+  BuildFileDefines build;
+  build.flags = {"--extended-lambda", "-std=c++17", "--use_fast_math"};
+  build.sources = {"CMakeLists.txt"};
+  const auto context = infer_context(tree, "src/encoding.cu", &build);
+  CHECK(context.standard == "c++17");
+  CHECK(context.origin_detail == "inferred from the tree; flags from CMakeLists.txt: --extended-lambda, -std=c++17, "
+                                 "--use_fast_math");
+  const auto arguments = nvcc_arguments(context);
+  CHECK(std::ranges::find(arguments, "-std=c++17") != arguments.end());
+  CHECK(std::ranges::count_if(arguments, [](const std::string& a) { return a.find("extended-lambda") != std::string::npos; }) == 1);
+  CHECK(std::ranges::count_if(arguments, [](const std::string& a) { return a.find("fast_math") != std::string::npos; }) == 1);
+}
