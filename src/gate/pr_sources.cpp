@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "cuda/include_directives.hpp"
+
 namespace kforecast::gate {
 namespace {
 
@@ -24,6 +26,42 @@ std::vector<git::TreeEntry> needed(const std::vector<git::TreeEntry>& tree,
         (every_cuda_file || touched.contains(entry.path) || is_header(entry.path)))
       entries.push_back(entry);
   return entries;
+}
+
+// The .cu files that `files` include (llm.c's test_gpt2.cu includes train_gpt2.cu) but that were
+// not read (untouched, and no header changed): they are part of the including unit, whose compile
+// cannot find them otherwise. Named as the build would find them: beside the includer, at the
+// root, or the one path ending with the name.
+std::vector<git::TreeEntry> included_sources(const std::vector<git::TreeEntry>& tree, const kernels::SourceFiles& files) {
+  std::vector<git::TreeEntry> wanted;
+  for (const auto& [path, text] : files) {
+    if (text.find(".cu\"") == std::string::npos && text.find(".cu>") == std::string::npos) continue;
+    const std::string folder = std::filesystem::path(path).parent_path().generic_string();
+    for (const auto& directive : cuda::find_include_directives(text)) {
+      if (directive.form == cuda::IncludeForm::computed || !directive.name.ends_with(".cu")) continue;
+      const std::string beside = folder.empty() ? directive.name : folder + "/" + directive.name;
+      for (const auto& entry : tree)
+        if ((entry.path == beside || entry.path == directive.name || entry.path.ends_with("/" + directive.name)) &&
+            !files.contains(entry.path) && std::ranges::none_of(wanted, [&](const auto& w) { return w.path == entry.path; }))
+          wanted.push_back(entry);
+    }
+  }
+  return wanted;
+}
+
+// Reads into `files` the .cu files they include, and those that these include, a few levels deep.
+Result<void> read_included_sources(const git::Repository& repository, const std::vector<git::TreeEntry>& tree,
+                                   kernels::SourceFiles& files) {
+  for (int level = 0; level < 4; ++level) {
+    const auto wanted = included_sources(tree, files);
+    if (wanted.empty()) return {};
+    std::vector<std::string> blobs;
+    for (const auto& entry : wanted) blobs.push_back(entry.blob);
+    auto contents = repository.read_blobs(blobs);
+    if (!contents) return std::unexpected(contents.error());
+    for (const auto& entry : wanted) files.emplace(entry.path, contents->at(entry.blob));
+  }
+  return {};
 }
 
 // Parses the diff into `sources`: touched CUDA paths and renames.
@@ -120,13 +158,15 @@ Result<PrSources> read_pr_sources(const git::Repository& repository, std::string
   if (config != base_tree->end()) blobs.push_back(config->blob);
 
   std::vector<git::TreeEntry> base_needed, head_needed;
+  std::vector<git::TreeEntry> head_tree;
   if (!sources.touched.empty()) {
-    auto head_tree = repository.list_tree(sources.head_sha);
-    if (!head_tree) return std::unexpected(head_tree.error());
+    auto listed = repository.list_tree(sources.head_sha);
+    if (!listed) return std::unexpected(listed.error());
+    head_tree = std::move(*listed);
     // A changed header reaches every file that includes it, which only a scan of all can tell.
     const bool header_touched = std::ranges::any_of(sources.touched, is_header);
     base_needed = needed(*base_tree, sources.touched, header_touched);
-    head_needed = needed(*head_tree, sources.touched, header_touched);
+    head_needed = needed(head_tree, sources.touched, header_touched);
     for (const auto* side : {&base_needed, &head_needed})
       for (const auto& entry : *side) blobs.push_back(entry.blob);
   }
@@ -135,6 +175,12 @@ Result<PrSources> read_pr_sources(const git::Repository& repository, std::string
   if (config != base_tree->end()) sources.base_config = contents->at(config->blob);
   for (const auto& entry : base_needed) sources.base_files.emplace(entry.path, contents->at(entry.blob));
   for (const auto& entry : head_needed) sources.head_files.emplace(entry.path, contents->at(entry.blob));
+  if (!sources.touched.empty()) {
+    if (auto read = read_included_sources(repository, *base_tree, sources.base_files); !read)
+      return std::unexpected(read.error());
+    if (auto read = read_included_sources(repository, head_tree, sources.head_files); !read)
+      return std::unexpected(read.error());
+  }
   return sources;
 }
 

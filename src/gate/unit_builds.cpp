@@ -2,6 +2,7 @@
 #include "gate/unit_builds.hpp"
 
 #include <atomic>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -41,6 +42,30 @@ struct Side {
   LazyTree tree;
   cuda::IncludeDirectiveMemo directives = {};  // each file read once for the refusals of every unit
 };
+
+// What a failed compile's answer depends on, for the cache: the headers kforecast resolves for the
+// unit and, as absent, each place an include it could not resolve may yet appear (beside its
+// includer, or at the root): a revision that adds it must compile again, not be answered with the
+// failure. (llm.c's test_gpt2.cu includes train_gpt2.cu; a run that had not read it cached "No
+// such file" for later revisions that have it.) Names without a '.' or '/' (<vector>) are the
+// system's and left out.
+std::vector<std::string> failure_dependencies(const RevisionSources& sources, const std::string& unit) {
+  constexpr std::size_t most = 512;
+  auto closure = sources.closure(unit);
+  std::vector<std::string> dependencies(closure.begin() + 1, closure.end());
+  const auto add = [&](std::string path) {
+    if (dependencies.size() < most && std::ranges::find(dependencies, path) == dependencies.end())
+      dependencies.push_back(std::move(path));
+  };
+  for (const auto& file : closure)
+    for (const auto& include : sources.scanned(file).includes) {
+      if (include.path.find_first_of("./") == std::string::npos || sources.resolve_include(file, include)) continue;
+      const std::string folder = std::filesystem::path(file).parent_path().generic_string();
+      add(std::filesystem::path(folder.empty() ? include.path : folder + "/" + include.path).lexically_normal().generic_string());
+      add(include.path);
+    }
+  return dependencies;
+}
 
 // One unit at one revision: from the cache, else compiled (and then kept in the cache).
 SideBuild build_one(const std::string& unit, const UnitContext& context, Side& side, const UnitBuildSettings& settings,
@@ -95,9 +120,7 @@ SideBuild build_one(const std::string& unit, const UnitContext& context, Side& s
     // A compiler that could not run says nothing about the code: not kept.
     if (output.error().exit_code == ExitCode::could_not_run) return built;
     // A failed compile writes no dependency file: the headers kforecast resolves for the unit stand in.
-    auto closure = side.sources.closure(unit);
-    closure.erase(closure.begin());
-    answer = {false, {}, built.log, std::move(closure)};
+    answer = {false, {}, built.log, failure_dependencies(side.sources, unit)};
   }
   if (settings.cache != nullptr) settings.cache->store(key, answer, files);
   return built;

@@ -55,10 +55,13 @@ class Definitions {
       for (const Macro& macro : sources.scanned(file).macros) {
         // Every #define of the name (under #if and #else), in closure order; the names its
         // body uses, its parameters apart (CEIL_DIV's `a` is no local `a`).
+        // A redefinition with the same body (a second header defining CEIL_DIV alike) is the
+        // same macro, not a change.
         Definition& definition = m_macros[macro.name];
-        definition.text +=
+        const std::string one =
             fmt::format("#define {}{}{}{} {}\n", macro.name, macro.function_like ? "(" : "",
                         fmt::join(macro.parameters, ","), macro.function_like ? ")" : "", spaced_text(lex(macro.body)));
+        if (definition.text.find(one) == std::string::npos) definition.text += one;
         for (std::string& name : names_used(macro.body))
           if (std::ranges::find(macro.parameters, name) == macro.parameters.end() &&
               std::ranges::find(definition.names, name) == definition.names.end())

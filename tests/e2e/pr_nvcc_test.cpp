@@ -86,3 +86,21 @@ TEST_CASE("e2e nvcc: a tile constant changed in the runner alone reports the ker
   CHECK_THAT(run.out, Contains("instantiation scaled<16> is built instead of scaled<32>"));
   CHECK_THAT(run.out, Contains("needs a GPU measurement"));
 }
+
+TEST_CASE("e2e nvcc: a unit that includes another .cu compiles though only it changed") {
+  // llm.c's shape: test_gpt2.cu includes train_gpt2.cu; a commit touching only the test must
+  // still hand nvcc the file it includes.
+  FixtureRepo repo;
+  repo.write("train.cu", "__global__ void step(float* p) { p[threadIdx.x] *= 2.0f; }\n"
+                         "void train(float* p) { step<<<1, 32>>>(p); }\n");
+  repo.write("test.cu", "#include \"train.cu\"\nint main() { return 0; }\n");
+  repo.commit("base");
+  repo.write("test.cu", "#include \"train.cu\"\nint main() { float* p = nullptr; train(p); return 0; }\n");
+  repo.commit("head: the test runs a step");
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--no-bench"}, repo.path(),
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("1 of 1 unit compiled at both revisions"));
+  CHECK_THAT(run.out, !Contains("No such file"));
+}

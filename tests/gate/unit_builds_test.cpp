@@ -4,6 +4,7 @@
 #include "gate/unit_builds.hpp"
 
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 
 #include <catch2/catch.hpp>
@@ -26,6 +27,14 @@ class FakeUnitCompiler final : public cuda::UnitCompiler {
     std::ifstream in(request.tree / request.unit);
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     if (text.empty()) return fail(ExitCode::could_not_run, "the tree was not written");
+    if (!fail_unless.empty() && text.find(fail_unless) != std::string::npos &&
+        !std::filesystem::exists(request.tree / fail_unless))
+      return fail(ExitCode::gate_failed, request.unit + ":2:10: fatal error: " + fail_unless + ": No such file or directory");
+    if (!fail_unless.empty() && text.find(fail_unless) != std::string::npos) {
+      cuda::UnitBuildOutput output;
+      output.cubin.push_back(std::byte{1});
+      return output;
+    }
     if (text.find("BROKEN") != std::string::npos) return fail(ExitCode::gate_failed, request.unit + "(1): error: broken");
     cuda::UnitBuildOutput output;
     for (char c : text) output.cubin.push_back(std::byte(c));
@@ -33,6 +42,7 @@ class FakeUnitCompiler final : public cuda::UnitCompiler {
     return output;
   }
   mutable std::atomic<int> calls{0};
+  std::string fail_unless;  // a unit naming this file fails where the tree lacks it
 };
 
 struct Scenario {
@@ -110,6 +120,28 @@ TEST_CASE("unit builds: a unit that does not compile keeps its log, from the cac
     CHECK(a->head.log == "a.cu(1): error: broken");
   }
   CHECK(scenario.compiler.calls == 4);
+}
+
+TEST_CASE("unit builds: a failure for want of a file is not answered from the cache once the file is there") {
+  // llm.c's shape: a.cu includes another .cu that one run did not have; a later revision that
+  // has it compiles again instead of taking the cached "No such file".
+  TempDir dir;
+  const UnitCache cache(dir.path());
+  Scenario scenario;
+  scenario.head_files["a.cu"] = "#include \"k.cuh\"\n#include \"train.cu\"\nBROKEN_WITHOUT_TRAIN\n";
+  scenario.compiler.fail_unless = "train.cu";
+  const auto first = scenario.build(&cache, std::chrono::seconds(60), 1);
+  const auto a = std::ranges::find(first.units, "a.cu", &UnitBuild::unit);
+  REQUIRE(a != first.units.end());
+  CHECK(a->head.state == SideBuild::State::failed);
+  scenario.head_files["train.cu"] = "int trained;\n";
+  const int calls = scenario.compiler.calls;
+  const auto second = scenario.build(&cache, std::chrono::seconds(60), 1);
+  const auto again = std::ranges::find(second.units, "a.cu", &UnitBuild::unit);
+  REQUIRE(again != second.units.end());
+  CHECK_FALSE(again->head.from_cache);
+  CHECK(again->head.state == SideBuild::State::compiled);
+  CHECK(scenario.compiler.calls > calls);
 }
 
 TEST_CASE("unit builds: past the budget nothing more is compiled, and the note says so") {

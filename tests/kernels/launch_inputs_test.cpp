@@ -137,3 +137,15 @@ TEST_CASE("kernels: a launching function's parameter shadows a header's constant
   REQUIRE(changes.size() == 1);
   CHECK(changes[0].reason == "launch configuration argument threads changed (run.cu:4)");
 }
+
+TEST_CASE("kernels: fixture launch_inputs, a macro defined again alike in a new header is no change") {
+  // SGEMM_CUDA de3c245a8242: a new kernel header defines CEIL_DIV as the runner does; the
+  // runner's launches read the same macro and are not reported.
+  CHECK(after_edit("src/launch_inputs_kernels.cuh", "#pragma once",
+                   "#pragma once\n#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))")
+            .empty());
+  // Defined otherwise, it is a change to every launch that uses it.
+  CHECK_FALSE(after_edit("src/launch_inputs_kernels.cuh", "#pragma once",
+                         "#pragma once\n#define CEIL_DIV(a, b) ((a) / (b))")
+                  .empty());
+}
