@@ -68,10 +68,13 @@ class Definitions {
             definition.names.push_back(std::move(name));
       }
       const std::string_view text = sources.files().at(file);
+      // A struct or class is a type, not a value: its layout changing (a host struct gaining a
+      // field, llm.c's GPT2) changes no launch input that merely names it (`GPT2* model`).
       for (const FileScopeDeclaration& declaration : sources.declarations(file))
         for (const std::string& name : declaration.names)
-          m_file_scope.try_emplace(name,
-                                   text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin));
+          if (std::ranges::find(declaration.classes, name) == declaration.classes.end())
+            m_file_scope.try_emplace(name,
+                                     text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin));
     }
     find_function_bodies();
   }

@@ -149,3 +149,15 @@ TEST_CASE("kernels: fixture launch_inputs, a macro defined again alike in a new 
                          "#pragma once\n#define CEIL_DIV(a, b) ((a) / (b))")
                   .empty());
 }
+
+TEST_CASE("kernels: a launch input that names a struct is not changed by the struct's layout") {
+  // llm.c's shape: `int layers = model->config.layers;` sizes the grid, and a host struct the
+  // model type holds gains a field; the value launched is the same.
+  const std::string kernel = "__global__ void cast(float* p) { p[threadIdx.x] = 0; }\n";
+  const std::string runner = "void run(Model* model, float* p) {\n  int layers = model->layers;\n"
+                             "  cast<<<dim3(4, layers), 32>>>(p);\n}\n";
+  const SourceFiles base_files{{"run.cu", kernel + "struct Model { int layers; };\n" + runner}};
+  const SourceFiles head_files{{"run.cu", kernel + "struct Model { int layers; float scale; };\n" + runner}};
+  const RevisionSources base(base_files), head(head_files);
+  CHECK(find_changed_kernels(base, head, {}, {"run.cu"}).kernels.empty());
+}
