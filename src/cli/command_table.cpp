@@ -75,6 +75,10 @@ constexpr std::array bench_options{
     OptionSpec{"--shard", "I/N",
                "with --plan: the share to measure, shard I of N (kernel k of the plan goes to k mod N)"},
     OptionSpec{"--output", "FILE", "with --plan: write the results here instead of standard output"}};
+constexpr std::array spec_options{
+    OptionSpec{"--format", "comment|toml",
+               "comment (default): a '// kforecast:' block to paste above the kernel; toml: a [[kernel]] table for "
+               ".kforecast.toml"}};
 constexpr std::array report_options{
     OptionSpec{"--merge", "PLAN", "the plan written by 'kforecast pr --plan'; the RESULTS files follow as arguments"},
     OptionSpec{"--format", "md|json|sarif", "report format (default md)"},
@@ -217,6 +221,30 @@ const std::array commands{
         "written: 'kforecast report --merge' decides the verdict. Example (a GitHub Actions matrix job):\n"
         "  kforecast bench --plan plan.json --shard ${{ matrix.shard }} --output results.json",
         bench_options, bench_command},
+    Command{"spec", "draft a kernel's launch spec from its signature and launch sites",
+            "kforecast spec suggest FILE:KERNEL [--format comment|toml]",
+            "Drafts the launch spec that 'kforecast bench' (and pr's and check's measurements) need for KERNEL of\n"
+            "FILE: its pointer parameters become buffers (role from const-ness and the writes through them in the\n"
+            "body; the count from the one size parameter), integer parameters named like a size (n, N, size, count,\n"
+            "numel, M, K, ...) or bounding an index (if (i < n)) become size variables, and grid, block, shared\n"
+            "memory and a template's arguments come from its first launch (k<<<grid, block, shared>>>) in FILE or\n"
+            "a file beside it that includes it: dim3 variables are followed, constants replaced by their values,\n"
+            "CEIL_DIV-like macros become ceil_div. What it cannot know is a \"FILL: ...\" value; every guess has a\n"
+            "'# guessed ...' comment. The draft goes to standard output, the count of values to fill to standard\n"
+            "error. Fill it in, paste it directly above the kernel, and 'kforecast bench FILE:KERNEL' runs it.\n"
+            "Example, for __global__ void scale(const float* x, float* y, int n) { ... if (i < n) y[i] = 2 * x[i]; }\n"
+            "launched as scale<<<CEIL_DIV(n, 256), 256>>>(x, y, n):\n"
+            "  $ kforecast spec suggest src/scale.cu:scale\n"
+            "  // kforecast:\n"
+            "  // sizes = [{ n = 1048576 }]  # guessed: the problem sizes to measure\n"
+            "  // grid = [\"ceil_div(n, 256)\"]  # guessed from src/scale.cu:12: CEIL_DIV ( n , 256 )\n"
+            "  // block = [\"256\"]  # guessed from src/scale.cu:12: 256\n"
+            "  // [kernel.args]\n"
+            "  // x = { count = \"n\", init = \"uniform(-1, 1)\", role = \"in\" }  # guessed role: const; count n\n"
+            "  // y = { count = \"n\", role = \"out\" }  # guessed role: written in the body; count n\n"
+            "  // n = \"n\"\n"
+            "Exit 2 for a missing file, no kernel of that name (the kernels there are listed) or several.",
+            spec_options, spec_command},
     Command{"report", "merge a plan and its GPU jobs' results into the final report and verdict",
             "kforecast report --merge PLAN RESULTS... [--format md|json|sarif] [--output FILE] [--post]",
             "Completes the report of 'kforecast pr --plan PLAN' with the results of 'kforecast bench --plan PLAN\n"

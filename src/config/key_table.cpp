@@ -270,7 +270,8 @@ const std::array table_arrays{
                    {}},
     TableArraySpec{"kernel",
                    "Launch specs: how to run a kernel for benchmarking (see DESIGN.md, 'Kernel launch specs'); read by "
-                   "`kforecast bench`.",
+                   "`kforecast bench`. `kforecast spec suggest FILE:KERNEL --format toml` drafts one from the kernel's "
+                   "signature and launch sites.",
                    {}},
 };
 

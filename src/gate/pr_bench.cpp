@@ -249,9 +249,11 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const st
       if (prepared.error().kind == PairProblem::Kind::no_launch_spec)
         return usage_error(fmt::format(
             "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
-            "(sizes, grid, block and [kernel.args]; `kforecast help bench` shows one), or a [[kernel]] table "
-            "with name = \"{}\" in the base revision's .kforecast.toml; then {}",
-            job.head.kernel, job.head.file, job.head.kernel, how_to_measure(entry, run.base)));
+            "(`kforecast spec suggest {}:{}` drafts one; sizes, grid, block and [kernel.args]; `kforecast help "
+            "bench` shows one), or a [[kernel]] table with name = \"{}\" in the base revision's .kforecast.toml; "
+            "then {}",
+            job.head.kernel, job.head.file, job.head.file, job.head.kernel, job.head.kernel,
+            how_to_measure(entry, run.base)));
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
     }
     auto measurement = outside.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},

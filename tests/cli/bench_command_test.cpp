@@ -82,6 +82,7 @@ TEST_CASE("cli bench: a pair with a spec gets as far as the GPU, and without one
   auto no_spec = bench({file + ":nospec", "--vs", file + ":nospec", "--in-process"});
   CHECK(no_spec.code == ExitCode::usage);
   CHECK_THAT(no_spec.err, Contains("no launch spec for kernel 'nospec': add a '// kforecast:' comment block"));
+  CHECK_THAT(no_spec.err, Contains("`kforecast spec suggest " + file + ":nospec` drafts one"));
 }
 // The child process path re-executes the kforecast binary itself; tests/bench/bench_gpu_test.cpp
 // drives it through the binary.

@@ -9,7 +9,7 @@ using namespace kforecast::cli;
 using Catch::Matchers::Contains;
 
 TEST_CASE("cli: the table holds every command of the design") {
-  for (std::string_view name : {"pr", "lint", "check", "bench", "eval", "calibration", "doctor", "config", "help"}) {
+  for (std::string_view name : {"pr", "lint", "check", "bench", "eval", "calibration", "doctor", "config", "help", "spec"}) {
     INFO(name);
     const Command* command = find_command(name);
     REQUIRE(command != nullptr);

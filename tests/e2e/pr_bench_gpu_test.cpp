@@ -66,7 +66,8 @@ TEST_CASE("e2e gpu: pr measures the kernel the policy sends to the GPU, and an 8
   CHECK(report.summaries.at("nospec") == "forecast_only warn -");
   CHECK_FALSE(report.measured.contains("nospec"));
   CHECK_THAT(run.out, Contains("no launch spec, so it cannot be run: add a `// kforecast:` comment block directly "
-                               "above `nospec` in src/settle.cu"));
+                               "above `nospec` in src/settle.cu (`kforecast spec suggest src/settle.cu:nospec` drafts "
+                               "one;"));
   CHECK_THAT(run.out, Contains("\"gpu_time\": {\"spent_seconds\": "));
 
   const std::string ledger = read_file(repo.path() / ".kforecast/ledger.jsonl");

@@ -2,7 +2,9 @@
 // Launch specs come from a repository's config and source comments: any bytes must give specs
 // or an Error, never a crash. The input is read three ways: as a config, as a comment block
 // above a kernel, and, line by line, as size expressions. Each spec read is also described as
-// the LLM prompt shows it.
+// the LLM prompt shows it. The input is also kernel source for `kforecast spec suggest`
+// (bench/spec_draft): a draft of k, with the input as its own file and as a host that launches it.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -11,6 +13,7 @@
 #include "bench/launch_description.hpp"
 #include "bench/launch_spec_reader.hpp"
 #include "bench/resolved_launch.hpp"
+#include "bench/spec_draft.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace kforecast::bench;
@@ -31,6 +34,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)resolve_launch(**spec, size_variables, parameters, std::int64_t{1} << 20);
     (void)describe_launch(**spec, parameters, "fuzz");
   }
+  const std::array hosts{HostSource{"host.cu", text}};
+  for (const auto format : {DraftFormat::comment_block, DraftFormat::config_table})
+    if (auto draft = draft_launch_spec(source, "fuzz.cu", "k", hosts, format); draft && format == DraftFormat::config_table)
+      (void)read_config_specs(draft->text, "draft.toml");
   const SizeVariables variables{{"n", 1000}, {"M", INT64_MAX}};
   std::size_t start = 0;
   while (start < text.size()) {
