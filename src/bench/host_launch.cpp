@@ -75,9 +75,9 @@ std::optional<std::string> integer_literal(std::string_view text) {
 
 std::optional<std::int64_t> type_bytes(std::string_view type) {
   static const std::map<std::string_view, std::int64_t> sizes{
-      {"float", 4},  {"int", 4},     {"unsigned", 4}, {"double", 8},        {"half", 2},     {"__half", 2},
-      {"__nv_bfloat16", 2}, {"char", 1}, {"int64_t", 8}, {"uint32_t", 4}, {"int32_t", 4}, {"float2", 8},
-      {"float4", 16}, {"long", 8}, {"size_t", 8}, {"short", 2}};
+      {"float", 4},         {"int", 4},  {"unsigned", 4}, {"double", 8},   {"half", 2},    {"__half", 2},
+      {"__nv_bfloat16", 2}, {"char", 1}, {"int64_t", 8},  {"uint32_t", 4}, {"int32_t", 4}, {"float2", 8},
+      {"float4", 16},       {"long", 8}, {"size_t", 8},   {"short", 2}};
   const auto found = sizes.find(type);
   return found == sizes.end() ? std::nullopt : std::optional(found->second);
 }
@@ -93,7 +93,8 @@ HostNames constants_of(Tokens tokens) {
     if (tokens[i].kind == kernels::TokenKind::directive_begin && tokens[i + 1].is_identifier("define") &&
         tokens[i + 2].is_identifier() && tokens[i + 3].kind == kernels::TokenKind::number &&
         tokens[i + 4].kind == kernels::TokenKind::directive_end) {
-      if (auto value = integer_literal(tokens[i + 3].text())) names.constants[std::string(tokens[i + 2].text())] = *value;
+      if (auto value = integer_literal(tokens[i + 3].text()))
+        names.constants[std::string(tokens[i + 2].text())] = *value;
       continue;
     }
     if (!tokens[i].is_identifier() || !tokens[i + 1].is_punct("=") ||
@@ -137,7 +138,8 @@ std::optional<std::string> translate(Tokens tokens, const HostNames& names, std:
         i += 3;
       } else if (auto size = names.sizes.find(word); size != names.sizes.end()) {
         text += size->second;
-      } else if (std::ranges::find(size_names, word) != size_names.end() || (call && (word == "min" || word == "max"))) {
+      } else if (std::ranges::find(size_names, word) != size_names.end() ||
+                 (call && (word == "min" || word == "max"))) {
         text += word;
       } else if (auto constant = names.constants.find(word); constant != names.constants.end()) {
         text += constant->second;
@@ -149,7 +151,8 @@ std::optional<std::string> translate(Tokens tokens, const HostNames& names, std:
       if (!value) return std::nullopt;
       text += *value;
     } else if (token.kind == kernels::TokenKind::punctuation &&
-               (word == "(" || word == ")" || word == "+" || word == "-" || word == "*" || word == "/" || word == "%")) {
+               (word == "(" || word == ")" || word == "+" || word == "-" || word == "*" || word == "/" ||
+                word == "%")) {
       text += word == "(" || word == ")" ? std::string(word) : fmt::format(" {} ", word);
     } else if (token.is_punct(",")) {
       text += ", ";
@@ -230,9 +233,8 @@ HostLaunch read_launch(const HostSource& host, const kernels::LaunchSite& site,
   launch.template_text = site.template_arguments;
   const auto tokens = kernels::lex(host.text);
   HostNames names = constants_of(tokens);
-  const auto at = std::ranges::find_if(tokens, [&](const Token& token) {
-    return token.text().data() == host.text.data() + site.offset;
-  });
+  const auto at = std::ranges::find_if(
+      tokens, [&](const Token& token) { return token.text().data() == host.text.data() + site.offset; });
   const std::size_t site_index = static_cast<std::size_t>(at - tokens.begin());
   // The call's arguments: a host variable passed for a size parameter stands for that size.
   for (std::size_t i = site_index; i + 1 < tokens.size() && i < site_index + look_ahead_tokens; ++i) {
@@ -256,8 +258,10 @@ HostLaunch read_launch(const HostSource& host, const kernels::LaunchSite& site,
     bool literal = true;
     for (const auto& part : split_commas(template_tokens, 1, template_tokens.size() - 1)) {
       auto value = template_literal(part, names);
-      if (!value) literal = false;
-      else launch.template_arguments.push_back(*value);
+      if (!value)
+        literal = false;
+      else
+        launch.template_arguments.push_back(*value);
     }
     if (!literal) launch.template_arguments.clear();
   }
@@ -292,8 +296,9 @@ std::optional<HostLaunch> find_host_launch(std::span<const HostSource> hosts, st
   for (const auto& host : hosts)
     for (const auto& site : kernels::launch_sites(host.text)) {
       const auto separator = site.kernel.rfind("::");
-      const std::string_view name =
-          separator == std::string::npos ? std::string_view(site.kernel) : std::string_view(site.kernel).substr(separator + 2);
+      const std::string_view name = separator == std::string::npos
+                                        ? std::string_view(site.kernel)
+                                        : std::string_view(site.kernel).substr(separator + 2);
       if (name == kernel) return read_launch(host, site, parameters, size_names);
     }
   return std::nullopt;

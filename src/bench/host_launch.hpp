@@ -21,7 +21,7 @@ struct HostLaunch {
   std::string where;  // "src/runner.cu:42"
   // Each template argument as a literal (64, float), when every one is; else empty.
   std::vector<std::string> template_arguments;
-  std::string template_text;  // as written: "<BM, BN>"
+  std::string template_text;                            // as written: "<BM, BN>"
   std::vector<std::optional<std::string>> grid, block;  // one per dimension
   std::optional<std::string> shared;                    // nullopt when not translated
   std::string grid_text, block_text, shared_text;       // as written; shared_text empty when not given

@@ -38,16 +38,16 @@ std::size_t close_within(std::span<const Token> tokens, std::size_t open) {
 }
 
 bool is_assignment(const Token& token) {
-  static constexpr std::array<std::string_view, 11> operators{"=",  "+=", "-=", "*=",  "/=", "%=",
-                                                              "&=", "|=", "^=", "<<=", ">>="};
+  static constexpr std::array<std::string_view, 11> operators{
+      "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
   return token.kind == kernels::TokenKind::punctuation && std::ranges::find(operators, token.text()) != operators.end();
 }
 
 bool is_integer_type(std::string_view type) {
   static constexpr std::array<std::string_view, 19> names{
-      "int",      "unsigned",     "unsigned int", "long",     "long long", "unsigned long", "unsigned long long",
-      "size_t",   "std::size_t",  "int64_t",      "int32_t",  "uint32_t",  "uint64_t",      "std::int64_t",
-      "std::int32_t", "std::uint32_t", "std::uint64_t", "short", "index_t"};
+      "int",          "unsigned",      "unsigned int",  "long",    "long long", "unsigned long", "unsigned long long",
+      "size_t",       "std::size_t",   "int64_t",       "int32_t", "uint32_t",  "uint64_t",      "std::int64_t",
+      "std::int32_t", "std::uint32_t", "std::uint64_t", "short",   "index_t"};
   return std::ranges::find(names, type) != names.end();
 }
 
@@ -57,8 +57,8 @@ bool is_floating_type(std::string_view type) {
 
 bool named_like_a_size(std::string_view name) {
   static constexpr std::array<std::string_view, 16> names{
-      "n", "N", "size", "count", "numel", "len", "length", "num_elements", "M", "K", "rows", "cols",
-      "width", "height", "elements", "num"};
+      "n", "N", "size", "count", "numel", "len",    "length",   "num_elements",
+      "M", "K", "rows", "cols",  "width", "height", "elements", "num"};
   return std::ranges::find(names, name) != names.end();
 }
 
@@ -92,7 +92,7 @@ struct ParameterUse {
 
 // How the body uses each named parameter: one pass over its tokens.
 std::map<std::string, ParameterUse, std::less<>> parameter_uses(std::span<const Token> body,
-                                                                 const std::set<std::string, std::less<>>& names) {
+                                                                const std::set<std::string, std::less<>>& names) {
   std::map<std::string, ParameterUse, std::less<>> uses;
   std::size_t atomic_end = 0;  // inside an atomicAdd(...) call until this token
   for (std::size_t i = 0; i < body.size(); ++i) {
@@ -198,11 +198,11 @@ const kernels::Function* only_kernel(const kernels::ScannedSource& scanned, std:
   if (matches.empty()) {
     std::string listed;
     for (std::size_t i = 0; i < names.size() && i < 20; ++i) listed += (i == 0 ? "" : ", ") + std::string(names[i]);
-    error = usage_error(fmt::format("{}: no kernel '{}'{}{}", display_name, printable(kernel),
-                                    did_you_mean(kernel, names),
-                                    names.empty() ? "; the file defines no __global__ function"
-                                                  : fmt::format("; kernels there: {}", printable(listed, 400))))
-                .error();
+    error =
+        usage_error(fmt::format("{}: no kernel '{}'{}{}", display_name, printable(kernel), did_you_mean(kernel, names),
+                                names.empty() ? "; the file defines no __global__ function"
+                                              : fmt::format("; kernels there: {}", printable(listed, 400))))
+            .error();
     return nullptr;
   }
   std::string lines;
@@ -222,8 +222,8 @@ std::vector<std::pair<std::string, bool>> template_parameter_names(std::string_v
   std::vector<std::pair<std::string, bool>> names;
   const auto tokens = kernels::lex(text);
   for (std::size_t i = 0; i + 1 < tokens.size() && names.size() < max_parameters; ++i) {
-    if (!tokens[i].is_identifier() || !(tokens[i + 1].is_punct(",") || tokens[i + 1].is_punct(">") ||
-                                        tokens[i + 1].is_punct("=")))
+    if (!tokens[i].is_identifier() ||
+        !(tokens[i + 1].is_punct(",") || tokens[i + 1].is_punct(">") || tokens[i + 1].is_punct("=")))
       continue;
     const bool type = i > 0 && (tokens[i - 1].is_identifier("typename") || tokens[i - 1].is_identifier("class"));
     if (tokens[i].is_identifier("typename") || tokens[i].is_identifier("class")) continue;
@@ -242,6 +242,7 @@ Result<SpecDraft> draft_launch_spec(std::string_view source, std::string_view di
   if (function == nullptr) return std::unexpected(error);
 
   SpecDraft draft;
+  draft.kernel = function->name;
   DraftLines lines;
   const auto guessed = [&](std::string why) {
     ++draft.guess_count;
@@ -254,8 +255,8 @@ Result<SpecDraft> draft_launch_spec(std::string_view source, std::string_view di
 
   // The parameters, and how the body uses them.
   const std::vector<kernels::Parameter> parameters(
-      function->parameters.begin(),
-      function->parameters.begin() + static_cast<std::ptrdiff_t>(std::min(function->parameters.size(), max_parameters)));
+      function->parameters.begin(), function->parameters.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                                       function->parameters.size(), max_parameters)));
   std::set<std::string, std::less<>> names;
   for (const auto& parameter : parameters)
     if (!parameter.name.empty()) names.insert(parameter.name);
@@ -277,9 +278,8 @@ Result<SpecDraft> draft_launch_spec(std::string_view source, std::string_view di
   all_hosts.insert(all_hosts.end(), hosts.begin(), hosts.end());
   const auto launch = find_host_launch(all_hosts, function->name, parameters, size_names);
 
-  const bool dynamic_shared = std::ranges::any_of(body_tokens, [&](const Token& token) {
-    return token.is_identifier("extern");
-  });
+  const bool dynamic_shared =
+      std::ranges::any_of(body_tokens, [&](const Token& token) { return token.is_identifier("extern"); });
 
   if (format == DraftFormat::config_table) {
     lines.add("[[kernel]]");
@@ -294,15 +294,15 @@ Result<SpecDraft> draft_launch_spec(std::string_view source, std::string_view di
         arguments += (i == 0 ? "" : ", ") + launch->template_arguments[i];
         template_values[templates[i].first] = launch->template_arguments[i];
       }
-      lines.add(fmt::format("name = {}", quoted(fmt::format("{}<{}>", function->name, arguments))),
-                guessed(fmt::format("guessed from {}", launch->where)));
+      draft.kernel = fmt::format("{}<{}>", function->name, arguments);
+      lines.add(fmt::format("name = {}", quoted(draft.kernel)), guessed(fmt::format("guessed from {}", launch->where)));
     } else {
       std::string wanted;
       for (const auto& [name, is_type] : templates) wanted += (wanted.empty() ? "" : ", ") + name;
       lines.add(fmt::format("name = {}", quoted(fmt::format("{}<FILL: {}>", function->name, wanted))),
-                launch ? fmt::format("{}'s template arguments are not literal: {}", launch->where,
-                                     launch->template_text)
-                       : "no launch with literal template arguments found");
+                launch
+                    ? fmt::format("{}'s template arguments are not literal: {}", launch->where, launch->template_text)
+                    : "no launch with literal template arguments found");
       ++draft.fill_count;
     }
   } else if (format == DraftFormat::config_table) {
@@ -313,7 +313,8 @@ Result<SpecDraft> draft_launch_spec(std::string_view source, std::string_view di
   if (!size_names.empty()) {
     std::string entries;
     const int value = size_names.size() == 1 ? 1048576 : 4096;
-    for (const auto& name : size_names) entries += fmt::format("{}{} = {}", entries.empty() ? "" : ", ", toml_key(name), value);
+    for (const auto& name : size_names)
+      entries += fmt::format("{}{} = {}", entries.empty() ? "" : ", ", toml_key(name), value);
     lines.add(fmt::format("sizes = [{{ {} }}]", entries), guessed("guessed: the problem sizes to measure"));
   }
 
@@ -340,8 +341,9 @@ Result<SpecDraft> draft_launch_spec(std::string_view source, std::string_view di
     const auto block_items = list(launch->block, "threads", block);
     lines.add(fmt::format("block = [{}]", block_items), origin(launch->block, launch->block_text));
     if (launch->shared_text.empty()) {
-      if (dynamic_shared) lines.add(fmt::format("shared_bytes = {}", to_fill("dynamic shared memory bytes")),
-                                    "the body declares extern __shared__ but the launch passes no size");
+      if (dynamic_shared)
+        lines.add(fmt::format("shared_bytes = {}", to_fill("dynamic shared memory bytes")),
+                  "the body declares extern __shared__ but the launch passes no size");
     } else if (launch->shared) {
       shared = *launch->shared;
       if (shared != "0")
@@ -360,14 +362,16 @@ Result<SpecDraft> draft_launch_spec(std::string_view source, std::string_view di
                 guessed("guessed: one thread per element; no launch of it found"));
     } else {
       grid.emplace_back();
-      lines.add(fmt::format("grid = [{}]", to_fill("blocks")), "no launch of it found in this file or those including it");
+      lines.add(fmt::format("grid = [{}]", to_fill("blocks")),
+                "no launch of it found in this file or those including it");
     }
     if (literal_block)
       lines.add(fmt::format("block = [{}]", quoted(bounds)), guessed("guessed from __launch_bounds__"));
     else
       lines.add(fmt::format("block = [{}]", to_fill("threads per block")));
     if (dynamic_shared)
-      lines.add(fmt::format("shared_bytes = {}", to_fill("dynamic shared memory bytes")), "the body declares extern __shared__");
+      lines.add(fmt::format("shared_bytes = {}", to_fill("dynamic shared memory bytes")),
+                "the body declares extern __shared__");
   }
 
   // Arguments.
@@ -375,8 +379,8 @@ Result<SpecDraft> draft_launch_spec(std::string_view source, std::string_view di
   for (std::size_t index = 0; index < parameters.size(); ++index) {
     const auto& parameter = parameters[index];
     if (parameter.name.empty()) {
-      lines.add("", fmt::format("FILL: parameter {} ({}) has no name, so no spec can bind it", index + 1,
-                                parameter.type));
+      lines.add("",
+                fmt::format("FILL: parameter {} ({}) has no name, so no spec can bind it", index + 1, parameter.type));
       ++draft.fill_count;
       continue;
     }
@@ -405,14 +409,14 @@ Result<SpecDraft> draft_launch_spec(std::string_view source, std::string_view di
         count = to_fill("elements");
       }
       std::string fields = fmt::format("count = {}", count);
-      if (role != "out") fields += fmt::format(", init = {}", quoted(is_integer_type(element) ? "randint(0, 9)"
-                                                                                              : "uniform(-1, 1)"));
+      if (role != "out")
+        fields += fmt::format(", init = {}", quoted(is_integer_type(element) ? "randint(0, 9)" : "uniform(-1, 1)"));
       fields += fmt::format(", role = {}", quoted(role));
       const auto type_template = std::ranges::find(templates, std::pair<std::string, bool>{written_type, true});
       if (type_template != templates.end()) {
         const auto value = template_values.find(written_type);
-        fields += fmt::format(", type = {}", value != template_values.end() ? quoted(value->second)
-                                                                            : to_fill("element type"));
+        fields += fmt::format(", type = {}",
+                              value != template_values.end() ? quoted(value->second) : to_fill("element type"));
       }
       std::string comment = fmt::format("role: {}", why);
       if (!count_why.empty()) comment += fmt::format("; {}", count_why);

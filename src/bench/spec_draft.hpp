@@ -28,9 +28,10 @@ struct HostSource {
 enum class DraftFormat { comment_block, config_table };
 
 struct SpecDraft {
-  std::string text;       // the `// kforecast:` block (or [[kernel]] table), ending in a newline
-  int fill_count = 0;     // the "FILL: ..." values left to replace
-  int guess_count = 0;    // the values guessed, each with its comment
+  std::string text;     // the `// kforecast:` block (or [[kernel]] table), ending in a newline
+  int fill_count = 0;   // the "FILL: ..." values left to replace
+  int guess_count = 0;  // the values guessed, each with its comment
+  std::string kernel;   // as `kforecast bench FILE:KERNEL` names it: "k", or "k<64, float>" when drafted
 };
 
 // The draft for `kernel` (a name or a qualified name) of `source`, launched from `hosts` (the

@@ -240,8 +240,9 @@ const std::array commands{
             "  // grid = [\"ceil_div(n, 256)\"]  # guessed from src/scale.cu:12: CEIL_DIV ( n , 256 )\n"
             "  // block = [\"256\"]  # guessed from src/scale.cu:12: 256\n"
             "  // [kernel.args]\n"
-            "  // x = { count = \"n\", init = \"uniform(-1, 1)\", role = \"in\" }  # guessed role: const; count n\n"
-            "  // y = { count = \"n\", role = \"out\" }  # guessed role: written in the body; count n\n"
+            "  // x = { count = \"n\", init = \"uniform(-1, 1)\", role = \"in\" }  # guessed role: const; count: the size "
+            "n\n"
+            "  // y = { count = \"n\", role = \"out\" }  # guessed role: written in the body; count: the size n\n"
             "  // n = \"n\"\n"
             "Exit 2 for a missing file, no kernel of that name (the kernels there are listed) or several.",
             spec_options, spec_command},

@@ -21,7 +21,8 @@ constexpr std::size_t max_host_files = 500;
 constexpr std::size_t max_file_bytes = std::size_t{16} << 20;
 
 bool source_like(const std::filesystem::path& path) {
-  static constexpr std::array<std::string_view, 8> extensions{".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".inl"};
+  static constexpr std::array<std::string_view, 8> extensions{".cu",  ".cuh", ".cpp", ".cc",
+                                                              ".cxx", ".h",   ".hpp", ".inl"};
   return std::ranges::find(extensions, path.extension().string()) != extensions.end();
 }
 
@@ -43,7 +44,8 @@ std::vector<std::pair<std::string, std::string>> including_files(const std::file
     if (text->find(fmt::format("\"{}\"", name)) == std::string::npos &&
         text->find(fmt::format("/{}\"", name)) == std::string::npos)
       continue;
-    std::string shown = file.has_parent_path() ? (file.parent_path() / path.filename()).string() : path.filename().string();
+    std::string shown =
+        file.has_parent_path() ? (file.parent_path() / path.filename()).string() : path.filename().string();
     found.emplace_back(std::move(shown), std::move(*text));
   }
   return found;
@@ -61,8 +63,8 @@ Result<ExitCode> spec_command(const Invocation& invocation, Context& context) {
   const std::string file = target.substr(0, colon), kernel = target.substr(colon + 1);
   const std::string format_name = invocation.has("--format") ? invocation.value("--format") : "comment";
   if (format_name != "comment" && format_name != "toml")
-    return usage_error(fmt::format("--format {}: use comment (a // kforecast: block) or toml (a [[kernel]] table)",
-                                   format_name));
+    return usage_error(
+        fmt::format("--format {}: use comment (a // kforecast: block) or toml (a [[kernel]] table)", format_name));
   std::error_code error;
   if (!std::filesystem::is_regular_file(file, error))
     return usage_error(fmt::format("{}: no such file (for kernel '{}')", file, kernel));
@@ -71,9 +73,9 @@ Result<ExitCode> spec_command(const Invocation& invocation, Context& context) {
   const auto includers = including_files(file);
   std::vector<bench::HostSource> hosts;
   for (const auto& [name, text] : includers) hosts.push_back({name, text});
-  auto draft = bench::draft_launch_spec(*source, file, kernel, hosts,
-                                        format_name == "toml" ? bench::DraftFormat::config_table
-                                                              : bench::DraftFormat::comment_block);
+  auto draft = bench::draft_launch_spec(
+      *source, file, kernel, hosts,
+      format_name == "toml" ? bench::DraftFormat::config_table : bench::DraftFormat::comment_block);
   if (!draft) return std::unexpected(draft.error());
   context.out << draft->text;
   context.err << fmt::format(
@@ -81,7 +83,8 @@ Result<ExitCode> spec_command(const Invocation& invocation, Context& context) {
       "'kforecast bench {}' measures it\n",
       draft->fill_count, draft->fill_count == 1 ? "" : "s", draft->guess_count, draft->guess_count == 1 ? "" : "es",
       format_name == "toml" ? "[[kernel]] table into" : "block directly above",
-      format_name == "toml" ? ".kforecast.toml" : fmt::format("'{}' in {}", kernel, file), target);
+      format_name == "toml" ? ".kforecast.toml" : fmt::format("'{}' in {}", kernel, file),
+      fmt::format("{}:{}", file, draft->kernel));
   return ExitCode::pass;
 }
 

@@ -38,7 +38,8 @@ LaunchSpec pasted_and_read(const std::string& source, const std::string& block, 
   const auto at = source.find(first_line_text);
   REQUIRE(at != std::string::npos);
   const std::string pasted = source.substr(0, at) + block + source.substr(at);
-  const auto line = static_cast<std::uint32_t>(std::count(pasted.begin(), pasted.begin() + at + block.size(), '\n') + 1);
+  const auto line =
+      static_cast<std::uint32_t>(std::count(pasted.begin(), pasted.begin() + at + block.size(), '\n') + 1);
   auto spec = read_comment_spec(pasted, line, kernel, "pasted.cu");
   INFO(block);
   REQUIRE(spec.has_value());
@@ -47,7 +48,7 @@ LaunchSpec pasted_and_read(const std::string& source, const std::string& block, 
 }
 
 const kforecast::kernels::Function& kernel_of(const kforecast::kernels::ScannedSource& scanned,
-                                               const std::string& name) {
+                                              const std::string& name) {
   const auto it = std::ranges::find(scanned.functions, name, &kforecast::kernels::Function::name);
   REQUIRE(it != scanned.functions.end());
   return *it;
@@ -91,7 +92,9 @@ TEST_CASE("spec_draft: a tiled GEMM template launched from a host runner with di
   // dim3 grid(CEIL_DIV(n, TILE), CEIL_DIV(m, TILE)) with n and m passed for N and M.
   CHECK_THAT(text, Contains("// grid = [\"ceil_div(N, 32)\", \"ceil_div(M, 32)\"]"));
   CHECK_THAT(text, Contains("// block = [\"32\", \"32\"]"));
-  CHECK_THAT(text, Contains("// A = { count = \"FILL: elements\", init = \"uniform(-1, 1)\", role = \"in\", type = \"float\" }"));
+  CHECK_THAT(
+      text,
+      Contains("// A = { count = \"FILL: elements\", init = \"uniform(-1, 1)\", role = \"in\", type = \"float\" }"));
   CHECK_THAT(text, Contains("// C = { count = \"FILL: elements\", init = \"uniform(-1, 1)\", role = \"inout\""));
   CHECK_THAT(text, Contains("// alpha = \"FILL: a number"));  // T is float in the launch
   CHECK(draft->fill_count == 5);
@@ -150,7 +153,8 @@ TEST_CASE("spec_draft: errors name the file and the kernel") {
       "namespace b { __global__ void k(float* x) { x[0] = 2; } }\n";
   auto several = draft_launch_spec(source, "src/two.cu", "k", {}, DraftFormat::comment_block);
   REQUIRE_FALSE(several.has_value());
-  CHECK_THAT(several.error().message, Contains("src/two.cu: 2 kernels are named 'k': src/two.cu:1 (a::k), src/two.cu:2 (b::k)"));
+  CHECK_THAT(several.error().message,
+             Contains("src/two.cu: 2 kernels are named 'k': src/two.cu:1 (a::k), src/two.cu:2 (b::k)"));
   auto qualified = draft_launch_spec(source, "src/two.cu", "b::k", {}, DraftFormat::comment_block);
   REQUIRE(qualified.has_value());
   CHECK_THAT(qualified->text, Contains("// x = { count = \"FILL: elements\", role = \"out\" }"));

@@ -36,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::array hosts{HostSource{"host.cu", text}};
   for (const auto format : {DraftFormat::comment_block, DraftFormat::config_table})
-    if (auto draft = draft_launch_spec(source, "fuzz.cu", "k", hosts, format); draft && format == DraftFormat::config_table)
+    if (auto draft = draft_launch_spec(source, "fuzz.cu", "k", hosts, format);
+        draft && format == DraftFormat::config_table)
       (void)read_config_specs(draft->text, "draft.toml");
   const SizeVariables variables{{"n", 1000}, {"M", INT64_MAX}};
   std::size_t start = 0;
