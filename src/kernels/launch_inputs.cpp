@@ -39,6 +39,13 @@ std::vector<std::string> names_used(std::string_view code) {
   return names;
 }
 
+// Whether a file-scope declaration's text defines a type: `typedef struct|union|class ...`.
+bool declares_a_type(std::string_view declaration) {
+  const auto tokens = lex(declaration);
+  return tokens.size() > 1 && tokens[0].text() == "typedef" &&
+         (tokens[1].text() == "struct" || tokens[1].text() == "union" || tokens[1].text() == "class");
+}
+
 struct Definition {
   std::string text;                // its tokens joined by single spaces: layout is no change
   std::vector<std::string> names;  // the names it uses, to follow in turn
@@ -70,11 +77,14 @@ class Definitions {
       const std::string_view text = sources.files().at(file);
       // A struct or class is a type, not a value: its layout changing (a host struct gaining a
       // field, llm.c's GPT2) changes no launch input that merely names it (`GPT2* model`).
-      for (const FileScopeDeclaration& declaration : sources.declarations(file))
+      // `typedef struct { ... } GPT2;` names its anonymous struct GPT2: a type all the same.
+      for (const FileScopeDeclaration& declaration : sources.declarations(file)) {
+        const std::string_view declared = text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin);
+        if (declares_a_type(declared)) continue;
         for (const std::string& name : declaration.names)
           if (std::ranges::find(declaration.classes, name) == declaration.classes.end())
-            m_file_scope.try_emplace(name,
-                                     text.substr(declaration.span.begin, declaration.span.end - declaration.span.begin));
+            m_file_scope.try_emplace(name, declared);
+      }
     }
     find_function_bodies();
   }

@@ -160,4 +160,9 @@ TEST_CASE("kernels: a launch input that names a struct is not changed by the str
   const SourceFiles head_files{{"run.cu", kernel + "struct Model { int layers; float scale; };\n" + runner}};
   const RevisionSources base(base_files), head(head_files);
   CHECK(find_changed_kernels(base, head, {}, {"run.cu"}).kernels.empty());
+  // The same through llm.c's `typedef struct { ... } GPT2;`.
+  const SourceFiles typedef_base{{"run.cu", kernel + "typedef struct { int layers; } Model;\n" + runner}};
+  const SourceFiles typedef_head{{"run.cu", kernel + "typedef struct { int layers; float scale; } Model;\n" + runner}};
+  const RevisionSources base2(typedef_base), head2(typedef_head);
+  CHECK(find_changed_kernels(base2, head2, {}, {"run.cu"}).kernels.empty());
 }
