@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bench/spec_draft.hpp"
+#include "bench/spec_draft_text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,6 +19,12 @@
 
 namespace kforecast::bench {
 namespace {
+
+using draft_text::DraftLines;
+using draft_text::fill;
+using draft_text::printable;
+using draft_text::quoted;
+using draft_text::toml_key;
 
 using kernels::Token;
 
@@ -134,55 +141,6 @@ std::map<std::string, ParameterUse, std::less<>> parameter_uses(std::span<const 
   }
   return uses;
 }
-
-// ASCII without control characters and at most `limit` bytes: what a TOML comment or string of
-// the draft may hold, whatever the source had.
-std::string printable(std::string_view text, std::size_t limit = 160) {
-  std::string result;
-  for (char c : text.substr(0, limit)) {
-    const auto byte = static_cast<unsigned char>(c);
-    result += byte >= 0x20 && byte < 0x7f ? c : '?';
-  }
-  if (text.size() > limit) result += "...";
-  return result;
-}
-
-std::string quoted(std::string_view text) {
-  std::string result = "\"";
-  for (char c : printable(text, 400)) {
-    if (c == '"' || c == '\\') result += '\\';
-    result += c;
-  }
-  return result + "\"";
-}
-
-std::string toml_key(std::string_view name) {
-  const bool bare = !name.empty() && std::ranges::all_of(name, [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-  return bare ? std::string(name) : quoted(name);
-}
-
-// The draft's lines, each a TOML line and the comment that says what to check.
-class DraftLines {
- public:
-  void add(std::string line, std::string comment = {}) { m_lines.push_back({std::move(line), std::move(comment)}); }
-  std::string text(DraftFormat format) const {
-    std::string result;
-    for (const auto& [line, comment] : m_lines) {
-      std::string whole = line;
-      if (!comment.empty()) whole += (line.empty() ? "# " : "  # ") + printable(comment);
-      result += format == DraftFormat::comment_block ? (whole.empty() ? "//" : "// " + whole) : whole;
-      result += '\n';
-    }
-    return result;
-  }
-
- private:
-  std::vector<std::pair<std::string, std::string>> m_lines;
-};
-
-std::string fill(std::string_view what) { return quoted(fmt::format("FILL: {}", what)); }
 
 const kernels::Function* only_kernel(const kernels::ScannedSource& scanned, std::string_view kernel,
                                      std::string_view display_name, Error& error) {
