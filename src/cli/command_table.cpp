@@ -311,7 +311,11 @@ const std::array commands{
     Command{"config", "print the effective configuration and where each value came from",
             "kforecast config [--config FILE] [--repo DIR] [--reference]",
             "Prints every key with its value and its origin: default, the file (with its line), or an environment\n"
-            "variable. With --reference, prints the Markdown reference of every key (docs/config.md).",
+            "variable. Then reads every launch spec as `bench` would (the config's [[kernel]] tables, and each\n"
+            "'// kforecast:' block above a kernel in the repository's tracked sources) and binds it to its kernel's\n"
+            "parameters: each problem is printed as FILE:LINE:COL with the key, and the exit code is 2, so a spec\n"
+            "that would not read fails here, not in a CI benchmark job.\n"
+            "With --reference, prints the Markdown reference of every key (docs/config.md).",
             config_options, config_command},
     Command{"help", "show help for a command", "kforecast help [COMMAND]",
             "Prints the list of commands, or one command's usage, options and description.", no_options, help_command},

@@ -6,6 +6,8 @@
 
 #include "cli/handlers.hpp"
 #include "config/render.hpp"
+#include "gate/spec_check.hpp"
+#include "git/repository.hpp"
 
 namespace kforecast::cli {
 
@@ -35,7 +37,21 @@ Result<ExitCode> config_command(const Invocation& invocation, Context& context) 
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
   context.out << config::render_effective(*config);
-  return ExitCode::pass;
+
+  std::error_code ec;
+  const std::filesystem::path start =
+      invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo")) : std::filesystem::current_path(ec);
+  auto repository = git::open_repository(start);
+  const auto check = gate::check_launch_specs(*config, repository ? repository->get() : nullptr);
+  context.out << fmt::format("\n# launch specs: {} [[kernel]] table{} and {} `// kforecast:` block{} read\n",
+                             check.config_specs, check.config_specs == 1 ? "" : "s", check.comment_specs,
+                             check.comment_specs == 1 ? "" : "s");
+  for (const auto& note : check.notes) context.out << "# " << note << "\n";
+  if (check.problems.empty()) return ExitCode::pass;
+  for (const auto& problem : check.problems) context.err << "kforecast: error: " << problem << "\n";
+  context.err << fmt::format("kforecast: {} launch spec problem{}: `kforecast bench` and `pr` would refuse these specs\n",
+                             check.problems.size(), check.problems.size() == 1 ? "" : "s");
+  return ExitCode::usage;
 }
 
 }  // namespace kforecast::cli

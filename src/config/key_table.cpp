@@ -269,7 +269,7 @@ const std::array table_arrays{
                    "list (docs/compile-context.md).",
                    {}},
     TableArraySpec{"kernel",
-                   "Launch specs: how to run a kernel for benchmarking (see DESIGN.md, 'Kernel launch specs'); read by "
+                   "Launch specs: how to run a kernel for benchmarking (`kforecast help bench` shows the format; `kforecast config` checks every spec); read by "
                    "`kforecast bench`. `kforecast spec suggest FILE:KERNEL --format toml` drafts one from the kernel's "
                    "signature and launch sites.",
                    {}},

@@ -141,7 +141,7 @@ Result<std::vector<LabelledPair>> parse_labelled_pairs(std::string_view text, st
     if (line.empty()) continue;
     auto pair = parse_line(parser, line);
     if (!pair)
-      return fail(ExitCode::usage, fmt::format("{}:{}: {}; each line must be one labelled pair as DESIGN.md gives it",
+      return fail(ExitCode::usage, fmt::format("{}:{}: {}; each line must be one labelled pair (`kforecast help eval` gives the fields)",
                                                origin, line_number, pair.error().message));
     pair->line = line_number;
     if (pair->id.empty()) pair->id = fmt::format("line {}", line_number);

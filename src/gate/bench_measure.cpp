@@ -132,8 +132,8 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
         usage_error(
             fmt::format(
                 "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
-                ".kforecast.toml (sizes, grid, block, args; `kforecast spec suggest {}:{}` drafts one; see DESIGN.md, "
-                "'Kernel launch specs')",
+                ".kforecast.toml (sizes, grid, block, args; `kforecast spec suggest {}:{}` drafts one; `kforecast help "
+                "bench` shows the format)",
                 candidate->name_expression, sides->candidate.path, candidate->function.name))
             .error()});
   const bench::LaunchSpec problem = reference_spec ? *reference_spec : *candidate_spec;

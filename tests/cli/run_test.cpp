@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -6,6 +7,7 @@
 
 #include "cli/run.hpp"
 #include "kforecast_version.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace kforecast;
 using namespace kforecast::cli;
@@ -73,4 +75,15 @@ TEST_CASE("cli: config prints the effective configuration") {
   auto bad_env = run_cli({"config", "--repo", "/"}, {{"KFORECAST_FORECASTER", "gpt"}});
   CHECK(bad_env.code == ExitCode::usage);
   CHECK_THAT(bad_env.err, Contains("KFORECAST_FORECASTER"));
+}
+
+TEST_CASE("cli: config checks every launch spec and fails on one that would not read") {
+  kforecast::testing::TempDir directory;
+  const auto file = directory.path() / "kf.toml";
+  std::ofstream(file) << "[[kernel]]\nname = \"k\"\nsizes = [{ n = 1 }]\ngrid = [1]\nblock = [1]\nbogus = 3\n";
+  auto bad = run_cli({"config", "--repo", "/", "--config", file.string()});
+  CHECK(bad.code == ExitCode::usage);
+  CHECK_THAT(bad.err, Contains("kf.toml:6:1: [[kernel]] 'k': unknown key 'bogus'"));
+  CHECK_THAT(bad.err, Contains("1 launch spec problem"));
+  CHECK_THAT(bad.out, Contains("# launch specs: 0 [[kernel]] tables"));
 }

@@ -48,7 +48,7 @@ TEST_CASE("embedded: labelled pairs in the dataset format of DESIGN.md") {
 TEST_CASE("embedded: bad labelled pairs are errors that name the line and the field") {
   CHECK(error_of("{").starts_with("pairs.jsonl:1: not JSON"));
   CHECK(error_of("[1, 2]") ==
-        "pairs.jsonl:1: a line must be one JSON object; each line must be one labelled pair as DESIGN.md gives it");
+        "pairs.jsonl:1: a line must be one JSON object; each line must be one labelled pair (`kforecast help eval` gives the fields)");
   CHECK(error_of("\n{}").starts_with("pairs.jsonl:2: \"reference\" is missing or not an object"));
   CHECK(error_of(R"({"reference": {"kernel": "a"}, "candidate": {}})")
             .starts_with("pairs.jsonl:1: reference.\"source\" is missing"));
