@@ -22,7 +22,8 @@ constexpr std::array pr_options{
     OptionSpec{"--diff", "FILE|-", "review a patch made by git: the work tree is the head (- reads standard input)"},
     repo_option,
     config_option,
-    OptionSpec{"--format", "md|json|sarif", "report format (default md; sarif for code-scanning annotations)"},
+    OptionSpec{"--format", "text|md|json|sarif",
+               "report format (default: text on a terminal, else report.format, md; sarif for code-scanning annotations)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
     OptionSpec{"--forecaster", "embedded|llm",
                "which forecaster to use (default forecast.forecaster, which is embedded: offline, no network; llm "
@@ -81,7 +82,7 @@ constexpr std::array spec_options{
                ".kforecast.toml"}};
 constexpr std::array report_options{
     OptionSpec{"--merge", "PLAN", "the plan written by 'kforecast pr --plan'; the RESULTS files follow as arguments"},
-    OptionSpec{"--format", "md|json|sarif", "report format (default md)"},
+    OptionSpec{"--format", "text|md|json|sarif", "report format (default: text on a terminal, else report.format, md)"},
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
     OptionSpec{"--post", "",
                "post the report as 'kforecast pr --post' does, also from a workflow_run run (the step summary and "
@@ -121,7 +122,7 @@ constexpr std::array<OptionSpec, 0> no_options{};
 const std::array commands{
     Command{
         "pr", "gate a revision range: find changed kernels, forecast them, measure where unsure",
-        "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format md|json|sarif] [--output FILE] "
+        "kforecast pr [--base REV] [--head REV] [--repo DIR] [--format text|md|json|sarif] [--output FILE] "
         "[--forecaster embedded|llm] [--no-bench] [--post | --plan FILE]",
         "The CI gate. Finds the CUDA kernels that changed between two revisions, forecasts each one's speedup,\n"
         "benchmarks on the GPU only where the forecast predicts a regression or is unsure, and reports.\n"
@@ -247,7 +248,7 @@ const std::array commands{
             "Exit 2 for a missing file, no kernel of that name (the kernels there are listed) or several.",
             spec_options, spec_command},
     Command{"report", "merge a plan and its GPU jobs' results into the final report and verdict",
-            "kforecast report --merge PLAN RESULTS... [--format md|json|sarif] [--output FILE] [--post]",
+            "kforecast report --merge PLAN RESULTS... [--format text|md|json|sarif] [--output FILE] [--post]",
             "Completes the report of 'kforecast pr --plan PLAN' with the results of 'kforecast bench --plan PLAN\n"
             "--shard I/N' (any number of files, any order) by the same step 'kforecast pr' measures with: each\n"
             "measurement's verdict, policy.gpu_budget_seconds riskiest first, policy.on_unverified for a kernel that\n"

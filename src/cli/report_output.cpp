@@ -12,14 +12,28 @@
 #include "report/writer.hpp"
 
 namespace kforecast::cli {
+namespace {
+
+// Colour unless the user opted out (https://no-color.org) or the terminal cannot show it.
+bool colour_allowed(const EnvLookup& env) {
+  const auto no_color = env("NO_COLOR");
+  const auto term = env("TERM");
+  return (!no_color || no_color->empty()) && !(term && *term == "dumb");
+}
+
+}  // namespace
 
 Result<ExitCode> write_report(const report::Report& report, const config::Config& config, const Invocation& invocation,
                               Context& context) {
-  // The config's value was checked against the same choices when it was read.
-  const std::string format =
-      invocation.has("--format") ? invocation.value("--format") : config.string_value("report.format");
-  if (format != "md" && format != "json" && format != "sarif")
-    return usage_error(fmt::format("--format {}: expected md, json or sarif", format));
+  // The config's value was checked against the same choices when it was read. Markdown is for
+  // PR comments and files; a person at a terminal gets the text view unless they chose a format.
+  const bool to_terminal = context.out_is_terminal && !invocation.has("--output");
+  const std::string format = invocation.has("--format") ? invocation.value("--format")
+                             : to_terminal && config.setting("report.format").source == config::Source::default_value
+                                 ? "text"
+                                 : config.string_value("report.format");
+  if (format != "md" && format != "json" && format != "sarif" && format != "text")
+    return usage_error(fmt::format("--format {}: expected text, md, json or sarif", format));
   std::ofstream file;
   if (invocation.has("--output")) {
     file.open(invocation.value("--output"), std::ios::binary);
@@ -30,6 +44,7 @@ Result<ExitCode> write_report(const report::Report& report, const config::Config
   std::ostream& out = file.is_open() ? redacted_file.stream() : context.out;
   const auto writer = format == "json"    ? report::make_json_writer(out)
                       : format == "sarif" ? report::make_sarif_writer(out)
+                      : format == "text"  ? report::make_terminal_writer(out, to_terminal && colour_allowed(context.env))
                                           : report::make_markdown_writer(out);
   writer->write(report);
   return report.verdict == report::GateVerdict::fail ? ExitCode::gate_failed : ExitCode::pass;

@@ -13,7 +13,7 @@ constexpr std::array<std::string_view, 2> forecasters{"embedded", "llm"};
 constexpr std::array<std::string_view, 2> fallbacks{"none", "embedded"};
 constexpr std::array<std::string_view, 3> auth_styles{"bearer", "api-key", "none"};
 constexpr std::array<std::string_view, 2> unverified_actions{"warn", "fail"};
-constexpr std::array<std::string_view, 3> report_formats{"md", "json", "sarif"};
+constexpr std::array<std::string_view, 4> report_formats{"md", "json", "sarif", "text"};
 
 using enum ValueType;
 
@@ -187,7 +187,8 @@ const std::array keys{
             choice,
             "\"md\"",
             "",
-            "Report format of `pr` and `report --merge` when --format is not given.",
+            "Report format of `pr` and `report --merge` when --format is not given: md (a PR comment), json, sarif, or "
+            "text (for a person). Left at its default, a report printed to a terminal is text.",
             {},
             {},
             report_formats},

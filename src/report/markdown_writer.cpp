@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "report/entry_text.hpp"
 #include "report/writer.hpp"
 
 namespace kforecast::report {
@@ -19,14 +20,16 @@ std::string text_cell(std::string_view text) {
       case '|':
         out += "\\|";
         break;
+      // Backslash escapes, not HTML entities: the text reads the same in the Markdown source
+      // (a log, a terminal) as rendered, and still cannot open a tag or an entity.
       case '<':
-        out += "&lt;";
+        out += "\\<";
         break;
       case '>':
-        out += "&gt;";
+        out += "\\>";
         break;
       case '&':
-        out += "&amp;";
+        out += "\\&";
         break;
       case '`':
         out += "'";
@@ -63,40 +66,8 @@ std::string code_cell(std::string_view text) {
   return out;
 }
 
-// The decision in words. A kernel left at forecast_only without a forecast (its forecaster
-// failed, or the forecasters cannot read what changed) was neither settled nor forecast: "not
-// judged" says so where "forecast only" would claim a forecast it does not have.
-std::string decision_text(const KernelEntry& entry) {
-  if (entry.decision == Decision::forecast_only && !entry.forecast) return "not judged";
-  std::string text(to_string(entry.decision));
-  for (char& c : text)
-    if (c == '_') c = ' ';
-  return text;
-}
-
-// "1.031x [1.012, 1.049]", or what stands for a speedup that was not timed.
-std::string speedup_text(const MeasurementEntry& m) {
-  if (!(m.speedup > 0) || !std::isfinite(m.speedup)) return "not timed";
-  const auto bound = [](double value) { return std::isfinite(value) ? fmt::format("{:.3f}", value) : "?"; };
-  return fmt::format("{:.3f}x [{}, {}]", m.speedup, bound(m.ci_low), bound(m.ci_high));
-}
-
-// The footer: GPU time spent, and saved against measuring every changed kernel.
-std::string gpu_time_text(const GpuTime& time) {
-  std::string text = time.measured == 0 ? "GPU time: none spent"
-                                        : fmt::format("GPU time: {:.1f} s spent measuring {} of {} changed kernel{}",
-                                                      time.spent_seconds, time.measured, time.measurable,
-                                                      time.measurable == 1 ? "" : "s");
-  if (time.saved_seconds && time.per_kernel_seconds)
-    text += fmt::format(
-        "; {} against measuring all {} (estimated at {:.1f} s each, the median of this run's "
-        "measurements)",
-        *time.saved_seconds > 0 ? fmt::format("about {:.1f} s saved", *time.saved_seconds)
-                                : std::string("nothing saved"),
-        time.measurable, *time.per_kernel_seconds);
-  if (!time.note.empty()) text += fmt::format(" ({})", text_cell(time.note));
-  return text + ".\n";
-}
+// A reason's first line: a compiler's log follows it in the notes.
+std::string_view first_line(std::string_view text) { return text.substr(0, text.find('\n')); }
 
 class MarkdownWriter final : public Writer {
  public:
@@ -128,6 +99,13 @@ class MarkdownWriter final : public Writer {
   }
 
   void end(const Report& report) override {
+    // Why each kernel that did not pass did not, where a reader sees it without unfolding notes.
+    std::string reasons;
+    for (const KernelEntry& entry : report.kernels)
+      if (const std::string reason = verdict_reason(entry); !reason.empty())
+        reasons += fmt::format("- `{}` ({}): {}\n", code_cell(entry.name), to_string(entry.verdict),
+                               text_cell(first_line(reason)));
+    if (!reasons.empty()) out() << "\n" << reasons;
     std::string forecasts;
     for (const KernelEntry& entry : report.kernels) {
       if (!entry.forecast) continue;
@@ -164,11 +142,14 @@ class MarkdownWriter final : public Writer {
       out() << "\n| kernel | measured speedup [interval] | measured | time per launch (base -> head) | GPU s |\n"
                "|---|---|---|---|---|\n"
             << measurements;
-    if (report.gpu_time) out() << "\n" << gpu_time_text(*report.gpu_time);
+    if (report.gpu_time) out() << "\n" << text_cell(gpu_time_text(*report.gpu_time)) << "\n";
+    // Every note, folded; a note all kernels share (a machine-wide condition) is listed once.
+    const auto shared = notes_shared_by_all(report.kernels);
     std::string notes;
+    for (const std::string& note : shared) notes += fmt::format("- every kernel: {}\n", text_cell(note));
     for (const KernelEntry& entry : report.kernels) {
       for (const std::string& note : entry.notes)
-        notes += fmt::format("- `{}`: {}\n", code_cell(entry.name), text_cell(note));
+        if (!shared.contains(note)) notes += fmt::format("- `{}`: {}\n", code_cell(entry.name), text_cell(note));
       if (!entry.build.empty())
         notes += fmt::format("- `{}`: built by {}\n", code_cell(entry.name), text_cell(entry.build));
     }

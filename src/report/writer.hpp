@@ -54,6 +54,9 @@ class MultiWriter final : public Writer {
 
 std::unique_ptr<Writer> make_json_writer(std::ostream& out);
 std::unique_ptr<Writer> make_markdown_writer(std::ostream& out);
+// For a person at a terminal (`--format text`, the default there): one line per kernel, the
+// reasons unfolded, colour when `colour` (the caller checks the terminal and NO_COLOR).
+std::unique_ptr<Writer> make_terminal_writer(std::ostream& out, bool colour);
 // SARIF 2.1.0: a result per kernel that fails or warns, for code-scanning annotations.
 std::unique_ptr<Writer> make_sarif_writer(std::ostream& out);
 

@@ -57,7 +57,8 @@ TEST_CASE("report: notes outside code spans cannot inject HTML or mentions") {
   std::ostringstream out;
   make_markdown_writer(out)->write(sample_report());
   CHECK(out.str().find("<script>") == std::string::npos);
-  CHECK(out.str().find("line break &lt;script&gt; @\u200bteam") != std::string::npos);
+  CHECK(out.str().find("line break \\<script\\> @\u200bteam") != std::string::npos);
+  CHECK(out.str().find("&lt;") == std::string::npos);  // backslash escapes: the source reads as rendered
 }
 
 TEST_CASE("report: measured kernels and the GPU time, JSON and Markdown golden files") {
@@ -118,7 +119,7 @@ TEST_CASE("report: a fallback forecast is labelled in JSON, Markdown and SARIF, 
   CHECK(json.str().find(R"("fallback": null)") != std::string::npos);  // the other kernel's own forecast
   CHECK(markdown.str().find("| embedded (fallback: llm failed) `ordinal logistic` |") != std::string::npos);
   CHECK(markdown.str().find("**fallback** to the embedded forecaster because the llm forecast failed: HTTP 500: "
-                            "&lt;b&gt;\\|\"down\"") != std::string::npos);
+                            "\\<b\\>\\|\"down\"") != std::string::npos);
   CHECK(markdown.str().find("| embedded `ordinal logistic` |") != std::string::npos);
   // A passing kernel leaves no SARIF result, so the run's properties carry the label.
   CHECK(sarif.str().find(R"("forecastFallbacks": [{"kernel": "k", "file": "k.cu", "forecaster": "embedded", )"
@@ -173,4 +174,44 @@ TEST_CASE("report: the first line says how many kernels could not be judged, and
     CHECK(sarif.str().find("\"summary\": \"pass, but 2 kernels could not be judged\", \"unjudged\": 2") !=
           std::string::npos);
   }
+}
+
+TEST_CASE("report: the terminal view, golden files") {
+  std::ostringstream sample, measured;
+  make_terminal_writer(sample, false)->write(sample_report());
+  make_terminal_writer(measured, false)->write(measured_report());
+  check_golden(sample.str(), "sample.txt");
+  check_golden(measured.str(), "measured.txt");
+  CHECK(sample.str().starts_with("kforecast: pass, but 2 kernels could not be judged\n"));
+  CHECK(sample.str().find("\x1b") == std::string::npos);  // no colour asked
+}
+
+TEST_CASE("report: the terminal view shows each failure's reason unfolded and a shared note once") {
+  Report report = measured_report();
+  for (auto& entry : report.kernels) entry.notes.push_back("NVRTC not found (tried libnvrtc.so.13, and 8 more)");
+  std::ostringstream out;
+  make_terminal_writer(out, false)->write(report);
+  const std::string text = out.str();
+  CHECK(text.find("every kernel:\n  - NVRTC not found (tried libnvrtc.so.13, and 8 more)\n") != std::string::npos);
+  CHECK(text.find("NVRTC not found") == text.rfind("NVRTC not found"));  // once
+  // Every kernel that did not pass says why, under its own line.
+  for (const auto& entry : report.kernels)
+    if (entry.verdict != KernelVerdict::pass && entry.measurement && !entry.measurement->reason.empty())
+      CHECK(text.find("why: measured " + entry.measurement->verdict + ": " + entry.measurement->reason) !=
+            std::string::npos);
+}
+
+TEST_CASE("report: the terminal view cannot be rewritten by escape sequences in a pull request's names") {
+  Report report{"0.1.0", "a", "b", GateVerdict::fail, {}, {}};
+  report.kernels.push_back({"k\x1b[2J\x1b]0;owned\x07", "x.cu", 1, Change::modified, Decision::forecast_only,
+                            KernelVerdict::fail, {"note\x1b[31m red"}});
+  std::ostringstream plain, coloured;
+  make_terminal_writer(plain, false)->write(report);
+  make_terminal_writer(coloured, true)->write(report);
+  CHECK(plain.str().find('\x1b') == std::string::npos);
+  CHECK(plain.str().find("k?[2J?]0;owned?") != std::string::npos);
+  CHECK(plain.str().find("note?[31m red") != std::string::npos);
+  // Colour is the writer's own: the verdict words, reset after each.
+  CHECK(coloured.str().find("\x1b[1;31mfail\x1b[0m") != std::string::npos);
+  CHECK(coloured.str().find("\x1b[1;31mFAIL\x1b[0m") != std::string::npos);
 }

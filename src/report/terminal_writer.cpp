@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+// The report for a person at a terminal: the verdict first, one line per kernel with its decision
+// and verdict, and under each kernel that did not pass the reason and its notes, unfolded; a
+// note every kernel shares (no NVRTC, no GPU) once, not once per kernel; the run's notes last.
+// Kernel names, paths and notes come from the pull request: control characters (an escape
+// sequence could rewrite what the terminal shows) are replaced before anything is printed.
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "report/entry_text.hpp"
+#include "report/writer.hpp"
+
+namespace kforecast::report {
+namespace {
+
+// Printable text only: a control character (ESC included) becomes '?', except newlines, which
+// the caller splits on.
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    out += (byte < 0x20 && c != '\n') || byte == 0x7f ? '?' : c;
+  }
+  return out;
+}
+
+// Lines of a note, at most `max_lines` (a compiler's log can run to hundreds): the first after
+// `first`, the rest under it.
+std::string indented(std::string_view text, std::string_view first, std::size_t max_lines = 8) {
+  const std::string rest(first.size(), ' ');
+  std::string out;
+  std::size_t lines = 0, start = 0;
+  const std::string clean = printable(text);
+  while (start <= clean.size()) {
+    const std::size_t end = std::min(clean.find('\n', start), clean.size());
+    const std::string_view line = std::string_view(clean).substr(start, end - start);
+    start = end + 1;
+    if (line.find_first_not_of(' ') == std::string_view::npos) continue;
+    if (++lines > max_lines) {
+      out += fmt::format("{}... (the rest in --format md or json)\n", rest);
+      break;
+    }
+    out += fmt::format("{}{}\n", lines == 1 ? std::string(first) : rest, line);
+  }
+  return out;
+}
+
+std::string shortened(std::string text, std::size_t width) {
+  if (text.size() > width) text = text.substr(0, width - 3) + "...";
+  return text;
+}
+
+class TerminalWriter final : public Writer {
+ public:
+  TerminalWriter(std::ostream& out, bool colour) : Writer(out), m_colour(colour) {}
+
+ protected:
+  void begin(const Report& report) override {
+    const auto colour = report.verdict == GateVerdict::fail ? red
+                        : unjudged_kernels(report) > 0 || !report.warnings.empty() ? yellow
+                                                                                      : green;
+    out() << fmt::format("kforecast: {}\n", paint(colour, printable(summary(report)), true));
+    for (const RunWarning& warning : report.warnings)
+      out() << fmt::format("{} {}\n", paint(yellow, "warning:", true), printable(warning_text(warning)));
+    out() << fmt::format("base {} -> head {}: ", report.base.substr(0, 12), report.head.substr(0, 12));
+    if (report.kernels.empty()) {
+      out() << "no CUDA kernel changed\n";
+      return;
+    }
+    out() << fmt::format("{} kernel{} changed\n\n", report.kernels.size(), report.kernels.size() == 1 ? "" : "s");
+    for (const KernelEntry& entry : report.kernels) {
+      m_name_width = std::max(m_name_width, std::min<std::size_t>(entry.name.size(), 40));
+      m_where_width = std::max(m_where_width, std::min<std::size_t>(where(entry).size(), 40));
+    }
+    m_shared = notes_shared_by_all(report.kernels);
+  }
+
+  void kernel(const KernelEntry& entry, std::size_t) override {
+    const auto [colour, word] = entry.verdict == KernelVerdict::fail   ? std::pair{red, "FAIL"}
+                                : entry.verdict == KernelVerdict::warn ? std::pair{yellow, "warn"}
+                                                                       : std::pair{green, "pass"};
+    std::string line = fmt::format("  {}  {:<{}}  {:<{}}  {:<8}  {:<16}  {}", paint(colour, word, true),
+                                   printable(shortened(entry.name, 40)), m_name_width,
+                                   printable(shortened(where(entry), 40)), m_where_width, to_string(entry.change),
+                                   decision_text(entry), printable(outcome(entry)));
+    line.erase(line.find_last_not_of(' ') + 1);
+    out() << line << "\n";
+    if (entry.verdict == KernelVerdict::pass) return;
+    const std::string reason = verdict_reason(entry);
+    if (!reason.empty()) out() << indented(fmt::format("why: {}", reason), "        ");
+    for (const std::string& note : entry.notes)
+      if (!m_shared.contains(note) && (reason.empty() || (reason.find(note) == std::string::npos &&
+                                                          note.find(reason) == std::string::npos)))
+        out() << indented(note, "        - ", 4);
+    if (!entry.build.empty()) out() << indented(fmt::format("built by {}", entry.build), "        - ", 2);
+  }
+
+  void end(const Report& report) override {
+    if (!m_shared.empty()) {
+      out() << "\nevery kernel:\n";
+      for (const std::string& note : m_shared) out() << indented(note, "  - ", 4);
+    }
+    if (report.gpu_time) out() << "\n" << printable(gpu_time_text(*report.gpu_time)) << "\n";
+    if (!report.notes.empty()) {
+      out() << "\nrun:\n";
+      for (const std::string& note : report.notes) out() << indented(note, "  - ", 4);
+    }
+  }
+
+ private:
+  static constexpr std::string_view red = "31", yellow = "33", green = "32";
+
+  std::string paint(std::string_view colour, std::string_view text, bool bold) const {
+    if (!m_colour) return std::string(text);
+    return fmt::format("\x1b[{}{}m{}\x1b[0m", bold ? "1;" : "", colour, text);
+  }
+
+  static std::string where(const KernelEntry& entry) { return fmt::format("{}:{}", entry.file, entry.line); }
+
+  // What settled the kernel, in a few words: the measurement, the forecast, or nothing.
+  static std::string outcome(const KernelEntry& entry) {
+    if (entry.measurement && entry.measurement->verdict == "failed")
+      return fmt::format("failed, {:.2f} GPU-s", entry.measurement->gpu_seconds);
+    if (entry.measurement)
+      return fmt::format("{} {}, {:.2f} GPU-s", entry.measurement->verdict, speedup_text(*entry.measurement),
+                         entry.measurement->gpu_seconds);
+    if (entry.forecast)
+      return fmt::format("forecast bin {} ({}), P(regression) {:.2f}", entry.forecast->bin, entry.forecast->bin_label,
+                         entry.forecast->p_regression);
+    return "";
+  }
+
+  bool m_colour;
+  std::size_t m_name_width = 6, m_where_width = 5;
+  std::set<std::string> m_shared;
+};
+
+}  // namespace
+
+std::unique_ptr<Writer> make_terminal_writer(std::ostream& out, bool colour) {
+  return std::make_unique<TerminalWriter>(out, colour);
+}
+
+}  // namespace kforecast::report
