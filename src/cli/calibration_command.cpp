@@ -11,6 +11,8 @@
 
 #include "base/text_file.hpp"
 #include "cli/handlers.hpp"
+#include "eval/plots.hpp"
+#include "eval/rows.hpp"
 #include "policy/ledger_calibration.hpp"
 
 namespace kforecast::cli {
@@ -81,6 +83,19 @@ Result<ExitCode> calibration_command(const Invocation& invocation, Context& cont
     policy::write_calibration_json(context.out, *calibration);
   else
     policy::write_calibration_text(context.out, *calibration);
+  if (invocation.has("--plots")) {
+    const auto rows = eval::ledger_rows(*reading);
+    if (rows.empty())
+      return fail(ExitCode::could_not_run,
+                  fmt::format("--plots: {} holds no measured speedup to plot (every measurement failed)",
+                              options->ledger.string()));
+    const eval::PolicySettingsForEval policy{current, config->number_value("bench.tolerance")};
+    auto written = eval::write_eval_plots(
+        invocation.value("--plots"), rows, policy,
+        fmt::format("{} measured kernel{} in {}", rows.size(), rows.size() == 1 ? "" : "s", options->ledger.string()));
+    if (!written) return std::unexpected(written.error());
+    for (const auto& path : *written) context.err << fmt::format("kforecast: wrote {}\n", path.string());
+  }
   return ExitCode::pass;
 }
 

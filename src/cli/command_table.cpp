@@ -112,7 +112,9 @@ constexpr std::array train_options{
 constexpr std::array calibration_options{
     OptionSpec{"--target-risk", "RATE", "error rate to hold among trusted forecasts (default 0.02)"},
     OptionSpec{"--ledger", "FILE", "read this ledger instead of policy.ledger"},
-    OptionSpec{"--format", "text|json", "output format (default text)"}, config_option, repo_option};
+    OptionSpec{"--format", "text|json", "output format (default text)"},
+    OptionSpec{"--plots", "DIR", "also draw reliability.svg and risk_coverage.svg into DIR, as eval draws them"},
+    config_option, repo_option};
 constexpr std::array doctor_options{config_option, repo_option};
 constexpr std::array config_options{
     config_option, repo_option,
@@ -297,12 +299,15 @@ const std::array commands{
             "  kforecast train fixtures/corpus/pairs.jsonl --output src/embedded/default_model.txt",
             train_options, train_command},
     Command{"calibration", "forecast quality in this repository's ledger, and suggested thresholds",
-            "kforecast calibration [--target-risk RATE] [--ledger FILE] [--format text|json]",
+            "kforecast calibration [--target-risk RATE] [--ledger FILE] [--format text|json] [--plots DIR]",
             "Reads the ledger (policy.ledger: one line per kernel kforecast measured, with its forecast) and prints\n"
             "how good the forecasts were, what the configured policy did with them (kernels trusted, regressions\n"
             "sent to the GPU, regressions trusted), and the thresholds that would have trusted the most kernels\n"
             "while holding --target-risk among them, with a 95% upper bound on that risk. Paste the suggested\n"
-            "policy.max_p_regression and policy.min_confidence into .kforecast.toml once the bound holds.",
+            "policy.max_p_regression and policy.min_confidence into .kforecast.toml once the bound holds.\n"
+            "With --plots DIR, also draws the reliability diagram (confidence against the accuracy observed) and the\n"
+            "risk-coverage curve (the share trusted against the error rate among it, the configured thresholds\n"
+            "marked) of the measured kernels, as SVG files that a browser or a PR comment shows.",
             calibration_options, calibration_command},
     Command{"doctor", "show what is available: config, git, NVRTC, nvcc, GPU and driver, endpoint",
             "kforecast doctor [--config FILE] [--repo DIR]",

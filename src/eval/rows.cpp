@@ -26,6 +26,23 @@ std::vector<EvalRow> eval_rows(std::span<const embedded::LabelledPair> pairs) {
   return rows;
 }
 
+std::vector<EvalRow> ledger_rows(const policy::LedgerReading& ledger) {
+  std::vector<EvalRow> rows;
+  for (const auto& entry : ledger.entries) {
+    if (!entry.speedup) continue;
+    const auto bin = forecast::bin_from_speedup(*entry.speedup);
+    if (!bin) continue;  // the reader keeps only finite positive speedups; this is belt and braces
+    EvalRow row;
+    row.id = entry.kernel;
+    row.family = entry.file;
+    row.speedup = *entry.speedup;
+    row.true_bin = *bin;
+    row.forecast = entry.forecast;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 std::string family_label(const std::string& family) { return family.empty() ? "(no family)" : family; }
 
 BinDistribution training_prior(std::span<const SpeedupBin> bins) {

@@ -14,6 +14,7 @@
 
 #include "embedded/labelled_pairs.hpp"
 #include "forecast/bin_distribution.hpp"
+#include "policy/ledger.hpp"
 
 namespace kforecast::eval {
 
@@ -31,6 +32,11 @@ struct EvalRow {
 
 // The rows of a parsed dataset, with uniform forecasts and priors still to fill in.
 std::vector<EvalRow> eval_rows(std::span<const embedded::LabelledPair> pairs);
+
+// The rows of a ledger's measured kernels (`kforecast calibration --plots`): each entry with a
+// speedup, its forecast as recorded, the kernel's file as its family. Failed measurements have no
+// speedup to score against and are left out.
+std::vector<EvalRow> ledger_rows(const policy::LedgerReading& ledger);
 
 // The family as tables print it: "(no family)" for an empty one.
 std::string family_label(const std::string& family);

@@ -3,6 +3,8 @@
 // pr_nvrtc_test.cpp, skipped where it is not installed.
 
 #include <fmt/format.h>
+#include <fstream>
+#include <iterator>
 #include <catch2/catch.hpp>
 
 #include "e2e.hpp"
@@ -197,6 +199,18 @@ TEST_CASE("e2e: calibration reads the ledger and suggests thresholds") {
   CHECK_THAT(missing.err, Contains("no ledger at .kforecast/ledger.jsonl"));
   auto bad_rate = run_kforecast({"calibration", "--ledger", ledger, "--target-risk", "2"}, repo.path());
   CHECK(bad_rate.status == 2);
+
+  const auto plots = repo.path() / "plots";
+  auto drawn = run_kforecast({"calibration", "--ledger", ledger, "--plots", plots.string()}, repo.path());
+  INFO(drawn.err);
+  CHECK(drawn.status == 0);
+  CHECK_THAT(drawn.err, Contains("wrote " + (plots / "reliability.svg").string()));
+  for (const char* name : {"reliability.svg", "risk_coverage.svg"}) {
+    std::ifstream svg(plots / name);
+    const std::string text{std::istreambuf_iterator<char>(svg), {}};
+    CHECK_THAT(text, Contains("<svg xmlns="));
+    CHECK_THAT(text, Contains("3 measured kernels in"));  // the subtitle: what was plotted
+  }
 }
 
 TEST_CASE("e2e: pr's policy trusts a sure forecast, and on_unverified decides the rest") {

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "eval/plots.hpp"
+#include "eval/rows.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace kforecast;
@@ -204,4 +205,22 @@ TEST_CASE("eval: eval writes both plots into a new directory") {
   auto blocked = write_eval_plots(dir.path() / "file" / "sub", rows, {{0.2, 0.5}, 0.02}, "x");
   REQUIRE_FALSE(blocked.has_value());
   CHECK(blocked.error().message.find("--plots: cannot create the directory") != std::string::npos);
+}
+
+TEST_CASE("eval: a ledger's measured kernels become rows, failed measurements left out") {
+  kforecast::policy::LedgerReading ledger;
+  kforecast::policy::LedgerEntry measured;
+  measured.kernel = "k";
+  measured.file = "src/k.cu";
+  measured.speedup = 0.8;
+  measured.forecast = kforecast::forecast::BinDistribution::uniform();
+  kforecast::policy::LedgerEntry failed = measured;
+  failed.speedup.reset();
+  ledger.entries = {measured, failed};
+  const auto rows = kforecast::eval::ledger_rows(ledger);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].id == "k");
+  CHECK(rows[0].family == "src/k.cu");
+  CHECK(rows[0].speedup == 0.8);
+  CHECK(rows[0].true_bin == kforecast::forecast::bin_from_speedup(0.8).value());
 }
