@@ -6,8 +6,8 @@
 // and runs three rules on them:
 //   before  the rule before issue 17: a 99% t interval after 4, 8, 16, 32 rounds, 10 samples a block
 //   peeking that interval at 99% at every look of the new schedule (3, 4, 5, 6, 8, ...): naive peeking
-//   now     statistics.hpp's SequentialTest (alpha spending over the looks) with blocks sized to the
-//           kernel (samples_per_block) and 48 rounds at most
+//   now     statistics.hpp's SequentialTest (alpha spending over the looks) with the runner's
+//           defaults (runner.hpp): blocks sized to the kernel (samples_per_block), its round cap
 // and prints per kernel class and rule: false regressions in A/A, regressions when the truth is
 // exactly the 2% tolerance (the case that tests the error rate), runs whose interval missed the
 // truth at some look (peeking on: no early stop), planted 3% slowdowns caught, a 2.1% slowdown's
@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/runner.hpp"
 #include "bench/statistics.hpp"
 
 namespace {
@@ -40,6 +41,7 @@ using kforecast::bench::speedup_interval;
 using kforecast::bench::Verdict;
 
 constexpr double tolerance = 0.02;
+const kforecast::bench::RunnerOptions defaults;
 constexpr double sample_overhead_us = 60;  // spin kernel and L2 flush around each sample (H100)
 
 struct KernelClass {
@@ -95,7 +97,7 @@ Decision decide_once(Rule rule, Noise& noise, bool keep_looking) {
   };
   if (rule == Rule::now) {
     SequentialTest test(0.99, tolerance);
-    for (int round = 1; round <= 48; ++round) {
+    for (int round = 1; round <= defaults.max_rounds; ++round) {
       const auto at_look = test.add_round(noise.next());
       if (look_index(round) != 0) note_interval(test.interval());
       if (!verdict && at_look) {
@@ -106,7 +108,7 @@ Decision decide_once(Rule rule, Noise& noise, bool keep_looking) {
     }
     if (!verdict) verdict = test.final_look();
   } else {
-    const int cap = rule == Rule::before ? 32 : 48;
+    const int cap = rule == Rule::before ? 32 : defaults.max_rounds;
     std::vector<double> logs;
     for (int round = 1; round <= cap; ++round) {
       logs.push_back(noise.next());
@@ -121,7 +123,7 @@ Decision decide_once(Rule rule, Noise& noise, bool keep_looking) {
       if (verdict && !keep_looking) break;
     }
   }
-  if (decision.rounds == 0) decision.rounds = rule == Rule::before ? 32 : 48;
+  if (decision.rounds == 0) decision.rounds = rule == Rule::before ? 32 : defaults.max_rounds;
   decision.verdict = verdict.value_or(Verdict::inconclusive);
   return decision;
 }
@@ -156,8 +158,11 @@ Tally simulate(Rule rule, const KernelClass& kernel, int samples, double slowdow
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::max(100, std::atoi(argv[1])) : 2000;
   const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
-  std::printf("decision_rule_bench: %d simulated decisions per cell, seed %llu, tolerance 2%%, confidence 99%%\n\n",
-              runs, static_cast<unsigned long long>(seed));
+  std::printf(
+      "decision_rule_bench: %d simulated decisions per cell, seed %llu, tolerance 2%%, confidence 99%%, now: at most %d "
+      "rounds, blocks of %d to %d samples (%.0f us of samples)\n\n",
+      runs, static_cast<unsigned long long>(seed), defaults.max_rounds, defaults.min_samples_per_block,
+      defaults.samples_per_block, defaults.block_target_us);
   std::printf("%-20s %-8s %7s | %9s %9s %9s | %8s %8s | %13s | %6s %7s %9s\n", "kernel", "rule", "samples",
               "A/A regr", "at 2% regr", "misses", "3% caught", "3% rounds", "2.1%: regr/inc", "rounds", "samples",
               "GPU ms");
@@ -166,7 +171,9 @@ int main(int argc, char** argv) {
   for (const auto& kernel : classes) {
     for (const Rule rule : {Rule::before, Rule::peeking, Rule::now}) {
       const int samples =
-          rule == Rule::now ? samples_per_block(kernel.kernel_us, 2000, 3, 10) : 10;
+          rule == Rule::now ? samples_per_block(kernel.kernel_us, defaults.block_target_us,
+                                                defaults.min_samples_per_block, defaults.samples_per_block)
+                            : 10;
       const auto aa = simulate(rule, kernel, samples, 1.0, runs, seed, false);
       const auto boundary = simulate(rule, kernel, samples, 1.02, runs, seed + 1, false);
       const auto misses = simulate(rule, kernel, samples, 1.0, runs, seed + 2, true);

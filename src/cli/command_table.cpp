@@ -207,7 +207,7 @@ const std::array commands{
         "decides. The interval is looked at from the third round on and stays 99% valid over all its looks (each\n"
         "look spends a share of the 1%), so clear cases stop early. Verdicts: faster, same, regression (beyond\n"
         "bench.tolerance, default 2%; re-measured in a fresh process unless the whole interval lies more than\n"
-        "2.5% past the tolerance), inconclusive (no decision within bench.max_gpu_seconds or 48 rounds; its reason\n"
+        "2.5% past the tolerance), inconclusive (no decision within bench.max_gpu_seconds or 64 rounds; its reason\n"
         "starts 'borderline:' when the candidate measured slower than the tolerance but the interval straddles\n"
         "it, or a fresh process did not confirm the regression; the gate warns, and fails only under\n"
         "policy.fail_on_inconclusive) or failed (a fault, a hang past bench.timeout_seconds, wrong results, no\n"
