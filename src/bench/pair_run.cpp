@@ -277,11 +277,10 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   result.t_reference_us = median(reference_medians);
   result.t_candidate_us = median(candidate_medians);
   if (!verdict) {
-    // A slowdown just past the tolerance is told apart from a plain lack of rounds.
+    // A slowdown just past the tolerance is told apart from a plain lack of rounds, first thing.
+    if (reason.empty()) reason = fmt::format("size {}: no decision within {} rounds", result.size, m_options.max_rounds);
     if (auto borderline = borderline_reason(interval, m_options.tolerance); !borderline.empty())
-      reason = fmt::format("size {}: {}{}", result.size, borderline, reason.empty() ? "" : " (" + reason + ")");
-    else if (reason.empty())
-      reason = fmt::format("size {}: no decision within {} rounds", result.size, m_options.max_rounds);
+      reason = fmt::format("{} ({})", borderline, reason);
   }
   result.verdict = verdict.value_or(Verdict::inconclusive);
   return result;
