@@ -215,7 +215,7 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   // Batch size from one-launch samples of both kernels.
   double one_launch_us = 1e30;
   for (Side* side : {&reference, &candidate}) {
-    auto times = block(*side, 1, 5);
+    auto times = block(*side, 1, 3);  // three are enough for a batch size; a 5 ms kernel's cost 5 each
     if (!times) return failed(describe_failure(fmt::format("timing {}", side->kernel->label), times.error()));
     one_launch_us = std::min(one_launch_us, median(*times));
   }

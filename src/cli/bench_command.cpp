@@ -73,6 +73,7 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   auto options = gate::runner_options(*config);
   const bool terminal = context.err_is_terminal;
 
+  if (invocation.has("--confirming")) options.seeds = 1;  // a regression's confirmation (gate/bench_child.hpp)
   if (invocation.has("--repeat")) {
     const std::string text = invocation.value("--repeat");
     int count = 0;

@@ -69,6 +69,9 @@ constexpr std::array bench_options{
     OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"},
     config_option,
     OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"},
+    OptionSpec{"--confirming", "",
+               "this measurement confirms a regression another process measured: outputs compared on one seed "
+               "(used by the child)"},
     OptionSpec{"--repeat", "N",
                "with --in-process --format json: measure the pair N times from one compile, one JSON line each (a "
                "measurement study, as scripts/gpu-decision-time.sh runs)"},

@@ -22,6 +22,8 @@ struct ChildRequest {
   std::optional<std::string> config;  // passed as --config; nullopt: the child finds its own
   std::string working_directory;      // the child's; empty: this process's
   double timeout_seconds = 300;       // bench.timeout_seconds
+  // A regression's confirmation: outputs compared on one seed, not two (`--confirming`).
+  bool confirming = false;
 };
 
 // One measurement in a fresh child. A crash or a timeout is a `failed` measurement; an Error

@@ -77,6 +77,9 @@ TEST_CASE("cli bench: --repeat takes a count and needs --in-process --format jso
   auto good = bench({file, "--vs", file, "--in-process", "--format", "json", "--repeat", "3"});
   CHECK(good.code == ExitCode::could_not_run);
   CHECK_THAT(good.err, Contains("libcuda.so.1"));
+  // The confirming child's option is known, and the request gets as far as the GPU too.
+  auto confirming = bench({file, "--vs", file, "--in-process", "--confirming"});
+  CHECK(confirming.code == ExitCode::could_not_run);
 }
 
 TEST_CASE("cli bench: a pair with a spec gets as far as the GPU, and without one says how to add it") {
