@@ -215,7 +215,7 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   // Batch size from one-launch samples of both kernels.
   double one_launch_us = 1e30;
   for (Side* side : {&reference, &candidate}) {
-    auto times = block(*side, 1, 3);  // three are enough for a batch size; a 5 ms kernel's cost 5 each
+    auto times = block(*side, 1, 3);  // three give a batch size; five cost a 5 ms kernel 50 ms
     if (!times) return failed(describe_failure(fmt::format("timing {}", side->kernel->label), times.error()));
     one_launch_us = std::min(one_launch_us, median(*times));
   }
@@ -271,7 +271,7 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
       break;
     }
   }
-  if (!verdict) verdict = test.final_look();
+  if (!verdict) verdict = test.final_look();  // a cap reached between looks: its reason stays as a note
   const SpeedupInterval interval = test.interval();
   result.interval = interval;
   result.t_reference_us = median(reference_medians);
