@@ -43,6 +43,8 @@ struct Measurement {
   double t_head_us = 0;
   std::string gpu;
   std::string driver;
+  // From the first module load to the result: modules, buffers, correctness, warm-up, rounds. The
+  // compiles (NVRTC, or the project's nvcc) finish before it starts and are not counted.
   double gpu_seconds = 0;
   std::string reason;  // why failed or inconclusive; empty otherwise
   double tolerance = 0.02;

@@ -215,13 +215,15 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   // Batch size from one-launch samples of both kernels.
   double one_launch_us = 1e30;
   for (Side* side : {&reference, &candidate}) {
-    auto times = block(*side, 1, 5);
+    auto times = block(*side, 1, 3);  // three give a batch size; five cost a 5 ms kernel 50 ms
     if (!times) return failed(describe_failure(fmt::format("timing {}", side->kernel->label), times.error()));
     one_launch_us = std::min(one_launch_us, median(*times));
   }
   const int batch = batch_size(one_launch_us, m_options.target_sample_us);
+  const int samples = samples_per_block(one_launch_us * batch, m_options.block_target_us,
+                                        m_options.min_samples_per_block, m_options.samples_per_block);
   result.batch = batch;
-  result.samples_per_block = m_options.samples_per_block;
+  result.samples_per_block = samples;
   if (m_options.progress)
     m_options.progress(fmt::format("{}: warming up ({} launches per sample)", result.size, batch));
   if (auto warm = steady_clock_warmup(reference, candidate, batch); !warm)
@@ -230,7 +232,7 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   std::vector<double> reference_medians, candidate_medians, block_clocks;
   const auto timed_block = [&](Side& side) -> Result<double> {
     for (int attempt = 0;; ++attempt) {
-      auto times = block(side, batch, m_options.samples_per_block);
+      auto times = block(side, batch, samples);
       if (!times) return std::unexpected(times.error());
       const auto reading = m_gpu.clocks();
       const double run_median = block_clocks.empty() ? 0 : median(block_clocks);
@@ -244,8 +246,8 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
       return median(*times);
     }
   };
+  SequentialTest test(m_options.confidence, m_options.tolerance);
   std::optional<Verdict> verdict;
-  SpeedupInterval interval;
   for (int round = 1; round <= m_options.max_rounds && !verdict; ++round) {
     Round medians;
     for (auto [side, into] :
@@ -258,11 +260,10 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
     reference_medians.insert(reference_medians.end(), {medians.reference_first, medians.reference_second});
     candidate_medians.insert(candidate_medians.end(), {medians.candidate_first, medians.candidate_second});
     result.round_log_speedups.push_back(round_log_speedup(medians));
-    interval = speedup_interval(result.round_log_speedups, m_options.confidence);
-    if (is_look(round)) verdict = decide(interval, m_options.tolerance);
+    verdict = test.add_round(result.round_log_speedups.back());
     if (m_options.progress)
       m_options.progress(fmt::format("{}: round {}, speedup {:.4f} [{:.4f}, {:.4f}]", result.size, round,
-                                     interval.speedup, interval.low, interval.high));
+                                     test.interval().speedup, test.interval().low, test.interval().high));
     const double spent = std::chrono::duration<double>(Clock::now() - start).count();
     if (!verdict && spent > time_budget_s) {
       reason = fmt::format("size {}: the GPU time cap ({:.1f} s) was reached after {} rounds", result.size,
@@ -270,11 +271,17 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
       break;
     }
   }
+  if (!verdict) verdict = test.final_look();  // a cap reached between looks: its reason stays as a note
+  const SpeedupInterval interval = test.interval();
   result.interval = interval;
   result.t_reference_us = median(reference_medians);
   result.t_candidate_us = median(candidate_medians);
-  if (!verdict && reason.empty())
-    reason = fmt::format("size {}: no decision within {} rounds", result.size, m_options.max_rounds);
+  if (!verdict) {
+    // A slowdown just past the tolerance is told apart from a plain lack of rounds, first thing.
+    if (reason.empty()) reason = fmt::format("size {}: no decision within {} rounds", result.size, m_options.max_rounds);
+    if (auto borderline = borderline_reason(interval, m_options.tolerance); !borderline.empty())
+      reason = fmt::format("{} ({})", borderline, reason);
+  }
   result.verdict = verdict.value_or(Verdict::inconclusive);
   return result;
 }

@@ -79,6 +79,10 @@ Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const Compiled
   }
   if (measurement.verdict == Verdict::inconclusive && !measurement.notes.empty())
     measurement.reason = measurement.notes.front();
+  // Over several sizes the verdict is the combined interval's, and so is a borderline case.
+  if (measurement.verdict == Verdict::inconclusive && intervals.size() > 1)
+    if (auto borderline = borderline_reason(measurement.interval, options.tolerance); !borderline.empty())
+      measurement.reason = "all sizes combined: " + borderline;
   measurement.gpu_seconds = seconds();
   return measurement;
 }

@@ -7,8 +7,8 @@
 // of `batch` launches (one CUDA graph when more than one) queued behind a spin kernel so launch
 // gaps stay out of the events, each lasting >= ~20 us; L2 flushed (and in-place inputs restored) before each sample, outside the
 // events; A B B A blocks with per-block medians; clocks per block, a block redone when its SM
-// clock fell >3% below the run's median; the sequential rule at 4, 8, 16, 32 rounds within a GPU
-// time cap. Every size of the spec is measured and the sizes combine by geometric mean.
+// clock fell >3% below the run's median; the sequential rule (statistics.hpp: looks from 3 rounds on,
+// each at its share of the error) within a GPU time cap, blocks sized to the kernel's time. Every size of the spec is measured and the sizes combine by geometric mean.
 // Faults end the measurement as `failed` with the call and result that failed; the process is
 // then unusable for CUDA (a sticky error), which is why the CLI runs this in a child process.
 
@@ -37,11 +37,27 @@ struct RunnerOptions {
   double confidence = 0.99;
   double max_gpu_seconds = 30;  // for the whole pair, all sizes
   int seeds = 2;
-  int samples_per_block = 10;
-  int max_rounds = 32;
-  double warmup_ms = 150;
+  // Work scales with the kernel's time (issue 17): a block holds about block_target_us of timed
+  // samples, between min_samples_per_block and samples_per_block, so a 1 ms kernel's round costs
+  // ~12 ms rather than ~40 ms; rounds stop at the first look that decides (statistics.hpp).
+  int samples_per_block = 10;  // the most per block
+  int min_samples_per_block = 3;
+  double block_target_us = 2000;
+  // 64, not 32: the spent error makes late looks stricter, and a 5 us kernel (1% noise per round)
+  // needs up to ~50 rounds (~3 ms each) to catch 3% in 99% of runs (bench/decision_rule_bench.cpp).
+  int max_rounds = 64;
+  // At least this long, and on until two clock readings agree. The correctness launches and the
+  // batch-size samples just before it have already woken the GPU, every block of the H100 and
+  // H200 runs of issue 5 read 1980 MHz, and A B B A cancels what drift is left, so issue 5's
+  // 150 ms was mostly spent waiting; at 25 ms a 1 ms kernel's decision, confirmed in a second
+  // process, stays within 0.25 GPU-s. scripts/gpu-decision-time.sh's A/A runs check it is enough.
+  double warmup_ms = 25;
   double target_sample_us = 20;
   std::function<void(std::string_view)> progress;  // one line of state, for a terminal
+  // A measurement study (`kforecast bench --in-process --repeat N`): the pair is measured N
+  // times from its compiled code; each measurement but the last goes to `each_repetition`.
+  int repetitions = 1;
+  std::function<void(const Measurement&)> each_repetition;
 };
 
 // The device code the runner needs beside the kernels, to compile with NVRTC for the GPU at

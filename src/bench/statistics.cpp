@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <numeric>
+
+#include <fmt/format.h>
 
 namespace kforecast::bench {
 namespace {
@@ -131,7 +134,54 @@ std::optional<Verdict> decide(const SpeedupInterval& interval, double tolerance)
   return std::nullopt;
 }
 
-bool is_look(int rounds) { return rounds >= 4 && (rounds & (rounds - 1)) == 0; }
+int look_index(int rounds) {
+  const auto step = [](int n) { return n < 6 ? 1 : n < 12 ? 2 : n < 24 ? 4 : 8; };
+  int look = 1;
+  for (int n = first_look_rounds; n <= rounds; n += step(n), ++look)
+    if (n == rounds) return look;
+  return 0;
+}
+
+double look_alpha(int look, double alpha) {
+  return alpha * 6 / (std::numbers::pi * std::numbers::pi * static_cast<double>(look) * look);
+}
+
+std::optional<Verdict> SequentialTest::add_round(double log_speedup) {
+  m_logs.push_back(log_speedup);
+  if (look_index(static_cast<int>(m_logs.size())) == 0) return std::nullopt;
+  return look();
+}
+
+std::optional<Verdict> SequentialTest::final_look() {
+  if (static_cast<int>(m_logs.size()) == m_last_look_rounds) return decide(m_interval, m_tolerance);
+  return look();
+}
+
+std::optional<Verdict> SequentialTest::look() {
+  ++m_looks;
+  m_interval = speedup_interval(m_logs, 1 - look_alpha(m_looks, m_alpha));
+  m_last_look_rounds = static_cast<int>(m_logs.size());
+  return decide(m_interval, m_tolerance);
+}
+
+std::string slowdown_text(const SpeedupInterval& interval) {
+  const auto percent = [](double speedup) {
+    if (!(speedup > 0) || !std::isfinite(speedup)) return std::string("unbounded");
+    return fmt::format("{:.1f}%", 100 * (1 / speedup - 1));
+  };
+  return fmt::format("{} slower, interval [{}, {}]", percent(interval.speedup), percent(interval.high),
+                     percent(interval.low));
+}
+
+std::string borderline_reason(const SpeedupInterval& interval, double tolerance) {
+  const double slower_bound = 1 / (1 + tolerance);
+  if (!(interval.speedup < slower_bound) || !(interval.high >= slower_bound) || !(interval.low < slower_bound)) return {};
+  return fmt::format("borderline: {} slower straddles the {:g}% tolerance", slowdown_text(interval), 100 * tolerance);
+}
+
+bool beyond_process_bias(const SpeedupInterval& interval, double tolerance, double bias) {
+  return interval.high < 1 / ((1 + tolerance) * (1 + bias)) && interval.speedup < interval.high;
+}
 
 bool clock_dropped(double block_clock_mhz, double run_median_clock_mhz, double allowed_drop) {
   return run_median_clock_mhz > 0 && block_clock_mhz > 0 && block_clock_mhz < run_median_clock_mhz * (1 - allowed_drop);
@@ -141,6 +191,12 @@ int batch_size(double one_launch_us, double target_us, int max_batch) {
   if (!(one_launch_us > 0)) return max_batch;
   const double needed = std::ceil(target_us / one_launch_us);
   return static_cast<int>(std::clamp(needed, 1.0, static_cast<double>(max_batch)));
+}
+
+int samples_per_block(double sample_us, double block_target_us, int fewest, int most) {
+  if (!(sample_us > 0)) return most;
+  const double needed = std::ceil(block_target_us / sample_us);
+  return static_cast<int>(std::clamp(needed, static_cast<double>(fewest), static_cast<double>(std::max(most, fewest))));
 }
 
 SpeedupInterval combine_sizes(std::span<const SpeedupInterval> sizes) {

@@ -7,8 +7,10 @@
 // drift that is linear in time; each round gives one log speedup, and the interval is over
 // rounds — never over raw samples, which are not independent.
 
+#include <limits>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -50,8 +52,70 @@ std::string_view verdict_name(Verdict verdict);
 // bounds; nullopt while none holds (measure more).
 std::optional<Verdict> decide(const SpeedupInterval& interval, double tolerance);
 
-// Whether the sequential rule looks after this many rounds: 4, 8, 16, 32, ...
-bool is_look(int rounds);
+// The sequential rule (step 8). The interval is looked at after 3, 4, 5, 6, 8, 10, 12, 16, 20, 24,
+// 32, 40, 48, ... rounds (every round to 6, then every 2, 4, and from 24 every 8), and the j-th look
+// is a Student-t interval at two-sided error alpha_j = alpha * 6 / (pi^2 j^2), alpha = 1 -
+// confidence. The alpha_j sum to at most alpha over any number of looks, so by the union bound the
+// probability that any look's interval misses the true speedup is at most alpha however many
+// looks are taken and wherever the measurement stops: the intervals form a confidence sequence.
+// Looking at 99% every time (the rule before issue 17) does not: each look adds its own 1% of
+// misses (bench/decision_rule_bench.cpp shows the inflation). Why this spending: the 1/j^2 series
+// gives the early looks most of the error, which is where clear cases (same well inside the
+// tolerance, a large regression) stop, and it never runs out, so raising the round cap or the GPU
+// time cap keeps the coverage. Why Student t at each look: the round log-speedups are close to
+// normal (medians of blocks) with a variance that must be estimated; the union bound needs no
+// assumption about how the looks depend on each other.
+inline constexpr int first_look_rounds = 3;
+
+// The 1-based index of the look taken after `rounds` rounds; 0 when no look is taken then.
+int look_index(int rounds);
+
+// The two-sided error the `look`-th look spends of the total `alpha`.
+double look_alpha(int look, double alpha);
+
+// The rule run over rounds as they come, for the runner and the decision benchmark.
+class SequentialTest {
+ public:
+  SequentialTest(double confidence, double tolerance) : m_alpha(1 - confidence), m_tolerance(tolerance) {}
+
+  // Adds a round's log speedup; at a look, takes it and returns the verdict where it decides.
+  std::optional<Verdict> add_round(double log_speedup);
+  // The measurement ends between looks (the time or round cap): one more look at the rounds so
+  // far, spending the next look's error, so its interval is as valid as a scheduled one.
+  std::optional<Verdict> final_look();
+
+  // The interval of the last look taken (infinitely wide before the first).
+  const SpeedupInterval& interval() const { return m_interval; }
+  const std::vector<double>& log_speedups() const { return m_logs; }
+  int looks() const { return m_looks; }
+
+ private:
+  std::optional<Verdict> look();
+
+  double m_alpha;
+  double m_tolerance;
+  std::vector<double> m_logs;
+  SpeedupInterval m_interval{1, 0, std::numeric_limits<double>::infinity(), 0};
+  int m_looks = 0;
+  int m_last_look_rounds = 0;
+};
+
+// An undecided measurement whose point estimate is slower than the tolerance while its interval
+// straddles it: "borderline: 2.1% slower, interval [0.8%, 3.4%] slower straddles the 2%
+// tolerance". Empty for any other interval. The verdict stays inconclusive (the evidence does
+// not reach the confidence a regression needs); this is the reason the report gives.
+std::string borderline_reason(const SpeedupInterval& interval, double tolerance);
+
+// How a speedup interval reads as a slowdown: "2.1% slower, interval [0.8%, 3.4%]".
+std::string slowdown_text(const SpeedupInterval& interval);
+
+// A regression is confirmed in a fresh process (step 9) because a process can carry a bias of
+// its own that the A B B A rounds cannot see: where its buffers and modules were placed. The
+// largest such effect measured is 2.2% (separately allocated buffers, BENCHMARKING.md); this
+// bound is above it. A regression whose whole interval lies beyond the tolerance by more than the
+// bound cannot be made by such a bias, so a second process adds no evidence about it.
+inline constexpr double process_bias_bound = 0.025;
+bool beyond_process_bias(const SpeedupInterval& interval, double tolerance, double bias = process_bias_bound);
 
 // A block whose median SM clock fell more than `allowed_drop` below the run's median clock is
 // redone (step 6).
@@ -59,6 +123,11 @@ bool clock_dropped(double block_clock_mhz, double run_median_clock_mhz, double a
 
 // Launches per sample so that a sample lasts at least `target_us` (step 5), at most `max_batch`.
 int batch_size(double one_launch_us, double target_us = 20.0, int max_batch = 1000);
+
+// Samples per block so that a block's timed work lasts about `block_target_us`, between
+// `fewest` and `most`: a 20 us sample gets the most (a block median of 10 damps its noise), a
+// 1 ms or 5 ms kernel the fewest (its samples barely vary, and each costs the GPU a millisecond).
+int samples_per_block(double sample_us, double block_target_us, int fewest, int most);
 
 // Several problem sizes combine by the geometric mean of their speedups and of their bounds.
 SpeedupInterval combine_sizes(std::span<const SpeedupInterval> sizes);

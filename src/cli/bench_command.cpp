@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -71,6 +72,19 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
                              invocation.value("--project-build")};
   auto options = gate::runner_options(*config);
   const bool terminal = context.err_is_terminal;
+
+  if (invocation.has("--confirming")) options.seeds = 1;  // a regression's confirmation (gate/bench_child.hpp)
+  if (invocation.has("--repeat")) {
+    const std::string text = invocation.value("--repeat");
+    int count = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+    if (error != std::errc() || end != text.data() + text.size() || count < 1 || count > 10000)
+      return usage_error(fmt::format("--repeat: '{}' is not a count from 1 to 10000", text));
+    if (!invocation.has("--in-process") || format != "json")
+      return usage_error("--repeat needs --in-process and --format json (one JSON line per measurement)");
+    options.repetitions = count;
+    options.each_repetition = [&](const Measurement& m) { context.out << bench::measurement_json(m) << "\n" << std::flush; };
+  }
 
   Result<Measurement> measurement;
   if (invocation.has("--in-process")) {

@@ -70,6 +70,12 @@ constexpr std::array bench_options{
     OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"},
     config_option,
     OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"},
+    OptionSpec{"--confirming", "",
+               "this measurement confirms a regression another process measured: outputs compared on one seed "
+               "(used by the child)"},
+    OptionSpec{"--repeat", "N",
+               "with --in-process --format json: measure the pair N times from one compile, one JSON line each (a "
+               "measurement study, as scripts/gpu-decision-time.sh runs)"},
     OptionSpec{"--project-build", "FILE",
                "build both sides with the project's nvcc and context as FILE says (used by pr's measuring child)"},
     OptionSpec{"--plan", "FILE", "measure a share of the kernels of a plan written by 'kforecast pr --plan'"},
@@ -203,9 +209,15 @@ const std::array commands{
         "bench", "measure a kernel pair on the GPU", "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
         "Measures the speedup of FILE's KERNEL (the candidate) over a reference on the local GPU: both are compiled\n"
         "with NVRTC for it, their outputs compared on poisoned buffers over two seeds, then timed in A B B A blocks\n"
-        "(L2 flushed between samples) until the speedup's 99% interval decides: faster, same, regression (beyond\n"
-        "bench.tolerance, default 2%; re-measured in a fresh process), inconclusive (GPU time cap reached) or\n"
-        "failed (a fault, a hang past bench.timeout_seconds, wrong results, no compile).\n"
+        "(L2 flushed between samples, fewer samples a block for longer kernels) until the speedup's interval\n"
+        "decides. The interval is looked at from the third round on and stays 99% valid over all its looks (each\n"
+        "look spends a share of the 1%), so clear cases stop early. Verdicts: faster, same, regression (beyond\n"
+        "bench.tolerance, default 2%; re-measured in a fresh process unless the whole interval lies more than\n"
+        "2.5% past the tolerance), inconclusive (no decision within bench.max_gpu_seconds or 64 rounds; its reason\n"
+        "starts 'borderline:' when the candidate measured slower than the tolerance but the interval straddles\n"
+        "it, or a fresh process did not confirm the regression; the gate warns, and fails only under\n"
+        "policy.fail_on_inconclusive) or failed (a fault, a hang past bench.timeout_seconds, wrong results, no\n"
+        "compile).\n"
         "The launch spec comes from a '// kforecast:' comment block above the kernel or a [[kernel]] table in\n"
         ".kforecast.toml, e.g.\n"
         "  // kforecast:\n"

@@ -152,8 +152,8 @@ const std::array keys{
             {},
             {}},
     KeySpec{"policy.fail_on_inconclusive", boolean, "false", "",
-            "Whether a measurement that decides nothing (the GPU time cap reached, a regression not confirmed) fails "
-            "the gate; otherwise it warns."},
+            "Whether a measurement that decides nothing (the GPU time cap reached; a borderline slowdown whose "
+            "interval straddles bench.tolerance; a regression not confirmed) fails the gate; otherwise it warns."},
     KeySpec{"policy.ledger",
             string,
             "\".kforecast/ledger.jsonl\"",

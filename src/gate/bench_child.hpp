@@ -22,6 +22,8 @@ struct ChildRequest {
   std::optional<std::string> config;  // passed as --config; nullopt: the child finds its own
   std::string working_directory;      // the child's; empty: this process's
   double timeout_seconds = 300;       // bench.timeout_seconds
+  // A regression's confirmation: outputs compared on one seed, not two (`--confirming`).
+  bool confirming = false;
 };
 
 // One measurement in a fresh child. A crash or a timeout is a `failed` measurement; an Error
@@ -30,8 +32,10 @@ struct ChildRequest {
 Result<bench::Measurement> measure_in_child(const ChildRequest& request);
 
 // measure_in_child, and a regression measured again in a second fresh process before it is
-// believed (BENCHMARKING.md, step 9): unconfirmed, it becomes `inconclusive` with a note. GPU
-// seconds add up over both. `progress` (may be empty) hears "confirming ..." before the second.
+// believed (BENCHMARKING.md, step 9), unless its whole interval lies beyond the tolerance by more
+// than a process-level bias could make (bench::beyond_process_bias; a note says so). Unconfirmed,
+// it becomes `inconclusive` with a "borderline: ..." reason that gives both processes' figures.
+// GPU seconds add up over both. `progress` (may be empty) hears "confirming ..." before the second.
 Result<bench::Measurement> measure_confirmed(const ChildRequest& request,
                                              const std::function<void(std::string_view)>& progress = {});
 

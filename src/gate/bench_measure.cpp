@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gate/bench_measure.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -258,6 +260,17 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   auto flush = (*gpu)->load_function(spin_code->cubin, std::string(bench::flush_kernel_name));
   if (!flush) return std::unexpected(flush.error());
 
+  // A repeated study: each repetition loads the modules and allocates the buffers anew, as a fresh
+  // process does, and the GPU idles between them (clocks fall within milliseconds,
+  // BENCHMARKING.md) as it does while a fresh process compiles; only the start-up and compiles go.
+  for (int repetition = 1; repetition < options.repetitions && options.each_repetition; ++repetition) {
+    auto again = bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
+                                     prepared->candidate_spec, options);
+    again.driver = driver_text();
+    again.notes.insert(again.notes.begin(), build_notes.begin(), build_notes.end());
+    options.each_repetition(again);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   auto measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
                                          prepared->candidate_spec, options);
   measurement.driver = driver_text();

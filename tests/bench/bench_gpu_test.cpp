@@ -64,6 +64,22 @@ TEST_CASE("bench gpu: a coalesced copy is faster than a strided one, and the rev
   auto slower = bench({fixtures + "copy.cu:copy_strided", "--vs", fixtures + "copy.cu:copy"});
   CHECK(slower.exit_status == 1);
   CHECK(has(slower, "\"verdict\": \"regression\""));
+  // 7x slower: far past anything a process's own bias could make, so not measured again.
+  CHECK(has(slower, "\"regression_checks\": 1"));
+  CHECK(has(slower, "not re-measured in a fresh process"));
+}
+
+TEST_CASE("bench gpu: blocks follow the kernel's time, and a 3% slowdown is confirmed in a second process") {
+  const std::string decision = setting("KF_TEST_SOURCE_DIR", KF_SOURCE_DIR) + "/fixtures/gpu/decision/";
+  auto short_kernel = bench({decision + "work-100us.cu:work", "--vs", decision + "work-100us.cu:work"});
+  CHECK(has(short_kernel, "\"verdict\": \"same\""));
+  CHECK(has(short_kernel, "\"samples_per_block\": 10"));
+  auto long_kernel = bench({decision + "work-1ms.cu:work", "--vs", decision + "work-1ms.cu:work"});
+  CHECK(has(long_kernel, "\"verdict\": \"same\""));
+  CHECK(has(long_kernel, "\"samples_per_block\": 3"));
+  auto slower = bench({decision + "work-100us.cu:work_slower", "--vs", decision + "work-100us.cu:work"});
+  CHECK(slower.exit_status == 1);
+  CHECK(has(slower, "\"verdict\": \"regression\""));
   CHECK(has(slower, "\"regression_checks\": 2"));
 }
 

@@ -60,6 +60,28 @@ TEST_CASE("cli bench: usage mistakes exit 2 and say what to write") {
   CHECK_THAT(typo.err, Contains("no __global__ kernel 'cpy' (did you mean 'copy'?)"));
 }
 
+TEST_CASE("cli bench: --repeat takes a count and needs --in-process --format json") {
+  const std::string file = std::string(KF_SOURCE_DIR) + "/fixtures/bench/copy.cu:copy";
+  for (const std::string count : {"0", "x", "3x", "10001"}) {
+    auto bad = bench({file, "--vs", file, "--in-process", "--format", "json", "--repeat", count});
+    CAPTURE(count);
+    CHECK(bad.code == ExitCode::usage);
+    CHECK_THAT(bad.err, Contains("--repeat: '" + count + "' is not a count from 1 to 10000"));
+  }
+  auto child = bench({file, "--vs", file, "--format", "json", "--repeat", "3"});
+  CHECK(child.code == ExitCode::usage);
+  CHECK_THAT(child.err, Contains("--repeat needs --in-process and --format json"));
+  auto text = bench({file, "--vs", file, "--in-process", "--repeat", "3"});
+  CHECK(text.code == ExitCode::usage);
+  // A good request gets as far as the GPU, which this test's driver path lacks.
+  auto good = bench({file, "--vs", file, "--in-process", "--format", "json", "--repeat", "3"});
+  CHECK(good.code == ExitCode::could_not_run);
+  CHECK_THAT(good.err, Contains("libcuda.so.1"));
+  // The confirming child's option is known, and the request gets as far as the GPU too.
+  auto confirming = bench({file, "--vs", file, "--in-process", "--confirming"});
+  CHECK(confirming.code == ExitCode::could_not_run);
+}
+
 TEST_CASE("cli bench: a pair with a spec gets as far as the GPU, and without one says how to add it") {
   testing::FixtureRepo repo;
   repo.write("k.cu", kernel_v1);
