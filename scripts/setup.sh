@@ -14,6 +14,7 @@ packages=(
   libfmt-dev                              # formatting (std::format is missing from GCC 12)
   catch2                                  # unit tests (Catch2 v2)
   pre-commit                              # e2e test of .pre-commit-hooks.yaml with the real framework
+  libbenchmark-dev                        # Google Benchmark: the e2e test of [[harness]] builds a real benchmark program
   clang-tidy-19                           # .clang-tidy in CI and the debug preset: 19 is the first that parses GCC 12's <expected>
 )
 

@@ -8,6 +8,7 @@
 #include "config/render.hpp"
 #include "gate/spec_check.hpp"
 #include "git/repository.hpp"
+#include "harness/harness_config.hpp"
 
 namespace kforecast::cli {
 
@@ -36,6 +37,10 @@ Result<ExitCode> config_command(const Invocation& invocation, Context& context) 
   }
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
+  // Tables the key table does not hold are read by their own stage; a mistake in one is an error
+  // here too, so `kforecast config` checks the whole file.
+  if (auto harnesses = harness::read_harnesses(config->source_text(), config->source_name()); !harnesses)
+    return std::unexpected(harnesses.error());
   context.out << config::render_effective(*config);
 
   std::error_code ec;

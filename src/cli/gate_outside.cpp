@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/gate_outside.hpp"
 
+#include "cuda/isolated_compiler.hpp"
 #include "gate/bench_child.hpp"
 #include "gate/compiler_loading.hpp"
 #include "gate/configured_forecaster.hpp"
 #include "gate/pr_bench.hpp"
+#include "harness/harness_measure.hpp"
+#include "harness/shell_runner.hpp"
 
 namespace kforecast::cli {
 
@@ -22,7 +25,11 @@ gate::Outside real_outside(const config::Config& config, Context& context) {
             return gate::measure_confirmed(request, progress);
           },
           gate::utc_timestamp,
-          [&config, env = context.env] { return gate::load_unit_compiler(config, env); }};
+          [&config, env = context.env] { return gate::load_unit_compiler(config, env); },
+          [](const harness::HarnessRequest& request, const harness::HarnessProgress& progress) {
+            return harness::measure_with_harness(request, harness::confined_shell_runner(cuda::this_executable()),
+                                                 progress);
+          }};
 }
 
 }  // namespace kforecast::cli

@@ -274,6 +274,17 @@ const std::array table_arrays{
                    "`kforecast bench`. `kforecast spec suggest FILE:KERNEL --format toml` drafts one from the kernel's "
                    "signature and launch sites.",
                    {}},
+    TableArraySpec{"harness",
+                   "The project's own benchmark harness (docs/harness.md): `name`; `build`, a shell command that "
+                   "builds the benchmarks in a worktree of each revision; `run`, a shell command holding {filter} "
+                   "(and {out}, a file it writes; else its standard output is read); `format` = \"gbench\", "
+                   "\"nvbench\", \"pytest-benchmark\" or \"simple\"; `rounds` (most A B B A rounds of processes "
+                   "per kernel, 2-64, default 8); `timeout_seconds` (one build or run, default 600); and "
+                   "[[harness.map]] tables, `kernels` = globs over kernel files or names and `benchmarks` = the "
+                   "filter for them. A changed kernel to be measured that has no launch spec and that a map names "
+                   "is measured by running its benchmarks at both revisions, without a GPU of kforecast's. In "
+                   "`pr` the tables are the base revision's, never the head's.",
+                   {}},
 };
 
 const std::array<std::string_view, 10> sections{"kernels", "forecast", "endpoint", "policy", "bench",

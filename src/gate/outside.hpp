@@ -24,6 +24,7 @@
 #include "embedded/pair_features.hpp"
 #include "gate/bench_child.hpp"
 #include "gate/forecaster.hpp"
+#include "harness/harness_measure.hpp"
 #include "llm/kernel_prompt.hpp"
 
 namespace kforecast::gate {
@@ -40,6 +41,11 @@ using ForecasterFactory = std::function<Result<std::unique_ptr<Forecaster>>(
 // (gate/bench_child.hpp); `progress` hears what the child is doing.
 using PairMeasurer = std::function<Result<bench::Measurement>(
     const ChildRequest& request, const std::function<void(std::string_view)>& progress)>;
+
+// Measures a kernel through the project's own benchmark harness (harness/harness_measure.hpp),
+// its commands confined (harness/shell_runner.hpp).
+using HarnessMeasurer = std::function<Result<bench::Measurement>(const harness::HarnessRequest& request,
+                                                                 const harness::HarnessProgress& progress)>;
 
 struct Outside {
   EnvLookup env;
@@ -61,6 +67,9 @@ struct Outside {
   // The project's own compiler of whole units (nvcc, confined: cuda/nvcc_unit.hpp), or why there
   // is none. Empty: none, and NVRTC alone compares machine code.
   std::function<std::expected<std::unique_ptr<cuda::UnitCompiler>, std::string>()> unit_compiler;
+  // The project's harness ([[harness]] tables, gate/harness_step.hpp). Empty: none runs here, and
+  // the kernels a harness maps go to the GPU path as any other.
+  HarnessMeasurer measure_with_harness;
 };
 
 }  // namespace kforecast::gate

@@ -24,6 +24,7 @@
 #include "base/content_hash.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "gate/bench_measure.hpp"
+#include "gate/harness_step.hpp"
 #include "gate/shipped_build.hpp"
 #include "gate/measure_step.hpp"
 #include "policy/ledger.hpp"
@@ -170,14 +171,23 @@ void measure_in_pr(GateRun& run, std::span<const std::size_t> to_measure, const 
   measure_jobs_in_pr(run, jobs, inputs.ledger, inputs.no_bench, settings, outside);
 }
 
-void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,
+void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, const std::filesystem::path& ledger,
                         const NoBench& no_bench, const Settings& settings, Outside& outside,
                         const MeasureObserver& observe) {
   const config::Config& config = settings.config;
+  // The project's own harness first (gate/harness_step.hpp): it needs no GPU of kforecast's, so it
+  // runs before the GPU check; what it does not take goes on below as before.
+  HarnessOutcome through_harness;
+  if (no_bench.set)
+    through_harness.others.assign(all_jobs.begin(), all_jobs.end());
+  else
+    through_harness = measure_through_harness(run, all_jobs, ledger, settings, outside, observe);
+  const MeasureOutcome& harness_outcome = through_harness.outcome;
+  const std::span<const MeasureJob> jobs = through_harness.others;
   std::vector<std::size_t> to_measure;
   for (const auto& job : jobs) to_measure.push_back(job.entry);
   if (to_measure.empty()) {
-    run.gpu_time = gpu_time(run.cases, {}, "");
+    run.gpu_time = gpu_time(run.cases, harness_outcome, "");
     return;
   }
   const auto leave = [&](const std::string& why, const std::string& note) {
@@ -186,7 +196,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const st
       if (observe) observe(index, usage_error(reason));
       mark_unverified(run.cases[index].entry, reason, settings.measure);
     }
-    run.gpu_time = gpu_time(run.cases, {}, note);
+    run.gpu_time = gpu_time(run.cases, harness_outcome, note);
   };
   if (no_bench.set) return leave(no_bench.reason, no_bench.note);
   if (auto why = outside.gpu_unavailable()) return leave(*why, "no GPU");
@@ -278,7 +288,10 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const st
   if (outside.progress) outside.progress->stage("measuring on the GPU", to_measure.size());
   const MeasureOutcome outcome = measure_kernels(run.cases, to_measure, settings.measure, measure);
   if (terminal) outside.warnings << "\r\033[K" << std::flush;
-  run.gpu_time = gpu_time(run.cases, outcome, "");
+  run.gpu_time = gpu_time(run.cases,
+                          {outcome.spent_seconds + harness_outcome.spent_seconds,
+                           outcome.measured + harness_outcome.measured, outcome.over_budget + harness_outcome.over_budget},
+                          "");
   if (outcome.measured > 0)
     run.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,
                                        outcome.measured == 1 ? "" : "s", ledger.string()));

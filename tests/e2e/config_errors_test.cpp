@@ -60,3 +60,15 @@ TEST_CASE("e2e: config shows values with their origin") {
   CHECK_THAT(run.out, Contains(".kforecast.toml:2"));
   CHECK_THAT(run.out, Contains("nvrtc_library = \"/opt/libnvrtc.so.13\"  # from $KFORECAST_NVRTC_LIBRARY"));
 }
+
+TEST_CASE("e2e: kforecast config checks [[harness]] tables, naming file:line:column and the key") {
+  FixtureRepo repo;
+  repo.write(".kforecast.toml", "[[harness]]\nname = \"cpu\"\nrun = \"build/bench\"\nformat = \"gbench\"\n"
+                                "[[harness.map]]\nkernels = [\"*\"]\nbenchmarks = \"BM_.*\"\n");
+  auto run = run_kforecast({"config"}, repo.path());
+  CHECK(run.status == 2);
+  CHECK_THAT(run.err, Contains(".kforecast.toml:3:7: [[harness]] key 'run' must hold {filter}"));
+  repo.write(".kforecast.toml", "[[harness]]\nname = \"cpu\"\nrun = \"build/bench '{filter}'\"\nformat = \"gbench\"\n"
+                                "[[harness.map]]\nkernels = [\"*\"]\nbenchmarks = \"BM_.*\"\n");
+  CHECK(run_kforecast({"config"}, repo.path()).status == 0);
+}

@@ -82,6 +82,12 @@ struct Harness {
   // stand-in's.
   std::optional<FakeForecaster::Answer> stand_in;
   git::ChangeAuthor author;
+  // The revisions as the run names them (the project's harness needs commits), and the harness
+  // measurer; empty: none.
+  std::string base_revision = "base";
+  std::string head_revision = "head";
+  HarnessMeasurer measure_with_harness;
+  EnvLookup env = [](std::string_view) { return std::optional<std::string>(); };
 
   std::size_t forecasts_asked = 0;
   std::size_t stand_ins_asked = 0;
@@ -99,7 +105,7 @@ struct Harness {
     for (const auto& [path, text] : head_files) touched.insert(path);
     for (const auto& [path, text] : base_files) touched.insert(path);
     const auto analysis = kernels::find_changed_kernels(base, head, {}, touched);
-    Outside outside{[](std::string_view) { return std::optional<std::string>(); },
+    Outside outside{env,
                     warnings,
                     false,
                     nullptr,
@@ -122,8 +128,10 @@ struct Harness {
                       ++measurements_asked;
                       return measure(request);
                     },
-                    [] { return std::string("2026-11-25T00:00:00Z"); }};
-    return run_gate({"base", "head", "revisions: a test", base, head, analysis, std::nullopt, {},
+                    [] { return std::string("2026-11-25T00:00:00Z"); },
+                    {},
+                    measure_with_harness};
+    return run_gate({base_revision, head_revision, "revisions: a test", base, head, analysis, std::nullopt, {},
                      author, {}},
                     settings, outside, stop);
   }
