@@ -93,7 +93,7 @@ std::string capture_json(const Capture& capture) {
     if (p.kind == ParameterKind::pointer) {
       out += ", \"allocation\": " + std::to_string(p.allocation) +
              ", \"offset_in_allocation\": " + std::to_string(p.offset_in_allocation);
-    } else {
+    } else if (p.kind == ParameterKind::value || !p.bytes.empty()) {
       out += ", \"hex\": ";
       append_hex(out, p.bytes);
     }

@@ -71,6 +71,9 @@ constexpr std::array bench_options{
     OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"},
     OptionSpec{"--project-build", "FILE",
                "build both sides with the project's nvcc and context as FILE says (used by pr's measuring child)"},
+    OptionSpec{"--capture", "PATH",
+               "replay captured launches (a capture file, or a folder of them; 'kforecast capture' records them) "
+               "instead of a launch spec; without a spec, the kernel's captures in capture.dir are replayed"},
     OptionSpec{"--plan", "FILE", "measure a share of the kernels of a plan written by 'kforecast pr --plan'"},
     OptionSpec{"--shard", "I/N",
                "with --plan: the share to measure, shard I of N (kernel k of the plan goes to k mod N)"},
@@ -213,6 +216,9 @@ const std::array commands{
         "  // x = { count = \"n\", init = \"uniform(-1, 1)\" }\n"
         "  // y = { count = \"n\", role = \"out\" }\n"
         "  // n = \"n\"\n"
+        "A kernel without a launch spec is measured by replaying its captured launches ('kforecast capture --\n"
+        "COMMAND' records them from a program of the project) from capture.dir, or from --capture PATH: both\n"
+        "kernels get the captured grid, block, arguments and buffer contents, restored before every sample.\n"
         "Exit 1 for a regression or a failed candidate, 0 otherwise; 3 without a GPU.\n"
         "With --plan PLAN --shard I/N (a GPU job of a plan; see 'kforecast help pr'): measures shard I of N of the\n"
         "plan's kernels (its riskiest-first list, positions I, I+N, ...) as 'kforecast pr' would, with the plan's\n"

@@ -13,6 +13,7 @@
 #include "bench/kernel_source.hpp"
 #include "bench/launch_spec_reader.hpp"
 #include "bench/resolved_launch.hpp"
+#include "capture/replay_launch.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvml.hpp"
 #include "cuda/nvrtc.hpp"
@@ -81,6 +82,33 @@ Result<Sides> read_sides(const BenchPair& pair) {
   return sides;
 }
 
+struct ReplayedSizes {
+  std::vector<bench::ResolvedSize> sizes;
+  std::vector<std::string> notes;  // where each size's launch came from, first
+};
+
+// One size per capture, both kernels on the same captured inputs.
+Result<ReplayedSizes> replay_sizes(const ChosenCaptures& chosen, const bench::CompiledKernel& reference,
+                                   const bench::CompiledKernel& candidate) {
+  ReplayedSizes replayed;
+  for (const auto& [file, recorded] : chosen.captures) {
+    bench::ResolvedSize size;
+    auto base = capture::replay_launch(recorded, file, reference.parameters, reference.label);
+    if (!base) return std::unexpected(base.error());
+    auto head = capture::replay_launch(recorded, file, candidate.parameters, candidate.label);
+    if (!head) return std::unexpected(head.error());
+    size.reference = std::move(*base);
+    size.candidate = std::move(*head);
+    replayed.sizes.push_back(std::move(size));
+    replayed.notes.push_back(capture::launch_source(recorded, file));
+    if (reference.lowered_name != recorded.kernel.mangled)
+      replayed.notes.push_back(fmt::format("{} was recorded for {}; the reference built here is {}", file.generic_string(),
+                                           recorded.kernel.mangled, reference.lowered_name));
+  }
+  for (const auto& note : chosen.notes) replayed.notes.push_back(note);
+  return replayed;
+}
+
 }  // namespace
 
 bench::RunnerOptions runner_options(const config::Config& config) {
@@ -126,16 +154,37 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
   };
   std::optional<bench::LaunchSpec> candidate_spec = own_spec(*candidate, sides->candidate.path);
   std::optional<bench::LaunchSpec> reference_spec = own_spec(*reference, sides->reference.path);
-  if (!candidate_spec && !reference_spec)
-    return std::unexpected(PairProblem{
-        PairProblem::Kind::no_launch_spec,
-        usage_error(
-            fmt::format(
-                "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
-                ".kforecast.toml (sizes, grid, block, args; `kforecast spec suggest {}:{}` drafts one; see DESIGN.md, "
-                "'Kernel launch specs')",
-                candidate->name_expression, sides->candidate.path, candidate->function.name))
-            .error()});
+  // Captured launches where --capture names them or no spec gives the launch.
+  if (!pair.capture.empty() || (!candidate_spec && !reference_spec)) {
+    // capture.dir is relative to the root of the candidate file's repository (`bench`), else of the
+    // current directory's (`pr`, whose sides are copies outside any repository).
+    std::error_code ec;
+    const auto here = std::filesystem::current_path(ec);
+    const auto file_folder = std::filesystem::absolute(sides->candidate.path, ec).parent_path();
+    auto repository = git::open_repository(file_folder);
+    if (!repository) repository = git::open_repository(here);
+    auto chosen = choose_captures(pair.capture, config, repository ? (*repository)->root() : here, *reference, *candidate);
+    if (!chosen) return other(chosen.error());
+    if (!chosen->captures.empty()) {
+      prepared.reference = std::move(*reference);
+      prepared.candidate = std::move(*candidate);
+      prepared.replay = std::move(*chosen);
+      return prepared;
+    }
+    if (!candidate_spec && !reference_spec)
+      return std::unexpected(PairProblem{
+          PairProblem::Kind::no_launch_spec,
+          usage_error(
+              fmt::format(
+                  "no launch spec for kernel '{}' and no capture of it in {}: add a '// kforecast:' comment block "
+                  "above it or a [[kernel]] table in .kforecast.toml (sizes, grid, block, args; `kforecast spec "
+                  "suggest {}:{}` drafts one; see DESIGN.md, 'Kernel launch specs'), or record its launches from a "
+                  "program of the project with `kforecast capture -- COMMAND` (docs/design/capture.md){}",
+                  candidate->name_expression, config.string_value("capture.dir"), sides->candidate.path,
+                  candidate->function.name,
+                  chosen->notes.empty() ? "" : fmt::format("; captures passed over: {}", chosen->notes.front())))
+              .error()});
+  }
   const bench::LaunchSpec problem = reference_spec ? *reference_spec : *candidate_spec;
   candidate_spec = bench::with_geometry_of(problem, candidate_spec ? *candidate_spec : problem);
   reference_spec = bench::with_geometry_of(problem, reference_spec ? *reference_spec : problem);
@@ -258,8 +307,16 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   auto flush = (*gpu)->load_function(spin_code->cubin, std::string(bench::flush_kernel_name));
   if (!flush) return std::unexpected(flush.error());
 
-  auto measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
-                                         prepared->candidate_spec, options);
+  bench::Measurement measurement;
+  if (prepared->replay.captures.empty()) {
+    measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
+                                      prepared->candidate_spec, options);
+  } else {
+    auto replayed = replay_sizes(prepared->replay, *base, *head);
+    if (!replayed) return std::unexpected(replayed.error());
+    measurement = bench::measure_resolved(**gpu, {*spin, *flush}, *base, *head, std::move(replayed->sizes), options);
+    build_notes.insert(build_notes.begin(), replayed->notes.begin(), replayed->notes.end());
+  }
   measurement.driver = driver_text();
   measurement.notes.insert(measurement.notes.begin(), build_notes.begin(), build_notes.end());
   return measurement;

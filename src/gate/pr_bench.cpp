@@ -250,11 +250,14 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const st
         return usage_error(fmt::format(
             "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
             "(`kforecast spec suggest {}:{}` drafts one; sizes, grid, block and [kernel.args]; `kforecast help "
-            "bench` shows one), or a [[kernel]] table with name = \"{}\" in the base revision's .kforecast.toml; "
+            "bench` shows one), or a [[kernel]] table with name = \"{}\" in the base revision's .kforecast.toml, "
+            "or record its launches with `kforecast capture -- COMMAND` into capture.dir (docs/design/capture.md); "
             "then {}",
             job.head.kernel, job.head.file, job.head.file, job.head.kernel, job.head.kernel,
             how_to_measure(entry, run.base)));
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
+    } else if (!prepared->replay.captures.empty()) {
+      pair.capture = prepared->replay.path;  // the child replays the captures found here
     }
     auto measurement = outside.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},
                                          [&](std::string_view line) { progress(std::string(line)); });

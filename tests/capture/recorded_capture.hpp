@@ -61,6 +61,26 @@ inline capture::Capture saxpy_capture(int n = 16) {
   return recorded;
 }
 
+// copy(const float* x, float* y, int n) of fixtures/bench/copy.cu (and its variants of the same
+// signature), as the capture library records it: x and y whole, one launch of 256-thread blocks.
+inline capture::Capture copy_capture(int n, std::string name = "copy") {
+  capture::Capture recorded;
+  recorded.kernel = {"_Z" + std::to_string(name.size()) + name + "PKfPfi", name + "(float const*, float*, int)", ""};
+  recorded.grid = {static_cast<std::uint32_t>((n + 255) / 256), 1, 1};
+  recorded.block = {256, 1, 1};
+  recorded.parameters = {
+      {0, 0, 8, capture::ParameterKind::pointer, 0, 0, {}, ""},
+      {1, 8, 8, capture::ParameterKind::pointer, 1, 0, {}, ""},
+      {2, 16, 4, capture::ParameterKind::value, -1, 0, int_bytes(n), ""},
+  };
+  const auto bytes = static_cast<std::uint64_t>(n) * 4;
+  recorded.allocations = {
+      {0, bytes, 0, bytes, capture::Contents::captured, "blobs/x.bin"},
+      {1, bytes, 0, bytes, capture::Contents::captured, "blobs/y.bin"},
+  };
+  return recorded;
+}
+
 // Writes `recorded` as `folder/name.json` with blobs for its captured allocations (x: 0, 1, 2...;
 // y's region: 0.5 each). Returns the capture file's path.
 inline std::filesystem::path write_capture(const std::filesystem::path& folder, const capture::Capture& recorded,
