@@ -211,8 +211,12 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const st
   };
   const std::string base_prefix = (root / "base").string() + "/";
   const std::string head_prefix = (root / "head").string() + "/";
+  // Paths below the current folder (the repository's: captures found in capture.dir) relative too.
+  std::error_code cwd_error;
+  const std::string here_prefix = fs::current_path(cwd_error).string() + "/";
   const auto readable = [&](std::string text) {
-    return replace_all(replace_all(std::move(text), base_prefix, ""), head_prefix, "");
+    text = replace_all(replace_all(std::move(text), base_prefix, ""), head_prefix, "");
+    return here_prefix.size() > 1 ? replace_all(std::move(text), here_prefix, "") : text;
   };
   policy::LedgerEntry ledger_run;
   ledger_run.kforecast_version = run.version;

@@ -127,7 +127,7 @@ TEST_CASE("e2e gpu: pr replays the captured launch of a kernel without a spec") 
   CHECK(run.exit_status == 1);
   CHECK(e2e::read_report_kernels(run.out).gate == "fail");
   // The head writes 2 where the base writes 1: measured by replay, and failed as disagreeing.
-  CHECK_THAT(run.out, Contains("replayed capture "));
+  CHECK_THAT(run.out, Contains("measurement: replayed capture .kforecast/captures/"));  // relative to the repository
   CHECK_THAT(run.out, Contains("nospec-0.json (contents captured)"));
   CHECK_THAT(run.out, Contains("allocation 0: 1 of 1 elements differ"));
   CHECK_THAT(run.out, !Contains("no launch spec, so it cannot be run"));
