@@ -109,6 +109,25 @@ Result<void> check_replayable(const Capture& capture, const std::vector<kernels:
   return {};
 }
 
+Result<void> check_parameter_layout(const Capture& capture, const std::vector<cubin::ParameterSlot>& layout,
+                                    const std::string& kernel_label) {
+  const auto refuse = [&](const std::string& why) {
+    return usage_error(fmt::format("cannot replay the capture of {} for {}: {}", capture.kernel.mangled, kernel_label, why));
+  };
+  if (layout.size() != capture.parameters.size())
+    return refuse(fmt::format("the capture has {} parameters and the kernel's machine code {}: the layout does not "
+                              "match (a capture of another version of the kernel?)",
+                              capture.parameters.size(), layout.size()));
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const auto& captured = capture.parameters[i];
+    if (layout[i].offset != captured.offset || layout[i].size != captured.size)
+      return refuse(fmt::format("argument {} is {} bytes at offset {} in the kernel's machine code, and {} bytes at "
+                                "offset {} in the capture",
+                                i, layout[i].size, layout[i].offset, captured.size, captured.offset));
+  }
+  return {};
+}
+
 Result<bench::ResolvedLaunch> replay_launch(const Capture& capture, const std::filesystem::path& capture_file,
                                             const std::vector<kernels::Parameter>& parameters,
                                             const std::string& kernel_label, std::int64_t max_buffer_bytes) {

@@ -18,6 +18,7 @@
 #include "base/error.hpp"
 #include "bench/resolved_launch.hpp"
 #include "capture/capture_file.hpp"
+#include "cubin/parameter_layout.hpp"
 #include "kernels/scanner.hpp"
 
 namespace kforecast::capture {
@@ -26,6 +27,12 @@ namespace kforecast::capture {
 // blobs: what `bench` can refuse before any GPU work. `kernel_label` names the kernel.
 Result<void> check_replayable(const Capture& capture, const std::vector<kernels::Parameter>& parameters,
                               const std::string& kernel_label);
+
+// Checks a capture's parameters against the layout ptxas gave the kernel it will launch (the
+// cubin's, cubin/parameter_layout.hpp): the same count, and each parameter at the same offset
+// with the same size.
+Result<void> check_parameter_layout(const Capture& capture, const std::vector<cubin::ParameterSlot>& layout,
+                                    const std::string& kernel_label);
 
 // The launch, blobs read from beside `capture_file`. Buffers larger than `max_buffer_bytes` in
 // all are refused.

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gate/bench_measure.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -14,6 +16,8 @@
 #include "bench/launch_spec_reader.hpp"
 #include "bench/resolved_launch.hpp"
 #include "capture/replay_launch.hpp"
+#include "cubin/cubin_kernel.hpp"
+#include "cubin/parameter_layout.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvml.hpp"
 #include "cuda/nvrtc.hpp"
@@ -87,11 +91,32 @@ struct ReplayedSizes {
   std::vector<std::string> notes;  // where each size's launch came from, first
 };
 
+// The parameter layout ptxas gave a compiled kernel, or a note saying why it is not known.
+std::variant<std::vector<cubin::ParameterSlot>, std::string> compiled_layout(const bench::CompiledKernel& kernel) {
+  auto kernels = cubin::read_cubin_kernels(kernel.cubin);
+  if (!kernels)
+    return fmt::format("the {}'s parameter layout was not checked against the capture: its cubin cannot be read: {}",
+                       kernel.label, kernels.error().message);
+  const auto found = std::ranges::find(*kernels, kernel.lowered_name, &cubin::CubinKernel::symbol);
+  if (found == kernels->end())
+    return fmt::format("the {}'s parameter layout was not checked against the capture: {} is not in its cubin",
+                       kernel.label, kernel.lowered_name);
+  return cubin::parameter_layout(*found);
+}
+
 // One size per capture, both kernels on the same captured inputs.
 Result<ReplayedSizes> replay_sizes(const ChosenCaptures& chosen, const bench::CompiledKernel& reference,
                                    const bench::CompiledKernel& candidate) {
   ReplayedSizes replayed;
+  const auto reference_layout = compiled_layout(reference);
+  const auto candidate_layout = compiled_layout(candidate);
+  for (const auto* layout : {&reference_layout, &candidate_layout})
+    if (const auto* note = std::get_if<std::string>(layout)) replayed.notes.push_back(*note);
   for (const auto& [file, recorded] : chosen.captures) {
+    for (auto [kernel, layout] : {std::pair{&reference, &reference_layout}, std::pair{&candidate, &candidate_layout}})
+      if (const auto* slots = std::get_if<std::vector<cubin::ParameterSlot>>(layout))
+        if (auto fits = capture::check_parameter_layout(recorded, *slots, kernel->label); !fits)
+          return std::unexpected(fits.error());
     bench::ResolvedSize size;
     auto base = capture::replay_launch(recorded, file, reference.parameters, reference.label);
     if (!base) return std::unexpected(base.error());

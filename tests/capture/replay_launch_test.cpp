@@ -164,3 +164,16 @@ TEST_CASE("capture: a blob missing at replay is named") {
   REQUIRE_FALSE(launch);
   CHECK_THAT(launch.error().message, Catch::Contains("allocations[0].blob: 'blobs/x.bin' does not exist"));
 }
+
+TEST_CASE("capture: a capture must match the parameter layout of the kernel's machine code") {
+  const auto recorded = testing::saxpy_capture();
+  CHECK(check_parameter_layout(recorded, {{0, 0, 4}, {1, 4, 4}, {2, 8, 8}, {3, 16, 8}}, "saxpy"));
+  auto fewer = check_parameter_layout(recorded, {{0, 0, 4}, {1, 4, 4}, {2, 8, 8}}, "saxpy");
+  REQUIRE_FALSE(fewer);
+  CHECK_THAT(fewer.error().message, Catch::Contains("the capture has 4 parameters and the kernel's machine code 3"));
+  auto moved = check_parameter_layout(recorded, {{0, 0, 4}, {1, 8, 8}, {2, 16, 8}, {3, 24, 8}}, "saxpy");
+  REQUIRE_FALSE(moved);
+  CHECK_THAT(moved.error().message,
+             Catch::Contains("argument 1 is 8 bytes at offset 8 in the kernel's machine code, and 4 bytes at offset 4 "
+                             "in the capture"));
+}
