@@ -130,7 +130,8 @@ Result<void> check_parameter_layout(const Capture& capture, const std::vector<cu
 
 Result<bench::ResolvedLaunch> replay_launch(const Capture& capture, const std::filesystem::path& capture_file,
                                             const std::vector<kernels::Parameter>& parameters,
-                                            const std::string& kernel_label, std::int64_t max_buffer_bytes) {
+                                            const std::string& kernel_label, const bench::ResolvedLaunch* inputs_of,
+                                            std::int64_t max_buffer_bytes) {
   if (auto ok = check_replayable(capture, parameters, kernel_label); !ok) return std::unexpected(ok.error());
   bench::ResolvedLaunch launch;
   launch.grid = capture.grid;
@@ -172,11 +173,17 @@ Result<bench::ResolvedLaunch> replay_launch(const Capture& capture, const std::f
         return usage_error(fmt::format("cannot replay the capture of {} for {}: its allocations need more than {} bytes",
                                        capture.kernel.mangled, kernel_label, max_buffer_bytes));
       if (allocation.contents == Contents::captured) {
-        auto bytes = read_blob(capture_file, allocation, index);
-        if (!bytes) return std::unexpected(bytes.error());
         argument.init.distribution = bench::Distribution::captured;
         argument.init.text = fmt::format("captured ({})", allocation.blob);
-        argument.init.captured = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
+        if (inputs_of != nullptr)
+          if (const auto shared = std::ranges::find(inputs_of->arguments, argument.name, &bench::ResolvedArgument::name);
+              shared != inputs_of->arguments.end() && shared->init.captured)
+            argument.init.captured = shared->init.captured;
+        if (!argument.init.captured) {
+          auto bytes = read_blob(capture_file, allocation, index);
+          if (!bytes) return std::unexpected(bytes.error());
+          argument.init.captured = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
+        }
       } else {
         argument.init = synthetic_init(type);
       }

@@ -34,11 +34,13 @@ Result<void> check_replayable(const Capture& capture, const std::vector<kernels:
 Result<void> check_parameter_layout(const Capture& capture, const std::vector<cubin::ParameterSlot>& layout,
                                     const std::string& kernel_label);
 
-// The launch, blobs read from beside `capture_file`. Buffers larger than `max_buffer_bytes` in
-// all are refused.
+// The launch, blobs read from beside `capture_file`, or, with `inputs_of` (the other kernel's
+// launch from the same capture), its captured contents shared rather than read again. Buffers
+// larger than `max_buffer_bytes` in all are refused.
 Result<bench::ResolvedLaunch> replay_launch(const Capture& capture, const std::filesystem::path& capture_file,
                                             const std::vector<kernels::Parameter>& parameters,
                                             const std::string& kernel_label,
+                                            const bench::ResolvedLaunch* inputs_of = nullptr,
                                             std::int64_t max_buffer_bytes = std::int64_t{16} << 30);
 
 // Where a replayed launch's inputs came from, for the report and the measurement's notes:

@@ -120,7 +120,7 @@ Result<ReplayedSizes> replay_sizes(const ChosenCaptures& chosen, const bench::Co
     bench::ResolvedSize size;
     auto base = capture::replay_launch(recorded, file, reference.parameters, reference.label);
     if (!base) return std::unexpected(base.error());
-    auto head = capture::replay_launch(recorded, file, candidate.parameters, candidate.label);
+    auto head = capture::replay_launch(recorded, file, candidate.parameters, candidate.label, &*base);
     if (!head) return std::unexpected(head.error());
     size.reference = std::move(*base);
     size.candidate = std::move(*head);

@@ -177,3 +177,16 @@ TEST_CASE("capture: a capture must match the parameter layout of the kernel's ma
              Catch::Contains("argument 1 is 8 bytes at offset 8 in the kernel's machine code, and 4 bytes at offset 4 "
                              "in the capture"));
 }
+
+TEST_CASE("capture: the second kernel of a pair shares the first's captured contents") {
+  testing::TempDir dir;
+  const auto recorded = testing::saxpy_capture();
+  const auto file = testing::write_capture(dir.path(), recorded);
+  auto reference = replay_launch(recorded, file, testing::saxpy_parameters(), "reference");
+  REQUIRE(reference);
+  std::filesystem::remove_all(dir.path() / "blobs");  // not read again
+  auto candidate = replay_launch(recorded, file, testing::saxpy_parameters(), "candidate", &*reference);
+  REQUIRE(candidate);
+  CHECK(candidate->arguments[2].init.captured == reference->arguments[2].init.captured);
+  CHECK(candidate->arguments[3].init.captured == reference->arguments[3].init.captured);
+}
