@@ -203,8 +203,8 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
               fmt::format(
                   "no launch spec for kernel '{}' and no capture of it in {}: add a '// kforecast:' comment block "
                   "above it or a [[kernel]] table in .kforecast.toml (sizes, grid, block, args; `kforecast spec "
-                  "suggest {}:{}` drafts one; see DESIGN.md, 'Kernel launch specs'), or record its launches from a "
-                  "program of the project with `kforecast capture -- COMMAND` (docs/design/capture.md){}",
+                  "suggest {}:{}` drafts one; `kforecast help bench` shows the format), or record its launches from "
+                  "a program of the project with `kforecast capture -- COMMAND` (docs/design/capture.md){}",
                   candidate->name_expression, config.string_value("capture.dir"), sides->candidate.path,
                   candidate->function.name,
                   chosen->notes.empty() ? "" : fmt::format("; captures passed over: {}", chosen->notes.front())))
