@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bench/host_buffers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -80,6 +81,13 @@ double lane_value(const ElementType& type, std::span<const std::byte> bytes, std
 }
 
 std::vector<std::byte> initial_values(const ResolvedArgument& argument, std::uint64_t seed) {
+  if (argument.init.distribution == Distribution::captured) {
+    // A recorded launch's bytes, the same for every seed; a shorter record leaves poison after it.
+    std::vector<std::byte> bytes(static_cast<std::size_t>(argument.bytes()), poison_byte);
+    if (argument.init.captured)
+      std::copy_n(argument.init.captured->begin(), std::min(argument.init.captured->size(), bytes.size()), bytes.begin());
+    return bytes;
+  }
   const ElementType& type = argument.type;
   const std::int64_t lanes = argument.count * type.lanes;
   std::vector<std::byte> bytes(static_cast<std::size_t>(argument.bytes()));
@@ -108,6 +116,8 @@ std::vector<std::byte> initial_values(const ResolvedArgument& argument, std::uin
         value = init.a + static_cast<double>(generator() % span);
         break;
       }
+      case Distribution::captured:  // returned above
+        break;
     }
     store_lane(type, bytes.data() + lane * type.lane_bytes, value);
   }

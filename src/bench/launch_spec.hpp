@@ -8,6 +8,8 @@
 // [[kernel]] tables or from a `// kforecast:` comment block above a kernel (launch_spec_reader).
 // Expressions stay text here; resolve_launch() evaluates them for one size.
 
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,7 +22,8 @@ namespace kforecast::bench {
 
 enum class Role { in, out, inout };
 
-enum class Distribution { uniform, normal, constant, iota, random_integers };
+// `captured`: the bytes of a recorded launch's buffer (src/capture), never written in a spec.
+enum class Distribution { uniform, normal, constant, iota, random_integers, captured };
 
 // "uniform(-1, 1)", "normal(0, 1)", "constant(3)", "iota", "iota(start, step)",
 // "randint(lo, hi)" (inclusive).
@@ -29,6 +32,7 @@ struct InitSpec {
   double a = -1;  // uniform low, normal mean, constant value, iota start, randint low
   double b = 1;   // uniform high, normal deviation, iota step, randint high
   std::string text = "uniform(-1, 1)";
+  std::shared_ptr<const std::vector<std::byte>> captured;  // Distribution::captured: the buffer's bytes
 };
 
 struct BufferSpec {

@@ -39,7 +39,7 @@ Result<void> PairRun::bind(Side& side) {
       buffer.pristine = *pristine;
       buffer.bytes = bytes;
     }
-    side.pointers[i] = buffer.data;
+    side.pointers[i] = buffer.data + static_cast<cuda::CUdeviceptr>(argument.pointer_offset);
     if (argument.role == Role::inout) m_has_inplace = true;
   }
   for (std::size_t i = 0; i < side.launch.arguments.size(); ++i) {
@@ -81,7 +81,8 @@ Result<std::vector<std::vector<std::byte>>> PairRun::run_once(Side& side) {
     const auto& argument = side.launch.arguments[i];
     if (!argument.buffer || argument.role == Role::in) continue;
     std::vector<std::byte> bytes(static_cast<std::size_t>(argument.bytes()));
-    if (auto ok = m_gpu.download(bytes, side.pointers[i]); !ok) return std::unexpected(ok.error());
+    const auto base = side.pointers[i] - static_cast<cuda::CUdeviceptr>(argument.pointer_offset);
+    if (auto ok = m_gpu.download(bytes, base); !ok) return std::unexpected(ok.error());
     outputs.push_back(std::move(bytes));
   }
   return outputs;

@@ -94,7 +94,8 @@ std::vector<std::string_view> parameter_names(const std::vector<kernels::Paramet
 std::string ResolvedLaunch::size_text() const {
   std::string text;
   for (const auto& [name, value] : size) text += fmt::format("{}{}={}", text.empty() ? "" : " ", name, value);
-  return text.empty() ? "default" : text;
+  if (!text.empty()) return text;
+  return label.empty() ? "default" : label;
 }
 
 double default_rtol(const ElementType& type) {

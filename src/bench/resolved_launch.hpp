@@ -27,6 +27,9 @@ struct ResolvedArgument {
   Role role = Role::in;
   double rtol = 0;
   double atol = 0;
+  // Where the kernel's pointer lands in the buffer: a replayed capture's pointer may point into
+  // its allocation (capture/replay_launch.hpp). Zero for specs.
+  std::int64_t pointer_offset = 0;
 
   std::int64_t bytes() const { return count * type.bytes(); }
 };
@@ -37,8 +40,9 @@ struct ResolvedLaunch {
   std::array<std::uint32_t, 3> block{1, 1, 1};
   std::uint32_t shared_bytes = 0;
   std::vector<ResolvedArgument> arguments;
+  std::string label;  // names the size where no variables do: "capture scale-0"
 
-  std::string size_text() const;  // "M=4096 N=4096", or "default" when there are no variables
+  std::string size_text() const;  // "M=4096 N=4096", the label, or "default" when there are neither
 };
 
 // The tolerances a type gets when the spec names none: around 1e-4 relative for float32 (and

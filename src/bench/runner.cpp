@@ -15,6 +15,29 @@ namespace kforecast::bench {
 Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const CompiledKernel& reference,
                          const LaunchSpec& reference_spec, const CompiledKernel& candidate,
                          const LaunchSpec& candidate_spec, const RunnerOptions& options) {
+  // Every size resolved first: a spec that does not bind fails before any GPU work.
+  std::vector<ResolvedSize> sizes;
+  for (const auto& size : candidate_spec.sizes) {
+    ResolvedSize resolved;
+    for (auto [kernel, spec, into] : {std::tuple{&reference, &reference_spec, &resolved.reference},
+                                      std::tuple{&candidate, &candidate_spec, &resolved.candidate}}) {
+      auto launch = resolve_launch(*spec, size, kernel->parameters);
+      if (!launch) {
+        auto failed = failed_measurement(fmt::format("{}: {}", kernel->label, launch.error().message), gpu.device().name);
+        failed.tolerance = options.tolerance;
+        failed.confidence = options.confidence;
+        return failed;
+      }
+      *into = std::move(*launch);
+    }
+    sizes.push_back(std::move(resolved));
+  }
+  return measure_resolved(gpu, support, reference, candidate, std::move(sizes), options);
+}
+
+Measurement measure_resolved(Gpu& gpu, const SupportKernels& support, const CompiledKernel& reference,
+                             const CompiledKernel& candidate, std::vector<ResolvedSize> sizes,
+                             const RunnerOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   Measurement measurement;
@@ -30,22 +53,19 @@ Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const Compiled
     result.gpu_seconds = seconds();
     return result;
   };
+  if (sizes.empty()) return failed("nothing to measure: no size");
   Side sides[2];
   sides[0].kernel = &reference;
-  sides[0].spec = &reference_spec;
   sides[1].kernel = &candidate;
-  sides[1].spec = &candidate_spec;
   PairRun run(gpu, support, options);
   std::vector<SpeedupInterval> intervals;
   std::vector<Verdict> verdicts;
   double log_base = 0, log_head = 0;
-  const double budget_per_size =
-      options.max_gpu_seconds / static_cast<double>(std::max<std::size_t>(candidate_spec.sizes.size(), 1));
-  for (const auto& size : candidate_spec.sizes) {
+  const double budget_per_size = options.max_gpu_seconds / static_cast<double>(sizes.size());
+  for (auto& size : sizes) {
+    sides[0].launch = std::move(size.reference);
+    sides[1].launch = std::move(size.candidate);
     for (Side& side : sides) {
-      auto launch = resolve_launch(*side.spec, size, side.kernel->parameters);
-      if (!launch) return failed(fmt::format("{}: {}", side.kernel->label, launch.error().message));
-      side.launch = std::move(*launch);
       if (!side.function) {
         auto function = gpu.load_function(side.kernel->cubin, side.kernel->lowered_name, side.launch.shared_bytes);
         if (!function) return failed(fmt::format("loading {}: {}", side.kernel->label, function.error().message));

@@ -21,6 +21,7 @@
 #include "bench/gpu.hpp"
 #include "bench/launch_spec.hpp"
 #include "bench/measurement.hpp"
+#include "bench/resolved_launch.hpp"
 #include "kernels/scanner.hpp"
 
 namespace kforecast::bench {
@@ -77,5 +78,17 @@ struct SupportKernels {
 Measurement measure_pair(Gpu& gpu, const SupportKernels& support, const CompiledKernel& reference,
                          const LaunchSpec& reference_spec, const CompiledKernel& candidate,
                          const LaunchSpec& candidate_spec, const RunnerOptions& options);
+
+// One size of a pair, both launches already resolved (a replayed capture, capture/replay_launch).
+struct ResolvedSize {
+  ResolvedLaunch reference;
+  ResolvedLaunch candidate;
+};
+
+// As measure_pair, over sizes whose launches are resolved: every size measured, combined by
+// geometric mean.
+Measurement measure_resolved(Gpu& gpu, const SupportKernels& support, const CompiledKernel& reference,
+                             const CompiledKernel& candidate, std::vector<ResolvedSize> sizes,
+                             const RunnerOptions& options);
 
 }  // namespace kforecast::bench

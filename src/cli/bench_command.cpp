@@ -69,7 +69,7 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
   const gate::BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against"),
-                             invocation.value("--project-build")};
+                             invocation.value("--project-build"), invocation.value("--capture")};
   auto options = gate::runner_options(*config);
   const bool terminal = context.err_is_terminal;
 

@@ -78,6 +78,9 @@ constexpr std::array bench_options{
                "measurement study, as scripts/gpu-decision-time.sh runs)"},
     OptionSpec{"--project-build", "FILE",
                "build both sides with the project's nvcc and context as FILE says (used by pr's measuring child)"},
+    OptionSpec{"--capture", "PATH",
+               "replay captured launches (a capture file, or a folder of them; 'kforecast capture' records them) "
+               "instead of a launch spec; without a spec, the kernel's captures in capture.dir are replayed"},
     OptionSpec{"--plan", "FILE", "measure a share of the kernels of a plan written by 'kforecast pr --plan'"},
     OptionSpec{"--shard", "I/N",
                "with --plan: the share to measure, shard I of N (kernel k of the plan goes to k mod N)"},
@@ -146,12 +149,11 @@ const std::array commands{
         "(0: no limit). A measured regression beyond bench.tolerance, or a failed candidate (wrong results, a\n"
         "fault, a hang, no compile) fails; inconclusive warns (fails with policy.fail_on_inconclusive = true);\n"
         "faster and same pass. Each measurement appends a line to the ledger (policy.ledger) that\n"
-        "'kforecast calibration' reads. A kernel needs a launch spec to be measured (see 'kforecast help bench'),\n"
-        "or a [[harness]] table whose [[harness.map]] names it: then the project's own benchmarks (Google\n"
-        "Benchmark, nvbench, pytest-benchmark) are built and run at both revisions, no GPU of kforecast's needed\n"
-        "(docs/harness.md).\n"
-        "Without a GPU (or with --no-bench, or past the budget, or without a spec) a kernel is unverified, and\n"
-        "policy.on_unverified (warn or fail) decides; the report's first line then says 'pass, but N kernels could\n"
+        "'kforecast calibration' reads. A kernel needs a launch spec or a captured launch in capture.dir to be\n"
+        "measured (see 'kforecast help bench'), or a [[harness]] table whose [[harness.map]] names it: then the\n"
+        "project's own benchmarks (Google Benchmark, nvbench, pytest-benchmark) are built and run at both\n"
+        "revisions, no GPU of kforecast's needed (docs/harness.md).\n"
+        "Without a GPU (or with --no-bench, or past the budget, or without any of these) a kernel is unverified, and\n"        "policy.on_unverified (warn or fail) decides; the report's first line then says 'pass, but N kernels could\n"
         "not be judged', and so does standard error. A forecaster that failed is a warning there too. An LLM\n"
         "forecast alone passes no kernel of an untrusted author (a fork, or an author_association other than\n"
         "OWNER, MEMBER, COLLABORATOR; CI without author information counts as untrusted, a local run as\n"
@@ -199,8 +201,9 @@ const std::array commands{
         "(speedup exactly 1); otherwise the forecaster (embedded by default, offline; or --forecaster llm) gives\n"
         "the speedup bin with its distribution over the eight bins, P(regression), confidence and a rationale,\n"
         "and the policy says whether the forecast can be trusted or the kernel needs a GPU measurement. With\n"
-        "--bench the kernel is measured on the local GPU as 'kforecast bench' measures it (it needs a launch spec:\n"
-        "see 'kforecast help bench'); a measurement is appended to the ledger. Examples:\n"
+        "--bench the kernel is measured on the local GPU as 'kforecast bench' measures it (it needs a launch spec\n"
+        "or a captured launch in capture.dir: see 'kforecast help bench'); a measurement is appended to the\n"
+        "ledger. Examples:\n"
         "  kforecast check src/gemm.cu:sgemm                  # the edit you are making, against HEAD\n"
         "  kforecast check src/gemm.cu --against main         # every kernel of the file, against main\n"
         "  kforecast check new.cu:sgemm --vs old.cu:sgemm_v1 --bench\n"
@@ -231,6 +234,9 @@ const std::array commands{
         "  // x = { count = \"n\", init = \"uniform(-1, 1)\" }\n"
         "  // y = { count = \"n\", role = \"out\" }\n"
         "  // n = \"n\"\n"
+        "A kernel without a launch spec is measured by replaying its captured launches ('kforecast capture --\n"
+        "COMMAND' records them from a program of the project) from capture.dir, or from --capture PATH: both\n"
+        "kernels get the captured grid, block, arguments and buffer contents, restored before every sample.\n"
         "Exit 1 for a regression or a failed candidate, 0 otherwise; 3 without a GPU.\n"
         "With --plan PLAN --shard I/N (a GPU job of a plan; see 'kforecast help pr'): measures shard I of N of the\n"
         "plan's kernels (its riskiest-first list, positions I, I+N, ...) as 'kforecast pr' would, with the plan's\n"

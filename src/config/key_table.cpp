@@ -182,6 +182,10 @@ const std::array keys{
             1,
             86400,
             {}},
+    KeySpec{"capture.dir", string, "\".kforecast/captures\"", "",
+            "Where recorded kernel launches (`kforecast capture`) are kept, relative to the repository root: a kernel "
+            "that needs measuring and has no launch spec is measured by replaying its captures from here "
+            "(docs/design/capture.md)."},
 
     KeySpec{"report.format",
             choice,
@@ -287,8 +291,8 @@ const std::array table_arrays{
                    {}},
 };
 
-const std::array<std::string_view, 10> sections{"kernels", "forecast", "endpoint", "policy", "bench",
-                                                "report",  "lint",     "compile",  "cuda",   "security"};
+const std::array<std::string_view, 11> sections{"kernels", "forecast", "endpoint", "policy",   "bench", "capture",
+                                                "report",  "lint",     "compile",  "cuda",     "security"};
 
 }  // namespace
 

@@ -48,6 +48,7 @@ Result<Measurement> measure_in_child(const ChildRequest& request) {
   if (!pair.versus.empty()) argv.insert(argv.end(), {"--vs", pair.versus});
   if (!pair.against.empty()) argv.insert(argv.end(), {"--against", pair.against});
   if (!pair.project_build.empty()) argv.insert(argv.end(), {"--project-build", pair.project_build});
+  if (!pair.capture.empty()) argv.insert(argv.end(), {"--capture", pair.capture});
   if (request.config) argv.insert(argv.end(), {"--config", *request.config});
   if (request.confirming) argv.emplace_back("--confirming");
   const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(request.timeout_seconds * 1000));

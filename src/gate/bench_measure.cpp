@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gate/bench_measure.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -15,6 +17,9 @@
 #include "bench/kernel_source.hpp"
 #include "bench/launch_spec_reader.hpp"
 #include "bench/resolved_launch.hpp"
+#include "capture/replay_launch.hpp"
+#include "cubin/cubin_kernel.hpp"
+#include "cubin/parameter_layout.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvml.hpp"
 #include "cuda/nvrtc.hpp"
@@ -83,6 +88,54 @@ Result<Sides> read_sides(const BenchPair& pair) {
   return sides;
 }
 
+struct ReplayedSizes {
+  std::vector<bench::ResolvedSize> sizes;
+  std::vector<std::string> notes;  // where each size's launch came from, first
+};
+
+// The parameter layout ptxas gave a compiled kernel, or a note saying why it is not known.
+std::variant<std::vector<cubin::ParameterSlot>, std::string> compiled_layout(const bench::CompiledKernel& kernel) {
+  auto kernels = cubin::read_cubin_kernels(kernel.cubin);
+  if (!kernels)
+    return fmt::format("the {}'s parameter layout was not checked against the capture: its cubin cannot be read: {}",
+                       kernel.label, kernels.error().message);
+  const auto found = std::ranges::find(*kernels, kernel.lowered_name, &cubin::CubinKernel::symbol);
+  if (found == kernels->end())
+    return fmt::format("the {}'s parameter layout was not checked against the capture: {} is not in its cubin",
+                       kernel.label, kernel.lowered_name);
+  return cubin::parameter_layout(*found);
+}
+
+// One size per capture, both kernels on the same captured inputs.
+Result<ReplayedSizes> replay_sizes(const ChosenCaptures& chosen, const bench::CompiledKernel& reference,
+                                   const bench::CompiledKernel& candidate) {
+  ReplayedSizes replayed;
+  const auto reference_layout = compiled_layout(reference);
+  const auto candidate_layout = compiled_layout(candidate);
+  for (const auto* layout : {&reference_layout, &candidate_layout})
+    if (const auto* note = std::get_if<std::string>(layout)) replayed.notes.push_back(*note);
+  for (const auto& [file, recorded] : chosen.captures) {
+    for (auto [kernel, layout] : {std::pair{&reference, &reference_layout}, std::pair{&candidate, &candidate_layout}})
+      if (const auto* slots = std::get_if<std::vector<cubin::ParameterSlot>>(layout))
+        if (auto fits = capture::check_parameter_layout(recorded, *slots, kernel->label); !fits)
+          return std::unexpected(fits.error());
+    bench::ResolvedSize size;
+    auto base = capture::replay_launch(recorded, file, reference.parameters, reference.label);
+    if (!base) return std::unexpected(base.error());
+    auto head = capture::replay_launch(recorded, file, candidate.parameters, candidate.label, &*base);
+    if (!head) return std::unexpected(head.error());
+    size.reference = std::move(*base);
+    size.candidate = std::move(*head);
+    replayed.sizes.push_back(std::move(size));
+    replayed.notes.push_back(capture::launch_source(recorded, file));
+    if (reference.lowered_name != recorded.kernel.mangled)
+      replayed.notes.push_back(fmt::format("{} was recorded for {}; the reference built here is {}", file.generic_string(),
+                                           recorded.kernel.mangled, reference.lowered_name));
+  }
+  for (const auto& note : chosen.notes) replayed.notes.push_back(note);
+  return replayed;
+}
+
 }  // namespace
 
 bench::RunnerOptions runner_options(const config::Config& config) {
@@ -128,16 +181,37 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
   };
   std::optional<bench::LaunchSpec> candidate_spec = own_spec(*candidate, sides->candidate.path);
   std::optional<bench::LaunchSpec> reference_spec = own_spec(*reference, sides->reference.path);
-  if (!candidate_spec && !reference_spec)
-    return std::unexpected(PairProblem{
-        PairProblem::Kind::no_launch_spec,
-        usage_error(
-            fmt::format(
-                "no launch spec for kernel '{}': add a '// kforecast:' comment block above it or a [[kernel]] table in "
-                ".kforecast.toml (sizes, grid, block, args; `kforecast spec suggest {}:{}` drafts one; `kforecast help "
-                "bench` shows the format)",
-                candidate->name_expression, sides->candidate.path, candidate->function.name))
-            .error()});
+  // Captured launches where --capture names them or no spec gives the launch.
+  if (!pair.capture.empty() || (!candidate_spec && !reference_spec)) {
+    // capture.dir is relative to the root of the candidate file's repository (`bench`), else of the
+    // current directory's (`pr`, whose sides are copies outside any repository).
+    std::error_code ec;
+    const auto here = std::filesystem::current_path(ec);
+    const auto file_folder = std::filesystem::absolute(sides->candidate.path, ec).parent_path();
+    auto repository = git::open_repository(file_folder);
+    if (!repository) repository = git::open_repository(here);
+    auto chosen = choose_captures(pair.capture, config, repository ? (*repository)->root() : here, *reference, *candidate);
+    if (!chosen) return other(chosen.error());
+    if (!chosen->captures.empty()) {
+      prepared.reference = std::move(*reference);
+      prepared.candidate = std::move(*candidate);
+      prepared.replay = std::move(*chosen);
+      return prepared;
+    }
+    if (!candidate_spec && !reference_spec)
+      return std::unexpected(PairProblem{
+          PairProblem::Kind::no_launch_spec,
+          usage_error(
+              fmt::format(
+                  "no launch spec for kernel '{}' and no capture of it in {}: add a '// kforecast:' comment block "
+                  "above it or a [[kernel]] table in .kforecast.toml (sizes, grid, block, args; `kforecast spec "
+                  "suggest {}:{}` drafts one; `kforecast help bench` shows the format), or record its launches from "
+                  "a program of the project with `kforecast capture -- COMMAND` (docs/design/capture.md){}",
+                  candidate->name_expression, config.string_value("capture.dir"), sides->candidate.path,
+                  candidate->function.name,
+                  chosen->notes.empty() ? "" : fmt::format("; captures passed over: {}", chosen->notes.front())))
+              .error()});
+  }
   const bench::LaunchSpec problem = reference_spec ? *reference_spec : *candidate_spec;
   candidate_spec = bench::with_geometry_of(problem, candidate_spec ? *candidate_spec : problem);
   reference_spec = bench::with_geometry_of(problem, reference_spec ? *reference_spec : problem);
@@ -260,19 +334,33 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   auto flush = (*gpu)->load_function(spin_code->cubin, std::string(bench::flush_kernel_name));
   if (!flush) return std::unexpected(flush.error());
 
+  // Replayed captures where the pair has them, else the launch specs.
+  std::vector<std::string> replay_notes;
+  const auto measure_once = [&]() -> Result<bench::Measurement> {
+    if (prepared->replay.captures.empty())
+      return bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
+                                 prepared->candidate_spec, options);
+    auto replayed = replay_sizes(prepared->replay, *base, *head);
+    if (!replayed) return std::unexpected(replayed.error());
+    replay_notes = replayed->notes;
+    return bench::measure_resolved(**gpu, {*spin, *flush}, *base, *head, std::move(replayed->sizes), options);
+  };
   // A repeated study: each repetition loads the modules and allocates the buffers anew, as a fresh
   // process does, and the GPU idles between them (clocks fall within milliseconds,
   // BENCHMARKING.md) as it does while a fresh process compiles; only the start-up and compiles go.
   for (int repetition = 1; repetition < options.repetitions && options.each_repetition; ++repetition) {
-    auto again = bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
-                                     prepared->candidate_spec, options);
-    again.driver = driver_text();
-    again.notes.insert(again.notes.begin(), build_notes.begin(), build_notes.end());
-    options.each_repetition(again);
+    auto again = measure_once();
+    if (!again) return std::unexpected(again.error());
+    again->driver = driver_text();
+    again->notes.insert(again->notes.begin(), build_notes.begin(), build_notes.end());
+    again->notes.insert(again->notes.begin(), replay_notes.begin(), replay_notes.end());
+    options.each_repetition(*again);
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  auto measurement = bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
-                                         prepared->candidate_spec, options);
+  auto once = measure_once();
+  if (!once) return std::unexpected(once.error());
+  bench::Measurement measurement = std::move(*once);
+  build_notes.insert(build_notes.begin(), replay_notes.begin(), replay_notes.end());
   measurement.driver = driver_text();
   measurement.notes.insert(measurement.notes.begin(), build_notes.begin(), build_notes.end());
   return measurement;

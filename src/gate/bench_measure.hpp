@@ -11,6 +11,7 @@
 #include "bench/measurement.hpp"
 #include "bench/runner.hpp"
 #include "config/config.hpp"
+#include "gate/capture_choice.hpp"
 
 namespace kforecast::gate {
 
@@ -21,6 +22,9 @@ struct BenchPair {
   // --project-build FILE (gate/shipped_build.hpp): build both sides with the project's compiler
   // and context in the trees it names, as `pr` built them; empty: NVRTC.
   std::string project_build;
+  // --capture PATH: replay these captured launches (a capture file, or a folder of a kernel's
+  // captures) instead of a launch spec; empty: a spec, else the kernel's captures in capture.dir.
+  std::string capture;
 };
 
 bench::RunnerOptions runner_options(const config::Config& config);
@@ -34,8 +38,10 @@ struct PreparedPair {
   bench::LaunchSpec reference_spec;
   bench::LaunchSpec candidate_spec;
   std::string include_dir;  // CUDA's headers, or empty
+  // Captured launches to replay instead of the specs (gate/capture_choice.hpp); empty: the specs.
+  ChosenCaptures replay;
 };
-// Why a pair cannot be prepared. A missing launch spec is its own case: `pr` explains it as a
+// Why a pair cannot be prepared. A missing launch spec (and no capture) is its own case: `pr` explains it as a
 // step the author can take, where any other problem is a mistake in a spec or a name.
 struct PairProblem {
   enum class Kind { no_launch_spec, other };

@@ -221,8 +221,12 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   };
   const std::string base_prefix = (root / "base").string() + "/";
   const std::string head_prefix = (root / "head").string() + "/";
+  // Paths below the current folder (the repository's: captures found in capture.dir) relative too.
+  std::error_code cwd_error;
+  const std::string here_prefix = fs::current_path(cwd_error).string() + "/";
   const auto readable = [&](std::string text) {
-    return replace_all(replace_all(std::move(text), base_prefix, ""), head_prefix, "");
+    text = replace_all(replace_all(std::move(text), base_prefix, ""), head_prefix, "");
+    return here_prefix.size() > 1 ? replace_all(std::move(text), here_prefix, "") : text;
   };
   policy::LedgerEntry ledger_run;
   ledger_run.kforecast_version = run.version;
@@ -260,11 +264,14 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
         return usage_error(fmt::format(
             "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
             "(`kforecast spec suggest {}:{}` drafts one; sizes, grid, block and [kernel.args]; `kforecast help "
-            "bench` shows one), or a [[kernel]] table with name = \"{}\" in the base revision's .kforecast.toml; "
+            "bench` shows one), or a [[kernel]] table with name = \"{}\" in the base revision's .kforecast.toml, "
+            "or record its launches with `kforecast capture -- COMMAND` into capture.dir (docs/design/capture.md); "
             "then {}",
             job.head.kernel, job.head.file, job.head.file, job.head.kernel, job.head.kernel,
             how_to_measure(entry, run.base)));
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
+    } else if (!prepared->replay.captures.empty()) {
+      pair.capture = prepared->replay.path;  // the child replays the captures found here
     }
     auto measurement = outside.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},
                                          [&](std::string_view line) { progress(std::string(line)); });

@@ -2,10 +2,12 @@
 // `kforecast bench` up to the GPU: the pair, the sources (files and git revisions), the spec and
 // every usage mistake, with the driver pointed at a library that does not exist so the result
 // is the same with or without a GPU. Measurements on a GPU: tests/bench/bench_gpu_test.cpp.
+#include <fstream>
 #include <sstream>
 
 #include <catch2/catch.hpp>
 
+#include "capture/recorded_capture.hpp"
 #include "cli/run.hpp"
 #include "support/fixture_repo.hpp"
 
@@ -103,8 +105,26 @@ TEST_CASE("cli bench: a pair with a spec gets as far as the GPU, and without one
 
   auto no_spec = bench({file + ":nospec", "--vs", file + ":nospec", "--in-process"});
   CHECK(no_spec.code == ExitCode::usage);
-  CHECK_THAT(no_spec.err, Contains("no launch spec for kernel 'nospec': add a '// kforecast:' comment block"));
+  CHECK_THAT(no_spec.err, Contains("no launch spec for kernel 'nospec' and no capture of it in .kforecast/captures: "
+                                    "add a '// kforecast:' comment block"));
   CHECK_THAT(no_spec.err, Contains("`kforecast spec suggest " + file + ":nospec` drafts one"));
+  CHECK_THAT(no_spec.err, Contains("`kforecast capture -- COMMAND`"));
+
+  // A capture of it in capture.dir, at the root of the file's repository, takes the spec's place.
+  auto recorded = testing::copy_capture(4096, "nospec");
+  const auto capture_folder = repo.path() / ".kforecast" / "captures" / capture::kernel_folder_name(recorded.kernel.mangled);
+  const auto capture_file = testing::write_capture(capture_folder, recorded, "nospec-0");
+  auto replayed = bench({file + ":nospec", "--vs", file + ":nospec", "--in-process"});
+  INFO(replayed.err);
+  CHECK(replayed.code == ExitCode::could_not_run);  // as far as the GPU
+  CHECK_THAT(replayed.err, Contains("libcuda.so.1"));
+
+  // A bad capture file is a usage error naming the file and the field, before any GPU work.
+  std::ofstream(capture_file) << "{\"kforecast_capture\": 1, \"kernel\": {\"mangled\": \"_Z6nospecPKfPfi\", "
+                                 "\"demangled\": \"nospec(float const*, float*, int)\"}}";
+  auto bad = bench({file + ":nospec", "--vs", file + ":nospec", "--capture", capture_file.string()});
+  CHECK(bad.code == ExitCode::usage);
+  CHECK_THAT(bad.err, Contains("nospec-0.json: launch: missing"));
 }
 // The child process path re-executes the kforecast binary itself; tests/bench/bench_gpu_test.cpp
 // drives it through the binary.

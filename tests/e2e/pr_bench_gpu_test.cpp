@@ -11,6 +11,7 @@
 
 #include "base/environment.hpp"
 #include "base/subprocess.hpp"
+#include "capture/recorded_capture.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvrtc.hpp"
 #include "gate_job.hpp"
@@ -108,4 +109,26 @@ TEST_CASE("e2e gpu gate: a measured regression fails the gate in the pull reques
   CHECK_THAT(job.comment(), Contains("| `settle` |"));
   CHECK_THAT(job.comment(), Contains("regression"));
   CHECK_THAT(job.outputs(), Contains("verdict=fail\n"));
+}
+
+TEST_CASE("e2e gpu: pr replays the captured launch of a kernel without a spec") {
+  testing::FixtureRepo repo;
+  e2e::commit_slower_kernel(repo, "[bench]\nmax_gpu_seconds = 20\n");
+  // nospec(float* a), as the capture library records one launch of it: a's one float captured.
+  capture::Capture recorded;
+  recorded.kernel = {"_Z6nospecPf", "nospec(float*)", ""};
+  recorded.parameters = {{0, 0, 8, capture::ParameterKind::pointer, 0, 0, {}, ""}};
+  recorded.allocations = {{0, 4, 0, 4, capture::Contents::captured, "blobs/a.bin"}};
+  const auto folder = repo.path() / ".kforecast" / "captures" / capture::kernel_folder_name(recorded.kernel.mangled);
+  testing::write_capture(folder, recorded, "nospec-0");
+
+  const auto run = run_pr(repo, {"--format", "json"});
+  INFO(run.out << run.err);
+  CHECK(run.exit_status == 1);
+  CHECK(e2e::read_report_kernels(run.out).gate == "fail");
+  // The head writes 2 where the base writes 1: measured by replay, and failed as disagreeing.
+  CHECK_THAT(run.out, Contains("measurement: replayed capture .kforecast/captures/"));  // relative to the repository
+  CHECK_THAT(run.out, Contains("nospec-0.json (contents captured)"));
+  CHECK_THAT(run.out, Contains("allocation 0: 1 of 1 elements differ"));
+  CHECK_THAT(run.out, !Contains("no launch spec, so it cannot be run"));
 }
