@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "kernels/lexer.hpp"
+
 namespace kforecast::gate {
 namespace {
 
@@ -32,6 +34,29 @@ std::set<std::string> changed_files(const RevisionSources& base, const RevisionS
       changed.insert(path);
   for (const auto& [path, text] : base.files())
     if (!head.files().contains(path)) changed.insert(path);
+  return changed;
+}
+
+// Whether two texts of a file differ in their tokens, not only in comments, whitespace or line
+// endings: a comment-only edit cannot change what any unit compiles.
+bool tokens_differ(std::string_view base, std::string_view head) {
+  const auto a = kernels::lex(base);
+  const auto b = kernels::lex(head);
+  return !std::ranges::equal(a, b, [](const kernels::Token& x, const kernels::Token& y) {
+    return x.kind == y.kind && x.text() == y.text();
+  });
+}
+
+// The changed files whose code changed (a file only one revision has counts).
+std::set<std::string> code_changed_files(const RevisionSources& base, const RevisionSources& head) {
+  std::set<std::string> changed;
+  for (const auto& path : changed_files(base, head)) {
+    const auto in_base = base.files().find(path);
+    const auto in_head = head.files().find(path);
+    if (in_base == base.files().end() || in_head == head.files().end() ||
+        tokens_differ(in_base->second, in_head->second))
+      changed.insert(path);
+  }
   return changed;
 }
 
@@ -75,8 +100,9 @@ std::vector<AffectedUnit> affected_units(const RevisionSources& base, const Revi
   });
 
   // For the scanner's gaps: changed .cu files that hold no reported kernel, then the nearest unit
-  // of each changed header no unit so far reaches.
-  const auto changed_paths = changed_files(base, head);
+  // of each changed header no unit so far reaches. A file changed only in comments or whitespace
+  // is no gap: a unit can cost minutes (a header of documentation edits reached a 90-second unit).
+  const auto changed_paths = code_changed_files(base, head);
   std::set<std::string> kernel_files, chosen;
   for (const auto& kernel : changed) {
     if (kernel.base) kernel_files.insert(kernel.base->file);

@@ -12,7 +12,8 @@
 // lambda handed to a library's kernel, code the scanner cannot read. Comparing their machine
 // code closes the scanner's gaps. Such units come after those of the reported kernels: a .cu
 // whose own text changed and that defines no reported kernel, then, for each changed header no
-// unit above reaches, the one unit nearest to it.
+// unit above reaches, the one unit nearest to it. Files changed only in comments or whitespace
+// make no gap units.
 
 #include <cstddef>
 #include <string>

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -17,8 +18,11 @@ struct BenchmarkBlocks {
   std::string name;
   std::vector<double> base_blocks, head_blocks;
   std::vector<std::vector<double>> block_samples_us;  // every run's reported times, A B B A order
-  std::vector<double> log_speedups;
   int repetitions = 0;
+  // The runner's sequential rule over this benchmark's rounds, so a harness decides exactly as the
+  // standalone runner does, with an interval valid however often it is looked at.
+  bench::SequentialTest test;
+  std::optional<bench::Verdict> verdict;
 };
 
 std::string names_of(const std::vector<BenchmarkTimes>& benchmarks) {
@@ -28,14 +32,16 @@ std::string names_of(const std::vector<BenchmarkTimes>& benchmarks) {
 }
 
 // The first run fixes the benchmarks; every later run must report exactly them.
-Result<void> record_run(const ProgramRun& run, Side side, int index, std::vector<BenchmarkBlocks>& blocks) {
+Result<void> record_run(const ProgramRun& run, Side side, int index, double confidence, double tolerance,
+                        std::vector<BenchmarkBlocks>& blocks) {
   const auto where = fmt::format("run {} ({} build)", index + 1, side_name(side));
   if (run.benchmarks.empty())
     return usage_error(fmt::format("{} reported no benchmark: the filter selected none (check [[harness.map]] "
                                    "benchmarks against the program's benchmark names)",
                                    where));
   if (blocks.empty())
-    for (const auto& benchmark : run.benchmarks) blocks.push_back({benchmark.name, {}, {}, {}, {}, 0});
+    for (const auto& benchmark : run.benchmarks)
+      blocks.push_back({benchmark.name, {}, {}, {}, 0, bench::SequentialTest(confidence, tolerance), std::nullopt});
   if (run.benchmarks.size() != blocks.size() ||
       !std::ranges::all_of(run.benchmarks, [&](const BenchmarkTimes& benchmark) {
         return std::ranges::find(blocks, benchmark.name, &BenchmarkBlocks::name) != blocks.end();
@@ -59,25 +65,22 @@ Result<void> record_run(const ProgramRun& run, Side side, int index, std::vector
   return {};
 }
 
-bench::SizeMeasurement size_of(const BenchmarkBlocks& block, const RoundSettings& settings) {
+bench::SizeMeasurement size_of(const BenchmarkBlocks& block) {
   bench::SizeMeasurement size;
   size.size = block.name;
-  size.interval = bench::speedup_interval(block.log_speedups, settings.confidence);
-  size.verdict = bench::decide(size.interval, settings.tolerance).value_or(bench::Verdict::inconclusive);
+  size.interval = block.test.interval();
+  size.verdict = block.verdict.value_or(bench::Verdict::inconclusive);
   size.t_reference_us = bench::median(block.base_blocks) * 1e6;
   size.t_candidate_us = bench::median(block.head_blocks) * 1e6;
   size.batch = 1;
   size.samples_per_block = block.repetitions;
-  size.round_log_speedups = block.log_speedups;
+  size.round_log_speedups = block.test.log_speedups();
   size.block_samples_us = block.block_samples_us;
   return size;
 }
 
-bool all_decided(const std::vector<BenchmarkBlocks>& blocks, const RoundSettings& settings) {
-  return std::ranges::all_of(blocks, [&](const BenchmarkBlocks& block) {
-    return bench::decide(bench::speedup_interval(block.log_speedups, settings.confidence), settings.tolerance)
-        .has_value();
-  });
+bool all_decided(const std::vector<BenchmarkBlocks>& blocks) {
+  return std::ranges::all_of(blocks, [](const BenchmarkBlocks& block) { return block.verdict.has_value(); });
 }
 
 }  // namespace
@@ -96,17 +99,22 @@ Result<bench::Measurement> measure_in_rounds(const RunProgram& run, const RoundS
       auto ran = run(side, index);
       if (!ran) return std::unexpected(ran.error());
       seconds += ran->seconds;
-      if (auto recorded = record_run(*ran, side, index, blocks); !recorded) return std::unexpected(recorded.error());
+      if (auto recorded = record_run(*ran, side, index, settings.confidence, settings.tolerance, blocks); !recorded)
+        return std::unexpected(recorded.error());
       ++index;
     }
     ++rounds;
     for (auto& block : blocks) {
       const std::size_t n = block.base_blocks.size();
-      block.log_speedups.push_back(bench::round_log_speedup(
-          {block.base_blocks[n - 2], block.head_blocks[n - 2], block.head_blocks[n - 1], block.base_blocks[n - 1]}));
+      const double log_speedup = bench::round_log_speedup(
+          {block.base_blocks[n - 2], block.head_blocks[n - 2], block.head_blocks[n - 1], block.base_blocks[n - 1]});
+      // A decided benchmark keeps its verdict and its interval: rounds run on for the others only.
+      if (!block.verdict) block.verdict = block.test.add_round(log_speedup);
     }
-    if (bench::is_look(rounds) && all_decided(blocks, settings)) break;
+    if (all_decided(blocks)) break;
   }
+  for (auto& block : blocks)
+    if (!block.verdict) block.verdict = block.test.final_look();
 
   bench::Measurement measurement;
   measurement.tolerance = settings.tolerance;
@@ -118,7 +126,7 @@ Result<bench::Measurement> measure_in_rounds(const RunProgram& run, const RoundS
   std::vector<bench::Verdict> verdicts;
   double log_base = 0, log_head = 0;
   for (const auto& block : blocks) {
-    measurement.sizes.push_back(size_of(block, settings));
+    measurement.sizes.push_back(size_of(block));
     intervals.push_back(measurement.sizes.back().interval);
     verdicts.push_back(measurement.sizes.back().verdict);
     log_base += std::log(measurement.sizes.back().t_reference_us);

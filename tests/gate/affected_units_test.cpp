@@ -101,3 +101,17 @@ TEST_CASE("affected units: a changed header no unit reaches is built by its near
   CHECK(units[0].distance == 1);
   CHECK(units[0].kernels.empty());
 }
+
+TEST_CASE("affected units: a header changed only in comments and whitespace makes no gap unit") {
+  Tree tree;
+  const kernels::SourceFiles common = {{"src/b.cu", "#include \"lambda.cuh\"\n"}};
+  tree.base_files = tree.head_files = common;
+  tree.base_files["src/lambda.cuh"] =
+      "#pragma once\n// sin(a.x), cos(a.x) sin(2a.x)\ninline auto f = [] __device__ (int i) { return i + 1; };\n";
+  tree.head_files["src/lambda.cuh"] =
+      "#pragma once\n/* sin(a.x), cos(a.x), sin(2a.x) */\r\ninline auto f = [] __device__ (int i) {\n  return i + 1;\n};\n";
+  CHECK(tree.units().empty());
+  // The same header with one token changed is a gap again.
+  tree.head_files["src/lambda.cuh"] = "#pragma once\ninline auto f = [] __device__ (int i) { return i + 3; };\n";
+  CHECK(paths(tree.units()) == std::vector<std::string>{"src/b.cu"});
+}
