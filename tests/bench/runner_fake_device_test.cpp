@@ -140,6 +140,8 @@ TEST_CASE("bench fake device: a candidate that breaks the zones as the reference
   CHECK(m.blame == Blame::candidate);
   CHECK_THAT(m.reason, Contains("the candidate b.cu:copy_two_past wrote 8 bytes past 'y'"));
   CHECK_THAT(m.reason, Contains("; the reference did too: wrote 4 bytes past 'y'"));
+  // Both writing past a buffer is also what a spec that sizes it too small looks like.
+  CHECK_THAT(m.reason, Contains("the spec's count for it is too small"));
 }
 
 TEST_CASE("bench fake device: a faulting reference is broken, a faulting candidate fails") {
