@@ -9,7 +9,7 @@ namespace kforecast::bench {
 
 using namespace kforecast::cuda;
 
-Gpu::Gpu(const CudaDriver& driver, CUdevice device) : m_api(driver.api()), m_ordinal(device) {}
+Gpu::Gpu(const DriverApi& api, CUdevice device) : m_api(api), m_ordinal(device) {}
 
 Result<std::unique_ptr<Gpu>> Gpu::open(const CudaDriver& driver, int ordinal) {
   auto devices = driver.devices();
@@ -17,11 +17,14 @@ Result<std::unique_ptr<Gpu>> Gpu::open(const CudaDriver& driver, int ordinal) {
   if (ordinal >= static_cast<int>(devices->size()))
     return fail(ExitCode::could_not_run,
                 fmt::format("no CUDA device {} (the driver lists {})", ordinal, devices->size()));
-  const DriverApi& api = driver.api();
+  return open(driver.api(), (*devices)[static_cast<std::size_t>(ordinal)]);
+}
+
+Result<std::unique_ptr<Gpu>> Gpu::open(const DriverApi& api, DeviceInfo info) {
   CUdevice device = 0;
-  if (auto ok = KF_CU_CALL(api, api.cuDeviceGet(&device, ordinal)); !ok) return std::unexpected(ok.error());
-  auto gpu = std::unique_ptr<Gpu>(new Gpu(driver, device));
-  gpu->m_device = (*devices)[static_cast<std::size_t>(ordinal)];
+  if (auto ok = KF_CU_CALL(api, api.cuDeviceGet(&device, info.ordinal)); !ok) return std::unexpected(ok.error());
+  auto gpu = std::unique_ptr<Gpu>(new Gpu(api, device));
+  gpu->m_device = std::move(info);
   CUcontext context = nullptr;
   if (auto ok = KF_CU_CALL(api, api.cuDevicePrimaryCtxRetain(&context, device)); !ok)
     return std::unexpected(ok.error());

@@ -29,6 +29,9 @@ struct LaunchShape {
 class Gpu {
  public:
   static Result<std::unique_ptr<Gpu>> open(const cuda::CudaDriver& driver, int ordinal);
+  // The same through any table of entry points: the real driver's, or a simulated device's in
+  // tests (tests/support/fake_device.hpp). `device.ordinal` is the device opened.
+  static Result<std::unique_ptr<Gpu>> open(const cuda::DriverApi& api, cuda::DeviceInfo device);
   ~Gpu();
   Gpu(const Gpu&) = delete;
   Gpu& operator=(const Gpu&) = delete;
@@ -63,7 +66,7 @@ class Gpu {
   Result<float> elapsed_ms(cuda::CUevent start, cuda::CUevent end);
 
  private:
-  Gpu(const cuda::CudaDriver& driver, cuda::CUdevice device);
+  Gpu(const cuda::DriverApi& api, cuda::CUdevice device);
   const cuda::DriverApi& m_api;
   cuda::CUdevice m_ordinal = 0;
   cuda::DeviceInfo m_device;

@@ -26,6 +26,8 @@ std::optional<Verdict> verdict_from(std::string_view name) {
 
 }  // namespace
 
+std::string_view blame_name(Blame blame) { return blame == Blame::reference ? "reference" : "candidate"; }
+
 int measurement_bin(double speedup) {
   auto bin = forecast::bin_from_speedup(speedup > 0 && std::isfinite(speedup) ? speedup : 1.0);
   return bin ? forecast::bin_number(*bin) : 0;
@@ -51,20 +53,25 @@ std::string measurement_json(const Measurement& m, Detail detail) {
       json_string(m.gpu), number(m.gpu_seconds, 4));
   if (detail == Detail::design) return json + "}";
   json += fmt::format(
-      ", \"reason\": {}, \"tolerance\": {}, \"confidence\": {}, \"rounds\": {}, \"driver\": {}, \"flush\": {}, "
-      "\"sm_clock_median_mhz\": {}, \"sm_clock_min_mhz\": {}, \"throttle_reasons\": {}, \"regression_checks\": {}",
-      json_string(m.reason), number(m.tolerance), number(m.confidence), m.interval.rounds, json_string(m.driver),
+      ", \"reason\": {}, \"blame\": {}, \"tolerance\": {}, \"confidence\": {}, \"rounds\": {}, \"driver\": {}, "
+      "\"flush\": {}, \"sm_clock_median_mhz\": {}, \"sm_clock_min_mhz\": {}, \"throttle_reasons\": {}, "
+      "\"regression_checks\": {}",
+      json_string(m.reason), m.verdict == Verdict::failed ? json_string(blame_name(m.blame)) : "null", number(m.tolerance), number(m.confidence), m.interval.rounds, json_string(m.driver),
       json_string(m.flush), m.sm_clock_median_mhz, m.sm_clock_min_mhz, m.throttle_reasons, m.regression_checks);
   json += ", \"notes\": [";
   for (std::size_t i = 0; i < m.notes.size(); ++i) json += (i ? ", " : "") + json_string(m.notes[i]);
   json += "], \"sizes\": [";
   for (std::size_t i = 0; i < m.sizes.size(); ++i) {
     const auto& s = m.sizes[i];
+    // A failed size was never timed: no speedup, interval or times, whatever the struct holds.
+    const bool size_timed = s.verdict != Verdict::failed;
+    const auto timed_number = [&](double value) { return size_timed ? number(value) : std::string("null"); };
     json += fmt::format(
         "{}{{\"size\": {}, \"verdict\": \"{}\", \"speedup\": {}, \"ci_low\": {}, \"ci_high\": {}, \"t_base_us\": {}, "
         "\"t_head_us\": {}, \"batch\": {}, \"samples_per_block\": {}, \"redone_blocks\": {}, \"round_log_speedups\": [",
-        i ? ", " : "", json_string(s.size), verdict_name(s.verdict), number(s.interval.speedup), number(s.interval.low),
-        number(s.interval.high), number(s.t_reference_us), number(s.t_candidate_us), s.batch, s.samples_per_block,
+        i ? ", " : "", json_string(s.size), verdict_name(s.verdict), timed_number(s.interval.speedup),
+        timed_number(s.interval.low), timed_number(s.interval.high), timed_number(s.t_reference_us),
+        timed_number(s.t_candidate_us), s.batch, s.samples_per_block,
         s.redone_blocks);
     for (std::size_t r = 0; r < s.round_log_speedups.size(); ++r)
       json += (r ? ", " : "") + number(s.round_log_speedups[r], 8);
@@ -143,6 +150,7 @@ Result<Measurement> parse_measurement_json(std::string_view text) {
   m.gpu = text_of("gpu");
   m.gpu_seconds = real("gpu_seconds", 0);
   m.reason = text_of("reason");
+  if (text_of("blame") == blame_name(Blame::reference)) m.blame = Blame::reference;
   m.tolerance = real("tolerance", 0.02);
   m.confidence = real("confidence", 0.99);
   m.driver = text_of("driver");
@@ -161,6 +169,7 @@ Result<Measurement> parse_measurement_json(std::string_view text) {
   if (root["sizes"].get_array().get(sizes) == simdjson::SUCCESS)
     for (auto size : sizes) {
       SizeMeasurement s;
+      s.interval = {0, 0, 0, 0};  // null where the size was not timed
       std::string_view value;
       if (size["size"].get_string().get(value) == simdjson::SUCCESS) s.size = value;
       if (size["verdict"].get_string().get(value) == simdjson::SUCCESS)

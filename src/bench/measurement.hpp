@@ -9,12 +9,23 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.hpp"
 #include "bench/statistics.hpp"
 
 namespace kforecast::bench {
+
+// Whose fault a `failed` verdict is. The reference is run and checked first: one that faults,
+// writes outside its buffers (pair_run.cpp) or does not compile (gate/bench_measure.cpp) is
+// `reference`, and the pair says nothing about the candidate (the gate leaves such a kernel
+// unverified); anything else that fails is the candidate's.
+enum class Blame { candidate, reference };
+std::string_view blame_name(Blame blame);
+
+// How the reason of a failure blamed on the reference begins.
+inline constexpr std::string_view broken_reference_prefix = "the reference (base) is broken: ";
 
 struct BlockClock {
   unsigned sm_mhz = 0;
@@ -34,6 +45,7 @@ struct SizeMeasurement {
   std::vector<BlockClock> block_clocks;               // per timed block, in A B B A order (reference first)
   std::vector<std::vector<double>> block_samples_us;  // each timed block's samples, per launch
   std::vector<std::string> checks;                    // one line per compared output and seed
+  Blame blame = Blame::candidate;                     // of a failed size; the measurement's JSON carries it
 };
 
 struct Measurement {
@@ -47,6 +59,7 @@ struct Measurement {
   // compiles (NVRTC, or the project's nvcc) finish before it starts and are not counted.
   double gpu_seconds = 0;
   std::string reason;  // why failed or inconclusive; empty otherwise
+  Blame blame = Blame::candidate;  // of a failed verdict
   double tolerance = 0.02;
   double confidence = 0.99;
   std::string flush = "L2: twice its size read before each sample";

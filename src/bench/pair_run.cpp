@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -31,13 +32,17 @@ Result<void> PairRun::bind(Side& side) {
     const auto bytes = static_cast<std::size_t>(argument.bytes());
     if (buffer.data == 0 || buffer.bytes < bytes) {
       if (buffer.data == 0) buffer.argument = argument;
-      auto data = m_gpu.allocate(bytes);
-      if (!data) return std::unexpected(data.error());
+      const auto layout = guarded_layout(bytes);
+      auto allocation = m_gpu.allocate(layout.allocation_bytes);
+      if (!allocation) return std::unexpected(allocation.error());
       auto pristine = m_gpu.allocate(bytes);
       if (!pristine) return std::unexpected(pristine.error());
-      buffer.data = *data;
+      buffer.allocation = *allocation;
+      buffer.layout = layout;
+      buffer.data = *allocation + layout.buffer_offset;
       buffer.pristine = *pristine;
       buffer.bytes = bytes;
+      if (auto ok = write_guards(buffer); !ok) return ok;
     }
     side.pointers[i] = buffer.data + static_cast<cuda::CUdeviceptr>(argument.pointer_offset);
     if (argument.role == Role::inout) m_has_inplace = true;
@@ -86,6 +91,34 @@ Result<std::vector<std::vector<std::byte>>> PairRun::run_once(Side& side) {
     outputs.push_back(std::move(bytes));
   }
   return outputs;
+}
+
+Result<void> PairRun::write_guards(const DeviceBuffer& buffer) {
+  const auto back = buffer.allocation + buffer.layout.back_offset;
+  if (auto ok = m_gpu.upload(buffer.allocation, guard_pattern(buffer.allocation, buffer.layout.front_bytes())); !ok)
+    return ok;
+  return m_gpu.upload(back, guard_pattern(back, buffer.layout.back_bytes));
+}
+
+Result<std::optional<std::string>> PairRun::guard_damage() {
+  std::optional<std::string> found;
+  for (const auto& [name, buffer] : m_buffers) {
+    const auto back = buffer.allocation + buffer.layout.back_offset;
+    bool damaged = false;
+    for (const auto& [side, address, bytes] :
+         {std::tuple{ZoneSide::before, buffer.allocation, buffer.layout.front_bytes()},
+          std::tuple{ZoneSide::after, back, buffer.layout.back_bytes}}) {
+      std::vector<std::byte> zone(bytes);
+      if (auto ok = m_gpu.download(zone, address); !ok) return std::unexpected(ok.error());
+      const auto damage = check_zone(side, address, zone);
+      if (!damage) continue;
+      damaged = true;
+      found = found ? *found + ", " + damage->describe(name) : damage->describe(name);
+    }
+    if (damaged)
+      if (auto ok = write_guards(buffer); !ok) return std::unexpected(ok.error());
+  }
+  return found;
 }
 
 // One sample: the spin kernel holds the stream while the host queues the rest, the L2 flush, then
@@ -160,6 +193,10 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
     result.verdict = Verdict::failed;
     return result;
   };
+  const auto broken_reference = [&](const std::string& why) {
+    result.blame = Blame::reference;
+    return failed(std::string(broken_reference_prefix) + why);
+  };
   // Memory first, so a spec too large for this GPU is a clear failure, not an allocator error.
   // Buffers are shared by name; each has a pristine copy.
   std::map<std::string, std::size_t, std::less<>> buffer_bytes;
@@ -168,7 +205,7 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
       if (argument.buffer)
         buffer_bytes[argument.name] = std::max(buffer_bytes[argument.name], static_cast<std::size_t>(argument.bytes()));
   std::size_t needed = 0;
-  for (const auto& [name, bytes] : buffer_bytes) needed += 2 * bytes;
+  for (const auto& [name, bytes] : buffer_bytes) needed += guarded_layout(bytes).allocation_bytes + bytes;
   if (const auto free = m_gpu.free_memory(); free > 0 && needed > free)
     return failed(fmt::format("size {}: the buffers need {:.2f} GiB and the GPU has {:.2f} GiB free (out of memory)",
                               result.size, needed / 1073741824.0, free / 1073741824.0));
@@ -195,10 +232,25 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
       return failed(describe_failure("uploading inputs", ok.error()));
     auto expected = run_once(reference);
     if (!expected)
-      return failed(describe_failure(fmt::format("the {} failed", reference.kernel->label), expected.error()));
+      return broken_reference(describe_failure(fmt::format("the {} failed", reference.kernel->label), expected.error()));
+    // Guard zones after each side's launch: the reference first, so a broken one is not taken
+    // for the candidate's failure; the candidate still runs, and fails if it breaks them too.
+    auto reference_damage = guard_damage();
+    if (!reference_damage) return failed(describe_failure("reading the guard zones", reference_damage.error()));
     if (auto ok = restore(true); !ok) return failed(describe_failure("restoring inputs", ok.error()));
     auto actual = run_once(candidate);
     if (!actual) return failed(describe_failure(fmt::format("the {} failed", candidate.kernel->label), actual.error()));
+    auto candidate_damage = guard_damage();
+    if (!candidate_damage) return failed(describe_failure("reading the guard zones", candidate_damage.error()));
+    const auto damage_text = [&](const Side& side, const std::string& damage) {
+      return fmt::format("size {}: the {} {} (seed {})", result.size, side.kernel->label, damage, seed);
+    };
+    if (*candidate_damage)
+      return failed(damage_text(candidate, **candidate_damage) +
+                    (*reference_damage ? "; the reference did too: " + **reference_damage +
+                                             " (if both kernels are right, the spec's count for it is too small)"
+                                       : ""));
+    if (*reference_damage) return broken_reference(damage_text(reference, **reference_damage));
     std::size_t output = 0;
     for (const auto& argument : reference.launch.arguments) {
       if (!argument.buffer || argument.role == Role::in) continue;

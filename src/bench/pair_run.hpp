@@ -9,17 +9,21 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/error.hpp"
 #include "bench/gpu.hpp"
+#include "bench/guard_zones.hpp"
 #include "bench/resolved_launch.hpp"
 #include "bench/runner.hpp"
 
 namespace kforecast::bench {
 
 struct DeviceBuffer {
+  cuda::CUdeviceptr allocation = 0;  // guard zones around `data` (guard_zones.hpp)
+  GuardedLayout layout;
   cuda::CUdeviceptr data = 0;
   cuda::CUdeviceptr pristine = 0;  // the inputs, to restore in-place buffers before each run
   std::size_t bytes = 0;
@@ -52,6 +56,10 @@ class PairRun {
   Result<void> upload_inputs(std::uint64_t seed);
   Result<void> restore(bool poison_outputs);
   Result<std::vector<std::vector<std::byte>>> run_once(Side& side);
+  Result<void> write_guards(const DeviceBuffer& buffer);
+  // The first buffer whose guard zones a launch changed, as "wrote 4 bytes past 'y'"; nullopt when
+  // all are intact. Zones found changed are written again, ready for the next launch.
+  Result<std::optional<std::string>> guard_damage();
   Result<void> enqueue_sample(Side& side, int batch, std::size_t event_index);
   Result<std::vector<double>> block(Side& side, int batch, int samples);
   Result<double> steady_clock_warmup(Side& a, Side& b, int batch);

@@ -75,7 +75,11 @@ Measurement measure_resolved(Gpu& gpu, const SupportKernels& support, const Comp
     std::string reason;
     auto result = run.measure_size(sides[0], sides[1], reason, budget_per_size);
     measurement.sizes.push_back(result);
-    if (result.verdict == Verdict::failed) return failed(reason);
+    if (result.verdict == Verdict::failed) {
+      auto failure = failed(reason);
+      failure.blame = result.blame;
+      return failure;
+    }
     if (!reason.empty()) measurement.notes.push_back(reason);
     intervals.push_back(result.interval);
     verdicts.push_back(result.verdict);

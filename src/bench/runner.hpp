@@ -3,7 +3,10 @@
 
 // Measuring a kernel pair on one GPU, per BENCHMARKING.md: an untimed first launch; outputs
 // poisoned and compared over 2-3 seeds (a disagreeing candidate is `failed`, never timed); the
-// same buffers for both kernels; warm-up alternating both until the SM clock is steady; samples
+// same buffers for both kernels, each between two guard zones (guard_zones.hpp) checked after
+// every correctness launch: a store outside a buffer fails the side that made it, and a
+// reference that does so, or faults, is `failed` with Blame::reference ("the reference (base) is
+// broken: ..."), since the pair then says nothing about the candidate; warm-up alternating both until the SM clock is steady; samples
 // of `batch` launches (one CUDA graph when more than one) queued behind a spin kernel so launch
 // gaps stay out of the events, each lasting >= ~20 us; L2 flushed (and in-place inputs restored) before each sample, outside the
 // events; A B B A blocks with per-block medians; clocks per block, a block redone when its SM

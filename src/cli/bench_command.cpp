@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/measurement_text.hpp"
 #include "cli/handlers.hpp"
 #include "cli/shard_step.hpp"
 #include "gate/bench_child.hpp"
@@ -22,36 +23,19 @@ namespace {
 using bench::Measurement;
 using bench::Verdict;
 
-std::string interval_text(const Measurement& m) {
-  if (!(m.interval.speedup > 0)) return "not measured";
-  return fmt::format("{:.4f}x  [{:.4f}, {:.4f}] at {:g}% confidence, {} rounds (tolerance {:g}%)", m.interval.speedup,
-                     m.interval.low, m.interval.high, m.confidence * 100, m.interval.rounds, m.tolerance * 100);
-}
-
 void print_text(std::ostream& out, const gate::BenchPair& pair, const Measurement& m) {
   const std::string reference =
       pair.versus.empty() ? fmt::format("{} at {}", pair.candidate, pair.against) : pair.versus;
-  out << fmt::format("kforecast bench: {} (candidate) vs {} (reference)\n", pair.candidate, reference);
-  out << fmt::format("  {:<10} {}\n", "verdict", bench::verdict_name(m.verdict));
-  if (!m.reason.empty()) out << fmt::format("  {:<10} {}\n", "reason", m.reason);
-  out << fmt::format("  {:<10} {}\n", "speedup", interval_text(m));
-  if (m.t_base_us > 0)
-    out << fmt::format("  {:<10} reference {:.3f} us, candidate {:.3f} us per launch (median; L2 flushed)\n", "time",
-                       m.t_base_us, m.t_head_us);
-  for (const auto& size : m.sizes)
-    out << fmt::format("  {:<10} {}: {} {:.4f}x [{:.4f}, {:.4f}], {} rounds, {} launches per sample\n", "size",
-                       size.size, bench::verdict_name(size.verdict), size.interval.speedup, size.interval.low,
-                       size.interval.high, size.round_log_speedups.size(), size.batch);
-  if (!m.gpu.empty()) out << fmt::format("  {:<10} {}, driver {}\n", "gpu", m.gpu, m.driver);
-  if (m.sm_clock_median_mhz > 0)
-    out << fmt::format("  {:<10} SM {} MHz median, {} MHz lowest block; throttle reasons 0x{:x}\n", "clocks",
-                       m.sm_clock_median_mhz, m.sm_clock_min_mhz, m.throttle_reasons);
-  out << fmt::format("  {:<10} {:.2f} s{}\n", "gpu time", m.gpu_seconds,
-                     m.regression_checks > 1 ? " (regression re-measured in a fresh process)" : "");
-  for (const auto& note : m.notes) out << fmt::format("  {:<10} {}\n", "note", note);
+  out << bench::measurement_text(m, pair.candidate, reference);
 }
 
-ExitCode exit_code_for(const Measurement& m) {
+// A broken reference says nothing about the candidate: the comparison could not be made (3). Not
+// for the measuring child, whose 3 tells the parent to read an error instead of its JSON
+// (gate/bench_child.cpp); the JSON carries the blame.
+enum class Process { parent, measuring_child };
+ExitCode exit_code_for(const Measurement& m, Process process) {
+  if (m.verdict == Verdict::failed && m.blame == bench::Blame::reference && process == Process::parent)
+    return ExitCode::could_not_run;
   return m.verdict == Verdict::regression || m.verdict == Verdict::failed ? ExitCode::gate_failed : ExitCode::pass;
 }
 
@@ -109,7 +93,7 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     context.out << bench::measurement_json(*measurement) << "\n";
   else
     print_text(context.out, pair, *measurement);
-  return exit_code_for(*measurement);
+  return exit_code_for(*measurement, invocation.has("--in-process") ? Process::measuring_child : Process::parent);
 }
 
 }  // namespace kforecast::cli

@@ -313,7 +313,10 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   };
   auto base = compile(*reference, prepared->reference_spec, "reference");
   if (!base) {
-    auto failed = bench::failed_measurement(base.error().message, (*gpu)->device().name);
+    // A base that does not compile says nothing about the head (bench/measurement.hpp, Blame).
+    auto failed = bench::failed_measurement(std::string(bench::broken_reference_prefix) + base.error().message,
+                                            (*gpu)->device().name);
+    failed.blame = bench::Blame::reference;
     failed.driver = driver_text();
     return failed;
   }

@@ -13,7 +13,10 @@ namespace {
 
 using bench::Verdict;
 
-bool timed(const bench::Measurement& m) { return m.interval.speedup > 0 && std::isfinite(m.interval.speedup); }
+// A failed measurement was never timed, whatever its interval holds.
+bool timed(const bench::Measurement& m) {
+  return m.verdict != Verdict::failed && m.interval.speedup > 0 && std::isfinite(m.interval.speedup);
+}
 
 std::string interval_text(const bench::Measurement& m) {
   const auto bound = [](double value) { return std::isfinite(value) ? fmt::format("{:.4f}", value) : "unbounded"; };
@@ -68,6 +71,18 @@ void apply_measurement(report::KernelEntry& entry, const bench::Measurement& m, 
                                         m.regression_checks > 1 ? " (confirmed in a second fresh process)" : ""));
       break;
     case Verdict::failed:
+      // A broken base says nothing about the head: the kernel is unverified, as it is without a
+      // GPU, and policy.on_unverified decides. A head that broke something itself is blamed on it.
+      if (m.blame == bench::Blame::reference) {
+        entry.verdict = settings.fail_unverified ? report::KernelVerdict::fail : report::KernelVerdict::warn;
+        entry.unverified = true;
+        entry.measurement->base_broken = true;
+        entry.notes.push_back(fmt::format("unverified: measured{}, but {}; the head is not judged "
+                                          "(policy.on_unverified = {})",
+                                          where, m.reason.empty() ? "the base is broken" : m.reason,
+                                          settings.fail_unverified ? "fail" : "warn"));
+        break;
+      }
       entry.verdict = report::KernelVerdict::fail;
       entry.notes.push_back(
           fmt::format("measurement failed{}: {}", where, m.reason.empty() ? "no reason given" : m.reason));

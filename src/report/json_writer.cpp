@@ -46,14 +46,17 @@ std::string finite_number(double value) { return std::isfinite(value) ? fmt::for
 
 std::string measurement_object(const std::optional<MeasurementEntry>& measurement) {
   if (!measurement) return "null";
+  // Nothing timed (a failed measurement): no speedup, interval, bin or times rather than zeros.
+  const bool timed = measurement->speedup > 0 && std::isfinite(measurement->speedup);
+  const auto timed_number = [&](double value) { return timed ? finite_number(value) : std::string("null"); };
   return fmt::format(
       "{{\n        \"speedup\": {},\n        \"ci_low\": {},\n        \"ci_high\": {},\n"
       "        \"bin\": {},\n        \"verdict\": {},\n        \"t_base_us\": {},\n"
       "        \"t_head_us\": {},\n        \"gpu\": {},\n        \"gpu_seconds\": {},\n"
       "        \"reason\": {}\n      }}",
-      finite_number(measurement->speedup), finite_number(measurement->ci_low), finite_number(measurement->ci_high),
-      measurement->bin, json_string(measurement->verdict), finite_number(measurement->t_base_us),
-      finite_number(measurement->t_head_us), json_string(measurement->gpu), finite_number(measurement->gpu_seconds),
+      timed_number(measurement->speedup), timed_number(measurement->ci_low), timed_number(measurement->ci_high),
+      timed ? std::to_string(measurement->bin) : "null", json_string(measurement->verdict),
+      timed_number(measurement->t_base_us), timed_number(measurement->t_head_us), json_string(measurement->gpu), finite_number(measurement->gpu_seconds),
       json_string(measurement->reason));
 }
 

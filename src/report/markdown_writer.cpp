@@ -134,7 +134,8 @@ class MarkdownWriter final : public Writer {
       if (!entry.measurement) continue;
       const MeasurementEntry& m = *entry.measurement;
       measurements += fmt::format(
-          "| `{}` | {} | {} | {} | {:.2f} |\n", code_cell(entry.name), speedup_text(m), text_cell(m.verdict),
+          "| `{}` | {} | {} | {} | {:.2f} |\n", code_cell(entry.name), speedup_text(m),
+          m.base_broken ? std::string("base broken, head not judged") : text_cell(m.verdict),
           m.t_base_us > 0 ? fmt::format("{:.2f} us -> {:.2f} us", m.t_base_us, m.t_head_us) : std::string("-"),
           m.gpu_seconds);
     }

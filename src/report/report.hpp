@@ -51,6 +51,9 @@ struct MeasurementEntry {
   std::string gpu;
   double gpu_seconds = 0;
   std::string reason;  // why failed or inconclusive; empty otherwise
+  // Failed because the base is broken (it faulted or wrote outside a buffer): the head is not
+  // judged, and the kernel is unverified.
+  bool base_broken = false;
 };
 
 // The GPU time of a run, for the report's footer. `saved_seconds` is an estimate: every changed

@@ -113,3 +113,36 @@ TEST_CASE("bench gpu: a hanging candidate fails at the time limit") {
   CHECK(hang.exit_status == 1);
   CHECK(has(hang, "did not finish within bench.timeout_seconds (15 s)"));
 }
+
+TEST_CASE("bench gpu: a candidate that writes past or before its output fails, naming the buffer") {
+  // Both agree with copy's output: without guard zones each passed as `same`.
+  auto past = bench({fixtures + "guard.cu:copy_one_past", "--vs", fixtures + "guard.cu:copy"});
+  CHECK(past.exit_status == 1);
+  CHECK(has(past, "\"verdict\": \"failed\""));
+  CHECK(has(past, "wrote 4 bytes past 'y'"));
+  CHECK(has(past, "\"blame\": \"candidate\""));
+  CHECK(has(past, "\"speedup\": null"));
+  auto before = bench({fixtures + "guard.cu:copy_one_before", "--vs", fixtures + "guard.cu:copy"});
+  CHECK(before.exit_status == 1);
+  CHECK(has(before, "wrote 4 bytes before 'y'"));
+}
+
+TEST_CASE("bench gpu: a reference that writes past its output is broken, not the candidate's failure") {
+  auto broken = bench({fixtures + "guard.cu:copy", "--vs", fixtures + "guard.cu:copy_one_past"});
+  CHECK(broken.exit_status == 3);
+  CHECK(has(broken, "the reference (base) is broken: "));
+  CHECK(has(broken, "wrote 4 bytes past 'y'"));
+  CHECK(has(broken, "\"blame\": \"reference\""));
+}
+
+TEST_CASE("bench gpu: a failed measurement's text shows the failure, not a speedup") {
+  auto output = kforecast::run_process(
+      {binary, "bench", fixtures + "guard.cu:copy_one_past", "--vs", fixtures + "guard.cu:copy"},
+      {.timeout = std::chrono::seconds(120)});
+  if (!output) FAIL(output.error().message);
+  INFO(output->out << output->err);
+  CHECK(output->exit_status == 1);
+  CHECK(output->out.find("failed, not timed") != std::string::npos);
+  CHECK(output->out.find("speedup    not measured") != std::string::npos);
+  CHECK(output->out.find("1.0000x") == std::string::npos);
+}

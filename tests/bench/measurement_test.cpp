@@ -69,3 +69,37 @@ TEST_CASE("bench: a measurement JSON that is not one is an error, not a result")
   REQUIRE(odd->sizes.size() == 1);
   CHECK(odd->sizes[0].block_clocks.empty());
 }
+
+TEST_CASE("bench: a failed measurement and its failed size carry no speedup in the JSON, and say whose failure it is") {
+  auto m = failed_measurement("the reference (base) is broken: size n=1000: the reference a.cu:k wrote 4 bytes past 'y'",
+                              "NVIDIA H100 80GB HBM3");
+  m.blame = Blame::reference;
+  SizeMeasurement size;  // as measure_size leaves a failed one: the interval's defaults untouched
+  size.size = "n=1000";
+  size.verdict = Verdict::failed;
+  size.checks = {};
+  m.sizes = {size};
+  const std::string written = measurement_json(m);
+  CHECK_THAT(written, Contains("\"speedup\": null, \"ci_low\": null, \"ci_high\": null, \"bin\": null"));
+  CHECK_THAT(written, Contains("\"blame\": \"reference\""));
+  CHECK_THAT(written, Contains("{\"size\": \"n=1000\", \"verdict\": \"failed\", \"speedup\": null, \"ci_low\": null, "
+                               "\"ci_high\": null, \"t_base_us\": null, \"t_head_us\": null"));
+  CHECK_THAT(written, !Contains("\"speedup\": 1,"));
+  auto read = parse_measurement_json(written);
+  REQUIRE(read.has_value());
+  CHECK(read->blame == Blame::reference);
+  CHECK(read->interval.speedup == 0);
+  REQUIRE(read->sizes.size() == 1);
+  CHECK(read->sizes[0].interval.speedup == 0);
+  CHECK(measurement_json(*read) == written);
+
+  SECTION("the candidate's failure") {
+    m.blame = Blame::candidate;
+    CHECK_THAT(measurement_json(m), Contains("\"blame\": \"candidate\""));
+    CHECK(parse_measurement_json(measurement_json(m))->blame == Blame::candidate);
+  }
+  SECTION("a verdict other than failed blames no one") {
+    CHECK_THAT(measurement_json(audited_measurement()), Contains("\"blame\": null"));
+    CHECK(parse_measurement_json(measurement_json(audited_measurement()))->blame == Blame::candidate);
+  }
+}

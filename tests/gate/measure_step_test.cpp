@@ -142,6 +142,46 @@ TEST_CASE("measure step: each measured verdict gives its kernel verdict") {
   CHECK(e.verdict == report::KernelVerdict::fail);
 }
 
+TEST_CASE("measure step: a broken base leaves the kernel unverified, a head that broke the guard zones fails") {
+  const MeasureSettings lenient{false, false, 0};
+  const MeasureSettings strict_unverified{true, false, 0};
+  auto broken = bench::failed_measurement(
+      "the reference (base) is broken: size n=1000: the reference a.cu:k wrote 4 bytes past 'y' (seed 1)", "H100");
+  broken.blame = bench::Blame::reference;
+
+  auto e = entry("k", sure_of(0.6, 0.2));
+  apply_measurement(e, broken, lenient);
+  CHECK(e.decision == report::Decision::measured);
+  CHECK(e.verdict == report::KernelVerdict::warn);
+  CHECK(e.unverified);
+  REQUIRE(e.measurement);
+  CHECK(e.measurement->base_broken);
+  CHECK(e.measurement->verdict == "failed");
+  CHECK(e.measurement->speedup == 0);
+  CHECK_THAT(e.notes.back(), Contains("unverified: measured on H100, but the reference (base) is broken: size n=1000: "
+                                      "the reference a.cu:k wrote 4 bytes past 'y' (seed 1); the head is not judged "
+                                      "(policy.on_unverified = warn)"));
+
+  SECTION("policy.on_unverified = fail fails it, as any unverified kernel") {
+    auto strict = entry("k", sure_of(0.6, 0.2));
+    apply_measurement(strict, broken, strict_unverified);
+    CHECK(strict.verdict == report::KernelVerdict::fail);
+    CHECK(strict.unverified);
+  }
+  SECTION("a head that writes outside a buffer too is the head's failure") {
+    auto both = bench::failed_measurement(
+        "size n=1000: the candidate b.cu:k wrote 8 bytes past 'y' (seed 1); the reference did too: wrote 4 bytes past "
+        "'y'",
+        "H100");
+    auto head = entry("k", sure_of(0.6, 0.2));
+    apply_measurement(head, both, lenient);
+    CHECK(head.verdict == report::KernelVerdict::fail);
+    CHECK_FALSE(head.unverified);
+    CHECK_FALSE(head.measurement->base_broken);
+    CHECK_THAT(head.notes.back(), Contains("measurement failed on H100: size n=1000: the candidate b.cu:k wrote 8 bytes"));
+  }
+}
+
 TEST_CASE("measure step: a kernel that cannot be measured stays unverified with the reason") {
   auto run = four_kernels();
   const MeasureKernel measure = [](std::size_t index) -> Result<bench::Measurement> {

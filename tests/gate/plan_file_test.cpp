@@ -218,6 +218,19 @@ TEST_CASE("results: read back as written, the measurement as the child's reader 
   CHECK(read->kernels[0].measurement->regression_checks == 2);
   CHECK(read->kernels[0].measurement->gpu_seconds == 1.25);
   CHECK(read->kernels[1].unmeasured_reason == "no launch spec, so it cannot be run");
+
+  SECTION("a broken base stays the base's on the way from the GPU job to the merge") {
+    auto results = sample_results();
+    auto broken = bench::failed_measurement("the reference (base) is broken: it wrote 4 bytes past 'y'", results.gpu);
+    broken.blame = bench::Blame::reference;
+    broken.gpu_seconds = 0.5;
+    results.kernels[0].measurement = broken;
+    auto merged = parse_results_json(results_json(results), "r.json");
+    REQUIRE(merged);
+    REQUIRE(merged->kernels[0].measurement);
+    CHECK(merged->kernels[0].measurement->verdict == bench::Verdict::failed);
+    CHECK(merged->kernels[0].measurement->blame == bench::Blame::reference);
+  }
 }
 
 TEST_CASE("results: bad results files are errors naming the file and the field") {

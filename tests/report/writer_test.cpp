@@ -94,6 +94,24 @@ TEST_CASE("report: a measurement that is not finite is null in JSON, never inf")
   CHECK(json.str().find("inf") == std::string::npos);
 }
 
+TEST_CASE("report: a failed measurement has no speedup, and a broken base is not the head's failure") {
+  Report report = measured_report();
+  std::ostringstream failed_json;
+  make_json_writer(failed_json)->write(report);
+  // wrong_k failed: its measurement object carries nulls, not a speedup of 0 in bin 0.
+  CHECK(failed_json.str().find("\"speedup\": null,\n        \"ci_low\": null,\n        \"ci_high\": null,\n"
+                               "        \"bin\": null,\n        \"verdict\": \"failed\"") != std::string::npos);
+
+  auto& broken = *report.kernels[2].measurement;
+  broken.base_broken = true;
+  broken.reason = "the reference (base) is broken: size n=1000: the reference a.cu:k wrote 4 bytes past 'y' (seed 1)";
+  report.kernels[2].verdict = KernelVerdict::warn;
+  report.kernels[2].unverified = true;
+  std::ostringstream markdown;
+  make_markdown_writer(markdown)->write(report);
+  CHECK(markdown.str().find("| `wrong_k` | not timed | base broken, head not judged | - | 0.60 |") != std::string::npos);
+}
+
 TEST_CASE("report: a fallback forecast is labelled in JSON, Markdown and SARIF, its reason escaped") {
   Report report{"0.1.0", "a", "b", GateVerdict::pass, {}, {}};
   KernelEntry entry{"k", "k.cu", 3, Change::modified, Decision::trusted_forecast, KernelVerdict::pass, {}};
