@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "harness/shell_runner.hpp"
 
+#include <sys/prctl.h>
+
+#include <system_error>
+
 #include "base/confined_exec.hpp"
 #include "base/process_confinement.hpp"
 
@@ -18,6 +22,22 @@ std::vector<std::filesystem::path> system_folders() {
           "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/dev/null", "/dev/urandom", "/dev/zero", "/opt"};
 }
 
+// What a benchmark that runs on the GPU needs besides: the driver's device nodes (read and written),
+// and the driver's and the system's descriptions of the hardware. Not /proc as a whole: another
+// process's environment (kforecast's own, with the CI's tokens) stays out of reach.
+std::vector<std::filesystem::path> gpu_readable() {
+  return {"/sys", "/proc/driver/nvidia", "/proc/cpuinfo", "/proc/meminfo", "/proc/sys/vm", "/proc/self",
+          "/usr/local/cuda", "/etc/OpenCL"};
+}
+
+std::vector<std::filesystem::path> gpu_writable() {
+  std::vector<std::filesystem::path> nodes{"/dev/nvidia-caps", "/dev/shm"};
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/dev", ec))
+    if (entry.path().filename().string().starts_with("nvidia")) nodes.push_back(entry.path());
+  return nodes;
+}
+
 }  // namespace
 
 ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std::filesystem::path> extra_readable) {
@@ -27,8 +47,14 @@ ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std
     confinement.readable = system_folders();
     confinement.readable.insert(confinement.readable.end(), extra.begin(), extra.end());
     confinement.readable.push_back(command.directory);
+    for (auto& path : gpu_readable()) confinement.readable.push_back(std::move(path));
     // Shell redirections write to /dev/null.
     confinement.writable = {command.directory, command.scratch, "/dev/null"};
+    for (auto& path : gpu_writable()) confinement.writable.push_back(std::move(path));
+    // Same-user processes may read a dumpable process's /proc/PID/environ and memory: a benchmark
+    // of the head's code must not reach kforecast's (the CI's tokens), so kforecast stops being
+    // dumpable before it runs one (no core dumps of kforecast, nothing else changes).
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     std::vector<std::string> argv = {program, std::string(confined_exec_command)};
     for (auto& argument : confined_exec_arguments(confinement, {"/bin/sh", "-c", command.command}))
       argv.push_back(std::move(argument));
@@ -39,7 +65,7 @@ ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std
     // Nothing of kforecast's environment (the CI's tokens): a plain PATH, a home and temporary
     // folder of the run's own.
     const std::string scratch = command.scratch.string();
-    options.environment = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + scratch,
+    options.environment = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/cuda/bin", "HOME=" + scratch,
                                                    "TMPDIR=" + scratch, "LC_ALL=C"};
     return run_process(argv, options);
   };
