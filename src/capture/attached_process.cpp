@@ -37,7 +37,8 @@ Result<int> run_attached(const std::vector<std::string>& argv,
 
   // exec's failure travels back through a close-on-exec pipe: nothing read means exec succeeded.
   int report[2];
-  if (::pipe2(report, O_CLOEXEC) != 0) return fail(ExitCode::could_not_run, "cannot create a pipe to start the program");
+  if (::pipe2(report, O_CLOEXEC) != 0)
+    return fail(ExitCode::could_not_run, "cannot create a pipe to start the program");
   const pid_t child = ::fork();
   if (child < 0) {
     ::close(report[0]);
@@ -56,7 +57,8 @@ Result<int> run_attached(const std::vector<std::string>& argv,
   const auto got = ::read(report[0], &exec_error, sizeof exec_error);
   ::close(report[0]);
   // While the program runs, Ctrl-C is its to handle: this process waits for it and reports.
-  struct sigaction ignore{}, old_interrupt{}, old_quit{};
+  struct sigaction ignore {
+  }, old_interrupt{}, old_quit{};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGINT, &ignore, &old_interrupt);
   ::sigaction(SIGQUIT, &ignore, &old_quit);

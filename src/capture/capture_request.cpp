@@ -16,8 +16,9 @@ Result<CaptureRequest> make_capture_request(const CaptureOptions& options,
                                             const std::filesystem::path& repository_root) {
   CaptureRequest request;
   if (options.command.empty())
-    return usage_error("'kforecast capture' needs the program to run after '--', e.g. "
-                       "'kforecast capture -- ./build/kernel_test'");
+    return usage_error(
+        "'kforecast capture' needs the program to run after '--', e.g. "
+        "'kforecast capture -- ./build/kernel_test'");
   request.command = options.command;
   request.dir = options.dir ? working_directory / *options.dir : repository_root / ".kforecast" / "captures";
   request.dir = request.dir.lexically_normal();
@@ -33,7 +34,8 @@ Result<CaptureRequest> make_capture_request(const CaptureOptions& options,
   if (options.bytes) {
     auto bytes = injection_names::parse_byte_size(*options.bytes);
     if (!bytes)
-      return usage_error(fmt::format("--bytes '{}' is not a byte count (e.g. 268435456, 512K, 256M, 2G)", *options.bytes));
+      return usage_error(
+          fmt::format("--bytes '{}' is not a byte count (e.g. 268435456, 512K, 256M, 2G)", *options.bytes));
     request.byte_budget = *bytes;
   }
   if (options.kernels) {

@@ -48,7 +48,6 @@ using EnvironmentEntry = std::pair<std::string, std::string>;
 // CUDA_MODULE_LOADING=EAGER unless the environment already chooses, because a lazily loaded
 // module is loaded inside its first launch, after the library needed its parameter layout.
 std::vector<EnvironmentEntry> capture_environment(const CaptureRequest& request,
-                                                  const std::filesystem::path& injection_library,
-                                                  const EnvLookup& env);
+                                                  const std::filesystem::path& injection_library, const EnvLookup& env);
 
 }  // namespace kforecast::capture

@@ -27,7 +27,8 @@ std::string add_capture(CaptureSummary& summary, std::map<std::string, Tally>& k
                         const std::string& name) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  if (auto error = parser.load(file.string()).get(root)) return fmt::format("not JSON ({})", simdjson::error_message(error));
+  if (auto error = parser.load(file.string()).get(root))
+    return fmt::format("not JSON ({})", simdjson::error_message(error));
   std::int64_t version = 0;
   if (root["kforecast_capture"].get(version) != simdjson::SUCCESS) return "no kforecast_capture version";
   if (version != 1) return fmt::format("capture format {} (this kforecast reads 1)", version);
@@ -99,22 +100,24 @@ CaptureSummary summarize_captures(const fs::path& folder) {
 
 std::string format_summary(const CaptureSummary& summary, const fs::path& folder) {
   if (summary.launches == 0 && summary.problems.empty())
-    return fmt::format("kforecast capture: no launch was captured in {}: the program launched no CUDA kernel, the "
-                       "--kernels glob matched none, or the library could not start (its 'kforecast capture:' line "
-                       "above says why)\n",
-                       folder.string());
+    return fmt::format(
+        "kforecast capture: no launch was captured in {}: the program launched no CUDA kernel, the "
+        "--kernels glob matched none, or the library could not start (its 'kforecast capture:' line "
+        "above says why)\n",
+        folder.string());
   std::string text = fmt::format("kforecast capture: {} kernel{}, {} launch{} kept, {} of contents in {}\n",
                                  summary.kernels.size(), summary.kernels.size() == 1 ? "" : "s", summary.launches,
                                  summary.launches == 1 ? "" : "es", mebibytes(summary.bytes_kept), folder.string());
   for (const auto& kernel : summary.kernels)
-    text += fmt::format("  {} shape{}, {} launch{}  {}\n", kernel.shapes, kernel.shapes == 1 ? "" : "s", kernel.launches,
-                        kernel.launches == 1 ? "" : "es", kernel.kernel);
+    text += fmt::format("  {} shape{}, {} launch{}  {}\n", kernel.shapes, kernel.shapes == 1 ? "" : "s",
+                        kernel.launches, kernel.launches == 1 ? "" : "es", kernel.kernel);
   if (!summary.synthetic.empty()) {
     std::uint64_t bytes = 0;
     for (const auto& region : summary.synthetic) bytes += region.bytes;
-    text += fmt::format("synthetic: {} region{} ({}) over the byte budget or unreadable; a replay fills them with "
-                        "random data (raise --bytes to keep them):\n",
-                        summary.synthetic.size(), summary.synthetic.size() == 1 ? "" : "s", mebibytes(bytes));
+    text += fmt::format(
+        "synthetic: {} region{} ({}) over the byte budget or unreadable; a replay fills them with "
+        "random data (raise --bytes to keep them):\n",
+        summary.synthetic.size(), summary.synthetic.size() == 1 ? "" : "s", mebibytes(bytes));
     for (const auto& region : summary.synthetic)
       text += fmt::format("  {} ({}): {}\n", region.file, mebibytes(region.bytes), region.kernel);
   }

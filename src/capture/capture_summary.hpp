@@ -26,8 +26,8 @@ struct SyntheticRegion {
 };
 
 struct KernelShapes {
-  std::string kernel;       // demangled
-  std::size_t shapes = 0;   // distinct grid, block, shared memory and value parameters
+  std::string kernel;        // demangled
+  std::size_t shapes = 0;    // distinct grid, block, shared memory and value parameters
   std::size_t launches = 0;  // kept: up to --launches-per-shape of each shape
 };
 

@@ -2,8 +2,8 @@
 // The capture file as the injection library writes it: JSON a strict parser reads, the fields of
 // docs/design/capture.md, blobs named by their SHA-256, and the folder layout.
 
-#include <catch2/catch.hpp>
 #include <simdjson.h>
+#include <catch2/catch.hpp>
 
 #include <fstream>
 #include <iterator>
@@ -26,10 +26,11 @@ LaunchRecord sample_record() {
   LaunchRecord record{.mangled = "_Z5scalePffi", .demangled = "scale(float*, float, int)", .module = "ab12"};
   record.layout_known = true;
   record.shape = {.grid = {1024, 1, 1}, .block = {256, 1, 1}, .shared_bytes = 0};
-  record.parameters.push_back(ParameterRecord{.slot = {0, 0, 8}, .kind = ParameterKind::pointer, .allocation = 0,
-                                              .offset_in_allocation = 16});
   record.parameters.push_back(
-      ParameterRecord{.slot = {1, 8, 4}, .kind = ParameterKind::value, .bytes = {std::byte{0}, std::byte{0}, std::byte{0xc0}, std::byte{0x3f}}});
+      ParameterRecord{.slot = {0, 0, 8}, .kind = ParameterKind::pointer, .allocation = 0, .offset_in_allocation = 16});
+  record.parameters.push_back(ParameterRecord{.slot = {1, 8, 4},
+                                              .kind = ParameterKind::value,
+                                              .bytes = {std::byte{0}, std::byte{0}, std::byte{0xc0}, std::byte{0x3f}}});
   record.parameters.push_back(ParameterRecord{.slot = {2, 16, 16},
                                               .kind = ParameterKind::pointer_inside,
                                               .bytes = std::vector<std::byte>(16, std::byte{1}),
@@ -38,9 +39,8 @@ LaunchRecord sample_record() {
                                                 .region_bytes = 64,
                                                 .contents = Contents::captured,
                                                 .data = std::vector<std::byte>(64, std::byte{7})});
-  record.allocations.push_back(AllocationRecord{.allocation = {0x9000, 1 << 30},
-                                                .region_bytes = 1 << 30,
-                                                .contents = Contents::synthetic});
+  record.allocations.push_back(
+      AllocationRecord{.allocation = {0x9000, 1 << 30}, .region_bytes = 1 << 30, .contents = Contents::synthetic});
   record.notes.emplace_back("allocation 1 (1 GiB): over the byte budget \"quoted\"\n");
   return record;
 }
@@ -50,7 +50,8 @@ LaunchRecord sample_record() {
 TEST_CASE("capture files: the capture file's fields") {
   kforecast::testing::TempDir dir;
   LaunchRecord record = sample_record();
-  const ProgramFacts program{.argv = {"./kernel_test", "--filter=a b"}, .device_name = "NVIDIA H100", .compute_capability = "9.0"};
+  const ProgramFacts program{
+      .argv = {"./kernel_test", "--filter=a b"}, .device_name = "NVIDIA H100", .compute_capability = "9.0"};
   REQUIRE(write_capture(dir.path().string(), record, program).empty());
 
   const fs::path folder = dir.path() / kernel_folder_name("_Z5scalePffi");

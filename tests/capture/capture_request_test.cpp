@@ -71,13 +71,12 @@ TEST_CASE("capture request: the environment the program gets") {
   const auto request = make_capture_request(options, cwd, root);
   REQUIRE(request);
   const auto entries = capture_environment(*request, "/opt/kf/lib/libkforecast_capture.so", fixed_environment({}));
-  const std::vector<EnvironmentEntry> expected = {
-      {"CUDA_INJECTION64_PATH", "/opt/kf/lib/libkforecast_capture.so"},
-      {"KFORECAST_CAPTURE_DIR", "/work/repo/.kforecast/captures"},
-      {"KFORECAST_CAPTURE_LAUNCHES_PER_SHAPE", "2"},
-      {"KFORECAST_CAPTURE_BYTES", "67108864"},
-      {"KFORECAST_CAPTURE_KERNELS", "*sum*"},
-      {"CUDA_MODULE_LOADING", "EAGER"}};
+  const std::vector<EnvironmentEntry> expected = {{"CUDA_INJECTION64_PATH", "/opt/kf/lib/libkforecast_capture.so"},
+                                                  {"KFORECAST_CAPTURE_DIR", "/work/repo/.kforecast/captures"},
+                                                  {"KFORECAST_CAPTURE_LAUNCHES_PER_SHAPE", "2"},
+                                                  {"KFORECAST_CAPTURE_BYTES", "67108864"},
+                                                  {"KFORECAST_CAPTURE_KERNELS", "*sum*"},
+                                                  {"CUDA_MODULE_LOADING", "EAGER"}};
   CHECK(entries == expected);
   SECTION("the user's module loading choice stands") {
     const auto kept = capture_environment(*request, "/lib.so", fixed_environment({{"CUDA_MODULE_LOADING", "LAZY"}}));

@@ -68,8 +68,8 @@ TEST_CASE("capture settings: the kernel glob matches the mangled or the demangle
 }
 
 TEST_CASE("capture library loading: where libcupti is looked for, in order") {
-  const auto candidates =
-      cupti_candidates(environment({{"KFORECAST_CAPTURE_CUPTI", "/opt/cupti/libcupti.so.13"}, {"CUDA_HOME", "/opt/cuda"}}));
+  const auto candidates = cupti_candidates(
+      environment({{"KFORECAST_CAPTURE_CUPTI", "/opt/cupti/libcupti.so.13"}, {"CUDA_HOME", "/opt/cuda"}}));
   REQUIRE(candidates.size() > 4);
   CHECK(candidates[0] == "/opt/cupti/libcupti.so.13");
   CHECK(candidates[1] == "libcupti.so");  // the loader's own search path next

@@ -43,8 +43,10 @@ TEST_CASE("capture summary: kernels, shapes, bytes, synthetic regions and launch
   pooled.allocations.push_back(AllocationRecord{.allocation = {0x10000, 1 << 20}, .region_bytes = 1 << 20});
   write(dir.path(), pooled);
   auto hidden = launch("_Z4spanS_", "span(Span)", 8, 0);
-  hidden.parameters.push_back(ParameterRecord{.slot = {1, 8, 16}, .kind = ParameterKind::pointer_inside,
-                                              .bytes = std::vector<std::byte>(16), .reason = "bytes 0-7 point into allocation 0"});
+  hidden.parameters.push_back(ParameterRecord{.slot = {1, 8, 16},
+                                              .kind = ParameterKind::pointer_inside,
+                                              .bytes = std::vector<std::byte>(16),
+                                              .reason = "bytes 0-7 point into allocation 0"});
   write(dir.path(), hidden);
   auto unknown = launch("_Z4lazyv", "lazy()", 1, 0);
   unknown.layout_known = false;
@@ -79,7 +81,8 @@ TEST_CASE("capture summary: files that are not captures are listed, the rest sti
   fs::create_directories(dir.path() / "junk");
   std::ofstream(dir.path() / "junk" / "a.json") << "{not json";
   std::ofstream(dir.path() / "junk" / "b.json") << R"({"kforecast_capture": 2})";
-  std::ofstream(dir.path() / "junk" / "c.json") << R"j({"kforecast_capture": 1, "kernel": {"demangled": "k()"}, "parameters": 3})j";
+  std::ofstream(dir.path() / "junk" / "c.json")
+      << R"j({"kforecast_capture": 1, "kernel": {"demangled": "k()"}, "parameters": 3})j";
   const CaptureSummary summary = summarize_captures(dir.path());
   CHECK(summary.launches == 2);  // axpy, and c.json up to its bad field
   REQUIRE(summary.problems.size() == 3);

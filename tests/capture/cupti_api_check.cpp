@@ -12,12 +12,12 @@
 
 namespace ours = kforecast::capture::injection;
 
-#define SAME_LAYOUT(OURS, THEIRS, ...) /* NOLINT */                                                      \
-  static_assert(sizeof(OURS) == sizeof(THEIRS), #OURS ": size differs from " #THEIRS);                 \
+#define SAME_LAYOUT(OURS, THEIRS, ...) /* NOLINT */                                    \
+  static_assert(sizeof(OURS) == sizeof(THEIRS), #OURS ": size differs from " #THEIRS); \
   static_assert(alignof(OURS) == alignof(THEIRS), #OURS ": alignment differs from " #THEIRS)
 #define SAME_OFFSET(OURS, OUR_FIELD, THEIRS, THEIR_FIELD) /* NOLINT */ \
   static_assert(offsetof(OURS, OUR_FIELD) == offsetof(THEIRS, THEIR_FIELD), #OURS "." #OUR_FIELD ": offset differs")
-#define SAME_CBID(NAME) /* NOLINT */                                                                  \
+#define SAME_CBID(NAME) /* NOLINT */                                                                 \
   static_assert(static_cast<unsigned>(ours::DriverCallback::NAME) == CUPTI_DRIVER_TRACE_CBID_##NAME, \
                 "DriverCallback::" #NAME " differs from CUPTI_DRIVER_TRACE_CBID_" #NAME)
 

@@ -17,8 +17,9 @@ FileExists only(std::set<std::filesystem::path> files) {
 
 TEST_CASE("capture injection library: beside the binary, then the install tree") {
   const std::filesystem::path binary = "/opt/kf/bin/kforecast";
-  CHECK(find_injection_library(binary, fixed_environment({}),
-                               only({"/opt/kf/bin/libkforecast_capture.so", "/opt/kf/lib/kforecast/libkforecast_capture.so"}))
+  CHECK(find_injection_library(
+            binary, fixed_environment({}),
+            only({"/opt/kf/bin/libkforecast_capture.so", "/opt/kf/lib/kforecast/libkforecast_capture.so"}))
             .value() == "/opt/kf/bin/libkforecast_capture.so");
   CHECK(find_injection_library(binary, fixed_environment({}), only({"/opt/kf/lib/kforecast/libkforecast_capture.so"}))
             .value() == "/opt/kf/lib/kforecast/libkforecast_capture.so");
@@ -26,7 +27,8 @@ TEST_CASE("capture injection library: beside the binary, then the install tree")
 
 TEST_CASE("capture injection library: KFORECAST_CAPTURE_LIBRARY comes first and must exist") {
   const auto env = fixed_environment({{"KFORECAST_CAPTURE_LIBRARY", "/tmp/mine.so"}});
-  CHECK(find_injection_library("/opt/kf/bin/kforecast", env, only({"/tmp/mine.so", "/opt/kf/bin/libkforecast_capture.so"}))
+  CHECK(find_injection_library("/opt/kf/bin/kforecast", env,
+                               only({"/tmp/mine.so", "/opt/kf/bin/libkforecast_capture.so"}))
             .value() == "/tmp/mine.so");
   const auto missing = find_injection_library("/opt/kf/bin/kforecast", env, only({}));
   REQUIRE_FALSE(missing);

@@ -107,7 +107,8 @@ TEST_CASE("capture launch record: regions within the byte budget") {
     CHECK(record.allocations[0].region_offset == (8 << 20) - 4096);
     CHECK(record.allocations[0].region_bytes == 4096);
     REQUIRE(record.notes.size() == 1);
-    CHECK_THAT(record.notes[0], Catch::Matchers::Contains("allocation 0 (8 MiB): kept the 4 KiB from the lowest pointer on"));
+    CHECK_THAT(record.notes[0],
+               Catch::Matchers::Contains("allocation 0 (8 MiB): kept the 4 KiB from the lowest pointer on"));
   }
   SECTION("over the budget: synthetic, said in a note, the budget untouched") {
     auto record = record_with(8 << 20, 0);

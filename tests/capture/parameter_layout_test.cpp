@@ -32,11 +32,12 @@ TEST_CASE("capture parameter layout: kparam_info records in ordinal order") {
   SyntheticCubin cubin;
   Bytes global;
   // nvcc writes the records last parameter first, between other attributes.
-  add_kernel(cubin,
-             SyntheticKernel{.symbol = "_Z4axpyfPKfPfi",
-                             .extra_attributes = concat({kparam(3, 24, 4), nv_info_record(0x03, 0x1b, bytes_of({0xff, 0})),
-                                                         kparam(2, 16, 8), kparam(1, 8, 8), kparam(0, 0, 4)})},
-             global);
+  add_kernel(
+      cubin,
+      SyntheticKernel{.symbol = "_Z4axpyfPKfPfi",
+                      .extra_attributes = concat({kparam(3, 24, 4), nv_info_record(0x03, 0x1b, bytes_of({0xff, 0})),
+                                                  kparam(2, 16, 8), kparam(1, 8, 8), kparam(0, 0, 4)})},
+      global);
   add_kernel(cubin, SyntheticKernel{.symbol = "_Z5emptyv"}, global);
   const Bytes file = cubin.build();
   const CubinLayouts layouts = read_parameter_layouts(file);
@@ -51,7 +52,8 @@ TEST_CASE("capture parameter layout: kparam_info records in ordinal order") {
 TEST_CASE("capture parameter layout: a struct parameter keeps its size") {
   SyntheticCubin cubin;
   Bytes global;
-  add_kernel(cubin, SyntheticKernel{.symbol = "_Z4spanS_f", .extra_attributes = concat({kparam(1, 16, 4), kparam(0, 0, 16)})},
+  add_kernel(cubin,
+             SyntheticKernel{.symbol = "_Z4spanS_f", .extra_attributes = concat({kparam(1, 16, 4), kparam(0, 0, 16)})},
              global);
   const CubinLayouts layouts = read_parameter_layouts(cubin.build());
   CHECK(layouts.kernels.at("_Z4spanS_f") == std::vector<ParameterSlot>{{0, 0, 16}, {1, 16, 4}});

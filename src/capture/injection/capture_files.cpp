@@ -12,7 +12,9 @@
 namespace kforecast::capture::injection {
 namespace {
 
-std::span<const std::byte> as_bytes(std::string_view text) { return std::as_bytes(std::span(text.data(), text.size())); }
+std::span<const std::byte> as_bytes(std::string_view text) {
+  return std::as_bytes(std::span(text.data(), text.size()));
+}
 
 // Writes `bytes` to `path` through `path`.tmp and a rename; an error message or empty.
 std::string write_whole(const std::filesystem::path& path, std::span<const std::byte> bytes) {

@@ -8,9 +8,12 @@ namespace {
 
 std::string kind_name(ParameterKind kind) {
   switch (kind) {
-    case ParameterKind::pointer: return "pointer";
-    case ParameterKind::pointer_inside: return "pointer_inside";
-    case ParameterKind::value: break;
+    case ParameterKind::pointer:
+      return "pointer";
+    case ParameterKind::pointer_inside:
+      return "pointer_inside";
+    case ParameterKind::value:
+      break;
   }
   return "value";
 }
@@ -32,8 +35,9 @@ std::string triple(const std::array<unsigned, 3>& v) {
 }
 
 std::string parameter_json(const ParameterRecord& p) {
-  std::string text = "{\"index\": " + std::to_string(p.slot.ordinal) + ", \"offset\": " + std::to_string(p.slot.offset) +
-                     ", \"size\": " + std::to_string(p.slot.size) + ", \"kind\": " + json_quoted(kind_name(p.kind));
+  std::string text = "{\"index\": " + std::to_string(p.slot.ordinal) +
+                     ", \"offset\": " + std::to_string(p.slot.offset) + ", \"size\": " + std::to_string(p.slot.size) +
+                     ", \"kind\": " + json_quoted(kind_name(p.kind));
   if (p.kind == ParameterKind::pointer)
     text += ", \"allocation\": " + std::to_string(p.allocation) +
             ", \"offset_in_allocation\": " + std::to_string(p.offset_in_allocation);
@@ -49,11 +53,21 @@ std::string json_quoted(std::string_view text) {
   std::string quoted = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': quoted += "\\\""; break;
-      case '\\': quoted += "\\\\"; break;
-      case '\n': quoted += "\\n"; break;
-      case '\t': quoted += "\\t"; break;
-      case '\r': quoted += "\\r"; break;
+      case '"':
+        quoted += "\\\"";
+        break;
+      case '\\':
+        quoted += "\\\\";
+        break;
+      case '\n':
+        quoted += "\\n";
+        break;
+      case '\t':
+        quoted += "\\t";
+        break;
+      case '\r':
+        quoted += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char escape[8];
@@ -70,8 +84,8 @@ std::string json_quoted(std::string_view text) {
 std::string capture_json(const LaunchRecord& record, const ProgramFacts& program) {
   std::string text = "{\n";
   text += "  \"kforecast_capture\": " + std::to_string(capture_format_version) + ",\n";
-  text += "  \"kernel\": {\"mangled\": " + json_quoted(record.mangled) + ", \"demangled\": " +
-          json_quoted(record.demangled) + ", \"module\": " + json_quoted(record.module) + "},\n";
+  text += "  \"kernel\": {\"mangled\": " + json_quoted(record.mangled) +
+          ", \"demangled\": " + json_quoted(record.demangled) + ", \"module\": " + json_quoted(record.module) + "},\n";
   text += "  \"program\": " + json_list(program.argv, json_quoted, ", ") + ",\n";
   text += "  \"device\": {\"name\": " + json_quoted(program.device_name) +
           ", \"compute_capability\": " + json_quoted(program.compute_capability) + "},\n";
@@ -83,14 +97,19 @@ std::string capture_json(const LaunchRecord& record, const ProgramFacts& program
           (record.layout_known ? json_list(record.parameters, parameter_json, ",\n    ") : std::string("null")) + ",\n";
   std::size_t id = 0;
   text += "  \"allocations\": " +
-          json_list(record.allocations, [&](const AllocationRecord& a) {
-            std::string item = "{\"id\": " + std::to_string(id++) + ", \"bytes\": " + std::to_string(a.allocation.bytes) +
-                               ", \"region_offset\": " + std::to_string(a.region_offset) +
-                               ", \"region_bytes\": " + std::to_string(a.region_bytes) + ", \"contents\": " +
-                               json_quoted(a.contents == Contents::captured ? "captured" : "synthetic");
-            if (a.contents == Contents::captured) item += ", \"blob\": " + json_quoted(a.blob);
-            return item + "}";
-          }, ",\n    ") + ",\n";
+          json_list(
+              record.allocations,
+              [&](const AllocationRecord& a) {
+                std::string item =
+                    "{\"id\": " + std::to_string(id++) + ", \"bytes\": " + std::to_string(a.allocation.bytes) +
+                    ", \"region_offset\": " + std::to_string(a.region_offset) +
+                    ", \"region_bytes\": " + std::to_string(a.region_bytes) +
+                    ", \"contents\": " + json_quoted(a.contents == Contents::captured ? "captured" : "synthetic");
+                if (a.contents == Contents::captured) item += ", \"blob\": " + json_quoted(a.blob);
+                return item + "}";
+              },
+              ",\n    ") +
+          ",\n";
   text += "  \"notes\": " + json_list(record.notes, json_quoted, ",\n    ") + "\n";
   return text + "}\n";
 }

@@ -4,23 +4,32 @@
 #include <fnmatch.h>
 
 #include <charconv>
+#include <memory>
 
 namespace kforecast::capture::injection {
 
 std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
   std::uint64_t value = 0;
-  const auto* end = text.data() + text.size();
-  const auto [rest, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || rest == text.data()) return std::nullopt;
+  const char* begin = std::to_address(text.begin());
+  const char* end = begin + text.size();
+  const auto [rest, error] = std::from_chars(begin, end, value);
+  if (error != std::errc() || rest == begin) return std::nullopt;
   std::string_view unit(rest, static_cast<std::size_t>(end - rest));
-  if (unit.ends_with("iB")) unit.remove_suffix(2);
-  else if (unit.ends_with("B") && unit.size() > 1) unit.remove_suffix(1);
+  if (unit.ends_with("iB"))
+    unit.remove_suffix(2);
+  else if (unit.ends_with("B") && unit.size() > 1)
+    unit.remove_suffix(1);
   int shift = 0;
-  if (unit.empty() || unit == "B") shift = 0;
-  else if (unit == "K" || unit == "k") shift = 10;
-  else if (unit == "M" || unit == "m") shift = 20;
-  else if (unit == "G" || unit == "g") shift = 30;
-  else return std::nullopt;
+  if (unit.empty() || unit == "B")
+    shift = 0;
+  else if (unit == "K" || unit == "k")
+    shift = 10;
+  else if (unit == "M" || unit == "m")
+    shift = 20;
+  else if (unit == "G" || unit == "g")
+    shift = 30;
+  else
+    return std::nullopt;
   if (shift > 0 && value > (UINT64_MAX >> shift)) return std::nullopt;
   return value << shift;
 }
@@ -35,7 +44,8 @@ CaptureSettings read_capture_settings(const EnvironmentLookup& env) {
       settings.launches_per_shape = count;
     else
       settings.problems.push_back(std::string(env_launches_per_shape) + "='" + *text +
-                                  "' is not a positive whole number; kept " + std::to_string(settings.launches_per_shape));
+                                  "' is not a positive whole number; kept " +
+                                  std::to_string(settings.launches_per_shape));
   }
   if (auto text = env(env_bytes)) {
     if (auto bytes = parse_byte_size(*text))

@@ -196,8 +196,7 @@ struct CuptiApi {
 struct DriverApi {
   CUresult (*cuStreamSynchronize)(CUstream stream) = nullptr;
   CUresult (*cuStreamIsCapturing)(CUstream stream, int* status) = nullptr;
-  CUresult (*cuMemcpyDtoHAsync_v2)(void* destination, CUdeviceptr source, std::size_t bytes,
-                                   CUstream stream) = nullptr;
+  CUresult (*cuMemcpyDtoHAsync_v2)(void* destination, CUdeviceptr source, std::size_t bytes, CUstream stream) = nullptr;
   CUresult (*cuMemGetAddressRange_v2)(CUdeviceptr* base, std::size_t* bytes, CUdeviceptr pointer) = nullptr;
   CUresult (*cuCtxGetDevice)(CUdevice* device) = nullptr;
   CUresult (*cuDeviceGetName)(char* name, int length, CUdevice device) = nullptr;

@@ -90,7 +90,7 @@ const std::string& demangled_name(State& s, const std::string& mangled) {
   if (it != s.demangled.end()) return it->second;
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> text(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
-                                                    &std::free);
+                                                   &std::free);
   return s.demangled.emplace(mangled, status == 0 && text ? std::string(text.get()) : mangled).first->second;
 }
 
@@ -153,8 +153,9 @@ void read_contents(State& s, LaunchRecord& record, CUstream stream) {
   int capturing = CU_STREAM_CAPTURE_STATUS_NONE;
   if (driver.cuStreamIsCapturing(stream, &capturing) != CUDA_SUCCESS || capturing != CU_STREAM_CAPTURE_STATUS_NONE) {
     for (auto& allocation : record.allocations) allocation.contents = Contents::synthetic;
-    record.notes.emplace_back("launched while its stream was being captured into a CUDA graph: contents not read "
-                              "(synchronizing would break the capture)");
+    record.notes.emplace_back(
+        "launched while its stream was being captured into a CUDA graph: contents not read "
+        "(synchronizing would break the capture)");
     return;
   }
   choose_regions(record, s.budget_left);
@@ -208,8 +209,9 @@ void on_launch(State& s, const CUpti_CallbackData& data, const LaunchArguments& 
     classify_parameters(
         record, kernel.slots, [&](const ParameterSlot& slot) { return parameter_bytes(launch, slot); }, lookup);
   } else {
-    record.notes.emplace_back("no loaded module gave this kernel's parameter layout (a module loaded lazily after "
-                              "the launch, or PTX): parameters not recorded, cannot replay");
+    record.notes.emplace_back(
+        "no loaded module gave this kernel's parameter layout (a module loaded lazily after "
+        "the launch, or PTX): parameters not recorded, cannot replay");
   }
   std::uint32_t& seen = s.shapes_seen[mangled][shape_key(record)];
   if (seen >= s.settings.launches_per_shape) return;
@@ -225,23 +227,29 @@ LaunchArguments launch_arguments(DriverCallback id, const void* params) {
     case DriverCallback::cuLaunchKernel:
     case DriverCallback::cuLaunchKernel_ptsz: {
       const auto& p = *static_cast<const cuLaunchKernel_params*>(params);
-      launch = {p.hStream, {{p.gridDimX, p.gridDimY, p.gridDimZ}, {p.blockDimX, p.blockDimY, p.blockDimZ}, p.sharedMemBytes},
-                p.kernelParams, p.extra};
+      launch = {p.hStream,
+                {{p.gridDimX, p.gridDimY, p.gridDimZ}, {p.blockDimX, p.blockDimY, p.blockDimZ}, p.sharedMemBytes},
+                p.kernelParams,
+                p.extra};
       break;
     }
     case DriverCallback::cuLaunchCooperativeKernel:
     case DriverCallback::cuLaunchCooperativeKernel_ptsz: {
       const auto& p = *static_cast<const cuLaunchCooperativeKernel_params*>(params);
-      launch = {p.hStream, {{p.gridDimX, p.gridDimY, p.gridDimZ}, {p.blockDimX, p.blockDimY, p.blockDimZ}, p.sharedMemBytes},
-                p.kernelParams, nullptr};
+      launch = {p.hStream,
+                {{p.gridDimX, p.gridDimY, p.gridDimZ}, {p.blockDimX, p.blockDimY, p.blockDimZ}, p.sharedMemBytes},
+                p.kernelParams,
+                nullptr};
       break;
     }
     default: {  // cuLaunchKernelEx and its _ptsz
       const auto& p = *static_cast<const cuLaunchKernelEx_params*>(params);
       if (p.config == nullptr) return launch;  // the driver refuses it; nothing to record
       const LaunchConfig& c = *p.config;
-      launch = {c.stream, {{c.grid_x, c.grid_y, c.grid_z}, {c.block_x, c.block_y, c.block_z}, c.shared_bytes},
-                p.kernelParams, p.extra};
+      launch = {c.stream,
+                {{c.grid_x, c.grid_y, c.grid_z}, {c.block_x, c.block_y, c.block_z}, c.shared_bytes},
+                p.kernelParams,
+                p.extra};
       break;
     }
   }
@@ -336,15 +344,24 @@ void on_callback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_Callback
 }
 
 constexpr DriverCallback driver_callbacks[] = {
-    DriverCallback::cuMemAlloc_v2,          DriverCallback::cuMemAllocPitch_v2,
-    DriverCallback::cuMemFree_v2,           DriverCallback::cuLaunchKernel,
-    DriverCallback::cuMemAllocManaged,      DriverCallback::cuLaunchKernel_ptsz,
-    DriverCallback::cuLaunchCooperativeKernel, DriverCallback::cuLaunchCooperativeKernel_ptsz,
-    DriverCallback::cuMemMap,               DriverCallback::cuMemUnmap,
-    DriverCallback::cuMemAllocAsync,        DriverCallback::cuMemAllocAsync_ptsz,
-    DriverCallback::cuMemFreeAsync,         DriverCallback::cuMemFreeAsync_ptsz,
-    DriverCallback::cuMemAllocFromPoolAsync, DriverCallback::cuMemAllocFromPoolAsync_ptsz,
-    DriverCallback::cuLaunchKernelEx,       DriverCallback::cuLaunchKernelEx_ptsz,
+    DriverCallback::cuMemAlloc_v2,
+    DriverCallback::cuMemAllocPitch_v2,
+    DriverCallback::cuMemFree_v2,
+    DriverCallback::cuLaunchKernel,
+    DriverCallback::cuMemAllocManaged,
+    DriverCallback::cuLaunchKernel_ptsz,
+    DriverCallback::cuLaunchCooperativeKernel,
+    DriverCallback::cuLaunchCooperativeKernel_ptsz,
+    DriverCallback::cuMemMap,
+    DriverCallback::cuMemUnmap,
+    DriverCallback::cuMemAllocAsync,
+    DriverCallback::cuMemAllocAsync_ptsz,
+    DriverCallback::cuMemFreeAsync,
+    DriverCallback::cuMemFreeAsync_ptsz,
+    DriverCallback::cuMemAllocFromPoolAsync,
+    DriverCallback::cuMemAllocFromPoolAsync_ptsz,
+    DriverCallback::cuLaunchKernelEx,
+    DriverCallback::cuLaunchKernelEx_ptsz,
 };
 
 std::string cupti_error(const CuptiApi& cupti, CUptiResult result) {

@@ -101,7 +101,8 @@ std::string shape_key(const LaunchRecord& record) {
   for (unsigned v : record.shape.block) key += std::to_string(v) + ",";
   key += std::to_string(record.shape.shared_bytes);
   for (const ParameterRecord& parameter : record.parameters)
-    if (parameter.kind == ParameterKind::value) key += ";" + std::to_string(parameter.slot.ordinal) + "=" + hex(parameter.bytes);
+    if (parameter.kind == ParameterKind::value)
+      key += ";" + std::to_string(parameter.slot.ordinal) + "=" + hex(parameter.bytes);
   return key;
 }
 
@@ -119,7 +120,8 @@ std::string hex(std::span<const std::byte> bytes) {
 
 std::string byte_count(std::uint64_t bytes) {
   constexpr std::uint64_t kib = 1024;
-  if (bytes >= kib * kib * kib && bytes % (kib * kib * kib) == 0) return std::to_string(bytes / (kib * kib * kib)) + " GiB";
+  if (bytes >= kib * kib * kib && bytes % (kib * kib * kib) == 0)
+    return std::to_string(bytes / (kib * kib * kib)) + " GiB";
   if (bytes >= kib * kib && bytes % (kib * kib) == 0) return std::to_string(bytes / (kib * kib)) + " MiB";
   if (bytes >= kib && bytes % kib == 0) return std::to_string(bytes / kib) + " KiB";
   return std::to_string(bytes) + " B";

@@ -32,10 +32,10 @@ enum class Contents { captured, synthetic };
 struct ParameterRecord {
   ParameterSlot slot;
   ParameterKind kind = ParameterKind::value;
-  std::vector<std::byte> bytes;          // the parameter as passed
-  int allocation = -1;                   // pointer: the index into LaunchRecord::allocations
+  std::vector<std::byte> bytes;  // the parameter as passed
+  int allocation = -1;           // pointer: the index into LaunchRecord::allocations
   std::uint64_t offset_in_allocation = 0;
-  std::string reason;                    // pointer_inside: which bytes point where
+  std::string reason;  // pointer_inside: which bytes point where
 };
 
 struct AllocationRecord {
@@ -44,8 +44,8 @@ struct AllocationRecord {
   std::uint64_t region_offset = 0;
   std::uint64_t region_bytes = 0;
   Contents contents = Contents::synthetic;
-  std::string blob;                 // "blobs/<sha256>.bin" once written
-  std::vector<std::byte> data;      // the region's bytes, until written
+  std::string blob;             // "blobs/<sha256>.bin" once written
+  std::vector<std::byte> data;  // the region's bytes, until written
 };
 
 struct LaunchRecord {

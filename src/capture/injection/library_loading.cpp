@@ -64,8 +64,10 @@ LoadedApis load_apis(const EnvironmentLookup& env) {
                             bind(driver, "cuDeviceGetName", apis.driver.cuDeviceGetName) &&
                             bind(driver, "cuDeviceGetAttribute", apis.driver.cuDeviceGetAttribute) &&
                             bind(driver, "cuGetErrorName", apis.driver.cuGetErrorName);
-  if (!cupti_bound) apis.problem = "libcupti lacks cuptiSubscribe or cuptiEnableCallback: nothing is captured";
-  else if (!driver_bound) apis.problem = "libcuda.so.1 lacks an entry point the capture needs (driver too old?)";
+  if (!cupti_bound)
+    apis.problem = "libcupti lacks cuptiSubscribe or cuptiEnableCallback: nothing is captured";
+  else if (!driver_bound)
+    apis.problem = "libcuda.so.1 lacks an entry point the capture needs (driver too old?)";
   return apis;
 }
 

@@ -63,7 +63,10 @@ CubinLayouts read_parameter_layouts(std::span<const std::byte> image) {
   CubinLayouts layouts;
   constexpr std::uint64_t header_size = 64;
   constexpr std::uint64_t section_header_size = 64;
-  if (image.size() < header_size || std::memcmp(image.data(), "\x7f" "ELF", 4) != 0) {
+  if (image.size() < header_size || std::memcmp(image.data(),
+                                                "\x7f"
+                                                "ELF",
+                                                4) != 0) {
     layouts.problem = "the module is not an ELF cubin (PTX compiled at load time, or a fatbinary)";
     return layouts;
   }
