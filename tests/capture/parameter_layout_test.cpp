@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
+
 #include "capture/injection/parameter_layout.hpp"
 #include "cubin/synthetic_cubin.hpp"
 
@@ -95,4 +98,17 @@ TEST_CASE("capture parameter layout: what is not a readable cubin is a problem, 
       CHECK((layouts.kernels.size() <= 1));
     }
   }
+}
+
+TEST_CASE("capture parameter layout: nvcc's own cubin") {
+  // fixtures/fuzz/cubin/whole_program_sm90.cubin: nvcc 13 for sm_90 from tests/fuzz/cubin_seeds.cu,
+  // where withlocal<Local>(Local, float*) takes a 4-byte struct and a pointer.
+  std::ifstream file(KF_SOURCE_DIR "/fixtures/fuzz/cubin/whole_program_sm90.cubin", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  REQUIRE(!bytes.empty());
+  const auto layouts = read_parameter_layouts(std::as_bytes(std::span(bytes.data(), bytes.size())));
+  REQUIRE(layouts.problem.empty());
+  CHECK(layouts.kernels.at("_Z5tiledILi32EEvPf") == std::vector<ParameterSlot>{{0, 0, 8}});
+  CHECK(layouts.kernels.at("_Z9withlocalIN47_GLOBAL__N__d72e2219_14_cubin_seeds_cu_2f1254c85LocalEEvT_Pf") ==
+        std::vector<ParameterSlot>{{0, 0, 4}, {1, 8, 8}});
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "capture/injection/sha256.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace kforecast::capture::injection {
@@ -48,8 +49,21 @@ void Sha256::compress(const std::uint8_t* block) {
 
 void Sha256::add(std::span<const std::byte> bytes) {
   m_total_bytes += bytes.size();
-  for (std::byte byte : bytes) {
-    m_block[m_block_used++] = std::to_integer<std::uint8_t>(byte);
+  const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  std::size_t left = bytes.size();
+  // Whole blocks straight from the input: a capture hashes up to the whole byte budget.
+  while (left > 0) {
+    if (m_block_used == 0 && left >= m_block.size()) {
+      compress(data);
+      data += m_block.size();
+      left -= m_block.size();
+      continue;
+    }
+    const std::size_t take = std::min(left, m_block.size() - m_block_used);
+    std::copy_n(data, take, m_block.data() + m_block_used);
+    m_block_used += take;
+    data += take;
+    left -= take;
     if (m_block_used == m_block.size()) {
       compress(m_block.data());
       m_block_used = 0;
