@@ -171,6 +171,7 @@ void read_contents(State& s, LaunchRecord& record, CUstream stream) {
       s.budget_left += allocation.region_bytes;
       record.notes.push_back("allocation " + std::to_string(i) + ": reading it failed (" + error_name(s, copied) +
                              "): replay fills synthetic data");
+      report(s, record.mangled + ": " + record.notes.back());
     }
   }
   if (const CUresult synced = driver.cuStreamSynchronize(stream); synced != CUDA_SUCCESS) {
@@ -181,6 +182,7 @@ void read_contents(State& s, LaunchRecord& record, CUstream stream) {
     }
     record.notes.push_back("synchronizing the launch's stream failed (" + error_name(s, synced) +
                            "): contents not kept, replay fills synthetic data");
+    report(s, record.mangled + ": " + record.notes.back());
   }
 }
 
