@@ -51,6 +51,8 @@ struct State {
   std::set<std::string, std::less<>> reported;
 };
 
+constexpr std::size_t max_shapes_per_kernel = 32;
+
 State* state = nullptr;
 // Set while a callback runs on this thread: the driver calls the library makes must not enter it again.
 thread_local bool inside_callback = false;
@@ -215,7 +217,16 @@ void on_launch(State& s, const CUpti_CallbackData& data, const LaunchArguments& 
         "no loaded module gave this kernel's parameter layout (a module loaded lazily after "
         "the launch, or PTX): parameters not recorded, cannot replay");
   }
-  std::uint32_t& seen = s.shapes_seen[mangled][shape_key(record)];
+  auto& shapes = s.shapes_seen[mangled];
+  const std::string key = shape_key(record);
+  if (!shapes.contains(key) && shapes.size() >= max_shapes_per_kernel) {
+    // A scalar that changes at every launch (a step counter, a time) makes every launch a shape
+    // of its own; without a cap each would be synchronized, copied and written.
+    report(s, demangled + ": more than " + std::to_string(max_shapes_per_kernel) +
+                  " shapes (a scalar argument that changes at every launch?); later shapes are not recorded");
+    return;
+  }
+  std::uint32_t& seen = shapes[key];
   if (seen >= s.settings.launches_per_shape) return;
   record.ordinal = seen++;
   learn_device(s);
