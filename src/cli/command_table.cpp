@@ -89,6 +89,14 @@ constexpr std::array spec_options{
     OptionSpec{"--format", "comment|toml",
                "comment (default): a '// kforecast:' block to paste above the kernel; toml: a [[kernel]] table for "
                ".kforecast.toml"}};
+constexpr std::array capture_options{
+    OptionSpec{"--dir", "DIR", "write the captures here (default .kforecast/captures in the repository's root)"},
+    OptionSpec{"--launches-per-shape", "N",
+               "keep the first N launches of each distinct shape of each kernel (default 1)"},
+    OptionSpec{"--bytes", "B",
+               "keep at most B bytes of buffer contents in all (default 256M; K, M and G suffixes); buffers past "
+               "it are recorded as synthetic"},
+    OptionSpec{"--kernels", "GLOB", "capture only kernels whose mangled or demangled name matches (default '*')"}};
 constexpr std::array report_options{
     OptionSpec{"--merge", "PLAN", "the plan written by 'kforecast pr --plan'; the RESULTS files follow as arguments"},
     OptionSpec{"--format", "text|md|json|sarif", "report format (default: text on a terminal, else report.format, md)"},
@@ -251,31 +259,58 @@ const std::array commands{
         "written: 'kforecast report --merge' decides the verdict. Example (a GitHub Actions matrix job):\n"
         "  kforecast bench --plan plan.json --shard ${{ matrix.shard }} --output results.json",
         bench_options, bench_command},
-    Command{"spec", "draft a kernel's launch spec from its signature and launch sites",
-            "kforecast spec suggest FILE:KERNEL [--format comment|toml]",
-            "Drafts the launch spec that 'kforecast bench' (and pr's and check's measurements) need for KERNEL of\n"
-            "FILE: its pointer parameters become buffers (role from const-ness and the writes through them in the\n"
-            "body; the count from the one size parameter), integer parameters named like a size (n, N, size, count,\n"
-            "numel, M, K, ...) or bounding an index (if (i < n)) become size variables, and grid, block, shared\n"
-            "memory and a template's arguments come from its first launch (k<<<grid, block, shared>>>) in FILE or\n"
-            "a file beside it that includes it: dim3 variables are followed, constants replaced by their values,\n"
-            "CEIL_DIV-like macros become ceil_div. What it cannot know is a \"FILL: ...\" value; every guess has a\n"
-            "'# guessed ...' comment. The draft goes to standard output, the count of values to fill to standard\n"
-            "error. Fill it in, paste it directly above the kernel, and 'kforecast bench FILE:KERNEL' runs it.\n"
-            "Example, for __global__ void scale(const float* x, float* y, int n) { ... if (i < n) y[i] = 2 * x[i]; }\n"
-            "launched as scale<<<CEIL_DIV(n, 256), 256>>>(x, y, n):\n"
-            "  $ kforecast spec suggest src/scale.cu:scale\n"
-            "  // kforecast:\n"
-            "  // sizes = [{ n = 1048576 }]  # guessed: the problem sizes to measure\n"
-            "  // grid = [\"ceil_div(n, 256)\"]  # guessed from src/scale.cu:12: CEIL_DIV ( n , 256 )\n"
-            "  // block = [\"256\"]  # guessed from src/scale.cu:12: 256\n"
-            "  // [kernel.args]\n"
-            "  // x = { count = \"n\", init = \"uniform(-1, 1)\", role = \"in\" }  # guessed role: const; count: the size "
-            "n\n"
-            "  // y = { count = \"n\", role = \"out\" }  # guessed role: written in the body; count: the size n\n"
-            "  // n = \"n\"\n"
-            "Exit 2 for a missing file, no kernel of that name (the kernels there are listed) or several.",
-            spec_options, spec_command},
+    Command{
+        "spec", "draft a kernel's launch spec from its signature and launch sites",
+        "kforecast spec suggest FILE:KERNEL [--format comment|toml]",
+        "Drafts the launch spec that 'kforecast bench' (and pr's and check's measurements) need for KERNEL of\n"
+        "FILE: its pointer parameters become buffers (role from const-ness and the writes through them in the\n"
+        "body; the count from the one size parameter), integer parameters named like a size (n, N, size, count,\n"
+        "numel, M, K, ...) or bounding an index (if (i < n)) become size variables, and grid, block, shared\n"
+        "memory and a template's arguments come from its first launch (k<<<grid, block, shared>>>) in FILE or\n"
+        "a file beside it that includes it: dim3 variables are followed, constants replaced by their values,\n"
+        "CEIL_DIV-like macros become ceil_div. What it cannot know is a \"FILL: ...\" value; every guess has a\n"
+        "'# guessed ...' comment. The draft goes to standard output, the count of values to fill to standard\n"
+        "error. Fill it in, paste it directly above the kernel, and 'kforecast bench FILE:KERNEL' runs it.\n"
+        "Example, for __global__ void scale(const float* x, float* y, int n) { ... if (i < n) y[i] = 2 * x[i]; }\n"
+        "launched as scale<<<CEIL_DIV(n, 256), 256>>>(x, y, n):\n"
+        "  $ kforecast spec suggest src/scale.cu:scale\n"
+        "  // kforecast:\n"
+        "  // sizes = [{ n = 1048576 }]  # guessed: the problem sizes to measure\n"
+        "  // grid = [\"ceil_div(n, 256)\"]  # guessed from src/scale.cu:12: CEIL_DIV ( n , 256 )\n"
+        "  // block = [\"256\"]  # guessed from src/scale.cu:12: 256\n"
+        "  // [kernel.args]\n"
+        "  // x = { count = \"n\", init = \"uniform(-1, 1)\", role = \"in\" }  # guessed role: const; count: the size "
+        "n\n"
+        "  // y = { count = \"n\", role = \"out\" }  # guessed role: written in the body; count: the size n\n"
+        "  // n = \"n\"\n"
+        "Exit 2 for a missing file, no kernel of that name (the kernels there are listed) or several.",
+        spec_options, spec_command},
+    Command{"capture", "record a program's kernel launches (shapes, arguments, inputs) for replay",
+            "kforecast capture [--dir DIR] [--launches-per-shape N] [--bytes B] [--kernels GLOB] -- COMMAND...",
+            "Runs COMMAND (your test, benchmark or example program) with kforecast's injection library loaded by\n"
+            "the CUDA driver (CUDA_INJECTION64_PATH; CUPTI's callbacks, as NVIDIA's own tools use) and records its\n"
+            "kernel launches, so a changed kernel can be measured on the project's real shapes and data without a\n"
+            "launch spec. For the first N launches of each distinct shape of each kernel (shape: grid, block,\n"
+            "dynamic shared memory and the scalar arguments) it writes a capture file: the kernel's mangled and\n"
+            "demangled name and module, the launch, every parameter (scalars by value, pointers as an allocation\n"
+            "and an offset), and the contents of each allocation a pointer reaches, read just before the launch,\n"
+            "within the --bytes budget. A pool allocation (PyTorch's caching allocator) is kept from the lowest\n"
+            "pointer into it on; what does not fit is marked synthetic (a replay fills random data). A pointer\n"
+            "inside a by-value struct or a CUtensorMap cannot be rewritten: such a launch is marked 'cannot replay:\n"
+            "pointer inside argument N'. The format is in docs/design/capture.md.\n"
+            "The program runs as it would without kforecast (its output is its own; the library only reads), with\n"
+            "CUDA_MODULE_LOADING=EAGER unless you set it: a lazily loaded module is loaded inside its first launch,\n"
+            "too late for that launch's parameter layout. It needs a GPU, the NVIDIA driver and CUPTI (part of the\n"
+            "CUDA toolkit; found under CUDA_HOME, CUDA_PATH, /usr/local/cuda or the loader's path, or named by\n"
+            "KFORECAST_CAPTURE_CUPTI). Afterwards it prints, on standard error, the kernels and shapes kept, the\n"
+            "bytes of contents, the synthetic regions and the launches that cannot be replayed, with why.\n"
+            "Examples:\n"
+            "  kforecast capture -- ./build/kernel_test\n"
+            "  kforecast capture --kernels '*gemm*' --launches-per-shape 3 -- ./build/bench --filter=gemm\n"
+            "  kforecast capture --bytes 1G -- python -m pytest tests/test_ops.py\n"
+            "Exit: the program's exit code; 2 for a bad option; 3 when the injection library or the program\n"
+            "cannot be found.",
+            capture_options, capture_command},
     Command{"report", "merge a plan and its GPU jobs' results into the final report and verdict",
             "kforecast report --merge PLAN RESULTS... [--format text|md|json|sarif] [--output FILE] [--post]",
             "Completes the report of 'kforecast pr --plan PLAN' with the results of 'kforecast bench --plan PLAN\n"

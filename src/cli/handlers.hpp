@@ -21,6 +21,7 @@ Result<ExitCode> calibration_command(const Invocation& invocation, Context& cont
 Result<ExitCode> eval_command(const Invocation& invocation, Context& context);
 Result<ExitCode> report_command(const Invocation& invocation, Context& context);
 Result<ExitCode> spec_command(const Invocation& invocation, Context& context);
+Result<ExitCode> capture_command(const Invocation& invocation, Context& context);
 
 // The configuration a command runs with: --config FILE if given, else .kforecast.toml at the
 // root of the work tree around --repo (or the current directory), then the environment.

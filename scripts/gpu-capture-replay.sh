@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Issue 17's acceptance on a GPU machine: measuring real kernels without a launch spec.
+# On fixtures/capture-project (a CMake project of ours: a kernel library, a test program, a
+# benchmark program; none of its kernels has a spec), in a fresh git repository:
+#   1. builds the base with the machine's nvcc and runs `kforecast capture -- build/kernel_test`;
+#   2. `kforecast pr` on a head that slows poly_kernel by 5% (2100 dependent steps instead of
+#      2000): measured by replaying the capture, the gate must fail (exit 1); on a head that speeds
+#      it up (1500 steps): the gate must pass (exit 0);
+#   3. A/A: the base against itself, replayed, AA times (`bench --repeat`): false regressions;
+#   4. a planted 3% slowdown (2060 steps), PLANTED times: how many are caught;
+#   5. the same two heads through the harness path: a [[harness]] table in the base's config that
+#      builds the project and runs its benchmark program (`kernel_bench poly --simple`).
+# Reads the GPU's state only; never changes clocks or modes.
+#
+#   CARRY=.carry/shipped OUT=$OUT scripts/gpu-capture-replay.sh [--aa N] [--planted N]
+#
+# CARRY holds kforecast, libkforecast_capture.so and lib/ (shared libraries a bare machine lacks).
+# Writes to OUT: capture.txt, pr-*.json/.txt, aa.jsonl, planted.jsonl, harness-*.json, summary.md.
+set -uo pipefail
+aa=50 planted=60
+while (($#)); do
+  case $1 in
+    --aa) aa=$2; shift 2 ;;
+    --planted) planted=$2; shift 2 ;;
+    *) echo "gpu-capture-replay.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+carry=$(realpath -m "${CARRY:-.carry/shipped}")
+kf=$carry/kforecast
+[[ -x $kf ]] || { echo "gpu-capture-replay.sh: no kforecast at $kf" >&2; exit 2; }
+export LD_LIBRARY_PATH="$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+out=$(realpath -m "${OUT:-./gpu-capture-out}")
+mkdir -p "$out"
+nvidia-smi -L >"$out/gpu.txt" 2>&1 || { echo "gpu-capture-replay.sh: no GPU" >&2; exit 3; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw --format=csv >>"$out/gpu.txt" 2>&1
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+export PATH="/usr/local/cuda/bin:$PATH"
+
+work=$(mktemp -d)
+repo=$work/project
+cp -r fixtures/capture-project "$repo"
+cd "$repo" || exit 2
+git init -q -b main .
+git config user.email gpu@kforecast.invalid && git config user.name gpu
+printf '.kforecast/\nbuild/\n' >.gitignore
+# Forecasts are not trusted here: every changed kernel goes to the GPU, so the measurement is what
+# is checked (a project may set its policy so).
+printf '[policy]\nmax_p_regression = 0.0\n' >.kforecast.toml
+git add -A && git commit -qm base
+steps() { sed -i "s/constexpr int kPolySteps = [0-9]*;/constexpr int kPolySteps = $1;/" src/polynomial.cu; }
+branch() {  # NAME STEPS [FROM]
+  git checkout -q -b "$1" "${3:-main}" && steps "$2" && git commit -qam "$1: $2 steps" && git checkout -q main
+}
+branch slower5 2100
+branch faster 1500
+branch planted3 2060
+
+status() { echo "$1: exit $2 (want $3)" | tee -a "$out/summary.md"; }
+{
+  echo "# capture and replay on $(head -1 "$out/gpu.txt")"
+  echo
+} >"$out/summary.md"
+
+cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES="$arch" -DCMAKE_BUILD_TYPE=Release >"$out/build.txt" 2>&1 &&
+  cmake --build build -j 8 >>"$out/build.txt" 2>&1 || { echo "build failed" | tee -a "$out/summary.md"; tail -20 "$out/build.txt"; exit 1; }
+./build/kernel_test >"$out/kernel_test.txt" 2>&1
+status "kernel_test (base)" $? 0
+"$kf" capture --dir .kforecast/captures -- ./build/kernel_test >"$out/capture.txt" 2>&1
+status "kforecast capture -- build/kernel_test" $? 0
+find .kforecast/captures -name '*.json' | sort >"$out/capture-files.txt"
+echo "capture files: $(wc -l <"$out/capture-files.txt")" >>"$out/summary.md"
+
+for head in slower5 faster; do
+  git checkout -q "$head"
+  "$kf" pr --base main --head "$head" --format json --output "$out/pr-$head.json" 2>"$out/pr-$head.err"
+  rc=$?
+  "$kf" pr --base main --head "$head" --format text >"$out/pr-$head.txt" 2>&1 || true
+  status "pr --base main --head $head (replay)" $rc "$([[ $head == slower5 ]] && echo 1 || echo 0)"
+  git checkout -q main
+done
+
+git checkout -q main
+"$kf" bench src/polynomial.cu:poly_kernel --against main --in-process --format json --repeat "$aa" >"$out/aa.jsonl" 2>"$out/aa.err"
+echo "A/A: $(grep -c '"verdict": "regression"' "$out/aa.jsonl") regressions of $(grep -c '"verdict"' "$out/aa.jsonl") runs; verdicts: $(grep -o '"verdict": "[a-z]*"' "$out/aa.jsonl" | sort | uniq -c | tr '\n' ' ')" | tee -a "$out/summary.md"
+git checkout -q planted3
+"$kf" bench src/polynomial.cu:poly_kernel --against main --in-process --format json --repeat "$planted" >"$out/planted.jsonl" 2>"$out/planted.err"
+echo "planted 3%: $(grep -c '"verdict": "regression"' "$out/planted.jsonl") caught of $(grep -c '"verdict"' "$out/planted.jsonl") runs; verdicts: $(grep -o '"verdict": "[a-z]*"' "$out/planted.jsonl" | sort | uniq -c | tr '\n' ' ')" | tee -a "$out/summary.md"
+git checkout -q main
+
+# The harness path: the base's config names the project's build and benchmark program.
+cat >>.kforecast.toml <<'TOML'
+
+[[harness]]
+name = "kernel_bench"
+build = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc >/dev/null && cmake --build build -j 8 >/dev/null"
+run = "./build/kernel_bench poly --simple"
+format = "simple"
+[[harness.map]]
+kernels = ["src/polynomial.cu"]
+benchmarks = "poly"
+TOML
+git commit -qam "harness"
+git branch -q harness-base
+for pair in "harness-slower5 2100" "harness-faster 1500"; do
+  set -- $pair
+  branch "$1" "$2" harness-base
+done
+for head in harness-slower5 harness-faster; do
+  "$kf" pr --base harness-base --head "$head" --format json --output "$out/pr-$head.json" 2>"$out/pr-$head.err"
+  status "pr --base harness-base --head $head (harness)" $? "$([[ $head == harness-slower5 ]] && echo 1 || echo 0)"
+done
+echo "done" >>"$out/summary.md"
