@@ -10,7 +10,7 @@
 #   3. A/A: the base against itself, replayed, AA times (`bench --repeat`): false regressions;
 #   4. a planted 3% slowdown (2060 steps), PLANTED times: how many are caught;
 #   5. the same two heads through the harness path: a [[harness]] table in the base's config that
-#      builds the project and runs its benchmark program (`kernel_bench poly --simple`).
+#      builds the project and runs its benchmark program (`kernel_bench {filter} --simple`).
 # Reads the GPU's state only; never changes clocks or modes.
 #
 #   CARRY=.carry/shipped OUT=$OUT scripts/gpu-capture-replay.sh [--aa N] [--planted N]
@@ -94,7 +94,7 @@ cat >>.kforecast.toml <<'TOML'
 [[harness]]
 name = "kernel_bench"
 build = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc >/dev/null && cmake --build build -j 8 >/dev/null"
-run = "./build/kernel_bench poly --simple"
+run = "./build/kernel_bench {filter} --simple"
 format = "simple"
 [[harness.map]]
 kernels = ["src/polynomial.cu"]
