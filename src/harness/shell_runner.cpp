@@ -3,6 +3,7 @@
 
 #include <sys/prctl.h>
 
+#include <cstdlib>
 #include <system_error>
 
 #include "base/confined_exec.hpp"
@@ -67,6 +68,10 @@ ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std
     const std::string scratch = command.scratch.string();
     options.environment = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/cuda/bin", "HOME=" + scratch,
                                                    "TMPDIR=" + scratch, "LC_ALL=C"};
+    // The loader's path is no secret, and kforecast itself (the confining step runs it again) may
+    // need it, where its shared libraries are not installed system-wide.
+    if (const char* libraries = std::getenv("LD_LIBRARY_PATH"); libraries != nullptr && *libraries != '\0')
+      options.environment->push_back(std::string("LD_LIBRARY_PATH=") + libraries);
     return run_process(argv, options);
   };
 }
