@@ -54,6 +54,9 @@ struct Capture {
   std::uint32_t shared_bytes = 0;
   std::uint64_t ordinal = 0;  // which launch of this shape
   std::vector<CapturedParameter> parameters;
+  // The injection library writes "parameters": null when it did not know the kernel's layout at
+  // the launch (its module loaded lazily, inside that launch): such a capture cannot be replayed.
+  bool layout_unknown = false;
   std::vector<CapturedAllocation> allocations;
   std::vector<std::string> notes;
 };

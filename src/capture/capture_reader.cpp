@@ -227,6 +227,10 @@ Capture read_capture(object root) {
 
   i = 0;
   std::uint32_t end_of_previous = 0;
+  if (element parameters; root["parameters"].get(parameters) == simdjson::SUCCESS && parameters.is_null()) {
+    capture.layout_unknown = true;
+    return capture;
+  }
   for (element value : array_at(root, "parameters", "", max_parameters)) {
     const std::string path = fmt::format("parameters[{}]", i);
     auto parameter = read_parameter(object_in(value, path), path, static_cast<std::uint32_t>(i));

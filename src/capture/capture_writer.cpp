@@ -82,7 +82,8 @@ std::string capture_json(const Capture& capture) {
   out += ", \"block\": ";
   append_triple(out, capture.block);
   out += ", \"shared_bytes\": " + std::to_string(capture.shared_bytes) + "},\n";
-  out += "  \"ordinal\": " + std::to_string(capture.ordinal) + ",\n  \"parameters\": [";
+  out += "  \"ordinal\": " + std::to_string(capture.ordinal) + ",\n  \"parameters\": ";
+  out += capture.layout_unknown ? "null" : "[";
   for (std::size_t i = 0; i < capture.parameters.size(); ++i) {
     const auto& p = capture.parameters[i];
     out += i ? ",\n    " : "\n    ";
@@ -103,7 +104,8 @@ std::string capture_json(const Capture& capture) {
     }
     out += '}';
   }
-  out += capture.parameters.empty() ? "],\n" : "\n  ],\n";
+  if (!capture.layout_unknown) out += capture.parameters.empty() ? "]" : "\n  ]";
+  out += ",\n";
   out += "  \"allocations\": [";
   for (std::size_t i = 0; i < capture.allocations.size(); ++i) {
     const auto& a = capture.allocations[i];

@@ -63,6 +63,10 @@ Result<void> check_replayable(const Capture& capture, const std::vector<kernels:
   const auto refuse = [&](const std::string& why) {
     return usage_error(fmt::format("cannot replay the capture of {} for {}: {}", capture.kernel.mangled, kernel_label, why));
   };
+  if (capture.layout_unknown)
+    return refuse("cannot replay: the kernel's parameter layout was not known at this launch (its module loaded "
+                  "lazily, inside the launch): capture again with CUDA_MODULE_LOADING=EAGER, which `kforecast "
+                  "capture` sets unless the environment chose otherwise");
   for (const auto& parameter : capture.parameters)
     if (parameter.kind == ParameterKind::pointer_inside)
       return refuse(fmt::format("cannot replay: pointer inside argument {}{}", parameter.index,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "capture/replay_launch.hpp"
+#include "capture/capture_reader.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -111,6 +112,16 @@ TEST_CASE("capture: a launch that cannot be replayed faithfully is refused with 
     recorded.parameters[1] = {1, 4, 4, ParameterKind::pointer_inside, -1, 0, testing::float_bytes({0}),
                               "bytes 0-3 point into allocation 0"};
     refused("cannot replay: pointer inside argument 1 (bytes 0-3 point into allocation 0)");
+  }
+  SECTION("a launch whose layout the library did not know (a lazily loaded module), read back from its file") {
+    recorded.parameters.clear();
+    recorded.layout_unknown = true;
+    const auto file = testing::write_capture(dir.path(), recorded);
+    auto read = read_capture_file(file);
+    REQUIRE(read);
+    CHECK(read->layout_unknown);
+    recorded = *read;
+    refused("cannot replay: the kernel's parameter layout was not known at this launch");
   }
   SECTION("another parameter count") {
     parameters.pop_back();
