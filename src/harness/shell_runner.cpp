@@ -3,6 +3,7 @@
 
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <system_error>
 
@@ -39,6 +40,28 @@ std::vector<std::filesystem::path> gpu_writable() {
   return nodes;
 }
 
+// The build's PATH: kforecast's own (where the user's cmake, ninja and compilers are; a folder list
+// is no secret), then the usual system folders and the CUDA toolkit's.
+std::string build_path() {
+  const char* own = std::getenv("PATH");
+  std::string path = own != nullptr && *own != '\0' ? std::string(own) + ":" : "";
+  return path + "/usr/local/bin:/usr/bin:/bin:/usr/local/cuda/bin";
+}
+
+// Each absolute folder of that PATH, readable (a tool installed in a virtual environment or under
+// the user's home): the folders themselves, not their parents.
+std::vector<std::filesystem::path> path_folders() {
+  std::vector<std::filesystem::path> folders;
+  const std::string path = build_path();
+  for (std::size_t start = 0; start <= path.size();) {
+    const std::size_t end = std::min(path.find(':', start), path.size());
+    const std::filesystem::path folder = path.substr(start, end - start);
+    if (folder.is_absolute()) folders.push_back(folder);
+    start = end + 1;
+  }
+  return folders;
+}
+
 }  // namespace
 
 ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std::filesystem::path> extra_readable) {
@@ -49,6 +72,7 @@ ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std
     confinement.readable.insert(confinement.readable.end(), extra.begin(), extra.end());
     confinement.readable.push_back(command.directory);
     for (auto& path : gpu_readable()) confinement.readable.push_back(std::move(path));
+    for (auto& folder : path_folders()) confinement.readable.push_back(std::move(folder));
     // Shell redirections write to /dev/null.
     confinement.writable = {command.directory, command.scratch, "/dev/null"};
     for (auto& path : gpu_writable()) confinement.writable.push_back(std::move(path));
@@ -66,8 +90,8 @@ ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std
     // Nothing of kforecast's environment (the CI's tokens): a plain PATH, a home and temporary
     // folder of the run's own.
     const std::string scratch = command.scratch.string();
-    options.environment = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/cuda/bin", "HOME=" + scratch,
-                                                   "TMPDIR=" + scratch, "LC_ALL=C"};
+    options.environment = std::vector<std::string>{"PATH=" + build_path(), "HOME=" + scratch, "TMPDIR=" + scratch,
+                                                   "LC_ALL=C"};
     // The loader's path is no secret, and kforecast itself (the confining step runs it again) may
     // need it, where its shared libraries are not installed system-wide.
     if (const char* libraries = std::getenv("LD_LIBRARY_PATH"); libraries != nullptr && *libraries != '\0')
