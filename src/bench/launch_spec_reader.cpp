@@ -9,6 +9,7 @@
 #include "base/nearest_name.hpp"
 #include "config/ascii_toml.hpp"
 #include "config/toml_parser.hpp"
+#include "config/toml_problems.hpp"
 
 namespace kforecast::bench {
 namespace {
@@ -17,32 +18,12 @@ constexpr std::array<std::string_view, 11> kernel_keys{
     "name", "file", "sizes", "grid", "block", "shared_bytes", "include_dirs", "defines", "args", "rtol", "atol"};
 constexpr std::array<std::string_view, 6> buffer_keys{"count", "init", "role", "rtol", "atol", "type"};
 
-// Problems found while reading, each "FILE:LINE:COL: [[kernel]] 'NAME': ...". `line_offset`
-// maps lines of a comment block's text back to the source file.
-class Problems {
- public:
-  Problems(std::string_view file, std::uint32_t line_offset) : m_file(file), m_offset(line_offset) {}
-  void set_kernel(std::string name) { m_kernel = std::move(name); }
-  void add(const toml::source_region& where, const std::string& message) {
-    m_lines.push_back(fmt::format("{}:{}:{}: {}{}", m_file, where.begin.line + m_offset, where.begin.column,
-                                  m_kernel.empty() ? "" : fmt::format("[[kernel]] '{}': ", m_kernel), message));
-  }
-  std::string origin(const toml::source_region& where) const {
-    return fmt::format("{}:{}", m_file, where.begin.line + m_offset);
-  }
-  bool empty() const { return m_lines.empty(); }
-  std::string joined() const {
-    std::string text;
-    for (const auto& line : m_lines) text += (text.empty() ? "" : "\n") + line;
-    return text;
-  }
+// Problems found while reading, each "FILE:LINE:COL: [[kernel]] 'NAME': ...".
+using Problems = config::TomlProblems;
 
- private:
-  std::string_view m_file;
-  std::uint32_t m_offset;
-  std::string m_kernel;
-  std::vector<std::string> m_lines;
-};
+std::string kernel_prefix(const std::string& name) {
+  return name.empty() ? "" : fmt::format("[[kernel]] '{}': ", name);
+}
 
 std::optional<std::string> text_or_integer(const toml::node& node) {
   if (auto text = node.value_exact<std::string>()) return text;
@@ -197,7 +178,7 @@ LaunchSpec read_spec(const toml::table& table, Problems& problems, std::optional
     else
       problems.add(name->source(), "key 'name' must be the kernel's name, e.g. \"sgemm_tiled\" or \"tiled<64>\"");
   }
-  problems.set_kernel(spec.name);
+  problems.set_prefix(kernel_prefix(spec.name));
   spec.origin = problems.origin(table.source());
   if (spec.name.empty()) problems.add(table.source(), "a [[kernel]] spec needs a 'name'");
   bool has_grid = false, has_block = false, has_sizes = false;
@@ -312,7 +293,7 @@ Result<std::vector<LaunchSpec>> read_config_specs(std::string_view toml_text, st
     return usage_error(problems.joined());
   }
   for (const toml::node& node : *array) {
-    problems.set_kernel("");
+    problems.set_prefix("");
     if (const toml::table* table = node.as_table())
       specs.push_back(read_spec(*table, problems, std::nullopt));
     else

@@ -12,29 +12,14 @@
 #include "config/ascii_toml.hpp"
 #include "config/config.hpp"
 #include "config/toml_parser.hpp"
+#include "config/toml_problems.hpp"
 #include "config/value_text.hpp"
 #include "kforecast_version.hpp"
 
 namespace kforecast::config {
 namespace {
 
-class Problems {
- public:
-  explicit Problems(std::string_view file) : m_file(file) {}
-  void add(const toml::source_region& where, std::string message) {
-    m_lines.push_back(fmt::format("{}:{}:{}: {}", m_file, where.begin.line, where.begin.column, message));
-  }
-  bool empty() const { return m_lines.empty(); }
-  std::string joined() const {
-    std::string text;
-    for (const auto& line : m_lines) text += (text.empty() ? "" : "\n") + line;
-    return text;
-  }
-
- private:
-  std::string_view m_file;
-  std::vector<std::string> m_lines;
-};
+using Problems = TomlProblems;
 
 std::vector<std::string_view> key_names() {
   std::vector<std::string_view> names;

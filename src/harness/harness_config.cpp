@@ -10,6 +10,7 @@
 
 #include "config/ascii_toml.hpp"
 #include "config/toml_parser.hpp"
+#include "config/toml_problems.hpp"
 
 namespace kforecast::harness {
 namespace {
@@ -18,24 +19,7 @@ constexpr std::array<std::string_view, 8> harness_keys{"name",   "build",       
                                                        "time",   "rounds", "timeout_seconds", "map"};
 constexpr std::array<std::string_view, 2> map_keys{"kernels", "benchmarks"};
 
-class Problems {
- public:
-  explicit Problems(std::string_view file) : m_file(file) {}
-  void add(const toml::source_region& where, std::string_view message) {
-    m_lines.push_back(fmt::format("{}:{}:{}: {}", m_file, where.begin.line, where.begin.column, message));
-  }
-  std::string origin(const toml::source_region& where) const { return fmt::format("{}:{}", m_file, where.begin.line); }
-  bool empty() const { return m_lines.empty(); }
-  std::string joined() const {
-    std::string text;
-    for (const auto& line : m_lines) text += (text.empty() ? "" : "\n") + line;
-    return text;
-  }
-
- private:
-  std::string_view m_file;
-  std::vector<std::string> m_lines;
-};
+using Problems = config::TomlProblems;
 
 std::optional<std::string> text_of(const toml::node& node) { return node.value_exact<std::string>(); }
 
