@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "harness/shell_runner.hpp"
 
-#include <sys/prctl.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <system_error>
@@ -24,20 +22,27 @@ std::vector<std::filesystem::path> system_folders() {
           "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/dev/null", "/dev/urandom", "/dev/zero", "/opt"};
 }
 
-// What a benchmark that runs on the GPU needs besides: the driver's device nodes (read and written),
-// and the driver's and the system's descriptions of the hardware. Not /proc as a whole: another
-// process's environment (kforecast's own, with the CI's tokens) stays out of reach.
-std::vector<std::filesystem::path> gpu_readable() {
-  return {"/sys", "/proc/driver/nvidia", "/proc/cpuinfo", "/proc/meminfo", "/proc/sys/vm", "/proc/self",
-          "/usr/local/cuda", "/etc/OpenCL"};
-}
+// What a benchmark that runs on the GPU needs besides, on a machine with NVIDIA's device nodes:
+// the nodes (read and written) and /sys, /proc readable and writable. Found on an H200 by
+// narrowing: the CUDA runtime writes its own /proc/PID entries (without that, cudaMalloc fails
+// with "OS call failed"), and a rule cannot name a process not yet started, so /proc is allowed
+// whole. What then keeps a benchmark of the head's code from kforecast's own /proc entries (its
+// environment holds the CI's tokens) is that kforecast is not dumpable while it runs one: the
+// kernel refuses a process of the same user another's environment and memory. Where no GPU node
+// exists, none of this is allowed.
+struct GpuAccess {
+  std::vector<std::filesystem::path> readable, writable;
+};
 
-std::vector<std::filesystem::path> gpu_writable() {
-  std::vector<std::filesystem::path> nodes{"/dev/nvidia-caps", "/dev/shm"};
+GpuAccess gpu_access() {
+  GpuAccess access;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/dev", ec))
-    if (entry.path().filename().string().starts_with("nvidia")) nodes.push_back(entry.path());
-  return nodes;
+    if (entry.path().filename().string().starts_with("nvidia")) access.writable.push_back(entry.path());
+  if (access.writable.empty()) return access;
+  access.readable = {"/sys", "/usr/local/cuda", "/etc/OpenCL"};
+  access.writable.insert(access.writable.end(), {"/proc", "/dev/shm"});
+  return access;
 }
 
 // The build's PATH: kforecast's own (where the user's cmake, ninja and compilers are; a folder list
@@ -71,15 +76,16 @@ ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std
     confinement.readable = system_folders();
     confinement.readable.insert(confinement.readable.end(), extra.begin(), extra.end());
     confinement.readable.push_back(command.directory);
-    for (auto& path : gpu_readable()) confinement.readable.push_back(std::move(path));
+    const auto gpu = gpu_access();
+    confinement.readable.insert(confinement.readable.end(), gpu.readable.begin(), gpu.readable.end());
     for (auto& folder : path_folders()) confinement.readable.push_back(std::move(folder));
     // Shell redirections write to /dev/null.
     confinement.writable = {command.directory, command.scratch, "/dev/null"};
-    for (auto& path : gpu_writable()) confinement.writable.push_back(std::move(path));
+    confinement.writable.insert(confinement.writable.end(), gpu.writable.begin(), gpu.writable.end());
     // Same-user processes may read a dumpable process's /proc/PID/environ and memory: a benchmark
     // of the head's code must not reach kforecast's (the CI's tokens), so kforecast stops being
     // dumpable before it runs one (no core dumps of kforecast, nothing else changes).
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    protect_this_process_from_its_children();
     std::vector<std::string> argv = {program, std::string(confined_exec_command)};
     for (auto& argument : confined_exec_arguments(confinement, {"/bin/sh", "-c", command.command}))
       argv.push_back(std::move(argument));
