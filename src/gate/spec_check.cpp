@@ -18,8 +18,11 @@ namespace {
 // Files larger than this are not read for comment specs (a generated file holds none).
 constexpr std::uintmax_t max_source_bytes = std::uintmax_t{4} << 20;
 
+// A regular file only: a symbolic link in a pull request could point outside the repository, and
+// a spec's problems quote its text.
 std::optional<std::string> read_text(const std::filesystem::path& path) {
   std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) return std::nullopt;
   const auto size = std::filesystem::file_size(path, ec);
   if (ec || size > max_source_bytes) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
@@ -69,7 +72,14 @@ void check_comment_specs(const std::string& path, const std::string& text, SpecC
 // A [[kernel]] table naming a file: the kernel must be defined there.
 void check_config_spec_target(const bench::LaunchSpec& spec, const git::Repository& repository, SpecCheck& check) {
   if (spec.file.empty()) return;
-  const auto text = read_text(repository.root() / spec.file);
+  const std::filesystem::path file(spec.file);
+  if (file.is_absolute() || std::ranges::any_of(file, [](const auto& part) { return part == ".."; })) {
+    check.problems.push_back(fmt::format("{}: [[kernel]] '{}': file '{}' is outside the repository; name it relative "
+                                         "to the repository's root",
+                                         spec.origin, spec.name, spec.file));
+    return;
+  }
+  const auto text = read_text(repository.root() / file);
   if (!text) {
     check.problems.push_back(fmt::format("{}: [[kernel]] '{}': file '{}' cannot be read in {}", spec.origin,
                                          spec.name, spec.file, repository.root().string()));

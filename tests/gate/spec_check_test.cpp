@@ -112,3 +112,27 @@ TEST_CASE("spec check: without a repository only the config is read, and that is
   REQUIRE(check.notes.size() == 1);
   CHECK(check.notes[0].find("not checked: not in a git repository") != std::string::npos);
 }
+
+TEST_CASE("spec check: a symbolic link is not followed out of the repository") {
+  testing::FixtureRepo outside;
+  std::string text(good_kernel);
+  text.replace(text.find("ceil_div(n"), 10, "ceil_div(q");
+  outside.write("secret.cu", text);
+  testing::FixtureRepo repo;
+  std::filesystem::create_symlink(outside.path() / "secret.cu", repo.path() / "link.cu");
+  const auto check = check_in(repo, "");
+  CHECK(check.problems.empty());  // the linked file's spec would be a problem, were it read
+  CHECK(check.comment_specs == 0);
+}
+
+TEST_CASE("spec check: a config table naming a file outside the repository is refused, not read") {
+  testing::FixtureRepo repo;
+  const auto check = check_in(repo, R"spec([[kernel]]
+name = "k"
+file = "../../etc/passwd"
+sizes = [{ n = 1 }]
+grid = [1]
+block = [1]
+)spec");
+  CHECK(any_contains(check.problems, "file '../../etc/passwd' is outside the repository"));
+}
