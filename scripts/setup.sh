@@ -4,6 +4,8 @@
 # toolkit exists, NVIDIA's CUDA compiler wheels from PyPI into a private virtual environment (see
 # below). Idempotent: when everything is present it changes nothing and does not touch the network.
 # KFORECAST_CUDA_WHEELS=0 leaves the wheels out (to test a machine without CUDA).
+# `scripts/setup.sh --build-only` installs only what building the kforecast binary needs (the
+# GitHub action's build, scripts/get-kforecast.sh), not the test tools.
 set -euo pipefail
 
 packages=(
@@ -12,6 +14,8 @@ packages=(
   libsimdjson-dev                         # JSON: endpoint answers, datasets, reports
   libtomlplusplus-dev                     # .kforecast.toml
   libfmt-dev                              # formatting (std::format is missing from GCC 12)
+)
+[ "${1:-}" = --build-only ] || packages+=(
   catch2                                  # unit tests (Catch2 v2)
   pre-commit                              # e2e test of .pre-commit-hooks.yaml with the real framework
   libbenchmark-dev                        # Google Benchmark: the e2e test of [[harness]] builds a real benchmark program

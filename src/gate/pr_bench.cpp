@@ -199,7 +199,11 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     run.gpu_time = gpu_time(run.cases, harness_outcome, note);
   };
   if (no_bench.set) return leave(no_bench.reason, no_bench.note);
-  if (auto why = outside.gpu_unavailable()) return leave(*why, "no GPU");
+  if (auto why = outside.gpu_unavailable()) {
+    leave(*why, "no GPU");
+    run.gpu_time->unavailable = *why;
+    return;
+  }
   auto scratch = ScratchDirectory::create();
   if (!scratch) return leave(scratch.error().message, "no scratch directory");
   const fs::path root = scratch->path();

@@ -129,8 +129,9 @@ void write_json(std::ostream& out, const LintReport& report) {
 void write_sarif(std::ostream& out, const LintReport& report) {
   out << "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
          "  \"runs\": [{\n    \"tool\": {\"driver\": {\n      \"name\": \"kforecast\",\n"
-      << fmt::format("      \"version\": {},\n", json_string(report.version))
-      << "      \"informationUri\": \"https://github.com/kforecast/kforecast\",\n      \"rules\": [";
+      // No informationUri (optional in SARIF 2.1.0): kforecast is used from forks under other owners,
+      // and a fixed owner's address would name a repository that may not exist.
+      << fmt::format("      \"version\": {},\n", json_string(report.version)) << "      \"rules\": [";
   for (std::size_t i = 0; i < report.rules.size(); ++i) {
     const Rule& rule = report.rules[i];
     out << (i ? ",\n" : "\n")

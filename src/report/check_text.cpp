@@ -32,8 +32,15 @@ std::string measurement_text(const report::MeasurementEntry& m) {
   return text;
 }
 
+// `check` compares one kernel whether or not it changed; the change is then "unchanged", not the
+// "modified" a pair of sides is recorded as (the gate's note says "no source change from ...").
+std::string_view change_text(const report::KernelEntry& entry) {
+  const bool same_source = !entry.notes.empty() && entry.notes.front().starts_with("no source change from ");
+  return same_source && entry.change == report::Change::modified ? "unchanged" : report::to_string(entry.change);
+}
+
 void write_kernel(std::ostream& out, const report::KernelEntry& entry) {
-  out << fmt::format("\n{}  {}:{}  {}\n", entry.name, entry.file, entry.line, report::to_string(entry.change));
+  out << fmt::format("\n{}  {}:{}  {}\n", entry.name, entry.file, entry.line, change_text(entry));
   if (entry.forecast) {
     const auto& f = *entry.forecast;
     line(out, "forecast",

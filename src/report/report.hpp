@@ -67,6 +67,10 @@ struct GpuTime {
   std::optional<double> per_kernel_seconds;
   std::optional<double> saved_seconds;
   std::string note;  // why nothing was measured, where nothing was: "no GPU: ...", "--no-bench"
+  // The machine-wide condition behind the note, in full, where one kept every kernel from being
+  // measured ("no GPU here (libcuda.so.1 not found ...)"): the terminal view says it once, and each
+  // kernel's reason, which repeats it, then refers to it.
+  std::string unavailable;
 };
 
 struct KernelEntry {

@@ -76,6 +76,11 @@ class TerminalWriter final : public Writer {
       m_where_width = std::max(m_where_width, std::min<std::size_t>(where(entry).size(), 40));
     }
     m_shared = notes_shared_by_all(report.kernels);
+    if (report.gpu_time && !report.gpu_time->unavailable.empty()) {
+      m_unavailable = report.gpu_time->unavailable;
+      m_unavailable_short = fmt::format("{} (see above)", report.gpu_time->note.empty() ? "unavailable" : report.gpu_time->note);
+      out() << indented(fmt::format("{} {}", paint(yellow, "no measurement:", true), m_unavailable), "") << "\n";
+    }
   }
 
   void kernel(const KernelEntry& entry, std::size_t) override {
@@ -89,8 +94,10 @@ class TerminalWriter final : public Writer {
     line.erase(line.find_last_not_of(' ') + 1);
     out() << line << "\n";
     if (entry.verdict == KernelVerdict::pass) return;
+    // The machine-wide condition was said once above; each kernel keeps the rest of its reason.
     const std::string reason = verdict_reason(entry);
-    if (!reason.empty()) out() << indented(fmt::format("why: {}", reason), "        ");
+    const std::string shown = m_unavailable.empty() ? reason : replace_first(reason, m_unavailable, m_unavailable_short);
+    if (!shown.empty()) out() << indented(fmt::format("why: {}", shown), "        ");
     for (const std::string& note : entry.notes)
       if (!m_shared.contains(note) && (reason.empty() || (reason.find(note) == std::string::npos &&
                                                           note.find(reason) == std::string::npos)))
@@ -133,7 +140,13 @@ class TerminalWriter final : public Writer {
     return "";
   }
 
+  static std::string replace_first(std::string text, std::string_view what, std::string_view with) {
+    if (const auto at = text.find(what); at != std::string::npos) text.replace(at, what.size(), with);
+    return text;
+  }
+
   bool m_colour;
+  std::string m_unavailable, m_unavailable_short;
   std::size_t m_name_width = 6, m_where_width = 5;
   std::set<std::string> m_shared;
 };

@@ -36,6 +36,7 @@ TEST_CASE("e2e: check settles an unchanged kernel by its identical machine code"
   CHECK_THAT(unchanged.out, Contains("decision      identical code"));
   CHECK_THAT(unchanged.out, Contains("machine code identical for sm_90"));
   CHECK_THAT(unchanged.out, Contains("no source change from src/scale.cu at HEAD"));
+  CHECK_THAT(unchanged.out, Contains("copy  src/scale.cu:") && Contains("  unchanged\n"));  // not "modified"
   CHECK_THAT(unchanged.out, !Contains("forecast      bin"));
 
   // A renamed local variable: the source changed, the machine code did not.

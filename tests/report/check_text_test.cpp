@@ -54,3 +54,15 @@ TEST_CASE("cli: check's text shows the forecast, decision and measurement") {
   CHECK_THAT(text, Contains("  verdict       fail\n"));
   CHECK_THAT(text, Contains("note: compared: x\n"));
 }
+
+TEST_CASE("cli: check's text calls a kernel with no source change unchanged, not modified") {
+  report::Report report{"0.1.0", "abc", "working tree", report::GateVerdict::pass, {}, {}};
+  report.kernels.push_back({"copy", "src/scale.cu", 3, report::Change::modified, report::Decision::identical_code,
+                            report::KernelVerdict::pass, {"no source change from src/scale.cu at HEAD"}});
+  report.kernels.push_back({"scale", "src/scale.cu", 9, report::Change::modified, report::Decision::identical_code,
+                            report::KernelVerdict::pass, {"the kernel's own source changed"}});
+  std::ostringstream out;
+  report::write_check_text(out, report);
+  CHECK_THAT(out.str(), Contains("\ncopy  src/scale.cu:3  unchanged\n"));
+  CHECK_THAT(out.str(), Contains("\nscale  src/scale.cu:9  modified\n"));
+}

@@ -8,6 +8,8 @@
 #include <limits>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "report_samples.hpp"
@@ -232,4 +234,25 @@ TEST_CASE("report: the terminal view cannot be rewritten by escape sequences in 
   // Colour is the writer's own: the verdict words, reset after each.
   CHECK(coloured.str().find("\x1b[1;31mfail\x1b[0m") != std::string::npos);
   CHECK(coloured.str().find("\x1b[1;31mFAIL\x1b[0m") != std::string::npos);
+}
+
+TEST_CASE("report: the terminal view says a machine-wide condition once, not in every kernel's reason") {
+  const std::string no_gpu = "no GPU here (libcuda.so.1 not found (tried libcuda.so.1, libcuda.so))";
+  Report report{"0.1.0", "a", "b", GateVerdict::pass, {}, {}};
+  for (const char* name : {"k1", "k2", "k3"})
+    report.kernels.push_back({name, "x.cu", 1, Change::modified, Decision::forecast_only, KernelVerdict::warn,
+                              {fmt::format("unverified: not measured: {}; run `kforecast bench x.cu:{} --against a` on "
+                                           "a GPU (policy.on_unverified = warn)",
+                                           no_gpu, name)}});
+  report.gpu_time = GpuTime{};
+  report.gpu_time->note = "no GPU";
+  report.gpu_time->unavailable = no_gpu;
+  std::ostringstream out;
+  make_terminal_writer(out, false)->write(report);
+  const std::string text = out.str();
+  CHECK(text.find("no measurement: " + no_gpu + "\n") != std::string::npos);
+  CHECK(text.find(no_gpu) == text.rfind(no_gpu));  // once
+  // Each kernel still says what to do about it, its own command included.
+  CHECK(text.find("why: not measured: no GPU (see above); run `kforecast bench x.cu:k2 --against a` on a GPU") !=
+        std::string::npos);
 }
