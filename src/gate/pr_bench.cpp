@@ -27,6 +27,7 @@
 #include "gate/harness_step.hpp"
 #include "gate/shipped_build.hpp"
 #include "gate/measure_step.hpp"
+#include "gate/revision_captures.hpp"
 #include "policy/ledger.hpp"
 
 namespace kforecast::gate {
@@ -221,11 +222,22 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   };
   const std::string base_prefix = (root / "base").string() + "/";
   const std::string head_prefix = (root / "head").string() + "/";
+  // Each revision's capture.dir, written here from git where it is committed
+  // (gate/revision_captures.hpp): read once, for the first kernel without a launch spec.
+  const std::string base_captures_prefix = (root / "captures" / "base").string() + "/";
+  const std::string head_captures_prefix = (root / "captures" / "head").string() + "/";
+  std::optional<Result<CaptureFolders>> capture_folders;
+  const auto folders_of_revisions = [&]() -> const Result<CaptureFolders>& {
+    if (!capture_folders)
+      capture_folders = revision_capture_folders(config, settings.compile.repository_root, run.base, run.head, root);
+    return *capture_folders;
+  };
   // Paths below the current folder (the repository's: captures found in capture.dir) relative too.
   std::error_code cwd_error;
   const std::string here_prefix = fs::current_path(cwd_error).string() + "/";
   const auto readable = [&](std::string text) {
-    text = replace_all(replace_all(std::move(text), base_prefix, ""), head_prefix, "");
+    for (const auto* prefix : {&base_captures_prefix, &head_captures_prefix, &base_prefix, &head_prefix})
+      text = replace_all(std::move(text), *prefix, "");
     return here_prefix.size() > 1 ? replace_all(std::move(text), here_prefix, "") : text;
   };
   policy::LedgerEntry ledger_run;
@@ -256,8 +268,15 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
                                                        *job.base.build_arguments, *job.head.build_arguments});
       pair.project_build = build_file.string();
     }
+    // Captures come from the revisions compared, not from the work tree.
+    if (!has_launch_spec(job, config)) {
+      const auto& folders = folders_of_revisions();
+      if (!folders) return usage_error(readable(folders.error().message));
+      pair.capture_folders = *folders;
+    }
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
+    std::string capture_origin;
     if (auto prepared = prepare_pair(pair, config, outside.env); !prepared) {
       const std::string message = readable(prepared.error().error.message);
       if (prepared.error().kind == PairProblem::Kind::no_launch_spec)
@@ -272,6 +291,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
     } else if (!prepared->replay.captures.empty()) {
       pair.capture = prepared->replay.path;  // the child replays the captures found here
+      capture_origin = prepared->replay.origin;
     }
     auto measurement = outside.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},
                                          [&](std::string_view line) { progress(std::string(line)); });
@@ -279,6 +299,8 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     if (outside.progress) outside.progress->add_gpu_seconds(measurement->gpu_seconds);
     measurement->reason = readable(measurement->reason);
     for (auto& note : measurement->notes) note = readable(note);
+    if (!capture_origin.empty())
+      measurement->notes.push_back(fmt::format("captures from {}; both sides replayed them", capture_origin));
     auto line = ledger_entry(entry, *measurement, ledger_run);
     line.reference_hash = *base_hash;
     line.candidate_hash = *head_hash;

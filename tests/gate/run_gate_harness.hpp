@@ -86,6 +86,8 @@ struct Harness {
   // measurer; empty: none.
   std::string base_revision = "base";
   std::string head_revision = "head";
+  // Where the run's repository is (capture.dir is read there at each revision).
+  std::filesystem::path repository_root = "/nonexistent-repository";
   HarnessMeasurer measure_with_harness;
   EnvLookup env = [](std::string_view) { return std::optional<std::string>(); };
 
@@ -99,7 +101,7 @@ struct Harness {
     auto config = config::parse_config(config_text, "test.toml");
     REQUIRE(config.has_value());
     m_config = std::move(*config);
-    const Settings settings = read_settings(m_config, "/nonexistent-repository");
+    const Settings settings = read_settings(m_config, repository_root);
     const kernels::RevisionSources base(base_files), head(head_files);
     std::set<std::string, std::less<>> touched;
     for (const auto& [path, text] : head_files) touched.insert(path);

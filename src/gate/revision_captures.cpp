@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/revision_captures.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "git/repository.hpp"
+
+namespace kforecast::gate {
+namespace {
+
+namespace fs = std::filesystem;
+
+// `folder` relative to `root` when it lies inside it ("" for the root itself), else nullopt.
+std::optional<fs::path> inside(const fs::path& folder, const fs::path& root) {
+  std::error_code ec;
+  const fs::path relative = fs::weakly_canonical(folder, ec).lexically_relative(fs::weakly_canonical(root, ec));
+  if (ec || relative.empty() || *relative.begin() == "..") return std::nullopt;
+  return relative == "." ? fs::path() : relative;
+}
+
+bool plain_relative(const fs::path& path) {
+  if (path.empty() || path.is_absolute()) return false;
+  return std::ranges::none_of(path, [](const fs::path& part) { return part == ".." || part == "." || part.empty(); });
+}
+
+// The files under `relative` at `commit`, written below `target` (which then stands for
+// `relative`). A folder absent at that commit writes nothing: no captures there.
+Result<void> write_folder_at(const git::Repository& repository, std::string_view commit, const fs::path& relative,
+                             const fs::path& target) {
+  auto tree = repository.list_tree(commit);
+  if (!tree) return std::unexpected(tree.error());
+  const std::string prefix = relative.generic_string() + "/";
+  std::vector<std::pair<fs::path, std::string>> wanted;  // path below the folder, blob
+  std::vector<std::string> blobs;
+  for (const auto& entry : *tree) {
+    if (!entry.path.starts_with(prefix) || entry.mode == "120000") continue;  // no symbolic links
+    const fs::path below = entry.path.substr(prefix.size());
+    if (!plain_relative(below)) continue;
+    wanted.emplace_back(below, entry.blob);
+    blobs.push_back(entry.blob);
+  }
+  std::error_code ec;
+  fs::create_directories(target, ec);
+  if (ec) return fail(ExitCode::could_not_run, fmt::format("cannot create {}: {}", target.string(), ec.message()));
+  if (wanted.empty()) return {};
+  auto texts = repository.read_blobs(blobs);
+  if (!texts) return std::unexpected(texts.error());
+  for (const auto& [below, blob] : wanted) {
+    const fs::path file = target / below;
+    fs::create_directories(file.parent_path(), ec);
+    const auto& text = texts->at(blob);
+    std::ofstream out(file, std::ios::binary);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!out) return fail(ExitCode::could_not_run, fmt::format("cannot write {}", file.string()));
+  }
+  return {};
+}
+
+}  // namespace
+
+bool names_a_commit(std::string_view revision) {
+  return revision.size() >= 7 && revision.size() <= 64 &&
+         std::ranges::all_of(revision, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+Result<CaptureFolders> revision_capture_folders(const config::Config& config, const fs::path& repository_root,
+                                                std::string_view base, std::string_view head,
+                                                const fs::path& scratch) {
+  const std::string setting = config.string_value("capture.dir");
+  fs::path dir = setting;
+  if (dir.is_relative()) dir = repository_root / dir;
+  const auto relative = inside(dir, repository_root);
+  if (!relative || relative->empty()) {
+    const std::string origin = fmt::format("capture.dir {} (outside the repository: used as it is)", dir.string());
+    return CaptureFolders{dir, dir, origin, origin};
+  }
+  auto repository = git::open_repository(repository_root);
+  const auto side = [&](std::string_view revision, std::string_view name) -> Result<std::pair<fs::path, std::string>> {
+    if (!names_a_commit(revision))
+      return std::pair{dir, fmt::format("the work tree's {} (the {} is the {}, not a commit)", relative->generic_string(),
+                                        name, revision)};
+    if (!repository) return std::unexpected(repository.error());
+    const fs::path target = scratch / "captures" / std::string(name) / *relative;
+    if (auto written = write_folder_at(**repository, revision, *relative, target); !written)
+      return fail(ExitCode::could_not_run, fmt::format("cannot read capture.dir {} at the {} revision {}: {}",
+                                                       relative->generic_string(), name, revision.substr(0, 12),
+                                                       written.error().message));
+    return std::pair{target, fmt::format("the {} revision {}'s {}", name, revision.substr(0, 12),
+                                         relative->generic_string())};
+  };
+  auto at_base = side(base, "base");
+  if (!at_base) return std::unexpected(at_base.error());
+  auto at_head = side(head, "head");
+  if (!at_head) return std::unexpected(at_head.error());
+  return CaptureFolders{at_base->first, at_head->first, at_base->second, at_head->second};
+}
+
+}  // namespace kforecast::gate
