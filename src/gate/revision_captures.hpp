@@ -5,7 +5,9 @@
 // tree holds. A capture.dir inside the repository (committed captures) is read at the base
 // revision for a kernel the base has (the base's program chooses the problem, as the base's spec
 // would, and both sides replay it) and at the head for a kernel only the head names; each
-// revision's folder is written under a scratch folder from git's objects. A capture.dir outside
+// revision's folder is written under a scratch folder from git's objects, with the files of the
+// work tree's folder git does not track (captures recorded or restored there: no commit of a pull
+// request puts them there), where the revision has no file of the same path. A capture.dir outside
 // the repository (a cache a CI job fills) is used as it is for both. A side that is not a commit
 // (the index, the working tree of `pr --diff`) is read from the work tree, and its origin says so.
 

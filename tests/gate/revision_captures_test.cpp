@@ -168,3 +168,32 @@ TEST_CASE("revision captures: pr replays the base revision's committed capture, 
                                r.base.substr(0, 12));
   }));
 }
+
+TEST_CASE("revision captures: untracked captures in the work tree (recorded or restored there) serve both sides") {
+  testing::FixtureRepo repo;
+  repo.write(".gitignore", ".kforecast/\n");
+  const auto base = repo.commit("base");
+  repo.write("README", "head\n");
+  const auto head = repo.commit("head");
+  testing::write_capture(repo.path() / ".kforecast" / "captures" / "copy", testing::copy_capture(1024), "copy-0");
+  testing::TempDir scratch;
+  auto folders = revision_capture_folders(parsed(""), repo.path(), base, head, scratch.path());
+  REQUIRE(folders);
+  CHECK(grid_x_of_capture_in(folders->reference, "copy") == 4);
+  CHECK(grid_x_of_capture_in(folders->candidate, "copy") == 4);
+  CHECK(folders->reference_origin ==
+        "the work tree's untracked .kforecast/captures (recorded or restored here, in no commit)");
+}
+
+TEST_CASE("revision captures: a committed capture keeps its revision's text over an untracked file") {
+  CapturedRepo r;
+  // An untracked second capture beside the committed one, and the work tree's edit of the
+  // committed one (tracked: not used).
+  testing::write_capture(r.dir() / "extra", testing::copy_capture(256, "copy_strided"), "copy_strided-0");
+  testing::TempDir scratch;
+  auto folders = revision_capture_folders(parsed(""), r.repo.path(), r.base, r.head, scratch.path());
+  REQUIRE(folders);
+  CHECK(grid_x_of_capture_in(folders->reference, "copy") == 4);
+  CHECK(grid_x_of_capture_in(folders->reference, "copy_strided") == 1);  // the untracked one
+  CHECK_THAT(folders->reference_origin, Contains("with the work tree's untracked files there"));
+}
