@@ -24,6 +24,7 @@
 #include "base/content_hash.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "gate/bench_measure.hpp"
+#include "gate/capture_command_step.hpp"
 #include "gate/harness_step.hpp"
 #include "gate/shipped_build.hpp"
 #include "gate/measure_step.hpp"
@@ -200,7 +201,15 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     run.gpu_time = gpu_time(run.cases, harness_outcome, note);
   };
   if (no_bench.set) return leave(no_bench.reason, no_bench.note);
-  if (auto why = outside.gpu_unavailable()) return leave(*why, "no GPU");
+  const CaptureCommandSettings capture_command = capture_command_settings(config);
+  if (auto why = outside.gpu_unavailable()) {
+    // The capture command records launches on the GPU; where there is none it is not run, and
+    // the run says so where a kernel could have used it.
+    if (!capture_command.command.empty() &&
+        std::ranges::any_of(jobs, [&](const MeasureJob& job) { return job.complete && !has_launch_spec(job, config); }))
+      run.notes.push_back(fmt::format("capture.command not run: {}", *why));
+    return leave(*why, "no GPU");
+  }
   auto scratch = ScratchDirectory::create();
   if (!scratch) return leave(scratch.error().message, "no scratch directory");
   const fs::path root = scratch->path();
@@ -227,6 +236,14 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   const std::string base_captures_prefix = (root / "captures" / "base").string() + "/";
   const std::string head_captures_prefix = (root / "captures" / "head").string() + "/";
   std::optional<Result<CaptureFolders>> capture_folders;
+  // capture.command's captures (gate/capture_command_step.hpp): recorded once, for the first
+  // kernel that has neither spec nor capture; its failure is each such kernel's reason.
+  std::optional<Result<CaptureFolders>> command_folders;
+  const auto folders_of_command = [&]() -> const Result<CaptureFolders>& {
+    if (!command_folders)
+      command_folders = command_capture_folders(run, capture_command, settings.compile.repository_root, outside);
+    return *command_folders;
+  };
   const auto folders_of_revisions = [&]() -> const Result<CaptureFolders>& {
     if (!capture_folders)
       capture_folders = revision_capture_folders(config, settings.compile.repository_root, run.base, run.head, root);
@@ -277,7 +294,20 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
     std::string capture_origin;
-    if (auto prepared = prepare_pair(pair, config, outside.env); !prepared) {
+    auto prepared = prepare_pair(pair, config, outside.env);
+    if (!prepared && prepared.error().kind == PairProblem::Kind::no_launch_spec && !capture_command.command.empty()) {
+      const auto& recorded = folders_of_command();
+      if (!recorded) return usage_error(fmt::format("could not measure: {}", readable(recorded.error().message)));
+      pair.capture_folders = *recorded;
+      prepared = prepare_pair(pair, config, outside.env);
+      if (!prepared && prepared.error().kind == PairProblem::Kind::no_launch_spec)
+        return usage_error(fmt::format(
+            "no launch spec, no capture, and capture.command (`{}`) launched no kernel named {} at the base "
+            "revision: run a program that launches it, or add a `// kforecast:` block (`kforecast spec suggest "
+            "{}:{}` drafts one); then {}",
+            capture_command.command, job.base.kernel, job.head.file, job.head.kernel, how_to_measure(entry, run.base)));
+    }
+    if (!prepared) {
       const std::string message = readable(prepared.error().error.message);
       if (prepared.error().kind == PairProblem::Kind::no_launch_spec)
         return usage_error(fmt::format(
