@@ -236,17 +236,18 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   const std::string base_captures_prefix = (root / "captures" / "base").string() + "/";
   const std::string head_captures_prefix = (root / "captures" / "head").string() + "/";
   std::optional<Result<CaptureFolders>> capture_folders;
+  const fs::path repository_root = capture_repository_root(settings.compile.repository_root);
   // capture.command's captures (gate/capture_command_step.hpp): recorded once, for the first
   // kernel that has neither spec nor capture; its failure is each such kernel's reason.
   std::optional<Result<CaptureFolders>> command_folders;
   const auto folders_of_command = [&]() -> const Result<CaptureFolders>& {
     if (!command_folders)
-      command_folders = command_capture_folders(run, capture_command, settings.compile.repository_root, outside);
+      command_folders = command_capture_folders(run, capture_command, repository_root, outside);
     return *command_folders;
   };
   const auto folders_of_revisions = [&]() -> const Result<CaptureFolders>& {
     if (!capture_folders)
-      capture_folders = revision_capture_folders(config, settings.compile.repository_root, run.base, run.head, root);
+      capture_folders = revision_capture_folders(config, repository_root, run.base, run.head, root);
     return *capture_folders;
   };
   // Paths below the current folder (the repository's: captures found in capture.dir) relative too.

@@ -102,6 +102,14 @@ Result<std::size_t> copy_untracked(const std::vector<fs::path>& files, const fs:
 
 }  // namespace
 
+fs::path capture_repository_root(const fs::path& configured) {
+  if (!configured.empty()) return configured;
+  std::error_code ec;
+  fs::path here = fs::current_path(ec);
+  if (auto repository = git::open_repository(here)) return (*repository)->root();
+  return here;
+}
+
 bool names_a_commit(std::string_view revision) {
   return revision.size() >= 7 && revision.size() <= 64 &&
          std::ranges::all_of(revision, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
@@ -119,12 +127,18 @@ Result<CaptureFolders> revision_capture_folders(const config::Config& config, co
     return CaptureFolders{dir, dir, origin, origin};
   }
   auto repository = git::open_repository(repository_root);
+  if (!repository) {
+    // No repository to read the revisions from (a shard run outside a checkout): the folder as
+    // it is, and said so.
+    const std::string origin =
+        fmt::format("{} as found here (no git repository to read the revisions from)", relative->generic_string());
+    return CaptureFolders{dir, dir, origin, origin};
+  }
   std::optional<Result<std::vector<fs::path>>> untracked;  // read once, for the first commit
   const auto side = [&](std::string_view revision, std::string_view name) -> Result<std::pair<fs::path, std::string>> {
     const std::string shown = relative->generic_string();
     if (!names_a_commit(revision))
       return std::pair{dir, fmt::format("the work tree's {} (the {} is the {}, not a commit)", shown, name, revision)};
-    if (!repository) return std::unexpected(repository.error());
     const fs::path target = scratch / "captures" / std::string(name) / *relative;
     const auto problem = [&](const Error& error) {
       return fail(ExitCode::could_not_run, fmt::format("cannot read capture.dir {} at the {} revision {}: {}", shown,

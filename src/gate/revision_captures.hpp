@@ -27,6 +27,10 @@ Result<CaptureFolders> revision_capture_folders(const config::Config& config,
                                                 const std::filesystem::path& repository_root, std::string_view base,
                                                 std::string_view head, const std::filesystem::path& scratch);
 
+// `configured` where set (pr, check), else the repository holding the current folder (a plan's
+// shard, which runs in a checkout), else the current folder.
+std::filesystem::path capture_repository_root(const std::filesystem::path& configured);
+
 // Whether a revision as the run names it is a commit hash (not "index", "working tree", ...).
 bool names_a_commit(std::string_view revision);
 

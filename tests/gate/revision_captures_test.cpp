@@ -197,3 +197,13 @@ TEST_CASE("revision captures: a committed capture keeps its revision's text over
   CHECK(grid_x_of_capture_in(folders->reference, "copy_strided") == 1);  // the untracked one
   CHECK_THAT(folders->reference_origin, Contains("with the work tree's untracked files there"));
 }
+
+TEST_CASE("revision captures: without a repository (a shard outside a checkout) the folder is used as found, and said so") {
+  testing::TempDir folder, scratch;
+  testing::write_capture(folder.path() / ".kforecast" / "captures" / "copy", testing::copy_capture(1024), "copy-0");
+  const std::string commit = "0123456789abcdef0123456789abcdef01234567";
+  auto folders = revision_capture_folders(parsed(""), folder.path(), commit, commit, scratch.path());
+  REQUIRE(folders);
+  CHECK(grid_x_of_capture_in(folders->reference, "copy") == 4);
+  CHECK_THAT(folders->reference_origin, Contains("as found here (no git repository to read the revisions from)"));
+}
