@@ -300,7 +300,9 @@ const std::array table_arrays{
                    "\"nvbench\", \"pytest-benchmark\" or \"simple\"; `rounds` (most A B B A rounds of processes "
                    "per kernel, 2-64, default 8); `timeout_seconds` (one build or run, default 600); and "
                    "[[harness.map]] tables, `kernels` = globs over kernel files or names and `benchmarks` = the "
-                   "filter for them. A changed kernel to be measured that has no launch spec and that a map names "
+                   "filter for them, or, with no map, `list` (a command printing the benchmarks' names: each is run once "
+                   "under the capture library to learn which kernels it launches). A changed kernel to be measured "
+                   "that has no launch spec and that a map names "
                    "is measured by running its benchmarks at both revisions, without a GPU of kforecast's. In "
                    "`pr` the tables are the base revision's, never the head's.",
                    {}},
