@@ -10,7 +10,10 @@
 #   3. A/A: the base against itself, replayed, AA times (`bench --repeat`): false regressions;
 #   4. a planted 3% slowdown (2060 steps), PLANTED times: how many are caught;
 #   5. the same two heads through the harness path: a [[harness]] table in the base's config that
-#      builds the project and runs its benchmark program (`kernel_bench {filter} --simple`).
+#      builds the project and runs its benchmark program (`kernel_bench {filter} --simple`);
+#   6. the same two heads with no capture anywhere and capture.command in the base's config: pr
+#      builds the base in its cache, runs build/kernel_test under the capture library itself
+#      (confined), and replays what it recorded (`--only-command` runs this case alone).
 # Reads the GPU's state only; never changes clocks or modes.
 #
 #   CARRY=.carry/shipped OUT=$OUT scripts/gpu-capture-replay.sh [--aa N] [--planted N]
@@ -18,9 +21,10 @@
 # CARRY holds kforecast, libkforecast_capture.so and lib/ (shared libraries a bare machine lacks).
 # Writes to OUT: capture.txt, pr-*.json/.txt, aa.jsonl, planted.jsonl, harness-*.json, summary.md.
 set -uo pipefail
-aa=50 planted=60
+aa=50 planted=60 only_command=0
 while (($#)); do
   case $1 in
+    --only-command) only_command=1; shift ;;
     --aa) aa=$2; shift 2 ;;
     --planted) planted=$2; shift 2 ;;
     *) echo "gpu-capture-replay.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -62,6 +66,44 @@ status() { echo "$1: exit $2 (want $3)" | tee -a "$out/summary.md"; }
   echo
 } >"$out/summary.md"
 
+# 6. pr runs capture.command itself: the base's config names the build and the program, and
+# capture.dir names a folder nothing was recorded in, so no capture exists before pr runs.
+command_case() {
+  git checkout -q -b command-base main
+  {
+    echo
+    echo '[capture]'
+    echo 'dir = ".kforecast/none-recorded"'
+    echo "build = \"cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=$arch -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc >/dev/null && cmake --build build -j 8 --target kernel_test >/dev/null\""
+    echo 'command = "./build/kernel_test"'
+    echo 'timeout_seconds = 900'
+  } >>.kforecast.toml
+  git commit -qam "capture.command" && git checkout -q main
+  branch command-slower5 2100 command-base
+  branch command-faster 1500 command-base
+  for head in command-slower5 command-faster; do
+    XDG_CACHE_HOME=$work/cache "$kf" pr --base command-base --head "$head" --format json \
+      --output "$out/pr-$head.json" 2>"$out/pr-$head.err"
+    status "pr --base command-base --head $head (capture.command)" $? "$([[ $head == command-slower5 ]] && echo 1 || echo 0)"
+    if grep -q 'captures from capture.command at the base revision' "$out/pr-$head.json"; then
+      echo "$head: replayed what capture.command recorded" | tee -a "$out/summary.md"
+    else
+      echo "$head: NOT replayed from capture.command: $(grep -o '"[^"]*capture.command[^"]*"' "$out/pr-$head.json" | head -3)" | tee -a "$out/summary.md"
+    fi
+  done
+  # The second run on the same base reuses the recording.
+  XDG_CACHE_HOME=$work/cache "$kf" pr --base command-base --head command-faster --format json \
+    --output "$out/pr-command-again.json" 2>/dev/null
+  grep -q 'recorded by an earlier run' "$out/pr-command-again.json" && echo "second run: reused the recording" | tee -a "$out/summary.md"
+  ls -R "$work/cache/kforecast/captures" >"$out/command-captures.txt" 2>&1
+  git checkout -q main
+}
+if ((only_command)); then
+  command_case
+  echo "done" >>"$out/summary.md"
+  exit 0
+fi
+
 cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES="$arch" -DCMAKE_BUILD_TYPE=Release >"$out/build.txt" 2>&1 &&
   cmake --build build -j 8 >>"$out/build.txt" 2>&1 || { echo "build failed" | tee -a "$out/summary.md"; tail -20 "$out/build.txt"; exit 1; }
 ./build/kernel_test >"$out/kernel_test.txt" 2>&1
@@ -87,6 +129,8 @@ git checkout -q planted3
 "$kf" bench src/polynomial.cu:poly_kernel --against main --in-process --format json --repeat "$planted" >"$out/planted.jsonl" 2>"$out/planted.err"
 echo "planted 3%: $(grep -c '"verdict": "regression"' "$out/planted.jsonl") caught of $(grep -c '"verdict"' "$out/planted.jsonl") runs; verdicts: $(grep -o '"verdict": "[a-z]*"' "$out/planted.jsonl" | sort | uniq -c | tr '\n' ' ')" | tee -a "$out/summary.md"
 git checkout -q main
+
+command_case
 
 # The harness path: the base's config names the project's build and benchmark program.
 cat >>.kforecast.toml <<'TOML'

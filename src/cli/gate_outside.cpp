@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/gate_outside.hpp"
 
+#include <filesystem>
+
+#include "capture/injection_library.hpp"
 #include "cuda/isolated_compiler.hpp"
 #include "gate/bench_child.hpp"
 #include "gate/compiler_loading.hpp"
@@ -29,6 +32,13 @@ gate::Outside real_outside(const config::Config& config, Context& context) {
           [](const harness::HarnessRequest& request, const harness::HarnessProgress& progress) {
             return harness::measure_with_harness(request, harness::confined_shell_runner(cuda::this_executable()),
                                                  progress);
+          },
+          harness::confined_shell_runner(cuda::this_executable()),
+          [env = context.env] {
+            return capture::find_injection_library(cuda::this_executable(), env, [](const std::filesystem::path& path) {
+              std::error_code ignored;
+              return std::filesystem::is_regular_file(path, ignored);
+            });
           }};
 }
 

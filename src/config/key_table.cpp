@@ -186,6 +186,21 @@ const std::array keys{
             "Where recorded kernel launches (`kforecast capture`) are kept, relative to the repository root: a kernel "
             "that needs measuring and has no launch spec is measured by replaying its captures from here "
             "(docs/design/capture.md)."},
+    KeySpec{"capture.command", string, "\"\"", "",
+            "A shell command that runs a program of the project (a test, a benchmark) to record its kernel launches, "
+            "for `pr` on a machine with a GPU when a kernel it must measure has neither a launch spec nor a capture: "
+            "run at the base revision, in a worktree of it in kforecast's cache, after capture.build, confined as the "
+            "[[harness]] commands are (docs/security.md), with the capture library loaded through "
+            "CUDA_INJECTION64_PATH and KFORECAST_CAPTURE_DIR naming the folder it writes to; its captures are kept "
+            "in the cache by the base's tree hash and replayed for both sides. In `pr` it is the base revision's "
+            "config's, never the head's. \"\": not run."},
+    KeySpec{"capture.build", string, "\"\"", "",
+            "A shell command that builds what capture.command runs, in the base revision's worktree, once per tree "
+            "(\"\": nothing to build)."},
+    KeySpec{"capture.timeout_seconds", number, "600", "",
+            "Wall-clock limit of capture.build and of capture.command, each; past it the kernels that needed the "
+            "capture are unverified with the reason, the run goes on.",
+            1, 86400},
 
     KeySpec{"report.format",
             choice,
@@ -285,7 +300,9 @@ const std::array table_arrays{
                    "\"nvbench\", \"pytest-benchmark\" or \"simple\"; `rounds` (most A B B A rounds of processes "
                    "per kernel, 2-64, default 8); `timeout_seconds` (one build or run, default 600); and "
                    "[[harness.map]] tables, `kernels` = globs over kernel files or names and `benchmarks` = the "
-                   "filter for them. A changed kernel to be measured that has no launch spec and that a map names "
+                   "filter for them, or, with no map, `list` (a command printing the benchmarks' names: each is run once "
+                   "under the capture library to learn which kernels it launches). A changed kernel to be measured "
+                   "that has no launch spec and that a map names "
                    "is measured by running its benchmarks at both revisions, without a GPU of kforecast's. In "
                    "`pr` the tables are the base revision's, never the head's.",
                    {}},

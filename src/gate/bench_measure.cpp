@@ -190,7 +190,10 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
     const auto file_folder = std::filesystem::absolute(sides->candidate.path, ec).parent_path();
     auto repository = git::open_repository(file_folder);
     if (!repository) repository = git::open_repository(here);
-    auto chosen = choose_captures(pair.capture, config, repository ? (*repository)->root() : here, *reference, *candidate);
+    const auto folders = pair.capture_folders
+                             ? *pair.capture_folders
+                             : configured_capture_folders(config, repository ? (*repository)->root() : here);
+    auto chosen = choose_captures(pair.capture, folders, *reference, *candidate);
     if (!chosen) return other(chosen.error());
     if (!chosen->captures.empty()) {
       prepared.reference = std::move(*reference);

@@ -6,6 +6,8 @@
 // the project's nvcc and context where `pr` handed them, gate/shipped_build.hpp; else NVRTC), and
 // measure (src/bench/runner.hpp). The command runs this in a child process.
 
+#include <optional>
+
 #include "base/environment.hpp"
 #include "bench/kernel_source.hpp"
 #include "bench/measurement.hpp"
@@ -25,6 +27,9 @@ struct BenchPair {
   // --capture PATH: replay these captured launches (a capture file, or a folder of a kernel's
   // captures) instead of a launch spec; empty: a spec, else the kernel's captures in capture.dir.
   std::string capture;
+  // `pr`: where captures are looked for (capture.dir at each revision, gate/revision_captures.hpp);
+  // nullopt: capture.dir under the repository, for both sides.
+  std::optional<CaptureFolders> capture_folders;
 };
 
 bench::RunnerOptions runner_options(const config::Config& config);

@@ -32,9 +32,14 @@ std::vector<fs::path> matching_in_folder(const fs::path& folder, const capture::
 
 }  // namespace
 
-Result<ChosenCaptures> choose_captures(const std::string& explicit_path, const config::Config& config,
-                                       const fs::path& repository_root, const bench::PreparedKernel& reference,
-                                       const bench::PreparedKernel& candidate) {
+CaptureFolders configured_capture_folders(const config::Config& config, const fs::path& repository_root) {
+  fs::path dir = config.string_value("capture.dir");
+  if (dir.is_relative()) dir = repository_root / dir;
+  return {dir, dir, "", ""};
+}
+
+Result<ChosenCaptures> choose_captures(const std::string& explicit_path, const CaptureFolders& folders,
+                                       const bench::PreparedKernel& reference, const bench::PreparedKernel& candidate) {
   ChosenCaptures chosen;
   const capture::KernelNames reference_names{"", reference.name_expression};
   const capture::KernelNames candidate_names{"", candidate.name_expression};
@@ -57,11 +62,18 @@ Result<ChosenCaptures> choose_captures(const std::string& explicit_path, const c
                                      chosen.notes.empty() ? "" : fmt::format(" ({})", chosen.notes.front())));
     chosen.path = explicit_path;
   } else {
-    fs::path dir = config.string_value("capture.dir");
-    if (dir.is_relative()) dir = repository_root / dir;
-    auto found = capture::find_captures(dir, reference_names);
-    if (found.files.empty() && candidate.name_expression != reference.name_expression)
-      found = capture::find_captures(dir, candidate_names);
+    // The reference's captures at the base; the candidate's at the head where the base has none
+    // (a kernel new in the head, or renamed; a capture the head adds for a kernel the base has,
+    // as a spec only the head has is used for both sides).
+    auto found = capture::find_captures(folders.reference, reference_names);
+    chosen.origin = folders.reference_origin;
+    if (found.files.empty() &&
+        (candidate.name_expression != reference.name_expression || folders.candidate != folders.reference)) {
+      auto at_candidate = capture::find_captures(folders.candidate, candidate_names);
+      found.skipped.insert(found.skipped.end(), at_candidate.skipped.begin(), at_candidate.skipped.end());
+      found.files = std::move(at_candidate.files);
+      chosen.origin = folders.candidate_origin;
+    }
     chosen.notes = std::move(found.skipped);
     files = std::move(found.files);
     if (files.empty()) return chosen;

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "base/content_hash.hpp"
 #include "bench/kernel_source.hpp"
 #include "bench/launch_spec_reader.hpp"
+#include "gate/learned_harness_map.hpp"
 #include "harness/harness_config.hpp"
 #include "policy/ledger.hpp"
 
@@ -39,6 +42,68 @@ std::string side_hash(const MeasureSide& side) {
   return hasher.hex();
 }
 
+// The harnesses without maps, their maps learned by capture at the base revision the first time
+// a kernel needs one (gate/learned_harness_map.hpp); the maps made for each kernel live here.
+class LearnedChoices {
+ public:
+  LearnedChoices(const std::vector<harness::Harness>& harnesses, std::filesystem::path repository, GateRun& run,
+                 Outside& outside)
+      : m_harnesses(harnesses), m_repository(std::move(repository)), m_run(run), m_outside(outside),
+        m_learned(harnesses.size()) {}
+
+  std::optional<harness::HarnessChoice> choice_for(const std::string& kernel) {
+    for (std::size_t i = 0; i < m_harnesses.size(); ++i) {
+      const harness::Harness& harness = m_harnesses[i];
+      if (!harness.maps.empty() || harness.list.empty()) continue;
+      const LearnedMap* map = learned(i);
+      if (map == nullptr) continue;
+      auto benchmarks = benchmarks_launching(*map, kernel);
+      if (benchmarks.empty()) continue;
+      m_maps.push_back({{kernel}, harness::filter_selecting(harness.format, benchmarks),
+                        fmt::format("learned by capture: {}", map->file.string())});
+      return harness::HarnessChoice{&harness, &m_maps.back()};
+    }
+    return std::nullopt;
+  }
+
+ private:
+  const LearnedMap* learned(std::size_t index) {
+    auto& slot = m_learned[index];
+    if (!slot) {
+      slot = learn(m_harnesses[index]);
+      if (!*slot)
+        m_run.notes.push_back(fmt::format("harness '{}' has no [[harness.map]] and its map was not learned: {}",
+                                          m_harnesses[index].name, slot->error().message));
+      else
+        m_run.notes.push_back(fmt::format("harness '{}': map learned by capture at the base revision{} ({} "
+                                          "benchmark-kernel pairs): {}",
+                                          m_harnesses[index].name, (*slot)->reused ? ", read from the cache" : "",
+                                          (*slot)->launches.size(), (*slot)->file.string()));
+    }
+    return *slot ? &**slot : nullptr;
+  }
+
+  Result<LearnedMap> learn(const harness::Harness& harness) {
+    if (auto why = m_outside.gpu_unavailable()) return usage_error(*why);
+    if (!m_outside.capture_shell || !m_outside.capture_library)
+      return usage_error("this command does not run project programs under the capture library");
+    auto library = m_outside.capture_library();
+    if (!library) return std::unexpected(library.error());
+    const auto trees = harness::default_harness_cache(m_outside.env);
+    if (!trees) return usage_error("no cache folder (set HOME or XDG_CACHE_HOME)");
+    return learn_harness_map({harness, m_repository, m_run.base, *trees, trees->parent_path() / "learned", *library,
+                              m_outside.env},
+                             m_outside.capture_shell);
+  }
+
+  const std::vector<harness::Harness>& m_harnesses;
+  std::filesystem::path m_repository;
+  GateRun& m_run;
+  Outside& m_outside;
+  std::vector<std::optional<Result<LearnedMap>>> m_learned;
+  std::deque<harness::BenchmarkMap> m_maps;  // stable addresses for the choices
+};
+
 }  // namespace
 
 bool has_launch_spec(const MeasureJob& job, const config::Config& config) {
@@ -64,9 +129,11 @@ HarnessOutcome measure_through_harness(GateRun& run, std::span<const MeasureJob>
   const bool commits = is_commit(run.base) && is_commit(run.head);
   std::vector<std::size_t> entries;
   std::vector<harness::HarnessChoice> choices(run.cases.size());
+  LearnedChoices learned(*harnesses, settings.compile.repository_root, run, outside);
   for (const MeasureJob& job : jobs) {
     const auto& entry = run.cases[job.entry].entry;
     auto choice = harness::harness_for(*harnesses, entry.file, entry.name);
+    if (!choice && commits && job.complete && !has_launch_spec(job, config)) choice = learned.choice_for(entry.name);
     if (!choice || !job.complete || has_launch_spec(job, config)) {
       result.others.push_back(job);
       continue;

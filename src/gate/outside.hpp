@@ -7,6 +7,7 @@
 // tests build an Outside from fakes (tests/gate/run_gate_test.cpp).
 
 #include <expected>
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "gate/bench_child.hpp"
 #include "gate/forecaster.hpp"
 #include "harness/harness_measure.hpp"
+#include "harness/shell_runner.hpp"
 #include "llm/kernel_prompt.hpp"
 
 namespace kforecast::gate {
@@ -70,6 +72,10 @@ struct Outside {
   // The project's harness ([[harness]] tables, gate/harness_step.hpp). Empty: none runs here, and
   // the kernels a harness maps go to the GPU path as any other.
   HarnessMeasurer measure_with_harness;
+  // capture.command's runner (gate/capture_command_step.hpp): shell commands confined as the
+  // harness's are, and where the capture library is. Empty: capture.command is not run here.
+  harness::ShellRunner capture_shell;
+  std::function<Result<std::filesystem::path>()> capture_library;
 };
 
 }  // namespace kforecast::gate

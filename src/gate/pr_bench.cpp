@@ -24,9 +24,11 @@
 #include "base/content_hash.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "gate/bench_measure.hpp"
+#include "gate/capture_command_step.hpp"
 #include "gate/harness_step.hpp"
 #include "gate/shipped_build.hpp"
 #include "gate/measure_step.hpp"
+#include "gate/revision_captures.hpp"
 #include "policy/ledger.hpp"
 
 namespace kforecast::gate {
@@ -199,7 +201,13 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     run.gpu_time = gpu_time(run.cases, harness_outcome, note);
   };
   if (no_bench.set) return leave(no_bench.reason, no_bench.note);
+  const CaptureCommandSettings capture_command = capture_command_settings(config);
   if (auto why = outside.gpu_unavailable()) {
+    // The capture command records launches on the GPU; where there is none it is not run, and
+    // the run says so where a kernel could have used it.
+    if (!capture_command.command.empty() &&
+        std::ranges::any_of(jobs, [&](const MeasureJob& job) { return job.complete && !has_launch_spec(job, config); }))
+      run.notes.push_back(fmt::format("capture.command not run: {}", *why));
     leave(*why, "no GPU");
     run.gpu_time->unavailable = *why;
     return;
@@ -225,11 +233,31 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   };
   const std::string base_prefix = (root / "base").string() + "/";
   const std::string head_prefix = (root / "head").string() + "/";
+  // Each revision's capture.dir, written here from git where it is committed
+  // (gate/revision_captures.hpp): read once, for the first kernel without a launch spec.
+  const std::string base_captures_prefix = (root / "captures" / "base").string() + "/";
+  const std::string head_captures_prefix = (root / "captures" / "head").string() + "/";
+  std::optional<Result<CaptureFolders>> capture_folders;
+  const fs::path repository_root = capture_repository_root(settings.compile.repository_root);
+  // capture.command's captures (gate/capture_command_step.hpp): recorded once, for the first
+  // kernel that has neither spec nor capture; its failure is each such kernel's reason.
+  std::optional<Result<CaptureFolders>> command_folders;
+  const auto folders_of_command = [&]() -> const Result<CaptureFolders>& {
+    if (!command_folders)
+      command_folders = command_capture_folders(run, capture_command, repository_root, outside);
+    return *command_folders;
+  };
+  const auto folders_of_revisions = [&]() -> const Result<CaptureFolders>& {
+    if (!capture_folders)
+      capture_folders = revision_capture_folders(config, repository_root, run.base, run.head, root);
+    return *capture_folders;
+  };
   // Paths below the current folder (the repository's: captures found in capture.dir) relative too.
   std::error_code cwd_error;
   const std::string here_prefix = fs::current_path(cwd_error).string() + "/";
   const auto readable = [&](std::string text) {
-    text = replace_all(replace_all(std::move(text), base_prefix, ""), head_prefix, "");
+    for (const auto* prefix : {&base_captures_prefix, &head_captures_prefix, &base_prefix, &head_prefix})
+      text = replace_all(std::move(text), *prefix, "");
     return here_prefix.size() > 1 ? replace_all(std::move(text), here_prefix, "") : text;
   };
   policy::LedgerEntry ledger_run;
@@ -260,9 +288,29 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
                                                        *job.base.build_arguments, *job.head.build_arguments});
       pair.project_build = build_file.string();
     }
+    // Captures come from the revisions compared, not from the work tree.
+    if (!has_launch_spec(job, config)) {
+      const auto& folders = folders_of_revisions();
+      if (!folders) return usage_error(readable(folders.error().message));
+      pair.capture_folders = *folders;
+    }
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
-    if (auto prepared = prepare_pair(pair, config, outside.env); !prepared) {
+    std::string capture_origin;
+    auto prepared = prepare_pair(pair, config, outside.env);
+    if (!prepared && prepared.error().kind == PairProblem::Kind::no_launch_spec && !capture_command.command.empty()) {
+      const auto& recorded = folders_of_command();
+      if (!recorded) return usage_error(fmt::format("could not measure: {}", readable(recorded.error().message)));
+      pair.capture_folders = *recorded;
+      prepared = prepare_pair(pair, config, outside.env);
+      if (!prepared && prepared.error().kind == PairProblem::Kind::no_launch_spec)
+        return usage_error(fmt::format(
+            "no launch spec, no capture, and capture.command (`{}`) launched no kernel named {} at the base "
+            "revision: run a program that launches it, or add a `// kforecast:` block (`kforecast spec suggest "
+            "{}:{}` drafts one); then {}",
+            capture_command.command, job.base.kernel, job.head.file, job.head.kernel, how_to_measure(entry, run.base)));
+    }
+    if (!prepared) {
       const std::string message = readable(prepared.error().error.message);
       if (prepared.error().kind == PairProblem::Kind::no_launch_spec)
         return usage_error(fmt::format(
@@ -276,6 +324,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
     } else if (!prepared->replay.captures.empty()) {
       pair.capture = prepared->replay.path;  // the child replays the captures found here
+      capture_origin = prepared->replay.origin;
     }
     auto measurement = outside.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},
                                          [&](std::string_view line) { progress(std::string(line)); });
@@ -283,6 +332,8 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     if (outside.progress) outside.progress->add_gpu_seconds(measurement->gpu_seconds);
     measurement->reason = readable(measurement->reason);
     for (auto& note : measurement->notes) note = readable(note);
+    if (!capture_origin.empty())
+      measurement->notes.push_back(fmt::format("captures from {}; both sides replayed them", capture_origin));
     auto line = ledger_entry(entry, *measurement, ledger_run);
     line.reference_hash = *base_hash;
     line.candidate_hash = *head_hash;

@@ -15,8 +15,8 @@
 namespace kforecast::harness {
 namespace {
 
-constexpr std::array<std::string_view, 8> harness_keys{"name",   "build",           "run", "format",
-                                                       "time",   "rounds", "timeout_seconds", "map"};
+constexpr std::array<std::string_view, 9> harness_keys{"name", "build",  "run",             "format", "time",
+                                                       "list", "rounds", "timeout_seconds", "map"};
 constexpr std::array<std::string_view, 2> map_keys{"kernels", "benchmarks"};
 
 using Problems = config::TomlProblems;
@@ -76,12 +76,17 @@ Harness read_harness(const toml::table& table, Problems& problems) {
     const std::string_view name = key.str();
     if (std::ranges::find(harness_keys, name) == harness_keys.end()) {
       problems.add(key.source(), fmt::format("unknown key '{}' in [[harness]] (it takes name, build, run, format, "
-                                             "time, rounds, timeout_seconds and [[harness.map]] tables)",
+                                             "list, time, rounds, timeout_seconds and [[harness.map]] tables)",
                                              name));
     } else if (name == "name") {
       read_string_key(node, name, problems, harness.name);
     } else if (name == "build") {
       read_string_key(node, name, problems, harness.build);
+    } else if (name == "list") {
+      read_string_key(node, name, problems, harness.list);
+      if (text_of(node) && harness.list.empty())
+        problems.add(node.source(), "[[harness]] key 'list' must be a non-empty command that prints the benchmarks' "
+                                    "names, one per line");
     } else if (name == "run") {
       read_string_key(node, name, problems, harness.run);
       if (!harness.run.empty() && harness.run.find("{filter}") == std::string::npos)
@@ -132,9 +137,10 @@ Harness read_harness(const toml::table& table, Problems& problems) {
   if (!table.contains("run")) problems.add(table.source(), "a [[harness]] table needs 'run' (a command holding {filter})");
   if (!table.contains("format"))
     problems.add(table.source(), "a [[harness]] table needs 'format' (gbench, nvbench, pytest-benchmark or simple)");
-  if (harness.maps.empty() && !table.contains("map"))
+  if (harness.maps.empty() && !table.contains("map") && !table.contains("list"))
     problems.add(table.source(), "a [[harness]] table needs at least one [[harness.map]] (which kernels its "
-                                 "benchmarks exercise)");
+                                 "benchmarks exercise), or 'list' (a command printing its benchmarks' names, so "
+                                 "kforecast learns the map by running each under the capture library)");
   return harness;
 }
 
@@ -183,6 +189,21 @@ std::optional<HarnessChoice> harness_for(const std::vector<Harness>& harnesses, 
         if (glob_matches(glob, file) || glob_matches(glob, kernel) || glob_matches(glob, leaf))
           return HarnessChoice{&harness, &map};
   return std::nullopt;
+}
+
+std::string filter_selecting(OutputFormat format, const std::vector<std::string>& benchmarks) {
+  if (benchmarks.empty()) return "";
+  if (format == OutputFormat::pytest_benchmark) return fmt::format("{}", fmt::join(benchmarks, " or "));
+  if (format != OutputFormat::gbench) return benchmarks.front();
+  std::string filter = "^(";
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    if (i > 0) filter += '|';
+    for (const char c : benchmarks[i]) {
+      if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) filter += '\\';
+      filter += c;
+    }
+  }
+  return filter + ")$";
 }
 
 std::string expand_command(std::string_view command, std::string_view filter, std::string_view out) {

@@ -46,6 +46,9 @@ struct Harness {
   double timeout_seconds = 600;
   std::vector<BenchmarkMap> maps;
   std::string origin;
+  // Prints the benchmarks' names, one per line. With no maps, the map is learned: each benchmark
+  // run once under the capture library (gate/learned_harness_map.hpp).
+  std::string list;
 };
 
 inline constexpr int min_rounds = 2;   // an interval needs two
@@ -63,6 +66,11 @@ struct HarnessChoice {
 };
 std::optional<HarnessChoice> harness_for(const std::vector<Harness>& harnesses, std::string_view file,
                                          std::string_view kernel);
+
+// The filter that selects exactly `benchmarks` (names as the format's output gives them): gbench
+// "^(A|B)$" (regular expression characters escaped), pytest-benchmark "A or B"; nvbench and the
+// simple format take one name, so the first.
+std::string filter_selecting(OutputFormat format, const std::vector<std::string>& benchmarks);
 
 // `command` with every {filter} and {out} replaced.
 std::string expand_command(std::string_view command, std::string_view filter, std::string_view out);

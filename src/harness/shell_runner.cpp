@@ -76,6 +76,7 @@ ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std
     confinement.readable = system_folders();
     confinement.readable.insert(confinement.readable.end(), extra.begin(), extra.end());
     confinement.readable.push_back(command.directory);
+    confinement.readable.insert(confinement.readable.end(), command.readable.begin(), command.readable.end());
     const auto gpu = gpu_access();
     confinement.readable.insert(confinement.readable.end(), gpu.readable.begin(), gpu.readable.end());
     for (auto& folder : path_folders()) confinement.readable.push_back(std::move(folder));
@@ -102,6 +103,7 @@ ShellRunner confined_shell_runner(std::string kforecast_program, std::vector<std
     // need it, where its shared libraries are not installed system-wide.
     if (const char* libraries = std::getenv("LD_LIBRARY_PATH"); libraries != nullptr && *libraries != '\0')
       options.environment->push_back(std::string("LD_LIBRARY_PATH=") + libraries);
+    for (const auto& [name, value] : command.environment) options.environment->push_back(name + "=" + value);
     return run_process(argv, options);
   };
 }

@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/error.hpp"
 #include "base/subprocess.hpp"
@@ -23,6 +25,10 @@ struct ShellCommand {
   std::filesystem::path directory;  // the worktree (absolute)
   std::filesystem::path scratch;    // a writable folder for output files and temporaries (absolute)
   std::chrono::milliseconds timeout{0};
+  // Added for this command alone: variables set in its clean environment (no secrets: the
+  // capture library's path and limits) and files or folders it may read (that library).
+  std::vector<std::pair<std::string, std::string>> environment;
+  std::vector<std::filesystem::path> readable;
 };
 
 // The command's exit status and output, or an Error where it could not be started, ran past its

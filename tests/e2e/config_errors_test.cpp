@@ -72,3 +72,25 @@ TEST_CASE("e2e: kforecast config checks [[harness]] tables, naming file:line:col
                                 "[[harness.map]]\nkernels = [\"*\"]\nbenchmarks = \"BM_.*\"\n");
   CHECK(run_kforecast({"config"}, repo.path()).status == 0);
 }
+
+TEST_CASE("e2e: capture.command's keys are checked with file:line") {
+  FixtureRepo repo;
+  SECTION("a command that is not a string") {
+    repo.write(".kforecast.toml", "[capture]\ncommand = [\"make\", \"capture\"]\n");
+    auto run = run_kforecast({"config"}, repo.path());
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains(".kforecast.toml:2:1: key 'capture.command' must be a string, got an array"));
+  }
+  SECTION("a timeout out of range") {
+    repo.write(".kforecast.toml", "[capture]\ncommand = \"build/kernel_test\"\ntimeout_seconds = 0\n");
+    auto run = run_kforecast({"config"}, repo.path());
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains(".kforecast.toml:3:1:") && Contains("capture.timeout_seconds"));
+  }
+  SECTION("a misspelt key") {
+    repo.write(".kforecast.toml", "[capture]\ncomand = \"build/kernel_test\"\n");
+    auto run = run_kforecast({"config"}, repo.path());
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains(":2:1: unknown key 'capture.comand' (did you mean 'capture.command'?)"));
+  }
+}

@@ -69,3 +69,16 @@ TEST_CASE("e2e: pr --help teaches --no-bench and the GPU budget") {
   CHECK_THAT(help.out, Contains("policy.gpu_budget_seconds"));
   CHECK_THAT(help.out, Contains("policy.fail_on_inconclusive"));
 }
+
+TEST_CASE("e2e: pr without a GPU does not run capture.command, and the report says why") {
+  FixtureRepo repo;
+  // The command would leave a mark in the repository's parent if it ran.
+  const auto mark = repo.path().parent_path() / "capture-command-ran";
+  commit_slower_kernel(repo, "[capture]\ncommand = \"touch " + mark.string() + "\"\n");
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json"}, repo.path(), no_gpu);
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("capture.command not run: no GPU here ("));
+  CHECK_THAT(run.out, Contains("unverified: not measured: no GPU here ("));
+  CHECK_FALSE(std::filesystem::exists(mark));
+}

@@ -86,7 +86,12 @@ struct Harness {
   // measurer; empty: none.
   std::string base_revision = "base";
   std::string head_revision = "head";
+  // Where the run's repository is (capture.dir is read there at each revision).
+  std::filesystem::path repository_root = "/nonexistent-repository";
   HarnessMeasurer measure_with_harness;
+  // capture.command's shell runner and capture library; empty: none lent.
+  harness::ShellRunner capture_shell;
+  std::function<Result<std::filesystem::path>()> capture_library;
   EnvLookup env = [](std::string_view) { return std::optional<std::string>(); };
 
   std::size_t forecasts_asked = 0;
@@ -99,7 +104,7 @@ struct Harness {
     auto config = config::parse_config(config_text, "test.toml");
     REQUIRE(config.has_value());
     m_config = std::move(*config);
-    const Settings settings = read_settings(m_config, "/nonexistent-repository");
+    const Settings settings = read_settings(m_config, repository_root);
     const kernels::RevisionSources base(base_files), head(head_files);
     std::set<std::string, std::less<>> touched;
     for (const auto& [path, text] : head_files) touched.insert(path);
@@ -130,7 +135,9 @@ struct Harness {
                     },
                     [] { return std::string("2026-11-25T00:00:00Z"); },
                     {},
-                    measure_with_harness};
+                    measure_with_harness,
+                    capture_shell,
+                    capture_library};
     return run_gate({base_revision, head_revision, "revisions: a test", base, head, analysis, std::nullopt, {},
                      author, {}},
                     settings, outside, stop);

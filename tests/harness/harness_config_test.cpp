@@ -114,6 +114,30 @@ TEST_CASE("harness config: mistakes are named with file, line and key") {
   CHECK(std::count(several.begin(), several.end(), '\n') >= 3);
 }
 
+TEST_CASE("harness config: a harness with 'list' and no map learns its map, and an empty list is a mistake") {
+  auto read = read_harnesses("[[harness]]\nname = \"a\"\nrun = \"b {filter}\"\nformat = \"gbench\"\n"
+                             "list = \"b --benchmark_list_tests\"\n",
+                             ".kforecast.toml");
+  REQUIRE(read.has_value());
+  REQUIRE(read->size() == 1);
+  CHECK(read->front().list == "b --benchmark_list_tests");
+  CHECK(read->front().maps.empty());
+  CHECK_THAT(error_of("[[harness]]\nname = \"a\"\nrun = \"b {filter}\"\nformat = \"simple\"\nlist = \"\"\n"),
+             Contains(":5:8: [[harness]] key 'list' must be a non-empty command"));
+  CHECK_THAT(error_of("[[harness]]\nname = \"a\"\nrun = \"b {filter}\"\nformat = \"simple\"\n"),
+             Contains("or 'list' (a command printing its benchmarks' names"));
+}
+
+TEST_CASE("harness config: the filter that selects exactly some benchmarks, per format") {
+  const std::vector<std::string> two{"BM_Copy/1024", "BM_Scale<float>"};
+  CHECK(filter_selecting(OutputFormat::gbench, two) == "^(BM_Copy/1024|BM_Scale<float>)$");
+  CHECK(filter_selecting(OutputFormat::gbench, {"a.b(c)*"}) == "^(a\\.b\\(c\\)\\*)$");
+  CHECK(filter_selecting(OutputFormat::pytest_benchmark, {"test_a", "test_b"}) == "test_a or test_b");
+  CHECK(filter_selecting(OutputFormat::nvbench, two) == "BM_Copy/1024");
+  CHECK(filter_selecting(OutputFormat::simple, two) == "BM_Copy/1024");
+  CHECK(filter_selecting(OutputFormat::gbench, {}).empty());
+}
+
 TEST_CASE("harness config: {filter} and {out} are expanded wherever they appear") {
   CHECK(expand_command("b --f='{filter}' --o={out} {filter}", "BM_A|BM_B", "/tmp/o.json") ==
         "b --f='BM_A|BM_B' --o=/tmp/o.json BM_A|BM_B");

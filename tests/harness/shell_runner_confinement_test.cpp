@@ -47,3 +47,24 @@ TEST_CASE("harness shell: the command writes its tree, and reads no file outside
   CHECK_THAT(environment.out, Contains("HOME=" + scratch.path().string()));
   ::unsetenv("KF_HARNESS_TEST_TOKEN");
 }
+
+TEST_CASE("harness shell: a command's own variables and readable files reach it, and nothing else does") {
+  // What capture.command adds: the capture library's variables and the library's file.
+  const kforecast::testing::TempDir tree, scratch, library_folder;
+  const fs::path library = library_folder.path() / "libkforecast_capture.so";
+  std::ofstream(library) << "the library\n";
+  std::ofstream(library_folder.path() / "beside.txt") << "not granted\n";
+  const ShellRunner shell = confined_shell_runner(KF_BINARY);
+  ShellCommand command{"echo \"dir=$KFORECAST_CAPTURE_DIR\"; cat \"$CUDA_INJECTION64_PATH\"; cat " +
+                           (library_folder.path() / "beside.txt").string(),
+                       tree.path(), scratch.path(), std::chrono::seconds(30), {}, {}};
+  command.environment = {{"KFORECAST_CAPTURE_DIR", (scratch.path() / "launches").string()},
+                         {"CUDA_INJECTION64_PATH", library.string()}};
+  command.readable = {library};
+  auto ran = shell(command);
+  REQUIRE(ran.has_value());
+  CHECK_THAT(ran->out, Contains("dir=" + (scratch.path() / "launches").string()));
+  CHECK_THAT(ran->out, Contains("the library"));
+  CHECK_THAT(ran->out, !Contains("not granted"));  // the file alone, not its folder
+  CHECK(ran->exit_status != 0);
+}
