@@ -13,20 +13,30 @@
 #      builds the project and runs its benchmark program (`kernel_bench {filter} --simple`);
 #   6. the same two heads with no capture anywhere and capture.command in the base's config: pr
 #      builds the base in its cache, runs build/kernel_test under the capture library itself
-#      (confined), and replays what it recorded (`--only-command` runs this case alone).
+#      (confined), and replays what it recorded (`--only-command` runs this case alone);
+#   7. the same two heads through a [[harness]] with build, run and list and no [[harness.map]]: pr
+#      learns the map by capture at the base (`kernel_bench --list` names axpy<float>, sum, matmul
+#      and poly; each runs once under the capture library), measures poly_kernel with the `poly`
+#      benchmark alone, and the second run reads the learned map from the cache (`--only-learned`
+#      runs this case alone).
 # Reads the GPU's state only; never changes clocks or modes.
 #
 #   CARRY=.carry/shipped OUT=$OUT scripts/gpu-capture-replay.sh [--aa N] [--planted N]
+#                                     [--only-command] [--only-learned]
 #
 # CARRY holds kforecast, libkforecast_capture.so and lib/ (shared libraries a bare machine lacks).
-# Writes to OUT: capture.txt, pr-*.json/.txt, aa.jsonl, planted.jsonl, harness-*.json, summary.md.
+# Writes to OUT: capture.txt, pr-*.json/.txt, aa.jsonl, planted.jsonl, harness-*.json,
+# learned-map.tsv, learned-runs.txt, summary.md.
 set -uo pipefail
-aa=50 planted=60 only_command=0
+aa=50 planted=60 only_command=0 only_learned=0
 while (($#)); do
   case $1 in
     --only-command) only_command=1; shift ;;
-    --aa) aa=$2; shift 2 ;;
-    --planted) planted=$2; shift 2 ;;
+    --only-learned) only_learned=1; shift ;;
+    --aa|--planted)
+      [[ ${2:-} =~ ^[0-9]+$ ]] || { echo "gpu-capture-replay.sh: $1 takes a count, not '${2:-}'" >&2; exit 2; }
+      if [[ $1 == --aa ]]; then aa=$2; else planted=$2; fi
+      shift 2 ;;
     *) echo "gpu-capture-replay.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -88,7 +98,7 @@ command_case() {
     if grep -q 'captures from capture.command at the base revision' "$out/pr-$head.json"; then
       echo "$head: replayed what capture.command recorded" | tee -a "$out/summary.md"
     else
-      echo "$head: NOT replayed from capture.command: $(grep -o '"[^"]*capture.command[^"]*"' "$out/pr-$head.json" | head -3)" | tee -a "$out/summary.md"
+      echo "$head: NOT replayed from capture.command: $(grep -o '"[^"]*capture.command[^"]*"' "$out/pr-$head.json" | head -3 | tr '\n' ' ')" | tee -a "$out/summary.md"
     fi
   done
   # The second run on the same base reuses the recording.
@@ -98,8 +108,65 @@ command_case() {
   ls -R "$work/cache/kforecast/captures" >"$out/command-captures.txt" 2>&1
   git checkout -q main
 }
-if ((only_command)); then
-  command_case
+# 7. A [[harness]] with no [[harness.map]]: pr learns which benchmark launches which kernel by
+# running each listed benchmark once under the capture library at the base. The run command logs
+# each filter it ran into the worktree (kf-runs.log; "learning " where the capture library is
+# loaded), so which benchmarks pr ran is seen, not inferred.
+learned_case() {
+  local cache=$work/learned-cache
+  git checkout -q -b learned-base main
+  cat >>.kforecast.toml <<TOML
+
+[[harness]]
+name = "learned"
+build = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=$arch -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc >/dev/null && cmake --build build -j 8 --target kernel_bench >/dev/null"
+run = "./build/kernel_bench '{filter}' --simple && echo \"\${CUDA_INJECTION64_PATH:+learning }{filter}\" >>kf-runs.log"
+list = "./build/kernel_bench --list"
+format = "simple"
+timeout_seconds = 900
+TOML
+  git commit -qam "harness without a map" && git checkout -q main
+  branch learned-slower5 2100 learned-base
+  branch learned-faster 1500 learned-base
+  local head map
+  for head in learned-slower5 learned-faster; do
+    XDG_CACHE_HOME=$cache "$kf" pr --base learned-base --head "$head" --format json \
+      --output "$out/pr-$head.json" 2>"$out/pr-$head.err"
+    status "pr --base learned-base --head $head (learned map)" $? "$([[ $head == learned-slower5 ]] && echo 1 || echo 0)"
+    # The first run on the base learns the map; the second reads it from the cache.
+    if [[ $head == learned-slower5 ]]; then
+      if grep -q "harness 'learned': map learned by capture at the base revision (" "$out/pr-$head.json"; then
+        echo "$head: map learned by capture: $(grep -o 'map learned by capture at the base revision ([0-9]* benchmark-kernel pairs)' "$out/pr-$head.json" | head -1)" | tee -a "$out/summary.md"
+      else
+        echo "$head: map NOT learned: $(grep -o "\"harness 'learned'[^\"]*\"" "$out/pr-$head.json" | head -3 | tr '\n' ' ')" | tee -a "$out/summary.md"
+      fi
+    elif grep -q "harness 'learned': map learned by capture at the base revision, read from the cache (" "$out/pr-$head.json"; then
+      echo "$head: learned map read from the cache" | tee -a "$out/summary.md"
+    else
+      echo "$head: learned map NOT read from the cache: $(grep -o "\"harness 'learned'[^\"]*\"" "$out/pr-$head.json" | head -3 | tr '\n' ' ')" | tee -a "$out/summary.md"
+    fi
+    # The measurement's source names the filter: the benchmarks that launched poly_kernel.
+    if grep -q "\"gpu\": \"harness 'learned' (simple): poly\"" "$out/pr-$head.json"; then
+      echo "$head: measured through the learned map with the filter 'poly'" | tee -a "$out/summary.md"
+    else
+      echo "$head: NOT measured through the learned map: $(grep -o '"gpu": "[^"]*"' "$out/pr-$head.json" | head -3 | tr '\n' ' ')" | tee -a "$out/summary.md"
+    fi
+  done
+  map=$(find "$cache/kforecast/learned" -name '*.tsv' 2>/dev/null | head -1)
+  if [[ -n $map ]]; then
+    cp "$map" "$out/learned-map.tsv"
+    echo "learned map: $(grep -vc '^#' "$map") pairs, $(grep -v '^#' "$map" | cut -f1 | sort -u | wc -l) benchmarks; poly_kernel launched by: $(grep -v '^#' "$map" | awk -F'\t' '$2 ~ /poly_kernel/ {print $1}' | sort -u | tr '\n' ' ')" | tee -a "$out/summary.md"
+  else
+    echo "learned map: NO file under $cache/kforecast/learned" | tee -a "$out/summary.md"
+  fi
+  find "$cache/kforecast/harness" -name kf-runs.log -exec cat {} + 2>/dev/null >"$out/learned-runs.txt"
+  echo "learning ran: $(grep '^learning ' "$out/learned-runs.txt" | cut -d' ' -f2- | sort | uniq -c | tr -s ' \n' ' ')" | tee -a "$out/summary.md"
+  echo "measuring ran: $(grep -v '^learning ' "$out/learned-runs.txt" | sort | uniq -c | tr -s ' \n' ' ')" | tee -a "$out/summary.md"
+  git checkout -q main
+}
+if ((only_command || only_learned)); then
+  ((only_command)) && command_case
+  ((only_learned)) && learned_case
   echo "done" >>"$out/summary.md"
   exit 0
 fi
@@ -131,6 +198,7 @@ echo "planted 3%: $(grep -c '"verdict": "regression"' "$out/planted.jsonl") caug
 git checkout -q main
 
 command_case
+learned_case
 
 # The harness path: the base's config names the project's build and benchmark program.
 cat >>.kforecast.toml <<'TOML'
