@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cuda/check.hpp"
+#include "cuda/compiled_resources.hpp"
 
 namespace kforecast::cuda {
 
@@ -235,7 +238,7 @@ Result<CompileOutput> NvrtcCompiler::compile(const CompileRequest& request) cons
   if (!cubin) return std::unexpected(cubin.error());
   output.cubin = std::move(*cubin);
 
-  output.functions = parse_ptxas_report(output.log);
+  output.functions = compiled_resources(output.log, output.cubin);
   for (const auto& expression : request.name_expressions) {
     const char* lowered = nullptr;
     if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetLoweredName(program, expression.c_str(), &lowered)); !ok)
