@@ -235,6 +235,7 @@ class KernelReader {
   }
 
   static void read_facts(CubinKernel& kernel) {
+    std::optional<int> barrier_record;
     for (const auto& data : kernel.sections) {
       if (data.name == shared_memory_prefix) kernel.static_shared_bytes = data.size;
       if (data.name == parameter_bank_prefix) kernel.parameter_bank_bytes = data.size;
@@ -248,7 +249,12 @@ class KernelReader {
       }
       if (attribute.id == static_cast<std::uint8_t>(AttributeId::max_register_count))
         if (const auto limit = read_u16(attribute.value, 0)) kernel.register_limit = *limit;
+      if (attribute.id == static_cast<std::uint8_t>(AttributeId::min_stack_size))
+        kernel.min_stack_bytes = read_u32(attribute.value, 0);
+      if (attribute.id == static_cast<std::uint8_t>(AttributeId::num_barriers))
+        if (const auto barriers = read_u16(attribute.value, 0)) barrier_record = *barriers;
     }
+    kernel.barriers = barrier_record ? *barrier_record : static_cast<int>((kernel.body.section_flags >> 20) & 0x7f);
   }
 
   const ModuleIndex& m_index;

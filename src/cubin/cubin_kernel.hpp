@@ -98,6 +98,13 @@ struct CubinKernel {
   // minimum blocks per SM (or -maxrregcount) lowered it; no attribute of its own records the
   // minimum blocks.
   std::optional<std::uint32_t> register_limit;
+  // Barriers the kernel uses: EIATTR_NUM_BARRIERS where CUDA 13 puts it, else bits 20 to 26 of
+  // its text section's sh_flags, where CUDA 11.8 and 12 keep it (both found by compiling one
+  // kernel with each NVRTC). The compiler fact ptxas 11.8's report leaves out.
+  int barriers = 0;
+  // The stack the kernel needs with its callees (EIATTR_MIN_STACK_SIZE): ptxas 12's "cumulative
+  // stack size", which ptxas 11.8's report leaves out.
+  std::optional<std::uint32_t> min_stack_bytes;
 };
 
 // The kernels (FUNC symbols that nvcc marks as entry points, st_other 0x10) of a cubin, in

@@ -32,6 +32,7 @@ enum class AttributeId : std::uint8_t {
   cbank_param_size = 0x19,    // HVAL: parameter bytes
   max_register_count = 0x1b,  // HVAL: the register limit ptxas had (launch bounds' min blocks lower it)
   register_count = 0x2f,      // global: u32 symbol, u32 registers
+  num_barriers = 0x4c,        // HVAL: named barriers used; CUDA 13 (older toolkits: text section flags)
 };
 
 enum class AttributeFormat : std::uint8_t { no_value = 0x01, byte_value = 0x02, half_value = 0x03, sized_value = 0x04 };

@@ -13,7 +13,7 @@
 #include "base/subprocess.hpp"
 #include "cuda/compile_child.hpp"
 #include "cuda/compile_wire.hpp"
-#include "cuda/ptxas_report.hpp"
+#include "cuda/compiled_resources.hpp"
 
 namespace kforecast::cuda {
 namespace {
@@ -41,10 +41,10 @@ std::string signal_name(int signal) {
   }
 }
 
-// The resources of each kernel come from the ptxas report in the log, named after the name
+// The resources of each kernel come from the ptxas report in the log and the cubin, named after the name
 // expressions the child lowered: the same as NvrtcCompiler::compile gives.
 void attach_resources(CompileOutput& output) {
-  output.functions = parse_ptxas_report(output.log);
+  output.functions = compiled_resources(output.log, output.cubin);
   for (const auto& name : output.lowered_names)
     for (auto& function : output.functions)
       if (function.name == name.lowered) function.source_name = name.expression;

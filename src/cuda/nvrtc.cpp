@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cuda/check.hpp"
+#include "cuda/compiled_resources.hpp"
 
 namespace kforecast::cuda {
 
@@ -67,6 +70,28 @@ std::string without_byte_order_mark(const std::string& text) {
 }
 
 }  // namespace
+
+std::vector<std::string> unresolved_name_expressions(std::span<const std::string> requested, std::string_view log) {
+  const auto without_blanks = [](std::string_view text) {
+    std::string packed;
+    for (const char c : text)
+      if (c != ' ' && c != '\t') packed += c;
+    return packed;
+  };
+  constexpr std::string_view marker = "Input name expression was: \"";
+  std::vector<std::string> reported;
+  for (auto at = log.find(marker); at != std::string_view::npos; at = log.find(marker, at + 1)) {
+    const auto begin = at + marker.size();
+    const auto end = log.find_first_of("\"\n", begin);
+    reported.push_back(without_blanks(log.substr(begin, end == std::string_view::npos ? end : end - begin)));
+  }
+  std::vector<std::string> unresolved;
+  for (const auto& expression : requested)
+    if (std::ranges::find(reported, without_blanks(expression)) != reported.end()) unresolved.push_back(expression);
+  if (unresolved.empty() && log.find("__nv_name_map") != std::string_view::npos)
+    unresolved.assign(requested.begin(), requested.end());
+  return unresolved;
+}
 
 NvrtcCompiler::NvrtcCompiler(DynamicLibrary library, NvrtcApi api, std::string path)
     : m_library(std::move(library)), m_api(api), m_path(std::move(path)) {}
@@ -220,9 +245,17 @@ Result<CompileOutput> NvrtcCompiler::compile(const CompileRequest& request) cons
   if (!compiled) {
     // Code that does not compile: the compiler's own words under one line naming the file (the
     // failing call is no news to a kernel author, and a note keeps only a message's first lines).
-    if (result == NVRTC_ERROR_COMPILATION && log && !log->empty())
-      return fail(compiled.error().exit_code,
-                  fmt::format("{} does not compile for {}:\n{}", request.file_name, request.arch, log_excerpt(*log)));
+    // A name expression NVRTC cannot look up fails the compile too; the header names it, since
+    // NVRTC 11.8's log quotes it only re-spaced ("no_such < 1 >").
+    if (result == NVRTC_ERROR_COMPILATION && log && !log->empty()) {
+      const auto unresolved = unresolved_name_expressions(request.name_expressions, *log);
+      std::string naming;
+      for (const auto& expression : unresolved) naming += fmt::format("{}'{}'", naming.empty() ? "" : ", ", expression);
+      if (!naming.empty())
+        naming = fmt::format(" with the name expression{} {}", unresolved.size() == 1 ? "" : "s", naming);
+      return fail(compiled.error().exit_code, fmt::format("{} does not compile for {}{}:\n{}", request.file_name,
+                                                          request.arch, naming, log_excerpt(*log)));
+    }
     return fail(compiled.error().exit_code, compiling(request) + compiled.error().message);
   }
   if (!log) return std::unexpected(log.error());
@@ -235,7 +268,7 @@ Result<CompileOutput> NvrtcCompiler::compile(const CompileRequest& request) cons
   if (!cubin) return std::unexpected(cubin.error());
   output.cubin = std::move(*cubin);
 
-  output.functions = parse_ptxas_report(output.log);
+  output.functions = compiled_resources(output.log, output.cubin);
   for (const auto& expression : request.name_expressions) {
     const char* lowered = nullptr;
     if (auto ok = KF_NVRTC_CALL(m_api, m_api.nvrtcGetLoweredName(program, expression.c_str(), &lowered)); !ok)

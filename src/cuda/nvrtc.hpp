@@ -51,4 +51,12 @@ std::vector<std::string> nvrtc_options(const CompileRequest& request);
 // The first lines of a compile log, enough to see the first errors in a message a user reads.
 std::string log_excerpt(std::string_view log, std::size_t max_lines = 40);
 
+// The name expressions of `requested` that a failed compile's log says NVRTC could not look up
+// ("Input name expression was: \" no_such < 1 >\"", which NVRTC 11.8 to 13 all print, spaced
+// between tokens), in request order. Where the log has errors in NVRTC's "__nv_name_map" but
+// names none of them, all of `requested`: which one failed is then unknown, not absent. NVRTC
+// 11.8 does not echo the expression's line under the error as 12 and 13 do, so without this a
+// message names it on some versions only.
+std::vector<std::string> unresolved_name_expressions(std::span<const std::string> requested, std::string_view log);
+
 }  // namespace kforecast::cuda

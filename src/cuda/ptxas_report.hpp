@@ -18,7 +18,8 @@ enum class FunctionKind {
   device_function,  // a non-inlined __device__ function: "Function properties for NAME" only
 };
 
-// Sizes are bytes. ptxas omits a field when it is zero (smem, barriers), so zero is the default.
+// Sizes are bytes. ptxas omits a field when it is zero (smem, barriers), so zero is the default;
+// ptxas 11.8 omits barriers and the cumulative stack always (compiled_resources.hpp fills them).
 struct KernelResources {
   std::string name;         // as ptxas prints it: mangled (_Z...) unless the kernel is extern "C"
   std::string source_name;  // the name expression that lowered to `name`, when one was given

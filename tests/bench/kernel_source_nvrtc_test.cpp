@@ -20,17 +20,17 @@ using namespace kforecast::bench;
 namespace {
 
 const kforecast::cuda::Compiler& nvrtc() {
-  static const auto compiler = kforecast::cuda::load_nvrtc({}, kforecast::process_environment());
+  static const auto compiler = kforecast::testing::load_test_nvrtc();
   if (!compiler) FAIL(compiler.error().message());
   return **compiler;
 }
 
-const std::string include_dir = "/usr/local/cuda/include";
+// The toolkit headers kforecast compiles benchmark kernels with (gate/bench_measure.cpp): those
+// of CUDA_HOME's toolkit where it has them, so that NVRTC and its headers are of one version
+// where CUDA_HOME names the toolkit (scripts/nvrtc-versions.sh).
+const std::string include_dir = kforecast::cuda::toolkit_include_dir(kforecast::process_environment());
 
-bool available(std::string_view header) {
-  std::error_code ec;
-  return std::filesystem::exists(std::filesystem::path(include_dir) / header, ec);
-}
+bool available(std::string_view header) { return kforecast::cuda::toolkit_has_header(include_dir, header); }
 
 // One kernel per element type; each spec's buffer takes the signature's type. (<cstdint> is not
 // a CUDA header, so the device-only unit drops it: the fixed-width names are tested in
@@ -68,7 +68,11 @@ void host_only() { std::vector<int> v; }
 
 std::optional<std::string> kforecast::testing::missing_requirement() {
   if (auto missing = missing_nvrtc()) return missing;
-  if (!std::filesystem::exists(include_dir + "/cuda_fp16.h")) return "the CUDA headers are not in " + include_dir;
+  if (!available("cuda_fp16.h"))
+    return "no CUDA toolkit headers (cuda_fp16.h) in " +
+           (include_dir.empty() ? "$CUDA_HOME/include, /usr/local/cuda/include or scripts/setup.sh's toolkit"
+                                : include_dir) +
+           ": install the CUDA toolkit, set CUDA_HOME to one, or run scripts/setup.sh";
   return std::nullopt;
 }
 
@@ -84,7 +88,7 @@ TEST_CASE("bench: every buffer type compiles, binds and fills") {
     if (!prepared) FAIL(prepared.error().message);
     auto request = prepared->request;
     request.arch = "sm_90";
-    request.include_dirs = {include_dir};
+    request.include_dirs = kforecast::cuda::toolkit_header_dirs(include_dir);
     auto output = nvrtc().compile(request);
     if (!output) FAIL(output.error().message);
     CHECK_FALSE(output->cubin.empty());

@@ -14,7 +14,7 @@ using namespace kforecast;
 std::optional<std::string> kforecast::testing::missing_requirement() { return missing_nvrtc(); }
 
 TEST_CASE("corpus: every kernel compiles for sm_90 with NVRTC, without warnings") {
-  const auto compiler = cuda::load_nvrtc({}, process_environment());
+  const auto compiler = kforecast::testing::load_test_nvrtc();
   REQUIRE(compiler.has_value());
   const auto corpus = testing::load_corpus();
   REQUIRE(corpus.size() >= 91);  // the README's 91 kernels: none left out of its spec

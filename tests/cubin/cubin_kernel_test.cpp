@@ -68,6 +68,26 @@ TEST_CASE("cubin: read_cubin_kernels on a synthetic cubin") {
   CHECK(k.static_shared_bytes == 0);
 }
 
+TEST_CASE("cubin: a kernel's barriers and stack are read where each CUDA version keeps them") {
+  // CUDA 11.8 and 12 keep the barrier count in bits 20 to 26 of the text section's flags
+  // (0x100006 for one barrier, as NVRTC 11.8 and 12.9 write); CUDA 13 writes flags 0x6 and an
+  // EIATTR_NUM_BARRIERS (0x4c) record. ptxas 11.8's report gives neither count.
+  const auto bytes =
+      synthetic_cubin({{.symbol = "_Z3oldPf", .text_flags = 0x200006, .min_stack = 256},
+                       {.symbol = "_Z3newPf",
+                        .extra_attributes = nv_info_record(0x03, 0x4c, Bytes{std::byte{3}, std::byte{0}}),
+                        .text_flags = 0x6},
+                       {.symbol = "_Z4nonePf", .text_flags = 0x6}});
+  auto kernels = read_cubin_kernels(bytes);
+  REQUIRE(kernels.has_value());
+  REQUIRE(kernels->size() == 3);
+  CHECK((*kernels)[0].barriers == 2);
+  CHECK((*kernels)[0].min_stack_bytes == 256u);
+  CHECK((*kernels)[1].barriers == 3);
+  CHECK_FALSE((*kernels)[1].min_stack_bytes.has_value());
+  CHECK((*kernels)[2].barriers == 0);
+}
+
 TEST_CASE("cubin: read_cubin_kernels finds callees cloned into a kernel and in sections of their own") {
   SyntheticCubin cubin;
   Bytes global_info;

@@ -62,6 +62,7 @@ class SyntheticCubin {
     std::uint32_t link = 0;
     std::uint32_t info = 0;
     std::uint64_t entry_size = 0;
+    std::uint64_t flags = 0;
     Bytes data;
     std::uint64_t nobits_size = 0;
   };
@@ -129,7 +130,7 @@ class SyntheticCubin {
       const auto& section = all[i];
       put_le(file, name_offsets[i], 4);
       put_le(file, section.type, 4);
-      put_le(file, 0, 8);  // flags
+      put_le(file, section.flags, 8);
       put_le(file, 0, 8);  // address
       put_le(file, i == 0 ? 0 : offsets[i], 8);
       put_le(file, section.type == cubin::section_type_nobits ? section.nobits_size : section.data.size(), 8);
@@ -172,12 +173,15 @@ struct SyntheticKernel {
   std::optional<std::uint32_t> max_threads;
   std::uint64_t shared_bytes = 0;  // 0: no .nv.shared section
   std::uint64_t parameter_bytes = 0x218;
-  Bytes extra_attributes;  // appended to .nv.info.<kernel>
+  Bytes extra_attributes;                  // appended to .nv.info.<kernel>
+  std::uint64_t text_flags = 0;            // the text section's sh_flags
+  std::optional<std::uint32_t> min_stack;  // a global EIATTR_MIN_STACK_SIZE record
 };
 
 // Adds the kernel's sections and symbols, and its REGCOUNT record to `global_info`.
 inline void add_kernel(SyntheticCubin& cubin, const SyntheticKernel& kernel, Bytes& global_info) {
-  const auto text = cubin.add_section({.name = ".text." + kernel.symbol, .data = kernel.code});
+  const auto text =
+      cubin.add_section({.name = ".text." + kernel.symbol, .flags = kernel.text_flags, .data = kernel.code});
   const auto symbol =
       cubin.add_symbol({.name = kernel.symbol, .other = 0x10, .section = text, .size = kernel.code.size()});
   const auto bank = cubin.add_section(
@@ -202,6 +206,10 @@ inline void add_kernel(SyntheticCubin& cubin, const SyntheticKernel& kernel, Byt
                        .nobits_size = kernel.shared_bytes});
   const auto record = nv_info_record(0x04, 0x2f, u32_words({symbol, kernel.registers}));
   global_info.insert(global_info.end(), record.begin(), record.end());
+  if (kernel.min_stack) {
+    const auto stack = nv_info_record(0x04, 0x12, u32_words({symbol, *kernel.min_stack}));
+    global_info.insert(global_info.end(), stack.begin(), stack.end());
+  }
 }
 
 // A whole cubin of the given kernels.

@@ -8,6 +8,7 @@
 #include "cuda/cuda_driver.hpp"
 #include "cuda/nvml.hpp"
 #include "cuda/probe.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast::cuda;
@@ -15,21 +16,14 @@ using namespace kforecast::cuda;
 namespace {
 
 const Driver& driver() {
-  static const auto loaded = load_driver({});
+  static const auto loaded = load_driver(kforecast::testing::test_loader_options());
   if (!loaded) FAIL(loaded.error().message());
   return **loaded;
 }
 
 }  // namespace
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto loaded = load_driver({});
-  if (!loaded) return loaded.error().message();
-  auto devices = (*loaded)->devices();
-  if (!devices) return devices.error().message;
-  if (devices->empty()) return std::string("the CUDA driver reports no device");
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return kforecast::testing::missing_gpu(); }
 
 TEST_CASE("cuda: the driver lists usable GPUs") {
   CHECK(driver().version().major >= 11);

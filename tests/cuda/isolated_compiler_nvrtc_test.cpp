@@ -16,6 +16,7 @@
 #include "cuda/isolated_compiler.hpp"
 #include "cuda/library_search.hpp"
 #include "cuda/nvrtc.hpp"
+#include "support/cuda_requirements.hpp"
 
 using namespace kforecast;
 using namespace kforecast::cuda;
@@ -26,7 +27,7 @@ namespace {
 constexpr std::string_view planted_secret = "kf-isolation-secret-31337";
 
 std::unique_ptr<Compiler> in_process_nvrtc() {
-  auto compiler = load_nvrtc({}, process_environment());
+  auto compiler = kforecast::testing::load_test_nvrtc();
   REQUIRE(compiler);
   return std::move(*compiler);
 }

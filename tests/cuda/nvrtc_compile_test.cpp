@@ -11,7 +11,7 @@ using namespace kforecast::cuda;
 namespace {
 
 const Compiler& nvrtc() {
-  static const auto compiler = load_nvrtc({}, kforecast::process_environment());
+  static const auto compiler = kforecast::testing::load_test_nvrtc();
   if (!compiler) FAIL(compiler.error().message());
   return **compiler;
 }

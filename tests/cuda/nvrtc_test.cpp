@@ -30,6 +30,29 @@ TEST_CASE("cuda: log_excerpt") {
   }
 }
 
+TEST_CASE("cuda: unresolved_name_expressions names the expressions NVRTC could not look up") {
+  const std::vector<std::string> requested = {"k<1>", "g", "nope<2>", "bad(x"};
+  // NVRTC 11.8's log: the expression only re-spaced, no source line echoed under the error.
+  const std::string log_11_8 =
+      "__nv_name_map(2): error: expected a \")\"\n\n"
+      "__nv_name_map(2): error: Error in parsing name expression for lowered name lookup. Input name expression "
+      "was: \" bad ( x\"\n\n"
+      "__nv_name_map(6): error: identifier \"nope\" is undefined\n\n"
+      "__nv_name_map(6): error: Error in parsing name expression for lowered name lookup. Input name expression "
+      "was: \" nope < 2 >\"\n\n"
+      "4 errors detected in the compilation of \"two.cu\".\n";
+  CHECK(unresolved_name_expressions(requested, log_11_8) == std::vector<std::string>{"nope<2>", "bad(x"});
+  // NVRTC 12 and 13 add the "#pragma nv_mangled_name" line; the same answer.
+  const std::string log_13 =
+      "__nv_name_map(2): error: Error in parsing name expression for lowered name lookup. Input name expression "
+      "was: \" nope < 2 >\"\n  #pragma nv_mangled_name nope<2>\n                          ^\n";
+  CHECK(unresolved_name_expressions(requested, log_13) == std::vector<std::string>{"nope<2>"});
+  // A failure in the name map that quotes no expression: any of them may be the one.
+  CHECK(unresolved_name_expressions(requested, "__nv_name_map(2): error: internal\n") == requested);
+  // An error in the code itself is not the names' fault.
+  CHECK(unresolved_name_expressions(requested, "two.cu(1): error: identifier \"y\" is undefined\n").empty());
+}
+
 TEST_CASE("cuda: NvrtcCompiler::load without NVRTC") {
   SECTION("nothing found: what is missing, every path tried, and the settings that fix it") {
     const std::vector<std::string> candidates = {"/nonexistent/lib64/libnvrtc.so.13", "libnvrtc-kforecast-none.so"};

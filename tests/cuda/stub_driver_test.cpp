@@ -15,7 +15,9 @@ const std::string stub_path = "/usr/local/cuda/lib64/stubs/libcuda.so";
 }  // namespace
 
 std::optional<std::string> kforecast::testing::missing_requirement() {
-  if (!std::filesystem::exists(stub_path)) return stub_path + " does not exist";
+  if (!std::filesystem::exists(stub_path))
+    return stub_path +
+           " does not exist: this test needs a CUDA toolkit installed in /usr/local/cuda (its link-time stub)";
   return std::nullopt;
 }
 

@@ -23,7 +23,9 @@ std::optional<std::string> kforecast::testing::missing_requirement() {
   const std::string include = cuda::toolkit_include_dir(process_environment());
   std::error_code ec;
   if (include.empty() || !std::filesystem::is_directory(include + "/cccl", ec))
-    return std::string("no CUDA toolkit with include/cccl (CUDA 13) here");
+    return "no CUDA 13 toolkit headers with include/cccl (" +
+           (include.empty() ? std::string("no toolkit include folder found") : include + " has none") +
+           "): install CUDA 13, set CUDA_HOME to it, or run scripts/setup.sh (CUDA 11 and 12 keep CCCL in include/)";
   return std::nullopt;
 }
 
@@ -35,10 +37,16 @@ std::string block_sum(const std::string& local) {
          "__global__ void block_sum(const float* x, float* out) {\n"
          "  __shared__ float partial[256];\n"
          "  cg::thread_block block = cg::this_thread_block();\n"
-         "  const unsigned " + local + " = block.thread_rank();\n"
-         "  partial[" + local + "] = x[blockIdx.x * 256 + " + local + "];\n"
+         "  const unsigned " +
+         local +
+         " = block.thread_rank();\n"
+         "  partial[" +
+         local + "] = x[blockIdx.x * 256 + " + local +
+         "];\n"
          "  block.sync();\n"
-         "  if (" + local + " == 0) {\n"
+         "  if (" +
+         local +
+         " == 0) {\n"
          "    float sum = 0;\n"
          "    for (int i = 0; i < 256; ++i) sum += partial[i];\n"
          "    out[blockIdx.x] = sum;\n"

@@ -21,7 +21,7 @@ TEST_CASE("e2e: doctor reports NVRTC and the GPU, or why not, and still exits 0"
   auto doctor = run_kforecast({"doctor"}, repo.path());
   CHECK(doctor.status == 0);
   // The version kforecast finds, as this test finds it (13 where CUDA 13 is installed).
-  const auto nvrtc = cuda::load_nvrtc({}, process_environment());
+  const auto nvrtc = kforecast::testing::load_test_nvrtc();
   REQUIRE(nvrtc);
   CHECK_THAT(doctor.out, Contains(fmt::format("  nvrtc     {}.", (*nvrtc)->version().major)));
   const bool has_gpu_line = doctor.out.find("\n  gpu 0 ") != std::string::npos;

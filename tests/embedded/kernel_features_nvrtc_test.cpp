@@ -8,6 +8,7 @@
 #include "embedded/facts_cache.hpp"
 #include "embedded/kernel_features.hpp"
 #include "embedded/pair_features.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 #include "support/temp_dir.hpp"
 
@@ -20,16 +21,12 @@ using namespace kforecast;
 using namespace kforecast::embedded;
 using kforecast::embedded::testing::corpus_source;
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return kforecast::testing::missing_nvrtc(); }
 
 namespace {
 
 const cuda::Compiler& nvrtc() {
-  static const auto compiler = cuda::load_nvrtc({}, process_environment());
+  static const auto compiler = kforecast::testing::load_test_nvrtc();
   if (!compiler) FAIL(compiler.error().message());
   return **compiler;
 }

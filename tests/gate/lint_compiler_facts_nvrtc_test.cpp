@@ -15,17 +15,14 @@
 #include "base/subprocess.hpp"
 #include "cuda/nvrtc.hpp"
 #include "gate/lint_compiler_facts.hpp"
+#include "support/cuda_requirements.hpp"
 #include "support/fixture_repo.hpp"
 #include "support/requirement.hpp"
 #include "support/toolkit_environment.hpp"
 
 using namespace kforecast;
 
-std::optional<std::string> kforecast::testing::missing_requirement() {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
-  return std::nullopt;
-}
+std::optional<std::string> kforecast::testing::missing_requirement() { return kforecast::testing::missing_nvrtc(); }
 
 namespace {
 std::string fixture() {
@@ -37,7 +34,7 @@ std::string fixture() {
 }  // namespace
 
 TEST_CASE("gate: lint compiler facts from NVRTC, cached") {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
+  auto compiler = kforecast::testing::load_test_nvrtc();
   REQUIRE(compiler.has_value());
   const auto cache = std::filesystem::temp_directory_path() / ("kf-lint-facts-" + std::to_string(::getpid()));
   std::filesystem::remove_all(cache);
@@ -84,7 +81,7 @@ TEST_CASE("gate: kforecast lint --staged compiles the index's files with their l
 }
 
 TEST_CASE("gate: lint compiler facts for --staged compile only the kernels with added lines") {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
+  auto compiler = kforecast::testing::load_test_nvrtc();
   REQUIRE(compiler.has_value());
   const std::string text = fixture();
   // The line of each kernel's declaration, from the fixture itself.

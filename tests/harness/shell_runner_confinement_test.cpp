@@ -19,7 +19,9 @@ namespace fs = std::filesystem;
 
 std::optional<std::string> kforecast::testing::missing_requirement() {
   const auto support = kforecast::file_confinement_support();
-  if (!support.files_confined) return "Landlock is not available here: " + support.detail;
+  if (!support.files_confined)
+    return "Landlock is not available here: " + support.detail +
+           " (it needs Linux 5.13 or later with Landlock among the kernel's security modules, lsm=...,landlock)";
   return std::nullopt;
 }
 

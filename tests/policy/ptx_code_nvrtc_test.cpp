@@ -14,7 +14,7 @@ using namespace kforecast;
 namespace {
 
 const cuda::Compiler& nvrtc() {
-  static const auto compiler = cuda::load_nvrtc({}, process_environment());
+  static const auto compiler = kforecast::testing::load_test_nvrtc();
   return **compiler;
 }
 

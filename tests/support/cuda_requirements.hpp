@@ -6,6 +6,7 @@
 // a machine without NVRTC shows. A test executable's missing_requirement() (requirement.hpp)
 // returns one or more; the test must link kf_cuda.
 
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -17,23 +18,39 @@
 
 namespace kforecast::testing {
 
+// The libraries a test loads, as kforecast loads them without a config file: the environment's
+// KFORECAST_NVRTC_LIBRARY and KFORECAST_CUDA_DRIVER_LIBRARY where set (the settings a skipped
+// test's message suggests), else the search (cuda/library_search.hpp), which CUDA_HOME leads.
+inline cuda::LoaderOptions test_loader_options() {
+  const auto variable = [](const char* name) {
+    const char* value = std::getenv(name);
+    return std::string(value != nullptr ? value : "");
+  };
+  return {variable("KFORECAST_NVRTC_LIBRARY"), variable("KFORECAST_CUDA_DRIVER_LIBRARY")};
+}
+
+inline cuda::LoadedCompiler load_test_nvrtc() { return cuda::load_nvrtc(test_loader_options(), process_environment()); }
+
 inline std::optional<std::string> missing_nvrtc() {
-  auto compiler = cuda::load_nvrtc({}, process_environment());
-  if (!compiler) return compiler.error().message();
+  auto compiler = load_test_nvrtc();
+  if (!compiler) return compiler.error().message() + " (scripts/setup.sh installs CUDA's NVRTC wheel)";
   return std::nullopt;
 }
 
 // The opposite of missing_nvrtc(): for tests of what kforecast says where NVRTC is not installed.
 inline std::optional<std::string> installed_nvrtc() {
   if (missing_nvrtc()) return std::nullopt;
-  return std::string("NVRTC is installed here; this test is of a machine without it");
+  return std::string(
+      "NVRTC is installed here; this test is of a machine without it (run it with "
+      "KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so, or where no CUDA is installed)");
 }
 
 inline std::optional<std::string> missing_gpu() {
-  auto driver = cuda::load_driver({});
+  auto driver = cuda::load_driver(test_loader_options());
   if (!driver) return driver.error().message();
   auto devices = (*driver)->devices();
-  if (!devices || devices->empty()) return std::string("no CUDA device");
+  if (!devices) return devices.error().message + ": run on a machine with an NVIDIA GPU and its driver";
+  if (devices->empty()) return std::string("the CUDA driver reports no device: run on a machine with an NVIDIA GPU");
   return std::nullopt;
 }
 

@@ -2,8 +2,9 @@
 #pragma once
 
 // For a kforecast that a test starts with a clean environment (HOME=/tmp): the variables that let
-// it see the CUDA toolkit this test process sees, so a requirement checked here ("NVRTC is
-// installed") holds there too. CUDA_HOME and CUDA_PATH where set; else, where /usr/local/cuda has
+// it see the CUDA toolkit and the NVRTC this test process sees, so a requirement checked here
+// ("NVRTC is installed") holds there too. KFORECAST_NVRTC_LIBRARY, KFORECAST_CUDA_DRIVER_LIBRARY,
+// CUDA_HOME and CUDA_PATH where set; else, where /usr/local/cuda has
 // neither nvcc nor NVRTC, the private toolkit scripts/setup.sh installed under this user's cache
 // (cuda::private_toolkit_roots), which the clean HOME would hide, as CUDA_HOME.
 
@@ -17,11 +18,19 @@ namespace kforecast::testing {
 inline std::vector<std::string> toolkit_environment() {
   namespace fs = std::filesystem;
   std::vector<std::string> variables;
-  for (const char* name : {"CUDA_HOME", "CUDA_PATH"})
+  // The explicit libraries (cuda_requirements.hpp's test_loader_options) travel too: a child
+  // kforecast loads the NVRTC the test checked for.
+  for (const char* name : {"KFORECAST_NVRTC_LIBRARY", "KFORECAST_CUDA_DRIVER_LIBRARY"})
     if (const char* value = std::getenv(name); value != nullptr && *value != '\0')
       variables.push_back(std::string(name) + "=" + value);
+  bool toolkit_named = false;
+  for (const char* name : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0') {
+      variables.push_back(std::string(name) + "=" + value);
+      toolkit_named = true;
+    }
   std::error_code ec;
-  if (!variables.empty() || fs::exists("/usr/local/cuda/bin/nvcc", ec) ||
+  if (toolkit_named || fs::exists("/usr/local/cuda/bin/nvcc", ec) ||
       fs::exists("/usr/local/cuda/lib64/libnvrtc.so.13", ec))
     return variables;
   const char* xdg = std::getenv("XDG_CACHE_HOME");
