@@ -20,6 +20,7 @@ packages=(
   pre-commit                              # e2e test of .pre-commit-hooks.yaml with the real framework
   libbenchmark-dev                        # Google Benchmark: the e2e test of [[harness]] builds a real benchmark program
   clang-tidy-19                           # .clang-tidy in CI and the debug preset: 19 is the first that parses GCC 12's <expected>
+  python3-venv                            # scripts/nvrtc-versions.sh: NVRTC 11.8's wheel for the tests (scripts/test.sh)
 )
 
 # The private toolkit: NVIDIA's wheels of CUDA 13.0's compiler, each one pinned. kforecast

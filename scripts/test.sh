@@ -18,6 +18,12 @@ for preset in ${presets[*]}; do
     scripts/clang-tidy.sh build/release
   fi
   ctest --preset "$preset" -j "$(nproc)"
+  if [ "$preset" = release ] && [ "${KFORECAST_CUDA_WHEELS:-1}" != 0 ]; then
+    # The oldest NVRTC the loader accepts (CUDA 11.8) differs from 13 in ptxas' report and NVRTC's
+    # log; the NVRTC tests of kf_cuda cover both differences in seconds (docs/perf/nvrtc-versions.md).
+    echo "== NVRTC 11.8"
+    NVRTC_VERSIONS=11.8 NVRTC_TESTS='^kf_cuda_nvrtc_tests$' scripts/nvrtc-versions.sh "build/$preset"
+  fi
   # CTest says "Skipped" without the reason; each skipped executable printed it ("SKIPPED: no GPU").
   awk '/^[0-9]+\/[0-9]+ Testing: / { sub(/^[0-9]+\/[0-9]+ Testing: /, ""); name = $0 }
        /^SKIPPED: / { sub(/^SKIPPED: /, ""); print "skipped: " name ": " $0 }' \
