@@ -30,6 +30,16 @@ target_compile_definitions(kf_toml INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=
 get_target_property(_toml_inc tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
 target_include_directories(kf_toml SYSTEM INTERFACE ${_toml_inc})
 
+# fmt: Debian ships headers and a shared library, no static archive. kf_fmt compiles fmt's
+# implementation once (src/third_party/fmt_implementation.cpp) into the binary, so the binary
+# needs no libfmt.so, and every other file includes fmt's headers as it would for the shared
+# library (FMT_HEADER_ONLY would compile the implementation into each of them). Nothing links
+# fmt::fmt, which carries FMT_SHARED.
+add_library(kf_fmt STATIC ${PROJECT_SOURCE_DIR}/src/third_party/fmt_implementation.cpp)
+get_target_property(_fmt_inc fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
+target_include_directories(kf_fmt SYSTEM PUBLIC ${_fmt_inc})
+target_link_libraries(kf_fmt PRIVATE kf_build_flags)
+
 # simdjson is a shared library from Debian (no static build is shipped), so the binary links it,
 # and with it the shared C++ runtime; libcurl, also Debian's, is opened at run time. Their
 # headers are SYSTEM too.
@@ -65,5 +75,5 @@ function(kf_library name)
   file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${folder} ${include_dir}/${folder} SYMBOLIC)
   add_library(${name} STATIC ${ARG_SOURCES})
   target_include_directories(${name} PUBLIC ${include_dir})
-  target_link_libraries(${name} PUBLIC kf_build_flags fmt::fmt ${ARG_DEPS})
+  target_link_libraries(${name} PUBLIC kf_build_flags kf_fmt ${ARG_DEPS})
 endfunction()
