@@ -87,8 +87,8 @@ std::string large_plan() {
   plan.config_text = "[policy]\nmax_p_regression = 0.2\n[bench]\ntolerance = 0.02\n";
   plan.ledger = "/repo/.kforecast/ledger.jsonl";
   plan.shards = 4;
-  plan.report = {"0.1.0", std::string(40, 'a'), std::string(40, 'b'), kf::report::GateVerdict::pass, {}, {"revisions: --base"},
-                 std::nullopt};
+  plan.report = {"0.1.0", std::string(40, 'a'),  std::string(40, 'b'), kf::report::GateVerdict::pass,
+                 {},      {"revisions: --base"}, std::nullopt};
   std::string cuda;
   for (int line = 0; line < 120; ++line)
     cuda += "  acc += As[ty][k] * Bs[k][tx];  // tile " + std::to_string(line) + " \"quoted\" \t\n";
@@ -103,12 +103,20 @@ std::string large_plan() {
     f.p_regression = 0.7000000000000001;
     f.rationale = "the inner loop now reads B with a stride; line two";
     const std::string file = "src/kernels/file" + std::to_string(k % 12) + ".cu";
-    plan.report.kernels.push_back({"sgemm_" + std::to_string(k) + "<float, 4>", file, static_cast<std::uint32_t>(10 + k),
-                                   kf::report::Change::modified, kf::report::Decision::forecast_only,
-                                   kf::report::KernelVerdict::warn, {"needs a GPU measurement"}, f, std::nullopt, false});
+    plan.report.kernels.push_back({"sgemm_" + std::to_string(k) + "<float, 4>",
+                                   file,
+                                   static_cast<std::uint32_t>(10 + k),
+                                   kf::report::Change::modified,
+                                   kf::report::Decision::forecast_only,
+                                   kf::report::KernelVerdict::warn,
+                                   {"needs a GPU measurement"},
+                                   f,
+                                   std::nullopt,
+                                   false});
     if (k < 40) {
       plan.to_measure.push_back(static_cast<std::size_t>(k));
-      plan.jobs.push_back({static_cast<std::size_t>(k), true,
+      plan.jobs.push_back({static_cast<std::size_t>(k),
+                           true,
                            {file, "sgemm", {{file, "// base\n" + cuda}, {"src/common.cuh", "#define TILE 16\n"}}},
                            {file, "sgemm", {{file, "// head\n" + cuda}, {"src/common.cuh", "#define TILE 16\n"}}}});
     }
@@ -148,16 +156,14 @@ int main(int argc, char** argv) {
   cases.push_back({"shard results", fixture("fixtures/fuzz/shard_results/measured.json"), [](const std::string& text) {
                      return kf::gate::parse_results_json(text, "results.json").has_value();
                    }});
-  cases.push_back({"capture file", fixture("fixtures/fuzz/capture_file/design_example.json"),
-                   [](const std::string& text) {
-                     return kf::capture::parse_capture_json(text, "capture.json").has_value();
-                   }});
+  cases.push_back(
+      {"capture file", fixture("fixtures/fuzz/capture_file/design_example.json"),
+       [](const std::string& text) { return kf::capture::parse_capture_json(text, "capture.json").has_value(); }});
   cases.push_back({"gbench JSON, 8000 entries", large_gbench(2000), [](const std::string& text) {
                      return kf::harness::parse_gbench_json(text, "bench.json").has_value();
                    }});
 
-  std::printf("%-28s %10s %10s %12s %12s %10s\n", "file", "bytes", "CPU MB/s", "CPU us/file", "wall us/file",
-              "reads");
+  std::printf("%-28s %10s %10s %12s %12s %10s\n", "file", "bytes", "CPU MB/s", "CPU us/file", "wall us/file", "reads");
   for (const Case& c : cases) {
     if (!c.read(c.text)) {
       std::fprintf(stderr, "json_read_bench: the reader rejected '%s'\n", c.name);

@@ -40,13 +40,12 @@ get_target_property(_fmt_inc fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
 target_include_directories(kf_fmt SYSTEM PUBLIC ${_fmt_inc})
 target_link_libraries(kf_fmt PRIVATE kf_build_flags)
 
-# simdjson is a shared library from Debian (no static build is shipped), so the binary links it,
-# and with it the shared C++ runtime; libcurl, also Debian's, is opened at run time. Their
-# headers are SYSTEM too.
-add_library(kf_simdjson INTERFACE)
-target_link_libraries(kf_simdjson INTERFACE simdjson::simdjson)
-get_target_property(_simdjson_inc simdjson::simdjson INTERFACE_INCLUDE_DIRECTORIES)
-target_include_directories(kf_simdjson SYSTEM INTERFACE ${_simdjson_inc})
+# JSON: nlohmann/json, header-only (Debian ships no static simdjson, and its shared one brought
+# the shared C++ runtime with it). Headers declare with <nlohmann/json_fwd.hpp>; only the files
+# that read or write JSON include <nlohmann/json.hpp>. Untrusted text is parsed through
+# base/json_document.hpp, which bounds the nesting depth.
+add_library(kf_json INTERFACE)
+target_link_libraries(kf_json INTERFACE nlohmann_json::nlohmann_json)
 # libcurl is not linked but opened when the first request is made (src/http/libcurl_on_demand.cpp):
 # linked, it and the ~30 libraries it needs were loaded at every start of every command.
 add_library(kf_curl STATIC ${PROJECT_SOURCE_DIR}/src/http/libcurl_on_demand.cpp)

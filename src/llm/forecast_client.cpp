@@ -3,13 +3,13 @@
 
 #include "base/redaction.hpp"
 
-#include <simdjson.h>
-
 #include <cmath>
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "base/json_document.hpp"
 #include "base/redaction.hpp"
 #include "llm/answer_extraction.hpp"
 #include "llm/answer_validation.hpp"
@@ -39,11 +39,10 @@ bool retryable_status(long status) { return status == 408 || status == 409 || st
 // A 2xx body that is a chat completion; anything else (HTML from a proxy, an error object, a
 // body cut short) is a failed attempt worth retrying.
 std::optional<std::string> not_a_completion(const std::string& body) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(body).get(root) != simdjson::SUCCESS)
+  const auto root = json_document::parse(body);
+  if (!root)
     return fmt::format("a success status with a body that is not JSON ({})", parse_endpoint_error(body).message);
-  if (root["choices"].error() == simdjson::SUCCESS) return std::nullopt;
+  if (json_document::find(*root, "choices") != nullptr) return std::nullopt;
   return fmt::format("a success status with no completion in it ({})", parse_endpoint_error(body).message);
 }
 
