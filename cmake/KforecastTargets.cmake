@@ -12,6 +12,9 @@ endif()
 target_compile_options(kf_build_flags INTERFACE -Wall -Wextra ${kf_werror} -Wshadow -Wnon-virtual-dtor
                                                 -Wno-missing-field-initializers  # designated initialisers may omit defaulted members
                                                 -Wno-restrict)  # GCC 12 false positives in std::string at -O3 (GCC bug 105329)
+# Each function and object in its own section, so the linker drops what the binary never calls
+# (--gc-sections on kforecast, src/CMakeLists.txt): fmt's, nlohmann's and our own unused code.
+target_compile_options(kf_build_flags INTERFACE -ffunction-sections -fdata-sections)
 # Not src/: each library publishes its own folder (kf_library below), so a library can include
 # only what it links. Generated headers (the version, the embedded model) stay open to all.
 target_include_directories(kf_build_flags INTERFACE ${PROJECT_BINARY_DIR}/generated)

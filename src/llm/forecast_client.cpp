@@ -3,6 +3,8 @@
 
 #include "base/redaction.hpp"
 
+#include <sys/random.h>
+
 #include <cmath>
 #include <thread>
 
@@ -50,6 +52,16 @@ ForecastOutcome failure(std::string message, int requests) {
   return std::unexpected(ForecastFailure{std::move(message), requests});
 }
 
+// The jitter's seed from the kernel's random source. Not std::random_device: with the C++ runtime
+// linked in, it brings libstdc++'s arc4random call, which needs glibc 2.36, and the binary must
+// run on 2.35 (ubuntu-22.04).
+std::uint64_t fresh_seed() {
+  std::uint64_t seed = 0;
+  if (getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
+    seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return seed;
+}
+
 }  // namespace
 
 ForecastClient::ForecastClient(EndpointSettings settings, const http::HttpTransport& transport, PromptSet prompts,
@@ -59,7 +71,7 @@ ForecastClient::ForecastClient(EndpointSettings settings, const http::HttpTransp
       m_prompts(std::move(prompts)),
       m_deadline(deadline),
       m_clock(std::move(clock)),
-      m_random(m_clock.jitter_seed != 0 ? m_clock.jitter_seed : std::random_device{}()) {
+      m_random(m_clock.jitter_seed != 0 ? m_clock.jitter_seed : fresh_seed()) {
   m_settings.url = trimmed_url(m_settings.url);
   if (!m_clock.sleep) m_clock.sleep = [](milliseconds delay) { std::this_thread::sleep_for(delay); };
 }
