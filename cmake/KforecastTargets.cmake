@@ -78,4 +78,13 @@ function(kf_library name)
   add_library(${name} STATIC ${ARG_SOURCES})
   target_include_directories(${name} PUBLIC ${include_dir})
   target_link_libraries(${name} PUBLIC kf_build_flags kf_fmt ${ARG_DEPS})
+  # Size over speed in a release build, except where throughput is measured against a target:
+  # most of kforecast runs once per kernel or per run (orchestration, small files), and the
+  # shipped binary must stay under 5 MB stripped (docs/perf/binary-size.md).
+  if(CMAKE_BUILD_TYPE STREQUAL "Release" AND NOT name IN_LIST KF_SPEED_LIBRARIES)
+    target_compile_options(${name} PRIVATE -Os)
+  endif()
 endfunction()
+# The libraries kept at the build type's -O2: the diff parser, the CUDA scanner and lint (each
+# with a throughput benchmark in bench/), the embedded forecaster's features and the forecast math.
+set(KF_SPEED_LIBRARIES kf_diff kf_kernels kf_lint kf_embedded kf_forecast)
