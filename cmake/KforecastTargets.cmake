@@ -16,6 +16,9 @@ target_compile_options(kf_build_flags INTERFACE -Wall -Wextra ${kf_werror} -Wsha
 # optimisation even in the release build: the code under test is the optimised libraries and
 # binary, and -O0 halves the compile time of ~350 Catch2 files on CI's 2 cores.
 target_compile_options(kf_build_flags INTERFACE "$<$<BOOL:$<TARGET_PROPERTY:KF_TEST_CODE>>:-O0>")
+# Each function and object in its own section, so the linker drops what the binary never calls
+# (--gc-sections on kforecast, src/CMakeLists.txt): fmt's, nlohmann's and our own unused code.
+target_compile_options(kf_build_flags INTERFACE -ffunction-sections -fdata-sections)
 # Not src/: each library publishes its own folder (kf_library below), so a library can include
 # only what it links. Generated headers (the version, the embedded model) stay open to all.
 target_include_directories(kf_build_flags INTERFACE ${PROJECT_BINARY_DIR}/generated)
@@ -39,13 +42,22 @@ target_compile_definitions(kf_toml INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=
 get_target_property(_toml_inc tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
 target_include_directories(kf_toml SYSTEM INTERFACE ${_toml_inc})
 
-# simdjson is a shared library from Debian (no static build is shipped), so the binary links it,
-# and with it the shared C++ runtime; libcurl, also Debian's, is opened at run time. Their
-# headers are SYSTEM too.
-add_library(kf_simdjson INTERFACE)
-target_link_libraries(kf_simdjson INTERFACE simdjson::simdjson)
-get_target_property(_simdjson_inc simdjson::simdjson INTERFACE_INCLUDE_DIRECTORIES)
-target_include_directories(kf_simdjson SYSTEM INTERFACE ${_simdjson_inc})
+# fmt: Debian ships headers and a shared library, no static archive. kf_fmt compiles fmt's
+# implementation once (src/third_party/fmt_implementation.cpp) into the binary, so the binary
+# needs no libfmt.so, and every other file includes fmt's headers as it would for the shared
+# library (FMT_HEADER_ONLY would compile the implementation into each of them). Nothing links
+# fmt::fmt, which carries FMT_SHARED.
+add_library(kf_fmt STATIC ${PROJECT_SOURCE_DIR}/src/third_party/fmt_implementation.cpp)
+get_target_property(_fmt_inc fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
+target_include_directories(kf_fmt SYSTEM PUBLIC ${_fmt_inc})
+target_link_libraries(kf_fmt PRIVATE kf_build_flags)
+
+# JSON: nlohmann/json, header-only (Debian ships no static simdjson, and its shared one brought
+# the shared C++ runtime with it). Headers declare with <nlohmann/json_fwd.hpp>; only the files
+# that read or write JSON include <nlohmann/json.hpp>. Untrusted text is parsed through
+# base/json_document.hpp, which bounds the nesting depth.
+add_library(kf_json INTERFACE)
+target_link_libraries(kf_json INTERFACE nlohmann_json::nlohmann_json)
 # libcurl is not linked but opened when the first request is made (src/http/libcurl_on_demand.cpp):
 # linked, it and the ~30 libraries it needs were loaded at every start of every command.
 add_library(kf_curl STATIC ${PROJECT_SOURCE_DIR}/src/http/libcurl_on_demand.cpp)
@@ -74,5 +86,14 @@ function(kf_library name)
   file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${folder} ${include_dir}/${folder} SYMBOLIC)
   add_library(${name} STATIC ${ARG_SOURCES})
   target_include_directories(${name} PUBLIC ${include_dir})
-  target_link_libraries(${name} PUBLIC kf_build_flags fmt::fmt ${ARG_DEPS})
+  target_link_libraries(${name} PUBLIC kf_build_flags kf_fmt ${ARG_DEPS})
+  # Size over speed in a release build, except where throughput is measured against a target:
+  # most of kforecast runs once per kernel or per run (orchestration, small files), and the
+  # shipped binary must stay under 5 MB stripped (docs/perf/binary-size.md).
+  if(CMAKE_BUILD_TYPE STREQUAL "Release" AND NOT name IN_LIST KF_SPEED_LIBRARIES)
+    target_compile_options(${name} PRIVATE -Os)
+  endif()
 endfunction()
+# The libraries kept at the build type's -O2: the diff parser, the CUDA scanner and lint (each
+# with a throughput benchmark in bench/), the embedded forecaster's features and the forecast math.
+set(KF_SPEED_LIBRARIES kf_diff kf_kernels kf_lint kf_embedded kf_forecast)

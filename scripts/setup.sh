@@ -11,9 +11,9 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git   # toolchain; git is also run by kforecast and its tests; g++ is nvcc's host compiler
   libcurl4-openssl-dev                    # HTTP: LLM endpoints, GitHub/GitLab APIs
-  libsimdjson-dev                         # JSON: endpoint answers, datasets, reports
+  nlohmann-json3-dev                      # JSON: endpoint answers, datasets, reports (header-only: the binary needs no JSON library)
   libtomlplusplus-dev                     # .kforecast.toml
-  libfmt-dev                              # formatting (std::format is missing from GCC 12)
+  libfmt-dev                              # formatting (std::format is missing from GCC 12); compiled into the binary (src/third_party)
 )
 [ "${1:-}" = --build-only ] || packages+=(
   catch2                                  # unit tests (Catch2 v2)

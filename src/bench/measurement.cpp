@@ -4,8 +4,9 @@
 #include <cmath>
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
+#include "base/json_document.hpp"
 #include "base/json_string.hpp"
 #include "forecast/speedup_bin.hpp"
 
@@ -96,47 +97,31 @@ std::string measurement_json(const Measurement& m, Detail detail) {
 }
 
 // The numbers of a JSON array (integers too); anything else in it, or a non-array, is skipped.
-std::vector<double> numbers_of(simdjson::dom::element element) {
+std::vector<double> numbers_of(const Json& element) {
   std::vector<double> numbers;
-  simdjson::dom::array array;
-  if (element.get_array().get(array) != simdjson::SUCCESS) return numbers;
-  for (auto item : array) {
-    double d = 0;
-    std::int64_t i = 0;
-    std::uint64_t u = 0;
-    if (item.get_double().get(d) == simdjson::SUCCESS)
-      numbers.push_back(d);
-    else if (item.get_int64().get(i) == simdjson::SUCCESS)
-      numbers.push_back(static_cast<double>(i));
-    else if (item.get_uint64().get(u) == simdjson::SUCCESS)
-      numbers.push_back(static_cast<double>(u));
-  }
+  if (!element.is_array()) return numbers;
+  for (const Json& item : element)
+    if (item.is_number()) numbers.push_back(item.get<double>());
   return numbers;
 }
 
 // The same for a field looked up by name: one that is missing has no numbers.
-std::vector<double> numbers_of(simdjson::simdjson_result<simdjson::dom::element> field) {
-  simdjson::dom::element element;
-  if (field.get(element) != simdjson::SUCCESS) return {};
-  return numbers_of(element);
+std::vector<double> numbers_of(const Json& object, std::string_view key) {
+  const Json* element = json_document::find(object, key);
+  return element != nullptr ? numbers_of(*element) : std::vector<double>();
 }
 
 Result<Measurement> parse_measurement_json(std::string_view text) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS)
-    return fail(ExitCode::could_not_run, "the measurement process wrote no JSON result");
+  const auto document = json_document::parse(text);
+  if (!document) return fail(ExitCode::could_not_run, "the measurement process wrote no JSON result");
+  const Json& root = *document;
   Measurement m;
   const auto real = [&](const char* key, double fallback) {
-    double value = fallback;
-    if (root[key].get_double().get(value) == simdjson::SUCCESS) return value;
-    std::int64_t integer = 0;
-    if (root[key].get_int64().get(integer) == simdjson::SUCCESS) return static_cast<double>(integer);
-    return fallback;
+    return json_document::number_at(root, key).value_or(fallback);
   };
   const auto text_of = [&](const char* key) {
-    std::string_view value;
-    return root[key].get_string().get(value) == simdjson::SUCCESS ? std::string(value) : std::string();
+    const std::string* value = json_document::string_at(root, key);
+    return value != nullptr ? *value : std::string();
   };
   auto verdict = verdict_from(text_of("verdict"));
   if (!verdict) return fail(ExitCode::could_not_run, "the measurement process's result has no valid verdict");
@@ -159,46 +144,36 @@ Result<Measurement> parse_measurement_json(std::string_view text) {
   m.sm_clock_min_mhz = static_cast<unsigned>(real("sm_clock_min_mhz", 0));
   m.throttle_reasons = static_cast<std::uint64_t>(real("throttle_reasons", 0));
   m.regression_checks = static_cast<int>(real("regression_checks", 1));
-  simdjson::dom::array notes;
-  if (root["notes"].get_array().get(notes) == simdjson::SUCCESS)
-    for (auto note : notes) {
-      std::string_view value;
-      if (note.get_string().get(value) == simdjson::SUCCESS) m.notes.emplace_back(value);
-    }
-  simdjson::dom::array sizes;
-  if (root["sizes"].get_array().get(sizes) == simdjson::SUCCESS)
-    for (auto size : sizes) {
+  if (const Json* notes = json_document::array_at(root, "notes"))
+    for (const Json& note : *notes)
+      if (note.is_string()) m.notes.push_back(note.get<std::string>());
+  if (const Json* sizes = json_document::array_at(root, "sizes"))
+    for (const Json& size : *sizes) {
       SizeMeasurement s;
       s.interval = {0, 0, 0, 0};  // null where the size was not timed
-      std::string_view value;
-      if (size["size"].get_string().get(value) == simdjson::SUCCESS) s.size = value;
-      if (size["verdict"].get_string().get(value) == simdjson::SUCCESS)
-        s.verdict = verdict_from(value).value_or(Verdict::failed);
-      double d = 0;
-      if (size["speedup"].get_double().get(d) == simdjson::SUCCESS) s.interval.speedup = d;
-      if (size["ci_low"].get_double().get(d) == simdjson::SUCCESS) s.interval.low = d;
-      if (size["ci_high"].get_double().get(d) == simdjson::SUCCESS) s.interval.high = d;
-      if (size["t_base_us"].get_double().get(d) == simdjson::SUCCESS) s.t_reference_us = d;
-      if (size["t_head_us"].get_double().get(d) == simdjson::SUCCESS) s.t_candidate_us = d;
-      std::int64_t n = 0;
-      if (size["batch"].get_int64().get(n) == simdjson::SUCCESS) s.batch = static_cast<int>(n);
-      if (size["samples_per_block"].get_int64().get(n) == simdjson::SUCCESS) s.samples_per_block = static_cast<int>(n);
-      if (size["redone_blocks"].get_int64().get(n) == simdjson::SUCCESS) s.redone_blocks = static_cast<int>(n);
-      s.round_log_speedups = numbers_of(size["round_log_speedups"]);
+      if (const std::string* value = json_document::string_at(size, "size")) s.size = *value;
+      if (const std::string* value = json_document::string_at(size, "verdict"))
+        s.verdict = verdict_from(*value).value_or(Verdict::failed);
+      for (const auto& [key, field] : {std::pair{"speedup", &s.interval.speedup}, std::pair{"ci_low", &s.interval.low},
+                                       std::pair{"ci_high", &s.interval.high}, std::pair{"t_base_us", &s.t_reference_us},
+                                       std::pair{"t_head_us", &s.t_candidate_us}})
+        if (const auto d = json_document::number_at(size, key)) *field = *d;
+      for (const auto& [key, field] : {std::pair{"batch", &s.batch}, std::pair{"samples_per_block", &s.samples_per_block},
+                                       std::pair{"redone_blocks", &s.redone_blocks}})
+        if (const auto n = json_document::int64_at(size, key)) *field = static_cast<int>(*n);
+      s.round_log_speedups = numbers_of(size, "round_log_speedups");
       s.interval.rounds = static_cast<int>(s.round_log_speedups.size());
-      const auto clocks = numbers_of(size["block_sm_mhz"]);
-      const auto throttles = numbers_of(size["block_throttle_reasons"]);
+      const auto clocks = numbers_of(size, "block_sm_mhz");
+      const auto throttles = numbers_of(size, "block_throttle_reasons");
       for (std::size_t b = 0; b < clocks.size(); ++b)
         s.block_clocks.push_back(
             {static_cast<unsigned>(clocks[b]), b < throttles.size() ? static_cast<std::uint64_t>(throttles[b]) : 0});
-      simdjson::dom::array blocks;
-      if (size["block_samples_us"].get_array().get(blocks) == simdjson::SUCCESS)
-        for (auto block : blocks)
+      if (const Json* blocks = json_document::array_at(size, "block_samples_us"))
+        for (const Json& block : *blocks)
           if (block.is_array()) s.block_samples_us.push_back(numbers_of(block));
-      simdjson::dom::array checks;
-      if (size["checks"].get_array().get(checks) == simdjson::SUCCESS)
-        for (auto check : checks)
-          if (check.get_string().get(value) == simdjson::SUCCESS) s.checks.emplace_back(value);
+      if (const Json* checks = json_document::array_at(size, "checks"))
+        for (const Json& check : *checks)
+          if (check.is_string()) s.checks.push_back(check.get<std::string>());
       m.sizes.push_back(std::move(s));
     }
   return m;

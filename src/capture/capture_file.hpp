@@ -3,7 +3,7 @@
 
 // One recorded kernel launch, as a capture file holds it (docs/design/capture.md, version 1).
 // This header and capture_writer.cpp use the standard library only, so the injection library
-// (loaded into the user's process, where fmt and simdjson must not be) can compile them in.
+// (loaded into the user's process, where fmt and a JSON library must not be) can compile them in.
 
 #include <array>
 #include <cstddef>

@@ -5,15 +5,14 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
+
+#include "base/json_document.hpp"
 
 namespace kforecast::capture {
 namespace {
 
 namespace fs = std::filesystem;
-using simdjson::dom::array;
-using simdjson::dom::element;
-using simdjson::dom::object;
 
 // Thrown inside the reader only, caught once by parse_capture_json: the fields then read as a
 // list rather than as a ladder of checks.
@@ -29,83 +28,78 @@ std::string child(std::string_view path, std::string_view key) {
   return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
 }
 
-element field(object parent, std::string_view key, std::string_view path) {
-  element value;
-  if (parent[key].get(value) != simdjson::SUCCESS) malformed(child(path, key), "missing");
-  return value;
+const Json& field(const Json& parent, std::string_view key, std::string_view path) {
+  const Json* value = json_document::find(parent, key);
+  if (value == nullptr) malformed(child(path, key), "missing");
+  return *value;
 }
 
-bool has(object parent, std::string_view key) {
-  element value;
-  return parent[key].get(value) == simdjson::SUCCESS;
-}
+bool has(const Json& parent, std::string_view key) { return json_document::find(parent, key) != nullptr; }
 
-std::uint64_t unsigned_in(element value, const std::string& path, std::uint64_t low, std::uint64_t high) {
-  std::uint64_t number = 0;
-  if (value.get_uint64().get(number) != simdjson::SUCCESS) malformed(path, "expected a non-negative integer");
+std::uint64_t unsigned_in(const Json& value, const std::string& path, std::uint64_t low, std::uint64_t high) {
+  if (!value.is_number_unsigned()) malformed(path, "expected a non-negative integer");
+  const auto number = value.get<std::uint64_t>();
   if (number < low || number > high) malformed(path, fmt::format("{} is outside [{}, {}]", number, low, high));
   return number;
 }
 
-std::uint64_t unsigned_at(object parent, std::string_view key, std::string_view path, std::uint64_t low,
+std::uint64_t unsigned_at(const Json& parent, std::string_view key, std::string_view path, std::uint64_t low,
                           std::uint64_t high) {
   return unsigned_in(field(parent, key, path), child(path, key), low, high);
 }
 
-std::string string_in(element value, const std::string& path, std::size_t max_bytes) {
-  std::string_view text;
-  if (value.get_string().get(text) != simdjson::SUCCESS) malformed(path, "expected a string");
+std::string string_in(const Json& value, const std::string& path, std::size_t max_bytes) {
+  if (!value.is_string()) malformed(path, "expected a string");
+  const auto& text = value.get_ref<const std::string&>();
   if (text.size() > max_bytes) malformed(path, fmt::format("longer than {} bytes", max_bytes));
-  return std::string(text);
+  return text;
 }
 
-std::string string_at(object parent, std::string_view key, std::string_view path, std::size_t max_bytes) {
+std::string string_at(const Json& parent, std::string_view key, std::string_view path, std::size_t max_bytes) {
   return string_in(field(parent, key, path), child(path, key), max_bytes);
 }
 
-object object_at(object parent, std::string_view key, std::string_view path) {
-  object value;
-  if (field(parent, key, path).get_object().get(value) != simdjson::SUCCESS)
-    malformed(child(path, key), "expected an object");
+const Json& object_at(const Json& parent, std::string_view key, std::string_view path) {
+  const Json& value = field(parent, key, path);
+  if (!value.is_object()) malformed(child(path, key), "expected an object");
   return value;
 }
 
-array array_at(object parent, std::string_view key, std::string_view path, std::size_t max_entries) {
-  array value;
-  if (field(parent, key, path).get_array().get(value) != simdjson::SUCCESS) malformed(child(path, key), "expected an array");
+const Json& array_at(const Json& parent, std::string_view key, std::string_view path, std::size_t max_entries) {
+  const Json& value = field(parent, key, path);
+  if (!value.is_array()) malformed(child(path, key), "expected an array");
   if (value.size() > max_entries) malformed(child(path, key), fmt::format("more than {} entries", max_entries));
   return value;
 }
 
-object object_in(element value, const std::string& path) {
-  object result;
-  if (value.get_object().get(result) != simdjson::SUCCESS) malformed(path, "expected an object");
-  return result;
+const Json& object_in(const Json& value, const std::string& path) {
+  if (!value.is_object()) malformed(path, "expected an object");
+  return value;  // NOLINT(bugprone-return-const-ref-from-parameter): part of a document that outlives the call
 }
 
-std::vector<std::string> strings_at(object parent, std::string_view key, std::string_view path) {
+std::vector<std::string> strings_at(const Json& parent, std::string_view key, std::string_view path) {
   std::vector<std::string> strings;
   std::size_t i = 0;
-  for (element entry : array_at(parent, key, path, 4096))
+  for (const Json& entry : array_at(parent, key, path, 4096))
     strings.push_back(string_in(entry, fmt::format("{}[{}]", child(path, key), i++), 4096));
   return strings;
 }
 
-std::array<std::uint32_t, 3> triple_at(object parent, std::string_view key, std::string_view path,
+std::array<std::uint32_t, 3> triple_at(const Json& parent, std::string_view key, std::string_view path,
                                        const std::array<std::uint64_t, 3>& high) {
   const std::string where = child(path, key);
-  const array values = array_at(parent, key, path, 3);
+  const Json& values = array_at(parent, key, path, 3);
   if (values.size() != 3) malformed(where, "expected three integers [x, y, z]");
   std::array<std::uint32_t, 3> triple{};
   std::size_t i = 0;
-  for (element value : values) {
+  for (const Json& value : values) {
     triple[i] = static_cast<std::uint32_t>(unsigned_in(value, fmt::format("{}[{}]", where, i), 1, high[i]));
     ++i;
   }
   return triple;
 }
 
-std::vector<std::byte> hex_at(object parent, std::string_view key, std::string_view path, std::uint32_t size) {
+std::vector<std::byte> hex_at(const Json& parent, std::string_view key, std::string_view path, std::uint32_t size) {
   const std::string where = child(path, key);
   const std::string text = string_in(field(parent, key, path), where, 2 * std::size_t{max_parameter_bytes});
   if (text.size() != 2 * std::size_t{size})
@@ -140,7 +134,7 @@ void check_blob_path(const std::string& blob, const std::string& where) {
   }
 }
 
-CapturedParameter read_parameter(object entry, const std::string& path, std::uint32_t expected_index) {
+CapturedParameter read_parameter(const Json& entry, const std::string& path, std::uint32_t expected_index) {
   CapturedParameter parameter;
   parameter.index = static_cast<std::uint32_t>(unsigned_at(entry, "index", path, 0, max_parameters));
   if (parameter.index != expected_index)
@@ -167,7 +161,7 @@ CapturedParameter read_parameter(object entry, const std::string& path, std::uin
   return parameter;
 }
 
-CapturedAllocation read_allocation(object entry, const std::string& path) {
+CapturedAllocation read_allocation(const Json& entry, const std::string& path) {
   CapturedAllocation allocation;
   allocation.id = static_cast<std::int64_t>(unsigned_at(entry, "id", path, 0, max_allocation_bytes));
   allocation.bytes = unsigned_at(entry, "bytes", path, 1, max_allocation_bytes);
@@ -188,26 +182,26 @@ CapturedAllocation read_allocation(object entry, const std::string& path) {
   return allocation;
 }
 
-Capture read_capture(object root) {
+Capture read_capture(const Json& root) {
   Capture capture;
   const std::uint64_t version = unsigned_at(root, "kforecast_capture", "", 0, UINT32_MAX);
   if (version != capture_format_version)
     malformed("kforecast_capture",
               fmt::format("version {}; this kforecast reads version {}: capture again with `kforecast capture`", version,
                           capture_format_version));
-  const object kernel = object_at(root, "kernel", "");
+  const Json& kernel = object_at(root, "kernel", "");
   capture.kernel.mangled = string_at(kernel, "mangled", "kernel", 4096);
   if (capture.kernel.mangled.empty()) malformed("kernel.mangled", "empty");
   capture.kernel.demangled = string_at(kernel, "demangled", "kernel", 16384);
   if (has(kernel, "module")) capture.kernel.module = string_at(kernel, "module", "kernel", 128);
   if (has(root, "program")) capture.program = strings_at(root, "program", "");
   if (has(root, "device")) {
-    const object device = object_at(root, "device", "");
+    const Json& device = object_at(root, "device", "");
     if (has(device, "name")) capture.device_name = string_at(device, "name", "device", 256);
     if (has(device, "compute_capability"))
       capture.compute_capability = string_at(device, "compute_capability", "device", 16);
   }
-  const object launch = object_at(root, "launch", "");
+  const Json& launch = object_at(root, "launch", "");
   capture.grid = triple_at(launch, "grid", "launch", {0x7FFFFFFF, 65535, 65535});
   capture.block = triple_at(launch, "block", "launch", {1024, 1024, 64});
   if (std::uint64_t{capture.block[0]} * capture.block[1] * capture.block[2] > 1024)
@@ -216,7 +210,7 @@ Capture read_capture(object root) {
   capture.ordinal = unsigned_at(root, "ordinal", "", 0, 1'000'000);
 
   std::size_t i = 0;
-  for (element value : array_at(root, "allocations", "", max_allocations)) {
+  for (const Json& value : array_at(root, "allocations", "", max_allocations)) {
     const std::string path = fmt::format("allocations[{}]", i++);
     capture.allocations.push_back(read_allocation(object_in(value, path), path));
   }
@@ -227,11 +221,11 @@ Capture read_capture(object root) {
 
   i = 0;
   std::uint32_t end_of_previous = 0;
-  if (element parameters; root["parameters"].get(parameters) == simdjson::SUCCESS && parameters.is_null()) {
+  if (const Json* parameters = json_document::find(root, "parameters"); parameters != nullptr && parameters->is_null()) {
     capture.layout_unknown = true;
     return capture;
   }
-  for (element value : array_at(root, "parameters", "", max_parameters)) {
+  for (const Json& value : array_at(root, "parameters", "", max_parameters)) {
     const std::string path = fmt::format("parameters[{}]", i);
     auto parameter = read_parameter(object_in(value, path), path, static_cast<std::uint32_t>(i));
     ++i;
@@ -287,15 +281,12 @@ Result<fs::path> confined_blob(const fs::path& capture_file, const CapturedAlloc
 Result<Capture> parse_capture_json(std::string_view text, std::string_view file_name) {
   if (text.size() > max_capture_file_bytes)
     return usage_error(fmt::format("{}: larger than {} bytes; not a capture file", file_name, max_capture_file_bytes));
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (const auto error = parser.parse(text.data(), text.size()).get(root); error != simdjson::SUCCESS)
-    return usage_error(fmt::format("{}: not JSON ({}); capture again with `kforecast capture`", file_name,
-                                   simdjson::error_message(error)));
+  const auto root = json_document::parse(text);
+  if (!root)
+    return usage_error(fmt::format("{}: not JSON ({}); capture again with `kforecast capture`", file_name, root.error()));
   try {
-    object top;
-    if (root.get_object().get(top) != simdjson::SUCCESS) malformed("(top level)", "expected an object");
-    return read_capture(top);
+    if (!root->is_object()) malformed("(top level)", "expected an object");
+    return read_capture(*root);
   } catch (const FieldError& error) {
     return usage_error(fmt::format("{}: {}", file_name, error.message));
   }

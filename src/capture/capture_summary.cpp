@@ -2,11 +2,14 @@
 #include "capture/capture_summary.hpp"
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>
 #include <set>
+
+#include "base/json_document.hpp"
+#include "base/text_file.hpp"
 
 namespace kforecast::capture {
 namespace {
@@ -25,33 +28,34 @@ struct Tally {
 
 std::string add_capture(CaptureSummary& summary, std::map<std::string, Tally>& kernels, const fs::path& file,
                         const std::string& name) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (auto error = parser.load(file.string()).get(root))
-    return fmt::format("not JSON ({})", simdjson::error_message(error));
-  std::int64_t version = 0;
-  if (root["kforecast_capture"].get(version) != simdjson::SUCCESS) return "no kforecast_capture version";
-  if (version != 1) return fmt::format("capture format {} (this kforecast reads 1)", version);
-  std::string_view kernel;
-  if (root["kernel"]["demangled"].get(kernel) != simdjson::SUCCESS) return "no kernel.demangled";
-  const std::string kernel_name(kernel);
+  auto text = read_text_file(file, "capture file");
+  if (!text) return fmt::format("not JSON ({})", text.error().message);
+  const auto document = json_document::parse(*text);
+  if (!document) return fmt::format("not JSON ({})", document.error());
+  const Json& root = *document;
+  const auto version = json_document::int64_at(root, "kforecast_capture");
+  if (!version) return "no kforecast_capture version";
+  if (*version != 1) return fmt::format("capture format {} (this kforecast reads 1)", *version);
+  const Json* kernel_object = json_document::object_at(root, "kernel");
+  const std::string* kernel = kernel_object ? json_document::string_at(*kernel_object, "demangled") : nullptr;
+  if (kernel == nullptr) return "no kernel.demangled";
+  const std::string kernel_name(*kernel);
   ++summary.launches;
   Tally& tally = kernels[kernel_name];
   ++tally.launches;
   const std::string stem = file.stem().string();
   tally.shapes.insert(file.parent_path().filename().string() + "/" + stem.substr(0, stem.rfind('-')));
-  simdjson::dom::element parameters;
-  if (root["parameters"].get(parameters) != simdjson::SUCCESS) return "no parameters";
+  const Json* parameters = json_document::find(root, "parameters");
+  if (parameters == nullptr) return "no parameters";
   std::string reason;
-  if (parameters.is_null()) {
+  if (parameters->is_null()) {
     reason = "cannot replay: the parameter layout was not known at the launch";
-  } else if (simdjson::dom::array list; parameters.get(list) == simdjson::SUCCESS) {
-    for (auto parameter : list) {
-      std::string_view kind;
-      std::int64_t index = 0;
-      if (parameter["kind"].get(kind) == simdjson::SUCCESS && kind == "pointer_inside" &&
-          parameter["index"].get(index) == simdjson::SUCCESS) {
-        reason = fmt::format("cannot replay: pointer inside argument {}", index);
+  } else if (parameters->is_array()) {
+    for (const Json& parameter : *parameters) {
+      const std::string* kind = json_document::string_at(parameter, "kind");
+      const auto index = json_document::int64_at(parameter, "index");
+      if (kind != nullptr && *kind == "pointer_inside" && index) {
+        reason = fmt::format("cannot replay: pointer inside argument {}", *index);
         break;
       }
     }
@@ -59,14 +63,12 @@ std::string add_capture(CaptureSummary& summary, std::map<std::string, Tally>& k
     return "parameters is neither a list nor null";
   }
   if (!reason.empty()) summary.unreplayable.push_back({kernel_name, name, reason});
-  if (simdjson::dom::array allocations; root["allocations"].get(allocations) == simdjson::SUCCESS) {
-    for (auto allocation : allocations) {
-      std::string_view contents;
-      std::uint64_t bytes = 0;
-      if (allocation["contents"].get(contents) == simdjson::SUCCESS && contents == "synthetic") {
-        if (allocation["region_bytes"].get(bytes) != simdjson::SUCCESS) bytes = 0;
-        summary.synthetic.push_back({kernel_name, name, bytes});
-      }
+  if (const Json* allocations = json_document::array_at(root, "allocations")) {
+    for (const Json& allocation : *allocations) {
+      const std::string* contents = json_document::string_at(allocation, "contents");
+      if (contents != nullptr && *contents == "synthetic")
+        summary.synthetic.push_back(
+            {kernel_name, name, json_document::uint64_at(allocation, "region_bytes").value_or(0)});
     }
   }
   return {};

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "context/compile_database.hpp"
 
-#include <simdjson.h>
-
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "base/json_document.hpp"
 #include "context/shell_words.hpp"
 
 namespace kforecast::context {
@@ -21,32 +21,27 @@ struct EntryProblem {
   std::string what;
 };
 
-std::string string_field(simdjson::dom::object entry, std::string_view key, bool required) {
-  simdjson::dom::element element;
-  if (entry[key].get(element) != simdjson::SUCCESS) {
+std::string string_field(const Json& entry, std::string_view key, bool required) {
+  const Json* element = json_document::find(entry, key);
+  if (element == nullptr) {
     if (required) throw EntryProblem{fmt::format("'{}' is missing", key)};
     return {};
   }
-  std::string_view text;
-  if (element.get_string().get(text) != simdjson::SUCCESS)
-    throw EntryProblem{fmt::format("'{}' must be a string", key)};
+  if (!element->is_string()) throw EntryProblem{fmt::format("'{}' must be a string", key)};
+  const std::string& text = element->get_ref<const std::string&>();
   if (text.size() > max_string_bytes)
     throw EntryProblem{fmt::format("'{}' is longer than {} bytes", key, max_string_bytes)};
   if (text.find('\0') != std::string_view::npos) throw EntryProblem{fmt::format("'{}' holds a NUL byte", key)};
   return std::string(text);
 }
 
-std::vector<std::string> entry_arguments(simdjson::dom::object entry) {
-  simdjson::dom::element element;
-  if (entry["arguments"].get(element) == simdjson::SUCCESS) {
-    simdjson::dom::array array;
-    if (element.get_array().get(array) != simdjson::SUCCESS)
-      throw EntryProblem{"'arguments' must be an array of strings"};
+std::vector<std::string> entry_arguments(const Json& entry) {
+  if (const Json* element = json_document::find(entry, "arguments")) {
+    if (!element->is_array()) throw EntryProblem{"'arguments' must be an array of strings"};
     std::vector<std::string> arguments;
-    for (simdjson::dom::element item : array) {
-      std::string_view text;
-      if (item.get_string().get(text) != simdjson::SUCCESS)
-        throw EntryProblem{"'arguments' must be an array of strings"};
+    for (const Json& item : *element) {
+      if (!item.is_string()) throw EntryProblem{"'arguments' must be an array of strings"};
+      const std::string& text = item.get_ref<const std::string&>();
       if (arguments.size() == max_argument_count || text.size() > max_string_bytes)
         throw EntryProblem{"'arguments' is larger than any build writes"};
       arguments.emplace_back(text);
@@ -73,7 +68,7 @@ class Reader {
  public:
   Reader(std::string_view name, const DatabasePlace& place) : m_place(place) { m_database.name = name; }
 
-  void add(simdjson::dom::object object) {
+  void add(const Json& object) {
     const std::string file = string_field(object, "file", true);
     const std::string directory_text = string_field(object, "directory", true);
     if (file.empty()) throw EntryProblem{"'file' is empty"};
@@ -115,23 +110,18 @@ class Reader {
 
 Result<CompileDatabase> parse_compile_database(std::string_view text, std::string_view name,
                                                const DatabasePlace& place) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (auto error = parser.parse(simdjson::padded_string(text)).get(root); error != simdjson::SUCCESS)
-    return usage_error(
-        fmt::format("{}: not valid JSON ({}); regenerate it with the build (see docs/compile-context.md)", name,
-                    simdjson::error_message(error)));
-  simdjson::dom::array array;
-  if (root.get_array().get(array) != simdjson::SUCCESS)
-    return usage_error(fmt::format("{}: expected a JSON array of compile commands", name));
+  const auto root = json_document::parse(text);
+  if (!root)
+    return usage_error(fmt::format(
+        "{}: not valid JSON ({}); regenerate it with the build (see docs/compile-context.md)", name, root.error()));
+  if (!root->is_array()) return usage_error(fmt::format("{}: expected a JSON array of compile commands", name));
   Reader reader(name, place);
   std::size_t index = 0;
-  for (simdjson::dom::element element : array) {
+  for (const Json& element : *root) {
     ++index;
     try {
-      simdjson::dom::object object;
-      if (element.get_object().get(object) != simdjson::SUCCESS) throw EntryProblem{"not an object"};
-      reader.add(object);
+      if (!element.is_object()) throw EntryProblem{"not an object"};
+      reader.add(element);
     } catch (const EntryProblem& problem) {
       return usage_error(fmt::format("{}: entry {}: {}", name, index, problem.what));
     }

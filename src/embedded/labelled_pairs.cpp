@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "embedded/labelled_pairs.hpp"
 
-#include <fmt/format.h>
-#include <simdjson.h>
 #include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/json_document.hpp"
 
 namespace kforecast::embedded {
 namespace {
-
-using simdjson::dom::element;
-using simdjson::dom::object;
 
 struct LineError {
   std::string message;
@@ -21,39 +21,37 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
 }
 
-std::expected<std::string, LineError> string_field(object obj, std::string_view key, bool required,
+std::expected<std::string, LineError> string_field(const Json& obj, std::string_view key, bool required,
                                                    std::string_view where) {
-  element value;
-  if (obj[key].get(value) != simdjson::SUCCESS) {
+  const Json* value = json_document::find(obj, key);
+  if (value == nullptr) {
     if (required) return std::unexpected(LineError{fmt::format("{}\"{}\" is missing", where, key)});
     return std::string();
   }
-  std::string_view text;
-  if (value.get(text) != simdjson::SUCCESS)
-    return std::unexpected(LineError{fmt::format("{}\"{}\" must be a string", where, key)});
-  return std::string(text);
+  if (!value->is_string()) return std::unexpected(LineError{fmt::format("{}\"{}\" must be a string", where, key)});
+  return value->get<std::string>();
 }
 
 // [x] or [x, y] or [x, y, z], each a positive integer.
-std::expected<std::array<std::int64_t, 3>, LineError> dims(element value, std::string_view name) {
-  simdjson::dom::array array;
-  if (value.get(array) != simdjson::SUCCESS || array.size() < 1 || array.size() > 3)
+std::expected<std::array<std::int64_t, 3>, LineError> dims(const Json& value, std::string_view name) {
+  if (!value.is_array() || value.empty() || value.size() > 3)
     return std::unexpected(LineError{fmt::format("launch.{} must be an array of 1 to 3 positive integers", name)});
   std::array<std::int64_t, 3> out{1, 1, 1};
   std::size_t i = 0;
-  for (element item : array) {
-    std::int64_t v = 0;
-    if (item.get(v) != simdjson::SUCCESS || v < 1 || v > (std::int64_t{1} << 31))
+  for (const Json& item : value) {
+    const std::int64_t v = json_document::as_int64(item).value_or(0);
+    if (v < 1 || v > (std::int64_t{1} << 31))
       return std::unexpected(LineError{fmt::format("launch.{} must be an array of 1 to 3 positive integers", name)});
     out[i++] = v;
   }
   return out;
 }
 
-std::expected<KernelText, LineError> kernel_text(object pair, std::string_view side) {
-  object obj;
-  if (pair[side].get(obj) != simdjson::SUCCESS)
+std::expected<KernelText, LineError> kernel_text(const Json& pair, std::string_view side) {
+  const Json* side_object = json_document::object_at(pair, side);
+  if (side_object == nullptr)
     return std::unexpected(LineError{fmt::format("\"{}\" is missing or not an object", side)});
+  const Json& obj = *side_object;
   const std::string where = fmt::format("{}.", side);
   KernelText text;
   auto source = string_field(obj, "source", true, where);
@@ -63,24 +61,22 @@ std::expected<KernelText, LineError> kernel_text(object pair, std::string_view s
   if (kernel->empty()) return std::unexpected(LineError{where + "\"kernel\" is empty"});
   text.source = std::move(*source);
   text.kernel = std::move(*kernel);
-  element launch_value;
-  if (obj["launch"].get(launch_value) == simdjson::SUCCESS && !launch_value.is_null()) {
-    object launch;
-    if (launch_value.get(launch) != simdjson::SUCCESS)
-      return std::unexpected(LineError{where + "\"launch\" must be an object"});
+  if (const Json* launch = json_document::find(obj, "launch"); launch != nullptr && !launch->is_null()) {
+    if (!launch->is_object()) return std::unexpected(LineError{where + "\"launch\" must be an object"});
     LaunchGeometry geometry;
-    element grid, block, shared;
-    if (launch["grid"].get(grid) != simdjson::SUCCESS || launch["block"].get(block) != simdjson::SUCCESS)
+    const Json* grid = json_document::find(*launch, "grid");
+    const Json* block = json_document::find(*launch, "block");
+    if (grid == nullptr || block == nullptr)
       return std::unexpected(LineError{where + "launch needs \"grid\" and \"block\""});
-    auto g = dims(grid, "grid");
+    auto g = dims(*grid, "grid");
     if (!g) return std::unexpected(LineError{where + g.error().message});
-    auto b = dims(block, "block");
+    auto b = dims(*block, "block");
     if (!b) return std::unexpected(LineError{where + b.error().message});
     geometry.grid = *g;
     geometry.block = *b;
-    if (launch["shared_bytes"].get(shared) == simdjson::SUCCESS) {
-      std::int64_t bytes = 0;
-      if (shared.get(bytes) != simdjson::SUCCESS || bytes < 0 || bytes > (std::int64_t{1} << 30))
+    if (const Json* shared = json_document::find(*launch, "shared_bytes")) {
+      const auto bytes = json_document::as_int64(*shared).value_or(-1);
+      if (bytes < 0 || bytes > (std::int64_t{1} << 30))
         return std::unexpected(LineError{where + "launch.shared_bytes must be a non-negative integer"});
       geometry.shared_bytes = bytes;
     }
@@ -89,12 +85,11 @@ std::expected<KernelText, LineError> kernel_text(object pair, std::string_view s
   return text;
 }
 
-std::expected<LabelledPair, LineError> parse_line(simdjson::dom::parser& parser, std::string_view line) {
-  element doc;
-  if (const auto error = parser.parse(line.data(), line.size()).get(doc); error != simdjson::SUCCESS)
-    return std::unexpected(LineError{fmt::format("not JSON ({})", simdjson::error_message(error))});
-  object obj;
-  if (doc.get(obj) != simdjson::SUCCESS) return std::unexpected(LineError{"a line must be one JSON object"});
+std::expected<LabelledPair, LineError> parse_line(std::string_view line) {
+  const auto doc = json_document::parse(line);
+  if (!doc) return std::unexpected(LineError{fmt::format("not JSON ({})", doc.error())});
+  if (!doc->is_object()) return std::unexpected(LineError{"a line must be one JSON object"});
+  const Json& obj = *doc;
   LabelledPair pair;
   auto id = string_field(obj, "id", false, "");
   if (!id) return std::unexpected(id.error());
@@ -111,15 +106,10 @@ std::expected<LabelledPair, LineError> parse_line(simdjson::dom::parser& parser,
   if (!candidate) return std::unexpected(candidate.error());
   pair.reference = std::move(*reference);
   pair.candidate = std::move(*candidate);
-  element speedup;
-  double value = 0;
-  if (obj["speedup"].get(speedup) != simdjson::SUCCESS)
-    return std::unexpected(LineError{"\"speedup\" is missing (t_reference / t_candidate)"});
-  if (speedup.get(value) != simdjson::SUCCESS) {
-    std::int64_t integer = 0;
-    if (speedup.get(integer) != simdjson::SUCCESS) return std::unexpected(LineError{"\"speedup\" must be a number"});
-    value = static_cast<double>(integer);
-  }
+  const Json* speedup = json_document::find(obj, "speedup");
+  if (speedup == nullptr) return std::unexpected(LineError{"\"speedup\" is missing (t_reference / t_candidate)"});
+  if (!speedup->is_number()) return std::unexpected(LineError{"\"speedup\" must be a number"});
+  const double value = speedup->get<double>();
   if (!std::isfinite(value) || value <= 0) return std::unexpected(LineError{"\"speedup\" must be a positive number"});
   pair.speedup = value;
   return pair;
@@ -128,7 +118,6 @@ std::expected<LabelledPair, LineError> parse_line(simdjson::dom::parser& parser,
 }  // namespace
 
 Result<std::vector<LabelledPair>> parse_labelled_pairs(std::string_view text, std::string_view origin) {
-  simdjson::dom::parser parser;
   std::vector<LabelledPair> pairs;
   std::size_t line_number = 0;
   std::size_t pos = 0;
@@ -139,7 +128,7 @@ Result<std::vector<LabelledPair>> parse_labelled_pairs(std::string_view text, st
     const std::string_view line = trim(text.substr(pos, end - pos));
     pos = end + 1;
     if (line.empty()) continue;
-    auto pair = parse_line(parser, line);
+    auto pair = parse_line(line);
     if (!pair)
       return fail(ExitCode::usage, fmt::format("{}:{}: {}; each line must be one labelled pair (`kforecast help eval` gives the fields)",
                                                origin, line_number, pair.error().message));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace kforecast::gate::json_read {
 
@@ -11,11 +12,10 @@ void malformed(std::string_view path, std::string_view expected) {
   throw JsonFieldError{fmt::format("{}: expected {}", path, expected)};
 }
 
-simdjson::dom::element field(simdjson::dom::object object, std::string_view key, std::string_view path) {
-  simdjson::dom::element element;
-  if (object[key].get(element) != simdjson::SUCCESS)
-    throw JsonFieldError{fmt::format("{}{}{}: missing", path, path.empty() ? "" : ".", key)};
-  return element;
+const Json& field(const Json& object, std::string_view key, std::string_view path) {
+  const Json* element = json_document::find(object, key);
+  if (element == nullptr) throw JsonFieldError{fmt::format("{}{}{}: missing", path, path.empty() ? "" : ".", key)};
+  return *element;
 }
 
 namespace {
@@ -24,55 +24,53 @@ std::string child(std::string_view path, std::string_view key) {
 }
 }  // namespace
 
-std::string string_at(simdjson::dom::object object, std::string_view key, std::string_view path) {
+std::string string_at(const Json& object, std::string_view key, std::string_view path) {
   return as_string(field(object, key, path), child(path, key));
 }
 
-double number_at(simdjson::dom::object object, std::string_view key, std::string_view path) {
-  double value = 0;
-  if (field(object, key, path).get_double().get(value) != simdjson::SUCCESS || !std::isfinite(value))
-    malformed(child(path, key), "a number");
+double number_at(const Json& object, std::string_view key, std::string_view path) {
+  const Json& element = field(object, key, path);
+  if (!element.is_number()) malformed(child(path, key), "a number");
+  const auto value = element.get<double>();
+  if (!std::isfinite(value)) malformed(child(path, key), "a number");
   return value;
 }
 
-std::uint64_t unsigned_at(simdjson::dom::object object, std::string_view key, std::string_view path) {
-  std::uint64_t value = 0;
-  if (field(object, key, path).get_uint64().get(value) != simdjson::SUCCESS)
-    malformed(child(path, key), "a non-negative integer");
-  return value;
+std::uint64_t unsigned_at(const Json& object, std::string_view key, std::string_view path) {
+  const Json& element = field(object, key, path);
+  if (!element.is_number_unsigned()) malformed(child(path, key), "a non-negative integer");
+  return element.get<std::uint64_t>();
 }
 
-bool bool_at(simdjson::dom::object object, std::string_view key, std::string_view path) {
-  bool value = false;
-  if (field(object, key, path).get_bool().get(value) != simdjson::SUCCESS) malformed(child(path, key), "true or false");
-  return value;
+bool bool_at(const Json& object, std::string_view key, std::string_view path) {
+  const Json& element = field(object, key, path);
+  if (!element.is_boolean()) malformed(child(path, key), "true or false");
+  return element.get<bool>();
 }
 
-simdjson::dom::object object_at(simdjson::dom::object object, std::string_view key, std::string_view path) {
+const Json& object_at(const Json& object, std::string_view key, std::string_view path) {
   return as_object(field(object, key, path), child(path, key));
 }
 
-simdjson::dom::array array_at(simdjson::dom::object object, std::string_view key, std::string_view path) {
-  simdjson::dom::array value;
-  if (field(object, key, path).get_array().get(value) != simdjson::SUCCESS) malformed(child(path, key), "an array");
-  return value;
+const Json& array_at(const Json& object, std::string_view key, std::string_view path) {
+  const Json& element = field(object, key, path);
+  if (!element.is_array()) malformed(child(path, key), "an array");
+  return element;
 }
 
-simdjson::dom::object as_object(simdjson::dom::element element, std::string_view path) {
-  simdjson::dom::object value;
-  if (element.get_object().get(value) != simdjson::SUCCESS) malformed(path, "an object");
-  return value;
+const Json& as_object(const Json& element, std::string_view path) {
+  if (!element.is_object()) malformed(path, "an object");
+  return element;  // NOLINT(bugprone-return-const-ref-from-parameter): part of a document that outlives the call
 }
 
-std::string as_string(simdjson::dom::element element, std::string_view path) {
-  std::string_view value;
-  if (element.get_string().get(value) != simdjson::SUCCESS) malformed(path, "a string");
-  return std::string(value);
+std::string as_string(const Json& element, std::string_view path) {
+  if (!element.is_string()) malformed(path, "a string");
+  return element.get<std::string>();
 }
 
-bool is_null(simdjson::dom::object object, std::string_view key) {
-  simdjson::dom::element element;
-  return object[key].get(element) != simdjson::SUCCESS || element.is_null();
+bool is_null(const Json& object, std::string_view key) {
+  const Json* element = json_document::find(object, key);
+  return element == nullptr || element->is_null();
 }
 
 }  // namespace kforecast::gate::json_read

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Typed access to a simdjson DOM for the plan and results readers (files one CI job hands to
-// another, so untrusted): each accessor names the field's path when it is missing or of the wrong
-// type. A malformed field throws JsonFieldError, caught once by the reader and turned into an
-// Error naming the file, so each reader reads as a list of fields rather than of checks.
-
-#include <simdjson.h>
+// Typed access to a parsed JSON document (base/json_document.hpp) for the plan and results
+// readers (files one CI job hands to another, so untrusted): each accessor names the field's path
+// when it is missing or of the wrong type. A malformed field throws JsonFieldError, caught once by
+// the reader and turned into an Error naming the file, so each reader reads as a list of fields
+// rather than of checks. The values returned are references into the document.
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "base/json_document.hpp"
 
 namespace kforecast::gate::json_read {
 
@@ -20,15 +21,15 @@ struct JsonFieldError {
 
 [[noreturn]] void malformed(std::string_view path, std::string_view expected);
 
-simdjson::dom::element field(simdjson::dom::object object, std::string_view key, std::string_view path);
-std::string string_at(simdjson::dom::object object, std::string_view key, std::string_view path);
-double number_at(simdjson::dom::object object, std::string_view key, std::string_view path);
-std::uint64_t unsigned_at(simdjson::dom::object object, std::string_view key, std::string_view path);
-bool bool_at(simdjson::dom::object object, std::string_view key, std::string_view path);
-simdjson::dom::object object_at(simdjson::dom::object object, std::string_view key, std::string_view path);
-simdjson::dom::array array_at(simdjson::dom::object object, std::string_view key, std::string_view path);
-simdjson::dom::object as_object(simdjson::dom::element element, std::string_view path);
-std::string as_string(simdjson::dom::element element, std::string_view path);
-bool is_null(simdjson::dom::object object, std::string_view key);
+const Json& field(const Json& object, std::string_view key, std::string_view path);
+std::string string_at(const Json& object, std::string_view key, std::string_view path);
+double number_at(const Json& object, std::string_view key, std::string_view path);
+std::uint64_t unsigned_at(const Json& object, std::string_view key, std::string_view path);
+bool bool_at(const Json& object, std::string_view key, std::string_view path);
+const Json& object_at(const Json& object, std::string_view key, std::string_view path);
+const Json& array_at(const Json& object, std::string_view key, std::string_view path);
+const Json& as_object(const Json& element, std::string_view path);
+std::string as_string(const Json& element, std::string_view path);
+bool is_null(const Json& object, std::string_view key);
 
 }  // namespace kforecast::gate::json_read

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gate/plan_file.hpp"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "base/content_hash.hpp"
 #include "base/json_string.hpp"
@@ -81,22 +80,21 @@ std::string side_json(const MeasureSide& side, TextTable& texts) {
 }
 
 template <typename Enum, std::size_t N>
-Enum enum_at(simdjson::dom::object object, std::string_view key, std::string_view path,
-             const std::array<Enum, N>& values) {
+Enum enum_at(const Json& object, std::string_view key, std::string_view path, const std::array<Enum, N>& values) {
   const std::string text = string_at(object, key, path);
   for (const Enum value : values)
     if (report::to_string(value) == text) return value;
   malformed(fmt::format("{}.{}", path, key), "one of the schema's values");
 }
 
-std::vector<std::string> strings_at(simdjson::dom::object object, std::string_view key, std::string_view path) {
+std::vector<std::string> strings_at(const Json& object, std::string_view key, std::string_view path) {
   std::vector<std::string> values;
-  for (auto element : array_at(object, key, path))
+  for (const Json& element : array_at(object, key, path))
     values.push_back(as_string(element, fmt::format("{}.{}", path, key)));
   return values;
 }
 
-report::ForecastEntry read_forecast(simdjson::dom::object o, const std::string& path) {
+report::ForecastEntry read_forecast(const Json& o, const std::string& path) {
   report::ForecastEntry f;
   f.forecaster = string_at(o, "forecaster", path);
   f.model = string_at(o, "model", path);
@@ -105,11 +103,9 @@ report::ForecastEntry read_forecast(simdjson::dom::object o, const std::string& 
   f.bin = static_cast<int>(bin);
   f.bin_label = string_at(o, "bin_label", path);
   std::size_t i = 0;
-  for (auto element : array_at(o, "probabilities", path)) {
-    double value = 0;
-    if (i >= f.probabilities.size() || element.get_double().get(value) != simdjson::SUCCESS)
-      malformed(path + ".probabilities", "eight numbers");
-    f.probabilities[i++] = value;
+  for (const Json& element : array_at(o, "probabilities", path)) {
+    if (i >= f.probabilities.size() || !element.is_number()) malformed(path + ".probabilities", "eight numbers");
+    f.probabilities[i++] = element.get<double>();
   }
   if (i != f.probabilities.size()) malformed(path + ".probabilities", "eight numbers");
   f.confidence = number_at(o, "confidence", path);
@@ -123,7 +119,7 @@ report::ForecastEntry read_forecast(simdjson::dom::object o, const std::string& 
   return f;
 }
 
-report::KernelEntry read_entry(simdjson::dom::object o, const std::string& path) {
+report::KernelEntry read_entry(const Json& o, const std::string& path) {
   using report::Change, report::Decision, report::KernelVerdict;
   report::KernelEntry e;
   e.name = string_at(o, "name", path);
@@ -143,33 +139,32 @@ report::KernelEntry read_entry(simdjson::dom::object o, const std::string& path)
   return e;
 }
 
-MeasureSide read_side(simdjson::dom::object o, const std::string& path, const std::vector<SharedText>& texts) {
+MeasureSide read_side(const Json& o, const std::string& path, const std::vector<SharedText>& texts) {
   MeasureSide side{string_at(o, "file", path), string_at(o, "kernel", path), {}};
   std::size_t i = 0;
-  for (auto element : array_at(o, "files", path)) {
+  for (const Json& element : array_at(o, "files", path)) {
     const std::string at = fmt::format("{}.files[{}]", path, i++);
-    const auto file = as_object(element, at);
+    const auto& file = as_object(element, at);
     const auto text = unsigned_at(file, "text", at);
     if (text >= texts.size()) malformed(at + ".text", fmt::format("an index into texts (it has {})", texts.size()));
     side.files.emplace_back(string_at(file, "path", at), texts[text]);
   }
   // Plans written before kforecast built units with nvcc have no build_arguments: NVRTC.
-  if (o.at_key("build_arguments").error() == simdjson::SUCCESS && !is_null(o, "build_arguments"))
-    side.build_arguments = strings_at(o, "build_arguments", path);
+  if (!is_null(o, "build_arguments")) side.build_arguments = strings_at(o, "build_arguments", path);
   return side;
 }
 
-Plan read_plan(simdjson::dom::object root) {
+Plan read_plan(const Json& root) {
   Plan plan;
   plan.kforecast_version = string_at(root, "kforecast", "");
-  const auto config = object_at(root, "config", "");
+  const auto& config = object_at(root, "config", "");
   plan.config_name = string_at(config, "name", "config");
   plan.config_text = string_at(config, "text", "config");
   plan.ledger = string_at(root, "ledger", "");
   plan.no_bench = bool_at(root, "no_bench", "");
   plan.shards = unsigned_at(root, "shards", "");
 
-  const auto r = object_at(root, "report", "");
+  const auto& r = object_at(root, "report", "");
   plan.report.version = string_at(r, "kforecast", "report");
   plan.report.base = string_at(r, "base", "report");
   plan.report.head = string_at(r, "head", "report");
@@ -178,29 +173,28 @@ Plan read_plan(simdjson::dom::object root) {
               std::array{report::GateVerdict::pass, report::GateVerdict::fail, report::GateVerdict::inconclusive});
   plan.report.notes = strings_at(r, "notes", "report");
   // Optional: a plan without warnings (none, or written before they were recorded) has none.
-  simdjson::dom::array warnings;
-  if (r["warnings"].get_array().get(warnings) == simdjson::SUCCESS) {
+  if (const Json* warnings = json_document::find(r, "warnings"); warnings != nullptr && warnings->is_array()) {
     std::size_t w = 0;
-    for (auto element : warnings) {
+    for (const Json& element : *warnings) {
       const std::string path = fmt::format("report.warnings[{}]", w++);
-      const auto o = as_object(element, path);
+      const auto& o = as_object(element, path);
       plan.report.warnings.push_back({string_at(o, "headline", path), string_at(o, "detail", path)});
     }
   }
   std::size_t i = 0;
-  for (auto element : array_at(r, "kernels", "report")) {
+  for (const Json& element : array_at(r, "kernels", "report")) {
     const std::string path = fmt::format("report.kernels[{}]", i++);
     plan.report.kernels.push_back(read_entry(as_object(element, path), path));
   }
 
   std::vector<SharedText> texts;
   i = 0;
-  for (auto element : array_at(root, "texts", ""))
+  for (const Json& element : array_at(root, "texts", ""))
     texts.emplace_back(as_string(element, fmt::format("texts[{}]", i++)));
   i = 0;
-  for (auto element : array_at(root, "measure", "")) {
+  for (const Json& element : array_at(root, "measure", "")) {
     const std::string path = fmt::format("measure[{}]", i++);
-    const auto o = as_object(element, path);
+    const auto& o = as_object(element, path);
     MeasureJob job;
     job.entry = unsigned_at(o, "id", path);
     if (job.entry >= plan.report.kernels.size())
@@ -214,11 +208,10 @@ Plan read_plan(simdjson::dom::object root) {
     }
     plan.jobs.push_back(std::move(job));
   }
-  for (auto element : array_at(root, "to_measure", "")) {
-    std::uint64_t index = 0;
-    if (element.get_uint64().get(index) != simdjson::SUCCESS || index >= plan.report.kernels.size())
+  for (const Json& element : array_at(root, "to_measure", "")) {
+    if (!element.is_number_unsigned() || element.get<std::uint64_t>() >= plan.report.kernels.size())
       malformed("to_measure", "indices into report.kernels");
-    plan.to_measure.push_back(index);
+    plan.to_measure.push_back(element.get<std::size_t>());
   }
   if (plan.to_measure.size() != plan.jobs.size()) malformed("to_measure", "the kernels of `measure`, each once");
   for (const std::size_t index : plan.to_measure)
@@ -266,26 +259,25 @@ std::string plan_json(const Plan& plan) {
 }
 
 Result<Plan> parse_plan_json(std::string_view text, std::string_view name) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (auto error = parser.parse(simdjson::padded_string(text)).get(root); error != simdjson::SUCCESS)
+  auto document = json_document::parse(text);
+  if (!document)
     return usage_error(fmt::format("{}: not a kforecast plan: not JSON ({}); write one with `kforecast pr --plan {}`",
-                                   name, simdjson::error_message(error), name));
+                                   name, document.error(), name));
+  const Json& root = *document;
   if (!root.is_object()) return usage_error(fmt::format("{}: not a kforecast plan (not a JSON object)", name));
   try {
-    const auto object = as_object(root, "the plan");
-    std::uint64_t version = 0;
-    simdjson::dom::element tag;
-    if (object["kforecast_plan"].get(tag) != simdjson::SUCCESS)
+    const auto& object = as_object(root, "the plan");
+    const Json* tag = json_document::find(object, "kforecast_plan");
+    if (tag == nullptr)
       return usage_error(
           fmt::format("{}: not a kforecast plan (no \"kforecast_plan\" key); write one with "
                       "`kforecast pr --plan {}`",
                       name, name));
-    if (tag.get_uint64().get(version) != simdjson::SUCCESS || version != plan_schema_version)
+    if (!tag->is_number_unsigned() || tag->get<std::uint64_t>() != plan_schema_version)
       return usage_error(
           fmt::format("{}: plan schema {} is not the one this kforecast reads ({}); make the plan "
                       "and read it with the same kforecast version",
-                      name, simdjson::to_string(tag), plan_schema_version));
+                      name, json_document::compact(*tag), plan_schema_version));
     return read_plan(object);
   } catch (const JsonFieldError& error) {
     return usage_error(fmt::format("{}: malformed plan: {}", name, error.message));

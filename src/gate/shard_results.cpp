@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gate/shard_results.hpp"
 
-#include <simdjson.h>
-
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "base/json_string.hpp"
 #include "gate/json_read.hpp"
@@ -13,7 +12,7 @@ namespace {
 
 using namespace json_read;
 
-ShardResults read_results(simdjson::dom::object root, std::string_view name) {
+ShardResults read_results(const Json& root, std::string_view name) {
   ShardResults results;
   results.kforecast_version = string_at(root, "kforecast", "");
   results.plan_hash = string_at(root, "plan", "");
@@ -27,14 +26,14 @@ ShardResults read_results(simdjson::dom::object root, std::string_view name) {
   results.started = string_at(root, "started", "");
   results.finished = string_at(root, "finished", "");
   std::size_t i = 0;
-  for (auto element : array_at(root, "kernels", "")) {
+  for (const Json& element : array_at(root, "kernels", "")) {
     const std::string path = fmt::format("kernels[{}]", i++);
-    const auto o = as_object(element, path);
+    const auto& o = as_object(element, path);
     KernelResult result;
     result.entry = unsigned_at(o, "id", path);
     if (!is_null(o, "measurement")) {
       // The child's own reader reads it, so a shard's measurement means what pr's would.
-      auto measurement = bench::parse_measurement_json(simdjson::to_string(field(o, "measurement", path)));
+      auto measurement = bench::parse_measurement_json(json_document::compact(field(o, "measurement", path)));
       if (!measurement)
         malformed(path + ".measurement", fmt::format("a measurement ({})", measurement.error().message));
       // What the measurement object rounds or leaves out, exactly (cli/shard_results.hpp).
@@ -76,28 +75,27 @@ std::string results_json(const ShardResults& r) {
 }
 
 Result<ShardResults> parse_results_json(std::string_view text, std::string_view name) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (auto error = parser.parse(simdjson::padded_string(text)).get(root); error != simdjson::SUCCESS)
+  auto document = json_document::parse(text);
+  if (!document)
     return usage_error(
         fmt::format("{}: not kforecast results: not JSON ({}); write them with "
                     "`kforecast bench --plan PLAN --shard I/N --output {}`",
-                    name, simdjson::error_message(error), name));
+                    name, document.error(), name));
+  const Json& root = *document;
   if (!root.is_object()) return usage_error(fmt::format("{}: not kforecast results (not a JSON object)", name));
   try {
-    const auto object = as_object(root, "the results");
-    simdjson::dom::element tag;
-    if (object["kforecast_results"].get(tag) != simdjson::SUCCESS)
+    const auto& object = as_object(root, "the results");
+    const Json* tag = json_document::find(object, "kforecast_results");
+    if (tag == nullptr)
       return usage_error(
           fmt::format("{}: not kforecast results (no \"kforecast_results\" key); write them with "
                       "`kforecast bench --plan PLAN --shard I/N --output {}`",
                       name, name));
-    std::uint64_t version = 0;
-    if (tag.get_uint64().get(version) != simdjson::SUCCESS || version != results_schema_version)
+    if (!tag->is_number_unsigned() || tag->get<std::uint64_t>() != results_schema_version)
       return usage_error(
           fmt::format("{}: results schema {} is not the one this kforecast reads ({}); use the same "
                       "kforecast version for plan, bench and report",
-                      name, simdjson::to_string(tag), results_schema_version));
+                      name, json_document::compact(*tag), results_schema_version));
     return read_results(object, name);
   } catch (const JsonFieldError& error) {
     return usage_error(fmt::format("{}: malformed results: {}", name, error.message));

@@ -7,8 +7,9 @@
 #include <fstream>
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
+#include "base/json_document.hpp"
 #include "base/json_string.hpp"
 #include "cubin/cubin_kernel.hpp"
 #include "gate/unit_code_compare.hpp"
@@ -42,24 +43,22 @@ std::string project_build_json(const ProjectBuild& build) {
 }
 
 Result<ProjectBuild> parse_project_build(std::string_view json) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(json.data(), json.size()).get(root) != simdjson::SUCCESS)
-    return usage_error("the project build file is not JSON");
+  const auto document = json_document::parse(json);
+  if (!document) return usage_error("the project build file is not JSON");
+  const Json& root = *document;
   ProjectBuild build;
   const auto text = [&](const char* key, std::string& out) -> bool {
-    std::string_view value;
-    if (root[key].get_string().get(value) != simdjson::SUCCESS) return false;
-    out = std::string(value);
+    const Json* value = json_document::find(root, key);
+    if (value == nullptr || !value->is_string()) return false;
+    out = value->get<std::string>();
     return true;
   };
   const auto list = [&](const char* key, std::vector<std::string>& out) -> bool {
-    simdjson::dom::array array;
-    if (root[key].get_array().get(array) != simdjson::SUCCESS) return false;
-    for (auto element : array) {
-      std::string_view value;
-      if (element.get_string().get(value) != simdjson::SUCCESS) return false;
-      out.emplace_back(value);
+    const Json* array = json_document::find(root, key);
+    if (array == nullptr || !array->is_array()) return false;
+    for (const Json& element : *array) {
+      if (!element.is_string()) return false;
+      out.push_back(element.get<std::string>());
     }
     return true;
   };

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "git/github_event.hpp"
 
-#include <fmt/format.h>
-
-#include <simdjson.h>
 #include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/json_document.hpp"
 
 namespace kforecast::git {
 namespace {
@@ -17,21 +19,20 @@ bool is_commit_id(std::string_view text) {
 }
 
 // Reads the string at `field` ("pull_request.base.sha") and checks it is a commit id.
-Result<std::string> commit_at(const simdjson::dom::element& root, std::string_view field, std::string_view source) {
+Result<std::string> commit_at(const Json& root, std::string_view field, std::string_view source) {
   std::string pointer = fmt::format("/{}", field);
   std::ranges::replace(pointer, '.', '/');
-  std::string_view text;
-  const auto error = root.at_pointer(pointer).get_string().get(text);
-  if (error == simdjson::NO_SUCH_FIELD || error == simdjson::INVALID_JSON_POINTER)
-    return usage_error(fmt::format("{}: the event has no `{}`", source, field));
-  if (error) return usage_error(fmt::format("{}: `{}` is not a string", source, field));
+  const Json* value = json_document::at_pointer(root, pointer);
+  if (value == nullptr) return usage_error(fmt::format("{}: the event has no `{}`", source, field));
+  if (!value->is_string()) return usage_error(fmt::format("{}: `{}` is not a string", source, field));
+  const auto& text = value->get_ref<const std::string&>();
   if (!is_commit_id(text))
     return usage_error(fmt::format("{}: `{}` is not a commit id (40 or 64 lowercase hex digits)", source, field));
-  return std::string(text);
+  return text;
 }
 
-Result<GithubEventCommits> commits_at(const simdjson::dom::element& root, std::string_view base_field,
-                                      std::string_view head_field, std::string_view source) {
+Result<GithubEventCommits> commits_at(const Json& root, std::string_view base_field, std::string_view head_field,
+                                      std::string_view source) {
   auto base = commit_at(root, base_field, source);
   if (!base) return std::unexpected(base.error());
   auto head = commit_at(root, head_field, source);
@@ -39,22 +40,21 @@ Result<GithubEventCommits> commits_at(const simdjson::dom::element& root, std::s
   return GithubEventCommits{.base = std::move(*base), .head = std::move(*head)};
 }
 
-Result<std::string> text_at(const simdjson::dom::element& root, std::string_view field, std::string_view source) {
+Result<std::string> text_at(const Json& root, std::string_view field, std::string_view source) {
   std::string pointer = fmt::format("/{}", field);
   std::ranges::replace(pointer, '.', '/');
-  std::string_view text;
-  if (root.at_pointer(pointer).get_string().get(text) || text.empty())
+  const Json* value = json_document::at_pointer(root, pointer);
+  if (value == nullptr || !value->is_string() || value->get_ref<const std::string&>().empty())
     return usage_error(fmt::format("{}: the event has no `{}`", source, field));
-  return std::string(text);
+  return value->get<std::string>();
 }
 
 }  // namespace
 
 Result<WorkflowRunHead> parse_workflow_run_event(std::string_view json, std::string_view source) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (const auto error = parser.parse(json.data(), json.size()).get(root))
-    return usage_error(fmt::format("{}: not a GitHub event file: {}", source, simdjson::error_message(error)));
+  const auto document = json_document::parse(json);
+  if (!document) return usage_error(fmt::format("{}: not a GitHub event file: {}", source, document.error()));
+  const Json& root = *document;
   auto event = text_at(root, "workflow_run.event", source);
   if (!event) return std::unexpected(event.error());
   auto sha = commit_at(root, "workflow_run.head_sha", source);
@@ -68,25 +68,24 @@ Result<WorkflowRunHead> parse_workflow_run_event(std::string_view json, std::str
 
 Result<GithubEventCommits> parse_github_event(std::string_view json, std::string_view event_name,
                                               std::string_view source) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (const auto error = parser.parse(json.data(), json.size()).get(root))
-    return usage_error(fmt::format("{}: not a GitHub event file: {}", source, simdjson::error_message(error)));
+  const auto document = json_document::parse(json);
+  if (!document) return usage_error(fmt::format("{}: not a GitHub event file: {}", source, document.error()));
+  const Json& root = *document;
   if (!root.is_object()) return usage_error(fmt::format("{}: not a GitHub event file: not a JSON object", source));
 
   if (event_name == "pull_request" || event_name == "pull_request_target" || event_name == "pull_request_review") {
     auto commits = commits_at(root, "pull_request.base.sha", "pull_request.head.sha", source);
     if (!commits) return commits;
-    int64_t number = 0;
-    const bool numbered =
-        root.at_pointer("/pull_request/number").get_int64().get(number) == simdjson::SUCCESS && number > 0;
+    const Json* number_value = json_document::at_pointer(root, "/pull_request/number");
+    const std::int64_t number = number_value ? json_document::as_int64(*number_value).value_or(0) : 0;
+    const bool numbered = number > 0;
     commits->description = numbered ? fmt::format("pull request #{}", number) : "pull request";
     if (numbered) commits->pull_request_number = std::to_string(number);
     // Optional: an event without them leaves the author unknown, which the caller treats as
     // untrusted (git/change_author.hpp).
     const auto optional_text = [&](const char* pointer) {
-      std::string_view text;
-      return root.at_pointer(pointer).get_string().get(text) ? std::string() : std::string(text);
+      const Json* value = json_document::at_pointer(root, pointer);
+      return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
     };
     commits->author_association = optional_text("/pull_request/author_association");
     commits->head_repository = optional_text("/pull_request/head/repo/full_name");

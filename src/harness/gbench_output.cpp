@@ -9,6 +9,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "harness/benchmark_output.hpp"
 #include "harness/json_fields.hpp"
@@ -26,16 +27,13 @@ double seconds_per_unit(const std::string& unit, std::string_view path) {
   malformed(path, fmt::format("is \"{}\", expected ns, us, ms or s", unit));
 }
 
-bool flag(simdjson::dom::object object, std::string_view key, std::string_view path) {
+bool flag(const Json& object, std::string_view key, std::string_view path) {
   auto element = optional_field(object, key);
   if (!element) return false;
-  bool value = false;
-  if (element->get_bool().get(value) != simdjson::SUCCESS)
-    malformed(path, fmt::format("is {}, expected true or false", kind_name(*element)));
-  return value;
+  return as_bool(*element, path);
 }
 
-std::string optional_string(simdjson::dom::object object, std::string_view key, std::string_view path) {
+std::string optional_string(const Json& object, std::string_view key, std::string_view path) {
   auto element = optional_field(object, key);
   return element ? as_string(*element, path) : std::string();
 }
@@ -46,7 +44,7 @@ struct Entries {
   std::map<std::string, std::map<std::string, double>, std::less<>> aggregates;  // run name -> aggregate -> s
 };
 
-void read_entry(simdjson::dom::object entry, const std::string& at, TimeField time, Entries& entries) {
+void read_entry(const Json& entry, const std::string& at, TimeField time, Entries& entries) {
   const std::string name = as_string(field(entry, "name", at + ".name"), at + ".name");
   std::string run_name = optional_string(entry, "run_name", at + ".run_name");
   if (run_name.empty()) run_name = name;
@@ -81,11 +79,11 @@ void read_entry(simdjson::dom::object entry, const std::string& at, TimeField ti
 }  // namespace
 
 Result<std::vector<BenchmarkTimes>> parse_gbench_json(std::string_view text, std::string_view file, TimeField time) {
-  return read_json(text, file, [&](simdjson::dom::element root) -> Result<std::vector<BenchmarkTimes>> {
-    const auto benchmarks = as_array(field(as_object(root, "the top level"), "benchmarks", "benchmarks"), "benchmarks");
+  return read_json(text, file, [&](const Json& root) -> Result<std::vector<BenchmarkTimes>> {
+    const auto& benchmarks = as_array(field(as_object(root, "the top level"), "benchmarks", "benchmarks"), "benchmarks");
     Entries entries;
     std::size_t index = 0;
-    for (simdjson::dom::element item : benchmarks) {
+    for (const Json& item : benchmarks) {
       const std::string at = fmt::format("benchmarks[{}]", index++);
       read_entry(as_object(item, at), at, time, entries);
     }

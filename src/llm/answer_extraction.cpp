@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "llm/answer_extraction.hpp"
 
-#include <simdjson.h>
-
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/json_document.hpp"
 
 namespace kforecast::llm {
 namespace {
@@ -27,25 +28,21 @@ std::string without_thinking(std::string_view text) {
   return out;
 }
 
-bool parses_as_object(simdjson::dom::parser& parser, std::string_view text) {
-  simdjson::dom::element element;
-  return parser.parse(text.data(), text.size()).get(element) == simdjson::SUCCESS && element.is_object();
+bool parses_as_object(std::string_view text) {
+  const auto document = json_document::parse(text);
+  return document && document->is_object();
 }
 
-std::string parts_text(simdjson::dom::element content) {
-  std::string_view text;
-  if (content.get_string().get(text) == simdjson::SUCCESS) return std::string(text);
-  simdjson::dom::array parts;
-  if (content.get_array().get(parts) != simdjson::SUCCESS) return "";
+std::string parts_text(const Json& content) {
+  if (content.is_string()) return content.get<std::string>();
+  if (!content.is_array()) return "";
   std::string joined;
-  for (simdjson::dom::element part : parts) {
-    if (part.get_string().get(text) == simdjson::SUCCESS) {
-      joined += text;
+  for (const Json& part : content) {
+    if (part.is_string()) {
+      joined += part.get_ref<const std::string&>();
       continue;
     }
-    simdjson::dom::object object;
-    if (part.get_object().get(object) != simdjson::SUCCESS) continue;
-    if (object["text"].get_string().get(text) == simdjson::SUCCESS) joined += text;
+    if (const std::string* text = json_document::string_at(part, "text")) joined += *text;
   }
   return joined;
 }
@@ -54,7 +51,6 @@ std::string parts_text(simdjson::dom::element content) {
 
 std::optional<std::string> find_json_object(std::string_view raw) {
   const std::string text = without_thinking(raw);
-  simdjson::dom::parser parser;
   // Each '{' starts a candidate; the scan tracks strings so braces inside them do not count.
   // Bounded: at most 64 candidates, so hostile text cannot make this quadratic without limit.
   std::size_t tried = 0;
@@ -77,7 +73,7 @@ std::optional<std::string> find_json_object(std::string_view raw) {
         ++depth;
       else if (c == '}' && --depth == 0) {
         const std::string_view candidate = std::string_view(text).substr(start, i - start + 1);
-        if (parses_as_object(parser, candidate)) return std::string(candidate);
+        if (parses_as_object(candidate)) return std::string(candidate);
         break;
       }
     }
@@ -86,47 +82,41 @@ std::optional<std::string> find_json_object(std::string_view raw) {
 }
 
 Result<CompletionAnswer> extract_answer(std::string_view body, std::string_view tool_name) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(body.data(), body.size()).get(root) != simdjson::SUCCESS)
-    return fail(ExitCode::could_not_run, "the response body is not JSON");
-  simdjson::dom::array choices;
-  if (root["choices"].get_array().get(choices) != simdjson::SUCCESS)
-    return fail(ExitCode::could_not_run, "the response has no 'choices' array");
-  simdjson::dom::element first;
-  if (choices.at(0).get(first) != simdjson::SUCCESS)
-    return fail(ExitCode::could_not_run, "the response's 'choices' array is empty");
+  const auto root = json_document::parse(body);
+  if (!root) return fail(ExitCode::could_not_run, "the response body is not JSON");
+  const Json* choices = json_document::array_at(*root, "choices");
+  if (choices == nullptr) return fail(ExitCode::could_not_run, "the response has no 'choices' array");
+  if (choices->empty()) return fail(ExitCode::could_not_run, "the response's 'choices' array is empty");
+  const Json& first = choices->front();
 
   CompletionAnswer answer;
-  std::string_view text;
-  if (first["finish_reason"].get_string().get(text) == simdjson::SUCCESS) answer.finish_reason = text;
-  simdjson::dom::object message;
-  if (first["message"].get_object().get(message) != simdjson::SUCCESS) return answer;
+  if (const std::string* reason = json_document::string_at(first, "finish_reason")) answer.finish_reason = *reason;
+  const Json* message = json_document::object_at(first, "message");
+  if (message == nullptr) return answer;
 
   // Candidates in the order ENDPOINTS.md gives; the first holding a JSON object wins.
   std::vector<std::pair<std::string, std::string>> candidates;
-  simdjson::dom::array calls;
-  if (message["tool_calls"].get_array().get(calls) == simdjson::SUCCESS) {
-    const std::size_t count = calls.size();
-    for (simdjson::dom::element call : calls) {
-      simdjson::dom::element function;
-      if (call["function"].get(function) != simdjson::SUCCESS) continue;
-      std::string_view name;
+  if (const Json* calls = json_document::array_at(*message, "tool_calls")) {
+    const std::size_t count = calls->size();
+    for (const Json& call : *calls) {
+      const Json* function = json_document::find(call, "function");
+      if (function == nullptr) continue;
       // Our function, or the only call there is (some servers rename or drop the name).
-      if (function["name"].get_string().get(name) == simdjson::SUCCESS && name != tool_name && count > 1) continue;
-      simdjson::dom::element arguments;
-      if (function["arguments"].get(arguments) != simdjson::SUCCESS) continue;
-      if (arguments.get_string().get(text) == simdjson::SUCCESS)
-        candidates.emplace_back("tool call", std::string(text));
-      else if (arguments.is_object())
-        candidates.emplace_back("tool call", simdjson::minify(arguments));
+      const std::string* name = json_document::string_at(*function, "name");
+      if (name != nullptr && *name != tool_name && count > 1) continue;
+      const Json* arguments = json_document::find(*function, "arguments");
+      if (arguments == nullptr) continue;
+      if (arguments->is_string())
+        candidates.emplace_back("tool call", arguments->get<std::string>());
+      else if (arguments->is_object())
+        candidates.emplace_back("tool call", json_document::compact(*arguments));
     }
   }
-  simdjson::dom::element content;
-  if (message["content"].get(content) == simdjson::SUCCESS) candidates.emplace_back("content", parts_text(content));
+  if (const Json* content = json_document::find(*message, "content"))
+    candidates.emplace_back("content", parts_text(*content));
   for (const char* field : {"reasoning_content", "reasoning"}) {
-    simdjson::dom::element reasoning;
-    if (message[field].get(reasoning) == simdjson::SUCCESS) candidates.emplace_back("reasoning", parts_text(reasoning));
+    if (const Json* reasoning = json_document::find(*message, field))
+      candidates.emplace_back("reasoning", parts_text(*reasoning));
   }
   for (auto& [where, candidate] : candidates) {
     if (candidate.empty()) continue;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "llm/endpoint_check.hpp"
 
-#include <simdjson.h>
-
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/json_document.hpp"
 
 #include "llm/endpoint_error.hpp"
 #include "llm/gpu_properties.hpp"
@@ -33,20 +34,18 @@ ModelsCheck check_models(const ForecastClient& client, const http::HttpTransport
                                               parse_endpoint_error(result->body).message));
     return check;
   }
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(result->body).get(root) != simdjson::SUCCESS) {
+  const auto root = json_document::parse(result->body);
+  if (!root) {
     check.problem = "the model list is not JSON";
     return check;
   }
   for (const char* list_key : {"data", "models"}) {
-    simdjson::dom::array list;
-    if (root[list_key].get_array().get(list) != simdjson::SUCCESS) continue;
-    for (simdjson::dom::element item : list)
+    const Json* list = json_document::array_at(*root, list_key);
+    if (list == nullptr) continue;
+    for (const Json& item : *list)
       for (const char* name_key : {"id", "name", "model"}) {
-        std::string_view name;
-        if (item[name_key].get_string().get(name) == simdjson::SUCCESS) {
-          check.models.emplace_back(name);
+        if (const std::string* name = json_document::string_at(item, name_key)) {
+          check.models.push_back(*name);
           break;
         }
       }

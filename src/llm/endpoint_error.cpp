@@ -1,25 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "llm/endpoint_error.hpp"
 
-#include <simdjson.h>
-
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/json_document.hpp"
 
 namespace kforecast::llm {
 namespace {
 
-std::string text_of(simdjson::dom::element element) {
-  std::string_view text;
-  if (element.get_string().get(text) == simdjson::SUCCESS) return std::string(text);
-  int64_t number = 0;
-  if (element.get_int64().get(number) == simdjson::SUCCESS) return std::to_string(number);
+std::string text_of(const Json& element) {
+  if (element.is_string()) return element.get<std::string>();
+  if (const auto number = json_document::as_int64(element)) return std::to_string(*number);
   if (element.is_null()) return "";
-  return simdjson::minify(element);
+  return json_document::compact(element);
 }
 
-std::string field(simdjson::dom::object object, std::string_view key) {
-  simdjson::dom::element value;
-  return object[key].get(value) == simdjson::SUCCESS ? text_of(value) : "";
+std::string field(const Json& object, std::string_view key) {
+  const Json* value = json_document::find(object, key);
+  return value != nullptr ? text_of(*value) : "";
 }
 
 // The start of a body that is not JSON, on one line, tags dropped: enough to recognise a proxy's
@@ -54,17 +53,13 @@ bool names_any(const EndpointError& error, std::initializer_list<std::string_vie
 }  // namespace
 
 EndpointError parse_endpoint_error(std::string_view body) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(body.data(), body.size()).get(root) != simdjson::SUCCESS) return {summary(body), "", "", ""};
-  simdjson::dom::object object;
-  if (root.get_object().get(object) != simdjson::SUCCESS) return {summary(body), "", "", ""};
-  simdjson::dom::element error;
-  if (object["error"].get(error) == simdjson::SUCCESS) {
-    simdjson::dom::object nested;
-    if (error.get_object().get(nested) == simdjson::SUCCESS)
-      return {field(nested, "message"), field(nested, "type"), field(nested, "param"), field(nested, "code")};
-    return {text_of(error), field(object, "type"), field(object, "param"), field(object, "code")};
+  const auto root = json_document::parse(body);
+  if (!root || !root->is_object()) return {summary(body), "", "", ""};
+  const Json& object = *root;
+  if (const Json* error = json_document::find(object, "error")) {
+    if (error->is_object())
+      return {field(*error, "message"), field(*error, "type"), field(*error, "param"), field(*error, "code")};
+    return {text_of(*error), field(object, "type"), field(object, "param"), field(object, "code")};
   }
   if (std::string message = field(object, "message"); !message.empty())
     return {message, field(object, "type"), field(object, "param"), field(object, "code")};

@@ -3,15 +3,15 @@
 
 #include <unistd.h>
 
-#include <simdjson.h>
-
 #include <atomic>
 #include <fstream>
 #include <iterator>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "base/content_hash.hpp"
+#include "base/json_document.hpp"
 #include "base/json_string.hpp"
 #include "base/redaction.hpp"
 
@@ -34,18 +34,18 @@ std::optional<LlmForecast> ForecastCache::find(const std::string& key) const {
   std::ifstream in(m_directory / (key + ".json"), std::ios::binary);
   if (!in) return std::nullopt;
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  simdjson::dom::parser parser;
-  simdjson::dom::object entry;
-  if (parser.parse(text).get_object().get(entry) != simdjson::SUCCESS) return std::nullopt;
-  std::int64_t format = 0;
-  if (entry["format"].get_int64().get(format) != simdjson::SUCCESS || format != 1) return std::nullopt;
-  simdjson::dom::array list;
-  if (entry["probabilities"].get_array().get(list) != simdjson::SUCCESS || list.size() != forecast::bin_count)
-    return std::nullopt;
+  const auto document = json_document::parse(text);
+  if (!document || !document->is_object()) return std::nullopt;
+  const Json& entry = *document;
+  if (json_document::int64_at(entry, "format") != 1) return std::nullopt;
+  const Json* list = json_document::array_at(entry, "probabilities");
+  if (list == nullptr || list->size() != forecast::bin_count) return std::nullopt;
   std::array<double, forecast::bin_count> probabilities{};
   std::size_t i = 0;
-  for (simdjson::dom::element item : list)
-    if (item.get_double().get(probabilities[i++]) != simdjson::SUCCESS) return std::nullopt;
+  for (const Json& item : *list) {
+    if (!item.is_number()) return std::nullopt;
+    probabilities[i++] = item.get<double>();
+  }
   auto distribution = forecast::BinDistribution::from_raw(probabilities, 1e-6);
   if (!distribution) return std::nullopt;
 
@@ -53,19 +53,16 @@ std::optional<LlmForecast> ForecastCache::find(const std::string& key) const {
   forecast.distribution = *distribution;
   forecast.from_cache = true;
   forecast.requests = 0;
-  std::string_view text_value;
-  if (entry["model"].get_string().get(text_value) == simdjson::SUCCESS) forecast.model = text_value;
-  if (entry["prompt_version"].get_string().get(text_value) == simdjson::SUCCESS) forecast.prompt_version = text_value;
-  if (entry["method"].get_string().get(text_value) == simdjson::SUCCESS) forecast.method = text_value;
-  if (entry["rationale"].get_string().get(text_value) == simdjson::SUCCESS) forecast.rationale = text_value;
-  std::int64_t number = 0;
-  if (entry["samples"].get_int64().get(number) == simdjson::SUCCESS) forecast.samples = static_cast<int>(number);
-  if (entry["stated_bin"].get_int64().get(number) == simdjson::SUCCESS && number >= 1 && number <= 8)
-    forecast.stated_bin = static_cast<forecast::SpeedupBin>(number);
-  simdjson::dom::array notes;
-  if (entry["notes"].get_array().get(notes) == simdjson::SUCCESS)
-    for (simdjson::dom::element note : notes)
-      if (note.get_string().get(text_value) == simdjson::SUCCESS) forecast.notes.emplace_back(text_value);
+  for (const auto& [name, field] :
+       {std::pair{"model", &forecast.model}, std::pair{"prompt_version", &forecast.prompt_version},
+        std::pair{"method", &forecast.method}, std::pair{"rationale", &forecast.rationale}})
+    if (const std::string* text_value = json_document::string_at(entry, name)) *field = *text_value;
+  if (const auto samples = json_document::int64_at(entry, "samples")) forecast.samples = static_cast<int>(*samples);
+  if (const auto stated = json_document::int64_at(entry, "stated_bin"); stated && *stated >= 1 && *stated <= 8)
+    forecast.stated_bin = static_cast<forecast::SpeedupBin>(*stated);
+  if (const Json* notes = json_document::array_at(entry, "notes"))
+    for (const Json& note : *notes)
+      if (note.is_string()) forecast.notes.push_back(note.get<std::string>());
   return forecast;
 }
 

@@ -3,13 +3,15 @@
 
 #include "base/redaction.hpp"
 
-#include <simdjson.h>
+#include <sys/random.h>
 
 #include <cmath>
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "base/json_document.hpp"
 #include "base/redaction.hpp"
 #include "llm/answer_extraction.hpp"
 #include "llm/answer_validation.hpp"
@@ -39,16 +41,25 @@ bool retryable_status(long status) { return status == 408 || status == 409 || st
 // A 2xx body that is a chat completion; anything else (HTML from a proxy, an error object, a
 // body cut short) is a failed attempt worth retrying.
 std::optional<std::string> not_a_completion(const std::string& body) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(body).get(root) != simdjson::SUCCESS)
+  const auto root = json_document::parse(body);
+  if (!root)
     return fmt::format("a success status with a body that is not JSON ({})", parse_endpoint_error(body).message);
-  if (root["choices"].error() == simdjson::SUCCESS) return std::nullopt;
+  if (json_document::find(*root, "choices") != nullptr) return std::nullopt;
   return fmt::format("a success status with no completion in it ({})", parse_endpoint_error(body).message);
 }
 
 ForecastOutcome failure(std::string message, int requests) {
   return std::unexpected(ForecastFailure{std::move(message), requests});
+}
+
+// The jitter's seed from the kernel's random source. Not std::random_device: with the C++ runtime
+// linked in, it brings libstdc++'s arc4random call, which needs glibc 2.36, and the binary must
+// run on 2.35 (ubuntu-22.04).
+std::uint64_t fresh_seed() {
+  std::uint64_t seed = 0;
+  if (getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
+    seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return seed;
 }
 
 }  // namespace
@@ -60,7 +71,7 @@ ForecastClient::ForecastClient(EndpointSettings settings, const http::HttpTransp
       m_prompts(std::move(prompts)),
       m_deadline(deadline),
       m_clock(std::move(clock)),
-      m_random(m_clock.jitter_seed != 0 ? m_clock.jitter_seed : std::random_device{}()) {
+      m_random(m_clock.jitter_seed != 0 ? m_clock.jitter_seed : fresh_seed()) {
   m_settings.url = trimmed_url(m_settings.url);
   if (!m_clock.sleep) m_clock.sleep = [](milliseconds delay) { std::this_thread::sleep_for(delay); };
 }

@@ -5,10 +5,11 @@
 #include <iterator>
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include "base/content_hash.hpp"
 #include "base/error.hpp"
+#include "base/json_document.hpp"
 #include "llm/embedded_prompts.hpp"
 #include "llm/kernel_prompt.hpp"
 #include "llm/prompt_template.hpp"
@@ -85,9 +86,7 @@ Result<PromptSet> prompts_with_overrides(const std::map<std::string, std::string
     auto rendered = render_template(*text, values, base + "/" + name);
     if (!rendered) return std::unexpected(rendered.error());
   }
-  simdjson::dom::parser parser;
-  simdjson::dom::element schema;
-  if (parser.parse(set.answer_schema).get(schema) != simdjson::SUCCESS || !schema.is_object())
+  if (const auto schema = json_document::parse(set.answer_schema); !schema || !schema->is_object())
     return usage_error(fmt::format("forecast.prompts: '{}/answer_schema.json' is not a JSON object", base));
   return set;
 }

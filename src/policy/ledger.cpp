@@ -3,14 +3,15 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <simdjson.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 
+#include "base/json_document.hpp"
 #include "base/json_string.hpp"
 #include "base/redaction.hpp"
 
@@ -20,24 +21,19 @@ namespace {
 std::string number(double value) { return fmt::format("{:.6g}", value); }
 
 // The optional string at `key` of `object`; an error when it is there but not a string.
-Result<std::string> optional_string(const simdjson::dom::object& object, std::string_view key,
-                                    const std::string& where) {
-  simdjson::dom::element element;
-  if (object.at_key(key).get(element)) return std::string();
-  if (element.is_null()) return std::string();
-  std::string_view text;
-  if (element.get_string().get(text)) return usage_error(fmt::format("{}: `{}` is not a string", where, key));
-  return std::string(text);
+Result<std::string> optional_string(const Json& object, std::string_view key, const std::string& where) {
+  const Json* element = json_document::find(object, key);
+  if (element == nullptr || element->is_null()) return std::string();
+  if (!element->is_string()) return usage_error(fmt::format("{}: `{}` is not a string", where, key));
+  return element->get<std::string>();
 }
 
 // The optional finite number at `key`; absent or null reads as nullopt.
-Result<std::optional<double>> optional_number(const simdjson::dom::object& object, std::string_view key,
-                                              const std::string& where) {
-  simdjson::dom::element element;
-  if (object.at_key(key).get(element) || element.is_null()) return std::optional<double>();
-  double value = 0;
-  if (element.get_double().get(value) || !std::isfinite(value))
-    return usage_error(fmt::format("{}: `{}` must be a number or null", where, key));
+Result<std::optional<double>> optional_number(const Json& object, std::string_view key, const std::string& where) {
+  const Json* element = json_document::find(object, key);
+  if (element == nullptr || element->is_null()) return std::optional<double>();
+  const double value = element->is_number() ? element->get<double>() : NAN;
+  if (!std::isfinite(value)) return usage_error(fmt::format("{}: `{}` must be a number or null", where, key));
   return std::optional<double>(value);
 }
 
@@ -46,12 +42,11 @@ std::string optional_field(const std::optional<double>& value) {
   return value && std::isfinite(*value) ? number(*value) : "null";
 }
 
-Result<LedgerEntry> parse_entry(std::string_view line, simdjson::dom::parser& parser, const std::string& where) {
-  simdjson::dom::element root;
-  if (const auto error = parser.parse(line.data(), line.size()).get(root))
-    return usage_error(fmt::format("{}: not JSON: {}", where, simdjson::error_message(error)));
-  simdjson::dom::object object;
-  if (root.get_object().get(object)) return usage_error(fmt::format("{}: not a JSON object", where));
+Result<LedgerEntry> parse_entry(std::string_view line, const std::string& where) {
+  const auto root = json_document::parse(line);
+  if (!root) return usage_error(fmt::format("{}: not JSON: {}", where, root.error()));
+  if (!root->is_object()) return usage_error(fmt::format("{}: not a JSON object", where));
+  const Json& object = *root;
 
   LedgerEntry entry;
   const std::array<std::pair<std::string_view, std::string*>, 12> strings{{
@@ -77,15 +72,13 @@ Result<LedgerEntry> parse_entry(std::string_view line, simdjson::dom::parser& pa
   if (!verdict) return std::unexpected(verdict.error());
   entry.verdict = std::move(*verdict);
 
-  simdjson::dom::array probabilities;
-  if (object.at_key("probabilities").get_array().get(probabilities))
+  const Json* probabilities = json_document::find(object, "probabilities");
+  if (probabilities == nullptr || !probabilities->is_array())
     return usage_error(fmt::format("{}: `probabilities` must be an array of 8 numbers", where));
   std::vector<double> raw;
-  for (simdjson::dom::element value : probabilities) {
-    double p = 0;
-    if (value.get_double().get(p))
-      return usage_error(fmt::format("{}: `probabilities` must be an array of 8 numbers", where));
-    raw.push_back(p);
+  for (const Json& value : *probabilities) {
+    if (!value.is_number()) return usage_error(fmt::format("{}: `probabilities` must be an array of 8 numbers", where));
+    raw.push_back(value.get<double>());
   }
   auto forecast = forecast::BinDistribution::from_raw(raw);
   if (!forecast) return usage_error(fmt::format("{}: `probabilities`: {}", where, forecast.error().message));
@@ -108,10 +101,9 @@ Result<LedgerEntry> parse_entry(std::string_view line, simdjson::dom::parser& pa
     *field = *value;
   }
 
-  simdjson::dom::element speedup;
-  if (object.at_key("speedup").get(speedup) == simdjson::SUCCESS && !speedup.is_null()) {
-    double value = 0;
-    if (speedup.get_double().get(value) || !std::isfinite(value) || value <= 0)
+  if (const Json* speedup = json_document::find(object, "speedup"); speedup != nullptr && !speedup->is_null()) {
+    const double value = speedup->is_number() ? speedup->get<double>() : NAN;
+    if (!std::isfinite(value) || value <= 0)
       return usage_error(fmt::format("{}: `speedup` must be a positive number or null", where));
     entry.speedup = value;
   }
@@ -157,7 +149,6 @@ Result<void> append_to_ledger(const std::filesystem::path& path, const LedgerEnt
 
 Result<LedgerReading> parse_ledger(std::string_view text, std::string_view source) {
   LedgerReading reading;
-  simdjson::dom::parser parser;
   std::size_t line_number = 0;
   for (std::size_t start = 0; start < text.size();) {
     ++line_number;
@@ -167,7 +158,7 @@ Result<LedgerReading> parse_ledger(std::string_view text, std::string_view sourc
     start = torn ? text.size() : newline + 1;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const std::string where = fmt::format("{}:{}", source, line_number);
-    auto entry = parse_entry(line, parser, where);
+    auto entry = parse_entry(line, where);
     if (!entry) {
       if (torn) {
         reading.notes.push_back(

@@ -2,12 +2,13 @@
 #include "publish/forge_api.hpp"
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <thread>
 
+#include "base/json_document.hpp"
 #include "base/redaction.hpp"
 #include "kforecast_version.hpp"
 
@@ -99,12 +100,12 @@ std::unexpected<PostError> post_failure(std::string message, long refused_status
 }
 
 std::string api_error_text(std::string_view body) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  std::string_view text;
-  if (parser.parse(body.data(), body.size()).get(root) ||
-      (root["message"].get_string().get(text) && root["error"].get_string().get(text)))
-    return "";
+  const auto root = json_document::parse(body);
+  if (!root) return "";
+  const std::string* found = json_document::string_at(*root, "message");
+  if (found == nullptr) found = json_document::string_at(*root, "error");
+  if (found == nullptr) return "";
+  const std::string_view text = *found;
   std::string clean;
   for (char c : text.substr(0, 300)) clean += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? ' ' : c;
   return clean;

@@ -2,8 +2,9 @@
 #include "publish/pull_request_lookup.hpp"
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
+#include "base/json_document.hpp"
 #include "publish/forge_api.hpp"
 
 namespace kforecast::publish {
@@ -36,16 +37,14 @@ PostOutcome<std::string> find_pull_request(const http::HttpTransport& transport,
                                        forge.project, query_escaped(head_label)),
                            "", "finding the pull request");
   if (!response) return std::unexpected(response.error());
-  simdjson::dom::parser parser;
-  simdjson::dom::array pulls;
-  if (parser.parse(response->body).get_array().get(pulls))
+  const auto pulls = json_document::parse(response->body);
+  if (!pulls || !pulls->is_array())
     return post_failure("finding the pull request: the API's answer is not a JSON array");
-  for (simdjson::dom::element pull : pulls) {
-    std::string_view sha;
-    int64_t number = 0;
-    if (pull.at_pointer("/head/sha").get_string().get(sha) == simdjson::SUCCESS && sha == head_sha &&
-        pull["number"].get_int64().get(number) == simdjson::SUCCESS && number > 0)
-      return std::to_string(number);
+  for (const Json& pull : *pulls) {
+    const Json* sha = json_document::at_pointer(pull, "/head/sha");
+    const auto number = json_document::int64_at(pull, "number");
+    if (sha != nullptr && sha->is_string() && sha->get_ref<const std::string&>() == head_sha && number && *number > 0)
+      return std::to_string(*number);
   }
   return std::unexpected(PostError{
       {fmt::format("--post: no open pull request of {} has head {} at {}: the run this one follows is not of a pull "

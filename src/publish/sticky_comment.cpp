@@ -2,8 +2,9 @@
 #include "publish/sticky_comment.hpp"
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
+#include "base/json_document.hpp"
 #include "base/json_string.hpp"
 #include "publish/forge_api.hpp"
 
@@ -31,26 +32,22 @@ std::string comment_url(const Forge& forge, std::string_view id) {
              : fmt::format("{}/projects/{}/merge_requests/{}/notes/{}", forge.api_url, forge.project, forge.number, id);
 }
 
-std::string text_at(simdjson::dom::element element, std::string_view pointer) {
-  std::string_view text;
-  return element.at_pointer(pointer).get_string().get(text) ? std::string() : std::string(text);
+std::string text_at(const Json& element, std::string_view pointer) {
+  const Json* value = json_document::at_pointer(element, pointer);
+  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
 }
 
-std::string id_of(simdjson::dom::element element) {
-  int64_t number = 0;
-  if (element["id"].get_int64().get(number) == simdjson::SUCCESS) return std::to_string(number);
+std::string id_of(const Json& element) {
+  if (const auto number = json_document::int64_at(element, "id")) return std::to_string(*number);
   return "";
 }
 
 PostOutcome<std::vector<Comment>> parse_comments(std::string_view body, Kind kind) {
-  simdjson::dom::parser parser;
-  simdjson::dom::array items;
-  if (parser.parse(body.data(), body.size()).get_array().get(items))
-    return post_failure("listing comments: the API's answer is not a JSON array");
+  const auto items = json_document::parse(body);
+  if (!items || !items->is_array()) return post_failure("listing comments: the API's answer is not a JSON array");
   std::vector<Comment> comments;
-  for (simdjson::dom::element item : items) {
-    bool system_note = false;
-    if (kind == Kind::gitlab && item["system"].get_bool().get(system_note) == simdjson::SUCCESS && system_note)
+  for (const Json& item : *items) {
+    if (kind == Kind::gitlab && json_document::bool_at(item, "system").value_or(false))
       continue;  // "added 1 commit" and the like
     Comment comment{id_of(item), text_at(item, "/body"),
                     text_at(item, kind == Kind::github ? "/user/login" : "/author/username"),
@@ -97,11 +94,9 @@ PostOutcome<std::optional<std::string>> own_identity(const ForgeApi& api) {
                         401);
   if (response->status != 200)
     return post_failure(fmt::format("finding the token's user: HTTP {}", response->status), response->status);
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(response->body).get(root))
-    return post_failure("finding the token's user: the API's answer is not JSON");
-  std::string login = text_at(root, forge.kind == Kind::github ? "/login" : "/username");
+  const auto root = json_document::parse(response->body);
+  if (!root) return post_failure("finding the token's user: the API's answer is not JSON");
+  std::string login = text_at(*root, forge.kind == Kind::github ? "/login" : "/username");
   if (login.empty()) return post_failure("finding the token's user: the answer names no user");
   return std::optional<std::string>(std::move(login));
 }
@@ -143,11 +138,9 @@ PostOutcome<PostResult> post_sticky_comment(const http::HttpTransport& transport
                 : api.call("POST", comments_url(forge), payload, "creating the report comment");
   if (!response) return std::unexpected(response.error());
   result.action = *existing ? PostResult::Action::updated : PostResult::Action::created;
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(response->body).get(root) == simdjson::SUCCESS) {
-    result.comment_id = id_of(root);
-    result.url = text_at(root, "/html_url");
+  if (const auto root = json_document::parse(response->body)) {
+    result.comment_id = id_of(*root);
+    result.url = text_at(*root, "/html_url");
   }
   if (result.comment_id.empty() && *existing) result.comment_id = (*existing)->id;
   return result;

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -60,29 +60,32 @@ struct ReportKernels {
 };
 
 inline ReportKernels read_report_kernels(const std::string& json) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element report;
   INFO(json);
-  REQUIRE(parser.parse(json).get(report) == simdjson::SUCCESS);
+  const auto report = nlohmann::json::parse(json, nullptr, false);
+  REQUIRE(report.is_object());
+  const auto text = [](const nlohmann::json& object, const char* key) {
+    REQUIRE(object.contains(key));
+    REQUIRE(object.at(key).is_string());
+    return object.at(key).get<std::string>();
+  };
   ReportKernels read;
-  std::string_view verdict;
-  REQUIRE(report["verdict"].get_string().get(verdict) == simdjson::SUCCESS);
-  read.gate = verdict;
-  for (simdjson::dom::element kernel : report["kernels"].get_array()) {
-    std::string_view name, decision, kernel_verdict, measured = "-";
-    REQUIRE(kernel["name"].get_string().get(name) == simdjson::SUCCESS);
-    REQUIRE(kernel["decision"].get_string().get(decision) == simdjson::SUCCESS);
-    REQUIRE(kernel["verdict"].get_string().get(kernel_verdict) == simdjson::SUCCESS);
-    if (!kernel["measurement"].is_null()) {
-      REQUIRE(kernel["measurement"]["verdict"].get_string().get(measured) == simdjson::SUCCESS);
+  read.gate = text(report, "verdict");
+  for (const auto& kernel : report.at("kernels")) {
+    const std::string name = text(kernel, "name"), decision = text(kernel, "decision"),
+                      kernel_verdict = text(kernel, "verdict");
+    std::string measured = "-";
+    if (!kernel.at("measurement").is_null()) {
+      measured = text(kernel.at("measurement"), "verdict");
       // A failed measurement timed nothing: its speedup and interval are null, never a number.
       double speedup = 0, high = 0;
       if (measured == "failed") {
-        CHECK(kernel["measurement"]["speedup"].is_null());
-        CHECK(kernel["measurement"]["ci_high"].is_null());
+        CHECK(kernel.at("measurement").at("speedup").is_null());
+        CHECK(kernel.at("measurement").at("ci_high").is_null());
       } else {
-        REQUIRE(kernel["measurement"]["speedup"].get_double().get(speedup) == simdjson::SUCCESS);
-        REQUIRE(kernel["measurement"]["ci_high"].get_double().get(high) == simdjson::SUCCESS);
+        REQUIRE(kernel.at("measurement").at("speedup").is_number());
+        REQUIRE(kernel.at("measurement").at("ci_high").is_number());
+        speedup = kernel.at("measurement").at("speedup").get<double>();
+        high = kernel.at("measurement").at("ci_high").get<double>();
       }
       read.measured[std::string(name)] = {speedup, high};
     }

@@ -257,3 +257,13 @@ TEST_CASE("results: bad results files are errors naming the file and the field")
   REQUIRE_FALSE(silent);
   CHECK_THAT(silent.error().message, Contains("kernels[1].unmeasured: expected a reason"));
 }
+
+TEST_CASE("plan: nesting deeper than any plan is an error naming the file, not a stack overflow") {
+  const std::string hostile = R"({"kforecast_plan": 2, "report": )" + std::string(1'000'000, '[');
+  auto plan = parse_plan_json(hostile, "plan.json");
+  REQUIRE_FALSE(plan.has_value());
+  CHECK_THAT(plan.error().message, Contains("plan.json: not a kforecast plan: not JSON (nested deeper than 256 levels"));
+  auto results = parse_results_json(std::string(100'000, '[') + std::string(100'000, ']'), "r.json");
+  REQUIRE_FALSE(results.has_value());
+  CHECK_THAT(results.error().message, Contains("r.json: not kforecast results: not JSON (nested deeper than"));
+}

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include "base/json_string.hpp"
 #include "http/curl_transport.hpp"
@@ -83,10 +83,10 @@ struct ClientHarness {
   }
   std::unique_ptr<llm::ForecastClient> client() { return client(settings()); }
 
-  // The n-th request's body, parsed (the parser must outlive the element).
-  simdjson::dom::element body(simdjson::dom::parser& parser, std::size_t n) const {
+  // The n-th request's body, parsed.
+  nlohmann::json body(std::size_t n) const {
     const auto all = server.requests();
-    return parser.parse(all.at(n).body);
+    return nlohmann::json::parse(all.at(n).body);
   }
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "llm/prompt_set.hpp"
 
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -30,12 +30,11 @@ TEST_CASE("llm: the built-in prompts are compiled in and consistent") {
   CHECK_THAT(set.version, Catch::StartsWith("kforecast-prompts-"));
   CHECK(set.version.find('\n') == std::string::npos);
   // The schema names exactly the fields the validator reads, rationale first.
-  simdjson::dom::parser parser;
-  simdjson::dom::object schema;
-  REQUIRE(parser.parse(set.answer_schema).get_object().get(schema) == simdjson::SUCCESS);
-  simdjson::dom::object properties = schema["properties"].get_object();
+  // ordered_json keeps the document's key order, which is what is checked.
+  const auto schema = nlohmann::ordered_json::parse(set.answer_schema);
+  REQUIRE(schema.is_object());
   std::vector<std::string> names;
-  for (auto field : properties) names.emplace_back(field.key);
+  for (const auto& field : schema.at("properties").items()) names.push_back(field.key());
   REQUIRE(names.size() == 10);
   CHECK(names.front() == "rationale");
   for (std::size_t i = 0; i < 8; ++i) CHECK(names[i + 1] == probability_fields[i]);

@@ -2,7 +2,7 @@
 #include "support/fake_forge.hpp"
 
 #include <fmt/format.h>
-#include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include "base/json_string.hpp"
 
@@ -156,12 +156,10 @@ ScriptedResponse FakeForge::handle(const RecordedRequest& request) {
   const std::string item_prefix =
       m_kind == Kind::github ? fmt::format("/repos/{}/issues/comments/", m_project) : collection + "/";
   auto body_of = [&]() -> std::optional<std::string> {
-    simdjson::dom::parser parser;
-    std::string_view text;
-    if (request.header("content-type") != "application/json" ||
-        parser.parse(request.body)["body"].get_string().get(text))
-      return std::nullopt;
-    return std::string(text);
+    if (request.header("content-type") != "application/json") return std::nullopt;
+    const auto parsed = nlohmann::json::parse(request.body, nullptr, false);
+    if (!parsed.is_object() || !parsed.contains("body") || !parsed["body"].is_string()) return std::nullopt;
+    return parsed["body"].get<std::string>();
   };
   const std::string author = m_identity.empty() ? "github-actions[bot]" : m_identity;
   if (path == collection && request.method == "GET") return list(query);

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: Apache-2.0
+# The shipped binary is self-contained (issue 18): run with -P, BINARY=path to kforecast, and
+# OBJCOPY/READELF/OBJDUMP tools. It fails when
+#  - a NEEDED entry (readelf -d) is not glibc's: libc, libm, ld-linux, and the libpthread, libdl
+#    and librt that older glibc kept apart; fmt, nlohmann/json and the C++ runtime are inside it,
+#    and libcurl, the CUDA driver and NVRTC are dlopen'ed;
+#  - it needs a glibc symbol version newer than MAX_GLIBC (objdump -T): GitHub's ubuntu-22.04 runners
+#    have glibc 2.35;
+#  - a stripped copy is larger than MAX_BYTES.
+foreach(var BINARY READELF OBJDUMP STRIP MAX_GLIBC MAX_BYTES WORK_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "shipped_binary_test: ${var} is not set")
+  endif()
+endforeach()
+if(NOT EXISTS "${BINARY}")
+  message(FATAL_ERROR "shipped_binary_test: ${BINARY} does not exist; build the kforecast target")
+endif()
+
+execute_process(COMMAND ${READELF} -d ${BINARY} OUTPUT_VARIABLE dynamic RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "readelf -d ${BINARY} failed (${status})")
+endif()
+string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*\\[([^]\n]+)\\]" needed_lines "${dynamic}")
+set(needed "")
+foreach(line IN LISTS needed_lines)
+  string(REGEX REPLACE ".*\\[([^]]+)\\]$" "\\1" library "${line}")
+  list(APPEND needed "${library}")
+endforeach()
+if(needed STREQUAL "")
+  message(FATAL_ERROR "readelf -d ${BINARY} lists no NEEDED library; a dynamic binary needs at least libc")
+endif()
+foreach(library IN LISTS needed)
+  if(NOT library MATCHES "^(libc|libm|libpthread|libdl|librt)\\.so\\.[0-9]+$" AND NOT library MATCHES "^ld-linux")
+    message(FATAL_ERROR "${BINARY} needs ${library}; only glibc's libraries may stay dynamic (NEEDED: ${needed})")
+  endif()
+endforeach()
+message(STATUS "NEEDED: ${needed}")
+
+execute_process(COMMAND ${OBJDUMP} -T ${BINARY} OUTPUT_VARIABLE symbols RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "objdump -T ${BINARY} failed (${status})")
+endif()
+string(REGEX MATCHALL "GLIBC_[0-9]+\\.[0-9]+(\\.[0-9]+)?" versions "${symbols}")
+list(REMOVE_DUPLICATES versions)
+set(newest "0.0")
+foreach(version IN LISTS versions)
+  string(REPLACE "GLIBC_" "" number "${version}")
+  if(number VERSION_GREATER newest)
+    set(newest "${number}")
+  endif()
+endforeach()
+if(newest VERSION_GREATER MAX_GLIBC)
+  message(FATAL_ERROR "${BINARY} needs glibc ${newest}; it must run on glibc ${MAX_GLIBC} (ubuntu-22.04)")
+endif()
+message(STATUS "newest glibc symbol version needed: ${newest} (limit ${MAX_GLIBC})")
+
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(stripped ${WORK_DIR}/kforecast.stripped)
+execute_process(COMMAND ${STRIP} -o ${stripped} ${BINARY} RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "strip ${BINARY} failed (${status})")
+endif()
+file(SIZE ${stripped} bytes)
+if(bytes GREATER MAX_BYTES)
+  message(FATAL_ERROR "the stripped binary is ${bytes} bytes, over the ${MAX_BYTES} allowed")
+endif()
+message(STATUS "stripped size: ${bytes} bytes (limit ${MAX_BYTES})")
