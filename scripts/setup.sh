@@ -74,7 +74,7 @@ elif [ -x "$cuda_folder/toolkit/bin/nvcc" ]; then
   echo "setup: private CUDA toolkit present: $cuda_folder"
 else
   cuda_step=install
-  packages+=(python3-venv)  # python3 -m venv with pip, for the wheels
+  [[ " ${packages[*]} " == *" python3-venv "* ]] || packages+=(python3-venv)  # python3 -m venv with pip, for the wheels
 fi
 
 missing=()

@@ -79,7 +79,8 @@ class TerminalWriter final : public Writer {
     if (report.gpu_time && !report.gpu_time->unavailable.empty()) {
       m_unavailable = report.gpu_time->unavailable;
       m_unavailable_short = fmt::format("{} (see above)", report.gpu_time->note.empty() ? "unavailable" : report.gpu_time->note);
-      out() << indented(fmt::format("{} {}", paint(yellow, "no measurement:", true), m_unavailable), "") << "\n";
+      // The label is painted after the text is made printable: the colour is the writer's own.
+      out() << paint(yellow, "no measurement:", true) << " " << printable(m_unavailable) << "\n\n";
     }
   }
 

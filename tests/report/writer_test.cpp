@@ -252,6 +252,10 @@ TEST_CASE("report: the terminal view says a machine-wide condition once, not in 
   const std::string text = out.str();
   CHECK(text.find("no measurement: " + no_gpu + "\n") != std::string::npos);
   CHECK(text.find(no_gpu) == text.rfind(no_gpu));  // once
+  std::ostringstream coloured;
+  make_terminal_writer(coloured, true)->write(report);
+  CHECK(coloured.str().find("\x1b[1;33mno measurement:\x1b[0m " + no_gpu + "\n") != std::string::npos);
+  CHECK(coloured.str().find("?[") == std::string::npos);  // the writer's own colour is not escaped away
   // Each kernel still says what to do about it, its own command included.
   CHECK(text.find("why: not measured: no GPU (see above); run `kforecast bench x.cu:k2 --against a` on a GPU") !=
         std::string::npos);
