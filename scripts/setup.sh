@@ -11,6 +11,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git   # toolchain; git is also run by kforecast and its tests; g++ is nvcc's host compiler
   libcurl4-openssl-dev                    # HTTP: LLM endpoints, GitHub/GitLab APIs
+  curl                                    # scripts/get-kforecast.sh downloads a release archive (and its test)
   nlohmann-json3-dev                      # JSON: endpoint answers, datasets, reports (header-only: the binary needs no JSON library)
   libtomlplusplus-dev                     # .kforecast.toml
   libfmt-dev                              # formatting (std::format is missing from GCC 12); compiled into the binary (src/third_party)
