@@ -16,29 +16,17 @@
 #include "capture/recorded_capture.hpp"
 #include "gate/capture_command_step.hpp"
 #include "run_gate_harness.hpp"
+#include "support/plain_shell.hpp"
 #include "support/fixture_repo.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;
+using kforecast::test::plain_shell;
 using Catch::Matchers::Contains;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// `sh -c` in the worktree with only the variables the real runner sets, unconfined: what the
-// confinement adds is tested in tests/harness/shell_runner_confinement_test.cpp.
-harness::ShellRunner plain_shell(int& runs) {
-  return [&runs](const harness::ShellCommand& command) {
-    ++runs;
-    std::vector<std::string> environment{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + command.scratch.string(),
-                                         "TMPDIR=" + command.scratch.string(), "LC_ALL=C"};
-    for (const auto& [name, value] : command.environment) environment.push_back(name + "=" + value);
-    return run_process({"/bin/sh", "-c", command.command},
-                       {.working_directory = command.directory.string(), .timeout = command.timeout,
-                        .environment = environment});
-  };
-}
 
 // The fake capture program: it needs what capture.build made and the capture library's variables,
 // and copies the revision's recorded launches where the library would write them.

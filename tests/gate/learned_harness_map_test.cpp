@@ -12,27 +12,17 @@
 #include "gate/harness_step.hpp"
 #include "gate/learned_harness_map.hpp"
 #include "run_gate_harness.hpp"
+#include "support/plain_shell.hpp"
 #include "support/fixture_repo.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;
+using kforecast::test::plain_shell;
 using Catch::Matchers::Contains;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-harness::ShellRunner plain_shell(int& runs) {
-  return [&runs](const harness::ShellCommand& command) {
-    ++runs;
-    std::vector<std::string> environment{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + command.scratch.string(),
-                                         "TMPDIR=" + command.scratch.string(), "LC_ALL=C"};
-    for (const auto& [name, value] : command.environment) environment.push_back(name + "=" + value);
-    return run_process({"/bin/sh", "-c", command.command},
-                       {.working_directory = command.directory.string(), .timeout = command.timeout,
-                        .environment = environment});
-  };
-}
 
 // bench.sh --list names three benchmarks; bench.sh '^(NAME)$' "runs" NAME: under the capture
 // library it copies recorded/NAME's captures where the library would write them.
