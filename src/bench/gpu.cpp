@@ -76,7 +76,9 @@ Result<CUdeviceptr> Gpu::allocate(std::size_t bytes) {
 
 Result<void> Gpu::upload(CUdeviceptr destination, std::span<const std::byte> bytes) {
   if (auto ok = synchronize(); !ok) return ok;
-  return KF_CU_CALL(m_api, m_api.cuMemcpyHtoD_v2(destination, bytes.data(), bytes.size()));
+  // Queued on the stream, so the restores and launches after it wait for it; the host buffer may
+  // go as soon as this returns (pageable memory is staged before the call returns).
+  return KF_CU_CALL(m_api, m_api.cuMemcpyHtoDAsync_v2(destination, bytes.data(), bytes.size(), m_stream));
 }
 
 Result<void> Gpu::download(std::span<std::byte> destination, CUdeviceptr source) {

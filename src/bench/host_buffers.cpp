@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <numbers>
-#include <random>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -14,70 +15,201 @@
 namespace kforecast::bench {
 namespace {
 
-void store_lane(const ElementType& type, std::byte* out, double value) {
-  switch (type.kind) {
-    case ScalarKind::half: {
-      const auto bits = to_half_bits(static_cast<float>(value));
-      std::memcpy(out, &bits, 2);
-      return;
-    }
-    case ScalarKind::bfloat16: {
-      const auto bits = to_bfloat16_bits(static_cast<float>(value));
-      std::memcpy(out, &bits, 2);
-      return;
-    }
-    case ScalarKind::floating:
-      if (type.lane_bytes == 8) {
-        std::memcpy(out, &value, 8);
-      } else {
-        const auto single = static_cast<float>(value);
-        std::memcpy(out, &single, 4);
-      }
-      return;
-    case ScalarKind::signed_integer:
-    case ScalarKind::unsigned_integer: {
+// One lane type's bytes, read and written as a double. The type is chosen once per buffer
+// (with_lane_type), so the loops over a buffer's lanes are straight code: this work runs on the
+// GPU clock, once per seed and side (docs/perf/bench-runner.md, "host work").
+template <typename T>
+struct NativeLane {
+  static constexpr std::size_t bytes = sizeof(T);
+  static double get(const std::byte* at) {
+    T value;
+    std::memcpy(&value, at, sizeof(T));
+    return static_cast<double>(value);
+  }
+  static void put(std::byte* at, double value) {
+    if constexpr (std::is_floating_point_v<T>) {
+      const auto converted = static_cast<T>(value);
+      std::memcpy(at, &converted, sizeof(T));
+    } else {
       // Values come from the spec's integer ranges; two's complement keeps the low bytes right.
-      const auto integer = static_cast<std::int64_t>(std::llround(value));
-      std::memcpy(out, &integer, static_cast<std::size_t>(type.lane_bytes));
-      return;
+      const auto converted = static_cast<T>(std::llround(value));
+      std::memcpy(at, &converted, sizeof(T));
     }
   }
+};
+
+template <std::uint16_t (*to_bits)(float), float (*from_bits)(std::uint16_t)>
+struct HalfWidthLane {
+  static constexpr std::size_t bytes = 2;
+  static double get(const std::byte* at) {
+    std::uint16_t bits = 0;
+    std::memcpy(&bits, at, 2);
+    return from_bits(bits);
+  }
+  static void put(std::byte* at, double value) {
+    const auto bits = to_bits(static_cast<float>(value));
+    std::memcpy(at, &bits, 2);
+  }
+};
+
+using HalfLane = HalfWidthLane<to_half_bits, from_half_bits>;
+using Bfloat16Lane = HalfWidthLane<to_bfloat16_bits, from_bfloat16_bits>;
+
+// Calls `body` with the Lane type of `type` as a template argument: body.template operator()<Lane>().
+template <typename Body>
+decltype(auto) with_lane_type(const ElementType& type, Body&& body) {
+  switch (type.kind) {
+    case ScalarKind::half:
+      return body.template operator()<HalfLane>();
+    case ScalarKind::bfloat16:
+      return body.template operator()<Bfloat16Lane>();
+    case ScalarKind::floating:
+      if (type.lane_bytes == 8) return body.template operator()<NativeLane<double>>();
+      return body.template operator()<NativeLane<float>>();
+    case ScalarKind::signed_integer:
+      switch (type.lane_bytes) {
+        case 1: return body.template operator()<NativeLane<std::int8_t>>();
+        case 2: return body.template operator()<NativeLane<std::int16_t>>();
+        case 4: return body.template operator()<NativeLane<std::int32_t>>();
+        default: return body.template operator()<NativeLane<std::int64_t>>();
+      }
+    case ScalarKind::unsigned_integer:
+      switch (type.lane_bytes) {
+        case 1: return body.template operator()<NativeLane<std::uint8_t>>();
+        case 2: return body.template operator()<NativeLane<std::uint16_t>>();
+        case 4: return body.template operator()<NativeLane<std::uint32_t>>();
+        default: return body.template operator()<NativeLane<std::uint64_t>>();
+      }
+  }
+  return body.template operator()<NativeLane<float>>();
+}
+
+// Counter-based draws: lane i's bits depend only on (key, i), through SplitMix64's finalizer, so
+// no state runs from lane to lane and a draw costs a few multiplies (a Mersenne Twister stepped
+// per lane made 1M floats cost 8 ms of GPU time per seed and side).
+struct LaneRandom {
+  std::uint64_t key;
+
+  std::uint64_t bits(std::uint64_t counter) const {
+    std::uint64_t z = key + (counter + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double unit(std::uint64_t counter) const {  // [0, 1)
+    return static_cast<double>(bits(counter) >> 11) * 0x1.0p-53;
+  }
+};
+
+// Runs work(begin, end, chunk) over contiguous chunks of [0, lanes): on up to 8 threads for a
+// large buffer (a 4096 x 4096 half matrix takes about 80 ms on one), inline for a small one,
+// where starting threads would cost more than they save. Returns the number of chunks.
+template <typename Work>
+std::size_t for_lane_chunks(std::int64_t lanes, Work&& work) {
+  constexpr std::int64_t lanes_per_thread = 1 << 20;
+  const auto threads = std::clamp<std::int64_t>(
+      std::min<std::int64_t>(lanes / lanes_per_thread, std::thread::hardware_concurrency()), 1, 8);
+  if (threads == 1) {
+    work(std::int64_t{0}, lanes, std::size_t{0});
+    return 1;
+  }
+  const std::int64_t step = (lanes + threads - 1) / threads;
+  std::vector<std::jthread> workers;
+  for (std::int64_t t = 0; t < threads; ++t)
+    workers.emplace_back([&work, t, step, lanes] {
+      work(t * step, std::min(lanes, (t + 1) * step), static_cast<std::size_t>(t));
+    });
+  return static_cast<std::size_t>(threads);
+}
+
+template <typename Lane, typename ValueOf>
+void fill_lanes(std::byte* out, std::int64_t lanes, ValueOf value_of) {
+  for_lane_chunks(lanes, [&](std::int64_t begin, std::int64_t end, std::size_t) {
+    for (std::int64_t lane = begin; lane < end; ++lane)
+      Lane::put(out + static_cast<std::size_t>(lane) * Lane::bytes, value_of(lane));
+  });
+}
+
+template <typename Lane>
+void draw_lanes(const InitSpec& init, const LaneRandom& random, std::byte* out, std::int64_t lanes) {
+  const double a = init.a, b = init.b;
+  switch (init.distribution) {
+    case Distribution::uniform:
+      fill_lanes<Lane>(out, lanes, [&](std::int64_t lane) { return a + (b - a) * random.unit(static_cast<std::uint64_t>(lane)); });
+      return;
+    case Distribution::normal:
+      // Box-Muller, both values of each pair used: lanes 2k and 2k+1 come from draws 2k and 2k+1.
+      for_lane_chunks((lanes + 1) / 2, [&](std::int64_t begin, std::int64_t end, std::size_t) {
+        for (std::int64_t lane = 2 * begin; lane < std::min(lanes, 2 * end); lane += 2) {
+          const auto pair = static_cast<std::uint64_t>(lane);
+          const double radius = b * std::sqrt(-2 * std::log(1.0 - random.unit(pair)));  // 1 - [0, 1): log finite
+          const double angle = 2 * std::numbers::pi * random.unit(pair + 1);
+          Lane::put(out + static_cast<std::size_t>(lane) * Lane::bytes, a + radius * std::cos(angle));
+          if (lane + 1 < lanes)
+            Lane::put(out + static_cast<std::size_t>(lane + 1) * Lane::bytes, a + radius * std::sin(angle));
+        }
+      });
+      return;
+    case Distribution::constant:
+      fill_lanes<Lane>(out, lanes, [&](std::int64_t) { return a; });
+      return;
+    case Distribution::iota:
+      fill_lanes<Lane>(out, lanes, [&](std::int64_t lane) { return a + b * static_cast<double>(lane); });
+      return;
+    case Distribution::random_integers: {
+      const auto span = static_cast<std::uint64_t>(b - a) + 1;
+      fill_lanes<Lane>(out, lanes, [&](std::int64_t lane) {
+        // The high word of bits x span: uniform over [0, span) without a division per lane.
+        const auto scaled = static_cast<unsigned __int128>(random.bits(static_cast<std::uint64_t>(lane))) * span;
+        return a + static_cast<double>(static_cast<std::uint64_t>(scaled >> 64));
+      });
+      return;
+    }
+    case Distribution::captured:  // initial_values copies the bytes
+      return;
+  }
+}
+
+// Lane by lane, the finite case first: |c - r| is finite only when both are, and that branch is
+// the one taken for nearly every lane of a real output.
+template <typename Lane>
+void compare_lanes(const ResolvedArgument& argument, const std::byte* reference, const std::byte* candidate,
+                   std::int64_t begin, std::int64_t end, Comparison& result) {
+  double max_abs_error = 0, max_rel_error = 0;
+  for (std::int64_t lane = begin; lane < end; ++lane) {
+    const auto at = static_cast<std::size_t>(lane) * Lane::bytes;
+    const double r = Lane::get(reference + at);
+    const double c = Lane::get(candidate + at);
+    const double abs_error = std::fabs(c - r);
+    bool agree = false;
+    if (std::isfinite(abs_error)) [[likely]] {
+      max_abs_error = std::max(max_abs_error, abs_error);
+      // Over lanes where the relative error is finite (a subnormal r can make it overflow).
+      if (const double rel_error = abs_error / std::fabs(r); r != 0 && std::isfinite(rel_error))
+        max_rel_error = std::max(max_rel_error, rel_error);
+      agree = abs_error <= argument.atol + argument.rtol * std::fabs(r);
+    } else if (std::isnan(r) || std::isnan(c)) {
+      agree = std::isnan(r) && std::isnan(c);
+    } else if (std::isinf(r) || std::isinf(c)) {
+      agree = r == c;
+    } else {  // both finite, the difference past the largest double
+      max_abs_error = abs_error;
+    }
+    if (!agree && result.mismatches++ == 0) {
+      result.first_mismatch = lane;
+      result.reference_value = r;
+      result.candidate_value = c;
+    }
+  }
+  result.max_abs_error = max_abs_error;
+  result.max_rel_error = max_rel_error;
 }
 
 }  // namespace
 
 double lane_value(const ElementType& type, std::span<const std::byte> bytes, std::int64_t lane) {
   const std::byte* at = bytes.data() + lane * type.lane_bytes;
-  switch (type.kind) {
-    case ScalarKind::half:
-    case ScalarKind::bfloat16: {
-      std::uint16_t bits = 0;
-      std::memcpy(&bits, at, 2);
-      return type.kind == ScalarKind::half ? from_half_bits(bits) : from_bfloat16_bits(bits);
-    }
-    case ScalarKind::floating: {
-      if (type.lane_bytes == 8) {
-        double value = 0;
-        std::memcpy(&value, at, 8);
-        return value;
-      }
-      float value = 0;
-      std::memcpy(&value, at, 4);
-      return value;
-    }
-    case ScalarKind::signed_integer: {
-      std::int64_t value = 0;
-      std::memcpy(&value, at, static_cast<std::size_t>(type.lane_bytes));
-      const int shift = 64 - 8 * type.lane_bytes;  // sign-extend
-      return static_cast<double>(shift == 0 ? value : (value << shift) >> shift);
-    }
-    case ScalarKind::unsigned_integer: {
-      std::uint64_t value = 0;
-      std::memcpy(&value, at, static_cast<std::size_t>(type.lane_bytes));
-      return static_cast<double>(value);
-    }
-  }
-  return 0;
+  return with_lane_type(type, [&]<typename Lane>() { return Lane::get(at); });
 }
 
 std::vector<std::byte> initial_values(const ResolvedArgument& argument, std::uint64_t seed) {
@@ -88,39 +220,10 @@ std::vector<std::byte> initial_values(const ResolvedArgument& argument, std::uin
       std::copy_n(argument.init.captured->begin(), std::min(argument.init.captured->size(), bytes.size()), bytes.begin());
     return bytes;
   }
-  const ElementType& type = argument.type;
-  const std::int64_t lanes = argument.count * type.lanes;
   std::vector<std::byte> bytes(static_cast<std::size_t>(argument.bytes()));
-  std::mt19937_64 generator(seed * 0x9E3779B97F4A7C15ull + std::hash<std::string>{}(argument.name));
-  const auto unit = [&] { return static_cast<double>(generator() >> 11) * 0x1.0p-53; };  // [0, 1)
-  const InitSpec& init = argument.init;
-  for (std::int64_t lane = 0; lane < lanes; ++lane) {
-    double value = 0;
-    switch (init.distribution) {
-      case Distribution::uniform:
-        value = init.a + (init.b - init.a) * unit();
-        break;
-      case Distribution::normal: {
-        const double u1 = 1.0 - unit();  // (0, 1]: log is finite
-        value = init.a + init.b * std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * unit());
-        break;
-      }
-      case Distribution::constant:
-        value = init.a;
-        break;
-      case Distribution::iota:
-        value = init.a + init.b * static_cast<double>(lane);
-        break;
-      case Distribution::random_integers: {
-        const auto span = static_cast<std::uint64_t>(init.b - init.a) + 1;
-        value = init.a + static_cast<double>(generator() % span);
-        break;
-      }
-      case Distribution::captured:  // returned above
-        break;
-    }
-    store_lane(type, bytes.data() + lane * type.lane_bytes, value);
-  }
+  const LaneRandom random{seed * 0x9E3779B97F4A7C15ull + std::hash<std::string>{}(argument.name)};
+  const std::int64_t lanes = argument.count * argument.type.lanes;
+  with_lane_type(argument.type, [&]<typename Lane>() { draw_lanes<Lane>(argument.init, random, bytes.data(), lanes); });
   return bytes;
 }
 
@@ -142,30 +245,29 @@ Comparison compare_outputs(const ResolvedArgument& argument, std::span<const std
   result.rtol = argument.rtol;
   result.atol = argument.atol;
   const ElementType& type = argument.type;
-  const std::int64_t lanes = static_cast<std::int64_t>(std::min(reference.size(), candidate.size())) / type.lane_bytes;
-  result.elements = lanes;
-  for (std::int64_t lane = 0; lane < lanes; ++lane) {
-    const double r = lane_value(type, reference, lane);
-    const double c = lane_value(type, candidate, lane);
-    bool agree = false;
-    if (std::isnan(r) || std::isnan(c)) {
-      agree = std::isnan(r) && std::isnan(c);
-    } else if (std::isinf(r) || std::isinf(c)) {
-      agree = r == c;
-    } else {
-      const double abs_error = std::fabs(c - r);
-      const double rel_error = r != 0 ? abs_error / std::fabs(r) : (abs_error == 0 ? 0 : INFINITY);
-      result.max_abs_error = std::max(result.max_abs_error, abs_error);
-      if (std::isfinite(rel_error)) result.max_rel_error = std::max(result.max_rel_error, rel_error);
-      agree = abs_error <= argument.atol + argument.rtol * std::fabs(r);
+  result.elements = static_cast<std::int64_t>(std::min(reference.size(), candidate.size())) / type.lane_bytes;
+  if (result.elements == 0) return result;
+  // Bit-identical outputs agree in every lane with no error (NaN beside the same NaN, an infinity
+  // beside itself): the common case, a kernel changed for speed, checked at memory speed.
+  const auto compared_bytes = static_cast<std::size_t>(result.elements) * static_cast<std::size_t>(type.lane_bytes);
+  if (std::memcmp(reference.data(), candidate.data(), compared_bytes) == 0) return result;
+  // Chunks compared apart, then merged in lane order: the first mismatch is the first chunk's.
+  std::vector<Comparison> chunks(8);
+  const std::size_t used = for_lane_chunks(result.elements, [&](std::int64_t begin, std::int64_t end, std::size_t chunk) {
+    with_lane_type(type, [&]<typename Lane>() {
+      compare_lanes<Lane>(argument, reference.data(), candidate.data(), begin, end, chunks[chunk]);
+    });
+  });
+  for (std::size_t chunk = 0; chunk < used; ++chunk) {
+    const Comparison& part = chunks[chunk];
+    if (part.mismatches > 0 && result.mismatches == 0) {
+      result.first_mismatch = part.first_mismatch;
+      result.reference_value = part.reference_value;
+      result.candidate_value = part.candidate_value;
     }
-    if (!agree) {
-      if (result.mismatches++ == 0) {
-        result.first_mismatch = lane;
-        result.reference_value = r;
-        result.candidate_value = c;
-      }
-    }
+    result.mismatches += part.mismatches;
+    result.max_abs_error = std::max(result.max_abs_error, part.max_abs_error);
+    result.max_rel_error = std::max(result.max_rel_error, part.max_rel_error);
   }
   return result;
 }

@@ -57,9 +57,13 @@ Result<void> PairRun::bind(Side& side) {
 
 Result<void> PairRun::upload_inputs(std::uint64_t seed) {
   for (auto& [name, buffer] : m_buffers) {
-    std::vector<std::byte> values = buffer.argument.role == Role::out
-                                        ? std::vector<std::byte>(buffer.bytes, poison_byte)
-                                        : initial_values(buffer.argument, seed);
+    // An output's pristine copy is all poison, written by the device: no host buffer to fill and
+    // send per seed (this runs on the GPU clock).
+    if (buffer.argument.role == Role::out) {
+      if (auto ok = m_gpu.fill_async(buffer.pristine, poison_byte, buffer.bytes); !ok) return ok;
+      continue;
+    }
+    std::vector<std::byte> values = initial_values(buffer.argument, seed);
     values.resize(buffer.bytes, poison_byte);
     if (auto ok = m_gpu.upload(buffer.pristine, values); !ok) return ok;
   }

@@ -36,7 +36,7 @@ std::string bind_api(const DynamicLibrary& library, DriverApi& api) {
       KF_BIND(library, api, cuFuncSetAttribute),
       KF_BIND(library, api, cuMemAlloc_v2),
       KF_BIND(library, api, cuMemFree_v2),
-      KF_BIND(library, api, cuMemcpyHtoD_v2),
+      KF_BIND(library, api, cuMemcpyHtoDAsync_v2),
       KF_BIND(library, api, cuMemcpyDtoH_v2),
       KF_BIND(library, api, cuMemcpyDtoDAsync_v2),
       KF_BIND(library, api, cuMemsetD8Async),

@@ -71,7 +71,10 @@ struct DriverApi {
   CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value) = nullptr;
   CUresult (*cuMemAlloc_v2)(CUdeviceptr* pointer, std::size_t bytes) = nullptr;
   CUresult (*cuMemFree_v2)(CUdeviceptr pointer) = nullptr;
-  CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr destination, const void* source, std::size_t bytes) = nullptr;
+  // On kforecast's stream: a copy on the legacy stream is not ordered before work on a
+  // non-blocking stream, and a pageable copy may return before its last DMA has landed.
+  CUresult (*cuMemcpyHtoDAsync_v2)(CUdeviceptr destination, const void* source, std::size_t bytes,
+                                   CUstream stream) = nullptr;
   CUresult (*cuMemcpyDtoH_v2)(void* destination, CUdeviceptr source, std::size_t bytes) = nullptr;
   CUresult (*cuMemcpyDtoDAsync_v2)(CUdeviceptr destination, CUdeviceptr source, std::size_t bytes,
                                    CUstream stream) = nullptr;

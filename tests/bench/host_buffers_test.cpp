@@ -101,3 +101,76 @@ TEST_CASE("bench: outputs compare with dtype-aware tolerances") {
   const int ir = 7, ic = 8;
   CHECK_FALSE(compare_outputs(ints, std::as_bytes(std::span(&ir, 1)), std::as_bytes(std::span(&ic, 1))).agrees());
 }
+
+TEST_CASE("bench: half rounding is to nearest, ties to even") {
+  // 1 + 2^-11 lies halfway between 1 and the next half (1 + 2^-10): ties go to the even one, 1.
+  CHECK(to_half_bits(1.0f + 0x1.0p-11f) == 0x3C00);
+  // 1 + 3 * 2^-11 lies halfway between 1 + 2^-10 (odd) and 1 + 2^-9 (even): up.
+  CHECK(to_half_bits(1.0f + 3 * 0x1.0p-11f) == 0x3C02);
+  CHECK(to_half_bits(1.0f + 0x1.0p-11f + 0x1.0p-20f) == 0x3C01);  // past halfway: up
+  CHECK(to_half_bits(0x1.0p-25f) == 0x0000);                      // half the smallest subnormal: to even 0
+  CHECK(to_half_bits(0x1.8p-24f) == 0x0002);                      // 1.5 subnormal steps: to even 2
+}
+
+TEST_CASE("bench: identical outputs agree at once, NaN and infinity included") {
+  auto argument = buffer("float", 4, "uniform(-1, 1)");
+  const float values[4] = {NAN, INFINITY, -INFINITY, 0.5f};
+  const auto bytes = std::as_bytes(std::span(values));
+  const auto same = compare_outputs(argument, bytes, bytes);
+  CHECK(same.agrees());
+  CHECK(same.elements == 4);
+  CHECK(same.max_abs_error == 0);
+  CHECK(same.max_rel_error == 0);
+  // Outputs of different lengths compare over the shorter; nothing compared, nothing wrong.
+  CHECK(compare_outputs(argument, bytes, bytes.first(8)).elements == 2);
+  CHECK(compare_outputs(argument, bytes.first(0), bytes).elements == 0);
+}
+
+TEST_CASE("bench: a subnormal reference does not make the relative error infinite") {
+  auto argument = buffer("double", 2, "uniform(-1, 1)");
+  const double reference[2] = {1e-310, 1.0};
+  const double candidate[2] = {1e300, 1.0};
+  const auto comparison =
+      compare_outputs(argument, std::as_bytes(std::span(reference)), std::as_bytes(std::span(candidate)));
+  CHECK(comparison.mismatches == 1);
+  CHECK(comparison.max_abs_error == Approx(1e300));
+  CHECK(std::isfinite(comparison.max_rel_error));  // 1e300 / 1e-310 overflows: left out
+}
+
+TEST_CASE("bench: large buffers are drawn and compared in chunks with the same answer") {
+  // Past the size where the work is split over threads (1M lanes per thread, where the machine
+  // has several cores): the values must not depend on the split, and a comparison must report
+  // the first mismatch of the whole buffer and count all of them.
+  const std::int64_t lanes = 3 << 20;
+  const auto argument = buffer("float", lanes, "uniform(-1, 1)");
+  const auto values = initial_values(argument, 7);
+  CHECK(initial_values(argument, 7) == values);
+  auto small = argument;
+  small.count = 1000;
+  const auto prefix = initial_values(small, 7);
+  CHECK(std::equal(prefix.begin(), prefix.end(), values.begin()));  // lane i's value depends on i, not the split
+  auto changed = values;
+  for (const std::int64_t lane : {std::int64_t{2} << 20, std::int64_t{1} << 20 | 5, lanes - 1}) {
+    float value = 0;
+    std::memcpy(&value, changed.data() + lane * 4, 4);
+    value += 10;
+    std::memcpy(changed.data() + lane * 4, &value, 4);
+  }
+  const auto comparison = compare_outputs(argument, values, changed);
+  CHECK(comparison.elements == lanes);
+  CHECK(comparison.mismatches == 3);
+  CHECK(comparison.first_mismatch == (std::int64_t{1} << 20 | 5));
+  CHECK(comparison.max_abs_error == Approx(10).epsilon(1e-4));
+
+  const auto normal = buffer("float", 2 * lanes + 1, "normal(2, 0.5)");  // an odd count: the last pair is half used
+  const auto drawn = initial_values(normal, 1);
+  double sum = 0, squares = 0;
+  for (std::int64_t i = 0; i < normal.count; ++i) {
+    const double value = lane_value(normal.type, drawn, i);
+    sum += value;
+    squares += value * value;
+  }
+  const double mean = sum / static_cast<double>(normal.count);
+  CHECK(mean == Approx(2).epsilon(1e-3));
+  CHECK(std::sqrt(squares / static_cast<double>(normal.count) - mean * mean) == Approx(0.5).epsilon(1e-2));
+}

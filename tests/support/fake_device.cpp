@@ -84,8 +84,11 @@ DriverApi fake_api() {
     device().m_memory.erase(pointer);
     return CUDA_SUCCESS;
   };
-  api.cuMemcpyHtoD_v2 = [](CUdeviceptr destination, const void* source, std::size_t bytes) -> CUresult {
+  api.cuMemcpyHtoDAsync_v2 = [](CUdeviceptr destination, const void* source, std::size_t bytes,
+                                 CUstream stream) -> CUresult {
     if (ok() != CUDA_SUCCESS) return ok();
+    // The legacy stream (null) would not order the copy before the runner's non-blocking stream.
+    if (stream == nullptr) return 1;  // CUDA_ERROR_INVALID_VALUE
     return device().write(destination, source, bytes) ? CUDA_SUCCESS : 1;
   };
   api.cuMemcpyDtoH_v2 = [](void* destination, CUdeviceptr source, std::size_t bytes) -> CUresult {
