@@ -46,16 +46,12 @@ done
 carry=$(realpath -m "${CARRY:-.carry/shipped}")
 
 if ((prepare)); then
-  # The release build, stripped, with the shared libraries a bare GPU machine may lack.
+  # The release build, stripped: it needs only glibc, so a bare GPU machine runs it as it is.
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
   nice -n 19 cmake --preset release >/dev/null && nice -n 19 cmake --build build/release -j2 --target kforecast || exit 1
-  mkdir -p "$carry/lib"
+  mkdir -p "$carry"
   cp build/release/src/kforecast "$carry/kforecast" && strip "$carry/kforecast"
-  for lib in libfmt.so libsimdjson.so; do
-    path=$(ldd "$carry/kforecast" | awk -v l="$lib" '$1 ~ l {print $3}')
-    [[ -n $path ]] && cp -L "$path" "$carry/lib/"
-  done
-  echo "carried: $(ls "$carry" "$carry/lib" | tr '\n' ' ')"
+  echo "carried: $(ls "$carry" | tr '\n' ' ')"
   exit 0
 fi
 

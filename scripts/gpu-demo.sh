@@ -7,7 +7,7 @@ carry=${CARRY:-.carry}
 out=${OUT:-./gpu-demo-out}
 mkdir -p "$out"
 kforecast=$(realpath "$carry/kforecast")
-# Shared libraries the machine may lack (libsimdjson, libfmt), carried beside the binary.
+# A lib/ folder beside the binary, where one was carried, is searched first (older builds needed libfmt there).
 if [[ -d $carry/lib ]]; then export LD_LIBRARY_PATH="$(realpath "$carry/lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; fi
 demo=$(mktemp -d)
 git init -q -b main "$demo"
