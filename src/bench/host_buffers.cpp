@@ -7,6 +7,7 @@
 #include <functional>
 #include <numbers>
 #include <span>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -119,11 +120,17 @@ std::size_t for_chunks(std::int64_t count, std::int64_t per_thread,
     return 1;
   }
   const std::int64_t step = (count + threads - 1) / threads;
+  const auto chunk = [&work, step, count](std::int64_t t) {
+    work(t * step, std::min(count, (t + 1) * step), static_cast<std::size_t>(t));
+  };
   std::vector<std::jthread> workers;
-  for (std::int64_t t = 0; t < threads; ++t)
-    workers.emplace_back([&work, t, step, count] {
-      work(t * step, std::min(count, (t + 1) * step), static_cast<std::size_t>(t));
-    });
+  for (std::int64_t t = 0; t < threads; ++t) {
+    try {
+      workers.emplace_back(chunk, t);
+    } catch (const std::system_error&) {  // no thread to be had (a process limit): this one does it
+      chunk(t);
+    }
+  }
   return static_cast<std::size_t>(threads);
 }
 
