@@ -236,6 +236,21 @@ void warn_of_failures(GateRun& gate_run, const Forecaster& forecaster, const For
   gate_run.warnings.push_back(std::move(warning));
 }
 
+// A unit built to find changes the source scan cannot see (a template argument at a launch site,
+// an overload, a call the scan resolves to another function) that could not be compared is a
+// check that did not run: "no CUDA kernel changed" would otherwise be said as if it had.
+void warn_of_uncompared_units(GateRun& gate_run, const std::vector<std::string>& units, std::ostream& err) {
+  if (units.empty()) return;
+  report::RunWarning warning{
+      fmt::format("{} unit{} built to find kernel changes the source scan cannot see could not be compared",
+                  units.size(), units.size() == 1 ? "" : "s"),
+      fmt::format("{}{}; a change only machine code shows would pass unseen there (give kforecast the project's "
+                  "compile_commands.json: docs/compile-context.md)",
+                  units.front().substr(0, units.front().find('\n')), units.size() > 1 ? fmt::format(" (and {} more)", units.size() - 1) : "")};
+  err << "kforecast: warning: " << report::warning_text(warning) << "\n";
+  gate_run.warnings.push_back(std::move(warning));
+}
+
 }  // namespace
 
 std::pair<std::string, std::string> target_arch(const Settings& settings, const Outside& outside) {
@@ -264,6 +279,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
 
   if (no_compiler.empty()) run.notes.push_back(arch_note);
   for (auto& note : machine_code.notes) run.notes.push_back(std::move(note));
+  warn_of_uncompared_units(run, machine_code.uncompared_gap_units, outside.warnings);
   for (const auto& note : inputs.context_notes) run.notes.push_back(note);
   for (const auto& name : analysis.comment_only) run.notes.push_back(fmt::format("{}: comments or whitespace only", name));
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i)

@@ -88,6 +88,7 @@ MachineCodeVerdicts compare_machine_code(const kernels::RevisionSources& base, c
   const cuda::LoadedCompiler& compiler = inputs.nvrtc;
   MachineCodeVerdicts result;
   auto by_nvcc = compare_with_nvcc(base, head, changed, arch, settings, outside, result.notes, result.found);
+  if (by_nvcc) result.uncompared_gap_units = by_nvcc->uncompared_gap_units;
 
   // NVRTC for what nvcc did not settle: a kernel no built unit holds, or every kernel without nvcc.
   std::vector<kernels::ChangedKernel> for_nvrtc = changed;

@@ -23,6 +23,9 @@ struct MachineCodeVerdicts {
   std::vector<KernelCodeVerdict> kernels;  // one per changed kernel; empty where no compiler could run
   std::vector<std::string> notes;          // for the run: compilers used, units skipped, unreported changes
   std::string no_compiler;                 // why machine code was not compared at all, or ""
+  // Units built for the scanner's gaps that could not be compared, as "UNIT: why"
+  // (gate/unit_code_compare.hpp): the run warns of them.
+  std::vector<std::string> uncompared_gap_units;
   // Kernels the scanner did not report whose machine code changed (gate/unreported_kernels.hpp),
   // with their verdicts: the caller adds them to the changed kernels.
   FoundKernels found;

@@ -306,9 +306,10 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
                                                                      from_first_error(unit.head.log, 3)
                                                                : "the base does not compile: " +
                                                                      from_first_error(unit.base.log, 3);
-    if (!why.empty())
-      verdicts.notes.push_back(fmt::format(
-          "{}, built to find machine code changes the source scan cannot see, was not compared: {}", unit.unit, why));
+    if (why.empty()) continue;
+    verdicts.notes.push_back(fmt::format(
+        "{}, built to find machine code changes the source scan cannot see, was not compared: {}", unit.unit, why));
+    verdicts.uncompared_gap_units.push_back(fmt::format("{}: {}", unit.unit, why));
   }
 
   // Machine code that changed in kernels the scanner did not report: an instantiation whose code

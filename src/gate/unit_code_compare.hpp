@@ -36,6 +36,9 @@ struct UnitCodeVerdicts {
   // For the run: units built for the scanner's gaps (no changed kernel of theirs) whose machine
   // code could not be compared, and why.
   std::vector<std::string> notes;
+  // The same units as "UNIT: why": a check that could not run, which the run warns of, since a
+  // change only machine code shows would pass unseen there.
+  std::vector<std::string> uncompared_gap_units;
 };
 
 // `base_files`: the base revision's files, where given: a header the head can no longer find that

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "kernels/token_text.hpp"
 
 namespace kforecast::kernels {
@@ -67,6 +69,23 @@ bool closes_cast(std::span<const Token> body, std::size_t close) {
   const bool argument_list = (callee.is_identifier() && !is_keyword(callee.text())) || callee.is_punct(")") ||
                              callee.is_punct("]") || callee.is_punct(">");
   return !argument_list;
+}
+
+// The class template whose argument list closes at `close` (a '>' or '>>'): "S" for S<T, G>, or
+// "" where no name stands before the matching '<' within a few dozen tokens.
+std::string_view template_owner(std::span<const Token> body, std::size_t close) {
+  constexpr std::size_t longest_arguments = 64;  // tokens
+  int depth = 0;
+  const std::size_t last = close >= longest_arguments ? close - longest_arguments : 0;
+  for (std::size_t k = close;; --k) {
+    const std::string_view p = body[k].kind == TokenKind::punctuation ? body[k].text() : std::string_view{};
+    if (p == ">") ++depth;
+    else if (p == ">>") depth += 2;
+    else if (p == "<") --depth;
+    if (depth == 0) return k >= 1 && body[k - 1].is_identifier() ? body[k - 1].text() : std::string_view{};
+    if (p == ";" || p == "{" || p == "}" || k == last) break;
+  }
+  return {};
 }
 
 // Whether the punctuation at `i` calls something other than a name: x)(, x](, x}(, .*, ->*.
@@ -168,6 +187,12 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
     // A leading "::" means the global f; after S<T>:: the qualifier is a type we cannot name.
     const bool after_template = first >= 2 && (body[first - 2].is_punct(">") || body[first - 2].is_punct(">>"));
     if (first >= 1 && body[first - 1].is_punct("::") && !after_template) --first;
+    // S<T, G>::f(...) calls S's member f: also kept as "S::f", which resolves to the member where it
+    // is scanned. As plain "f" alone it bound to a free f of the enclosing namespace, and an edit
+    // inside S::f went unseen. Both are kept: a call graph may over-find, never miss.
+    if (after_template && first == i)
+      if (const std::string_view owner = template_owner(body, first - 2); !owner.empty())
+        use.calls.push_back(store.keep(fmt::format("{}::{}", owner, t.text())));
     // A qualified name written without spaces is its own view of the source.
     bool contiguous = true;
     for (std::size_t k = first + 1; k <= i && contiguous; ++k)

@@ -19,7 +19,9 @@ namespace {
 bool is_kernel(const Function& function) { return function.kind == FunctionKind::global && function.has_body; }
 
 // The kernels of the files whose closure a touched path is in: key (file as in the head's
-// naming, qualified name) -> site.
+// naming, qualified name) -> site. Definitions that share a name in one file (overloads chosen by
+// enable_if, explicit specializations) are keyed by their order, "name#2" for the second: keyed
+// by name alone, only the first was compared, and an edit to another passed unseen.
 using KernelKey = std::pair<std::string, std::string>;
 
 std::map<KernelKey, KernelSite> touched_kernels(const RevisionSources& sources,
@@ -32,10 +34,13 @@ std::map<KernelKey, KernelSite> touched_kernels(const RevisionSources& sources,
     const auto& functions = sources.scanned(path).functions;
     const auto mapped = to_head_path.find(path);
     const std::string key_path = mapped == to_head_path.end() ? path : mapped->second;
+    std::map<std::string_view, int> seen;  // definitions of each name so far in this file
     for (std::size_t i = 0; i < functions.size(); ++i) {
       if (!is_kernel(functions[i])) continue;
-      kernels.try_emplace({key_path, functions[i].qualified_name},
-                          KernelSite{path, functions[i].qualified_name, functions[i].whole.first_line, i});
+      const std::string& name = functions[i].qualified_name;
+      const int ordinal = ++seen[name];
+      kernels.try_emplace({key_path, ordinal == 1 ? name : fmt::format("{}#{}", name, ordinal)},
+                          KernelSite{path, name, functions[i].whole.first_line, i});
     }
   }
   return kernels;

@@ -104,3 +104,30 @@ TEST_CASE("e2e nvcc: a unit that includes another .cu compiles though only it ch
   CHECK_THAT(run.out, Contains("1 of 1 unit compiled at both revisions"));
   CHECK_THAT(run.out, !Contains("No such file"));
 }
+
+TEST_CASE("e2e nvcc: a unit built for the scan's gaps that cannot compile is a warning, not a silent pass") {
+  // vLLM's shape: every unit includes a framework header a CI checkout lacks. The change is one the
+  // source scan does not follow (a host constexpr function that computes the launch's template
+  // argument), so only the unit's machine code could show it; with that check unable to run,
+  // "no CUDA kernel changed" alone would be said as if it had.
+  FixtureRepo repo;
+  const auto runner = [](int divisor) {
+    return "#include <framework/api.h>\n#include \"kernels.cuh\"\n"
+           "constexpr int tile_for(int n) { return n / " + std::to_string(divisor) + "; }\n"
+           "void run(float* p) { scaled<tile_for(64)><<<1, 64>>>(p); }\n";
+  };
+  repo.write("src/kernels.cuh", "#pragma once\ntemplate <int N> __global__ void scaled(float* p) {\n"
+                                "  p[threadIdx.x] = p[threadIdx.x % N] * 2.0f;\n}\n");
+  repo.write("src/runner.cu", runner(2));
+  repo.commit("base");
+  repo.write("src/runner.cu", runner(4));
+  repo.commit("head: a smaller tile");
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--no-bench"}, repo.path(),
+                           {"KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.err, Contains("kforecast: warning: 1 unit built to find kernel changes the source scan cannot see "
+                               "could not be compared: src/runner.cu: neither revision compiles"));
+  CHECK_THAT(run.out, Contains("\"warnings\""));
+  CHECK_THAT(run.out, Contains("compile_commands.json: docs/compile-context.md"));
+}

@@ -113,6 +113,49 @@ TEST_CASE("kernels: a file saved with bare CR line ends keeps its kernels") {
   CHECK(outcome.only().head->line == 2);
 }
 
+TEST_CASE("kernels: an edit to the second of two same-named kernels is that kernel's change") {
+  // vLLM's shape: a vectorised kernel and its fallback share a name, chosen by enable_if. Keyed
+  // by name alone only the first was compared, and an edit to the fallback passed as no change.
+  const auto file = [](std::string_view fallback_body) {
+    return "#include <type_traits>\n"
+           "template <typename T, int W>\n"
+           "__global__ std::enable_if_t<(W > 0)> norm(T* y, const T* x) { y[threadIdx.x] = x[threadIdx.x] * W; }\n"
+           "template <typename T, int W>\n"
+           "__global__ std::enable_if_t<(W == 0)> norm(T* y, const T* x) { " +
+           std::string(fallback_body) + " }\n";
+  };
+  const SourceFiles base{{"norm.cu", file("y[threadIdx.x] = x[threadIdx.x];")}};
+  auto outcome = analyse(base, {{"norm.cu", file("y[threadIdx.x] = 2 * x[threadIdx.x];")}});
+  REQUIRE(outcome.analysis.kernels.size() == 1);
+  CHECK(outcome.only().change == KernelChange::modified);
+  CHECK(outcome.only().head->qualified_name == "norm");
+  CHECK(outcome.only().head->line == 4);  // the fallback's template line, not the first definition's
+  // Neither edited: nothing changed, however many share the name.
+  CHECK(analyse(base, base).analysis.kernels.empty());
+}
+
+TEST_CASE("kernels: a call through a class template's member reaches it, beside a free function of that name") {
+  // vLLM's attention shape: the kernel calls Dot<T, G>::dot(q, k), a static member that calls
+  // dot_; the namespace also has a free dot. The call bound to the free dot alone, so an edit in
+  // dot_ was no change to the kernel.
+  const auto header = [](std::string_view accumulate) {
+    return "#pragma once\nnamespace ns {\n"
+           "__device__ float dot(float a, float b) { return a * b; }\n"
+           "template <int G> __device__ float dot_(const float* q, const float* k) { return " +
+           std::string(accumulate) + "; }\n"
+           "template <typename T, int G> struct Dot {\n"
+           "  static __device__ float dot(const float* q, const float* k) { return dot_<G>(q, k); }\n"
+           "};\n}  // namespace ns\n";
+  };
+  const std::string kernel = "#include \"dot.cuh\"\nnamespace ns {\n"
+                             "template <typename T, int G> __global__ void attend(float* out, const float* q, const float* k) {\n"
+                             "  out[threadIdx.x] = Dot<T, G>::dot(q, k);\n}\n}  // namespace ns\n";
+  const SourceFiles base{{"dot.cuh", header("q[0] * k[0]")}, {"attend.cu", kernel}};
+  auto outcome = analyse(base, {{"dot.cuh", header("2 * q[0] * k[0]")}, {"attend.cu", kernel}});
+  CHECK(outcome.names() == std::vector<std::string>{"modified ns::attend"});
+  CHECK_THAT(outcome.only().reasons, VectorContains(std::string("device function ns::dot_ changed")));
+}
+
 TEST_CASE("kernels: a change two calls deep changes the kernel, and only it") {
   auto outcome = edit("src/gemm.cu", "x * table[1]", "x * table[2]");
   CHECK(outcome.names() == std::vector<std::string>{"modified scale"});
