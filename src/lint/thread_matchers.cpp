@@ -126,7 +126,10 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
     return vector > 0 && element > 0 && stride && *stride * element <= vector;
   };
   const auto lane_left = [&](std::size_t j) {  // the operand ending just before token j
-    return (tokens[j - 1].is_identifier() && analysis.lane_stepping_name(tokens[j - 1].text())) ||
+    // A member (the x of blockIdx.x, v.x) is not the local of the same name.
+    const bool member = j >= 2 && (tokens[j - 2].is_punct(".") || tokens[j - 2].is_punct("->") ||
+                                   tokens[j - 2].is_punct("::"));
+    return (tokens[j - 1].is_identifier() && !member && analysis.lane_stepping_name(tokens[j - 1].text())) ||
            (j >= 3 && thread_x_at(tokens, j - 3));
   };
   const auto lane_right = [&](std::size_t j) {  // the operand starting just after token j
