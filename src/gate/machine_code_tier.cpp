@@ -67,8 +67,9 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
     notes.push_back(fmt::format("{} for {}: {} of {} unit{} compiled at both revisions", builds.compiler, arch, both,
                                 builds.units.size(), builds.units.size() == 1 ? "" : "s"));
     if (outside.warnings_to_terminal)
-      outside.warnings << fmt::format("kforecast: {}: {} compiles, {} answers from the unit cache\n", builds.compiler,
-                                      builds.compiles, builds.cache_hits);
+      outside.warnings << fmt::format("kforecast: {}: {} compile{}, {} answer{} from the unit cache\n", builds.compiler,
+                                      builds.compiles, builds.compiles == 1 ? "" : "s", builds.cache_hits,
+                                      builds.cache_hits == 1 ? "" : "s");
   }
   auto verdicts = compare_unit_builds(builds, changed, arch, &base.files(), &head);
   notes.insert(notes.end(), verdicts.notes.begin(), verdicts.notes.end());

@@ -8,6 +8,7 @@
 #include "e2e/e2e.hpp"
 #include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace kforecast::e2e;
 using Catch::Matchers::Contains;
@@ -130,4 +131,34 @@ TEST_CASE("e2e nvcc: a unit built for the scan's gaps that cannot compile is a w
                                "could not be compared: src/runner.cu: neither revision compiles"));
   CHECK_THAT(run.out, Contains("\"warnings\""));
   CHECK_THAT(run.out, Contains("compile_commands.json: docs/compile-context.md"));
+}
+
+TEST_CASE("e2e nvcc: on a terminal, the unit cache's line counts in words that agree") {
+  // "1 compiles, 1 answers from the unit cache" was printed after a head edit with the base cached.
+  // The line is for terminals only, so kforecast runs under script(1), which gives it one.
+  FixtureRepo repo;
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 1.0f; }\nvoid run(float* a) { k<<<1, 1>>>(a); }\n");
+  repo.commit("base");
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 2.0f; }\nvoid run(float* a) { k<<<1, 1>>>(a); }\n");
+  repo.commit("head");
+  const kforecast::testing::TempDir cache;
+  std::string command = "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp XDG_CACHE_HOME=" + cache.path().string() +
+                        " KFORECAST_NVRTC_LIBRARY=/nonexistent/libnvrtc.so";
+  for (const auto& variable : kforecast::testing::toolkit_environment()) command += " '" + variable + "'";
+  command += std::string(" ") + KF_BINARY + " pr --base HEAD~1 --no-bench --format json > /dev/null";
+  const auto on_terminal = [&] {
+    auto result = kforecast::run_process({"script", "-qec", command, "/dev/null"},
+                                         {.working_directory = repo.path().string(), .timeout = std::chrono::seconds(120)});
+    REQUIRE(result.has_value());
+    return result->out;
+  };
+  const std::string cold = on_terminal();
+  INFO(cold);
+  CHECK_THAT(cold, Contains("2 compiles, 0 answers from the unit cache"));
+  // A new head: the base's unit is answered from the cache, the head's compiled.
+  repo.write("k.cu", "__global__ void k(float* a) { a[0] = 3.0f; }\nvoid run(float* a) { k<<<1, 1>>>(a); }\n");
+  repo.commit("another head");
+  const std::string warm = on_terminal();
+  INFO(warm);
+  CHECK_THAT(warm, Contains("1 compile, 1 answer from the unit cache"));
 }
