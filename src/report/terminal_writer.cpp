@@ -6,6 +6,7 @@
 // sequence could rewrite what the terminal shows) are replaced before anything is printed.
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -103,7 +104,12 @@ class TerminalWriter final : public Writer {
       if (!m_shared.contains(note) && (reason.empty() || (reason.find(note) == std::string::npos &&
                                                           note.find(reason) == std::string::npos)))
         out() << indented(note, "        - ", 4);
-    if (!entry.build.empty()) out() << indented(fmt::format("built by {}", entry.build), "        - ", 2);
+    if (entry.build.empty()) return;
+    // A build line runs to hundreds of characters (the defines kforecast inferred); kernels of one
+    // unit share it, so it is shown in full once and named after that.
+    const auto [first, added] = m_build_shown.try_emplace(entry.build, entry.name);
+    out() << (added ? indented(fmt::format("built by {}", entry.build), "        - ", 2)
+                    : indented(fmt::format("built as {} above", printable(first->second)), "        - ", 2));
   }
 
   void end(const Report& report) override {
@@ -150,6 +156,7 @@ class TerminalWriter final : public Writer {
   std::string m_unavailable, m_unavailable_short;
   std::size_t m_name_width = 6, m_where_width = 5;
   std::set<std::string> m_shared;
+  std::map<std::string, std::string> m_build_shown;  // build line -> the first kernel shown with it
 };
 
 }  // namespace

@@ -221,6 +221,22 @@ TEST_CASE("report: the terminal view shows each failure's reason unfolded and a 
             std::string::npos);
 }
 
+TEST_CASE("report: the terminal view shows a build line shared by kernels of one unit once") {
+  Report report = measured_report();
+  std::size_t unjudged = 0;
+  for (auto& entry : report.kernels)
+    if (entry.verdict != KernelVerdict::pass) {
+      entry.build = "nvcc 13.0 for sm_90, unit src/a.cu, context inferred from the tree (defines: A=1 B=2)";
+      ++unjudged;
+    }
+  REQUIRE(unjudged >= 2);
+  std::ostringstream out;
+  make_terminal_writer(out, false)->write(report);
+  const std::string text = out.str();
+  CHECK(text.find("defines: A=1 B=2") == text.rfind("defines: A=1 B=2"));  // in full once
+  CHECK(text.find("built as ") != std::string::npos);
+}
+
 TEST_CASE("report: the terminal view cannot be rewritten by escape sequences in a pull request's names") {
   Report report{"0.1.0", "a", "b", GateVerdict::fail, {}, {}};
   report.kernels.push_back({"k\x1b[2J\x1b]0;owned\x07", "x.cu", 1, Change::modified, Decision::forecast_only,
