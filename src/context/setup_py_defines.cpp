@@ -151,8 +151,16 @@ std::vector<FoundDefine> read_setup_py_defines(std::string_view text, std::strin
   std::vector<FoundDefine> defines;
   for (std::size_t at = 0; at < tokens.size(); ++at) {
     const Token& token = tokens[at];
-    if (token.kind == Kind::string && token.text.size() > 2 && token.text.starts_with("-D"))
-      defines.push_back({token.text.substr(2), fmt::format("{}:{}", name, token.line)});
+    if (token.kind == Kind::string && token.text.size() > 2 && token.text.starts_with("-D")) {
+      std::string define = token.text.substr(2);
+      // "-DCMAKE_BUILD_TYPE={}" is an argument for the cmake a setup.py runs (vLLM's), a cache
+      // variable and no macro: left out. Any other "-DX={}".format(v) has a value not known.
+      if (define.starts_with("CMAKE_")) continue;
+      const bool formatted = is(tokens, at + 1, Kind::punctuation, ".") && is(tokens, at + 2, Kind::name, "format");
+      if (const std::size_t equals = define.find('='); formatted && equals != std::string::npos)
+        define = define.substr(0, equals + 1) + unknown_reference(define.substr(0, equals));
+      defines.push_back({std::move(define), fmt::format("{}:{}", name, token.line)});
+    }
     const bool key = (token.kind == Kind::name || token.kind == Kind::string) && token.text == "define_macros";
     if (key && (is(tokens, at + 1, Kind::punctuation, "=") || is(tokens, at + 1, Kind::punctuation, ":")) &&
         is(tokens, at + 2, Kind::punctuation, "["))

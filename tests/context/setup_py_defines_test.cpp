@@ -50,6 +50,21 @@ TEST_CASE("setup.py defines: a dictionary key define_macros, and an f-string's d
   CHECK(texts(defines) == Strings{"A=1", "B={literal}"});
 }
 
+TEST_CASE("setup.py defines: the cmake arguments a setup.py builds are not macros") {
+  // vLLM's shape, written for this test: setup.py runs CMake with "-DNAME={}".format(value)
+  // arguments. CMAKE_* are CMake's own settings; the rest have values only Python knows.
+  const auto defines = read_setup_py_defines(R"(
+cmake_args = [
+    '-DCMAKE_BUILD_TYPE={}'.format(cfg),
+    "-DCMAKE_CUDA_COMPILER_LAUNCHER=sccache",
+    '-DPROJECT_TARGET_DEVICE={}'.format(device),
+]
+nvcc = ["-DWITH_KERNELS=1"]
+)",
+                                             "setup.py");
+  CHECK(texts(defines) == Strings{"PROJECT_TARGET_DEVICE={PROJECT_TARGET_DEVICE}", "WITH_KERNELS=1"});
+}
+
 TEST_CASE("setup.py defines: bad input gives what it can, never a crash") {
   CHECK(read_setup_py_defines("", "setup.py").empty());
   CHECK(texts(read_setup_py_defines("x = \"-DOPEN\ny = '-DNEXT'\n", "setup.py")) == Strings{"OPEN", "NEXT"});
