@@ -46,8 +46,10 @@ struct Matcher {
   Scope scope = Scope::kernel;
   // tokens: one entry per position, each "a|b|c" alternatives of exact token texts, or a class:
   // @double-literal, @double-operand (a double literal in run-time arithmetic: not a constant
-  // expression that is assigned, initialises or is returned whole), @number, @identifier,
-  // @string, @any.
+  // expression that is assigned, initialises or is returned whole), @double-arguments (a '('
+  // whose arguments hold a double operand or a cast to double), @runtime-arguments (a '(' whose
+  // arguments name something other than template parameters and constants), @number,
+  // @identifier, @string, @any.
   std::vector<std::string> pattern;
   std::vector<std::string> not_after;     // the token before the match must not be one of these
   std::vector<std::string> only_if_uses;  // the function must use one of these words ...

@@ -25,8 +25,9 @@ constexpr std::array<std::string_view, 12> match_fields{"kind",         "scope",
 constexpr std::array<std::string_view, 5> compiler_facts{"registers", "spill_bytes", "stack_frame_bytes",
                                                          "shared_bytes", "local_bytes"};
 constexpr std::array<std::string_view, 2> launch_facts{"occupancy", "launch_bounds"};
-constexpr std::array<std::string_view, 6> token_classes{"@double-literal", "@double-operand", "@number",
-                                                        "@identifier",     "@string",         "@any"};
+constexpr std::array<std::string_view, 8> token_classes{"@double-literal", "@double-operand", "@double-arguments",
+                                                        "@runtime-arguments", "@number", "@identifier", "@string",
+                                                        "@any"};
 
 class Reader {
  public:

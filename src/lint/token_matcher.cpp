@@ -64,10 +64,74 @@ bool converted_at_compile_time(const SourceView& view, std::span<const Token> to
   return false;
 }
 
+// An opening '(' whose argument list holds a double: a double literal, or a cast to double. Float
+// arguments pick CUDA's float overloads of the math functions (sqrt(x) with a float x compiles to
+// sqrt.rn.f32), so a call with none of these is not known to be the double function.
+bool double_arguments(const SourceView& view, std::span<const Token> tokens, std::size_t open) {
+  if (!tokens[open].is_punct("(")) return false;
+  int depth = 0;
+  for (std::size_t k = open; k < tokens.size(); ++k) {
+    if (tokens[k].is_punct("(")) ++depth;
+    if (tokens[k].is_punct(")") && --depth == 0) return false;
+    if (tokens[k].is_identifier("double")) return true;
+    if (is_double_literal(tokens[k]) && !converted_at_compile_time(view, tokens, k)) return true;
+  }
+  return false;
+}
+
+// The names a function's `template <...>` header declares (with the keywords and types there,
+// which no run-time value is named by either); empty for a function that is not a template.
+std::vector<std::string_view> template_header_names(std::span<const Token> tokens) {
+  std::vector<std::string_view> names;
+  if (tokens.size() < 2 || !tokens[0].is_identifier("template") || !tokens[1].is_punct("<")) return names;
+  int depth = 0;
+  for (std::size_t k = 1; k < tokens.size(); ++k) {
+    if (tokens[k].is_punct("<")) ++depth;
+    if (tokens[k].is_punct(">")) --depth;
+    if (tokens[k].is_punct(">>")) depth -= 2;
+    if (depth <= 0) break;
+    if (tokens[k].is_identifier()) names.push_back(tokens[k].text());
+  }
+  return names;
+}
+
+// An opening '(' whose arguments read something at run time: a name that is not one of the
+// function's template parameters, a macro with a number, true, false, nullptr, sizeof or
+// alignof. assert(N == 64) on a template N is folded away and assert(false) marks a path that
+// must not run (under #if __CUDA_ARCH__ < 750): neither is a check every thread pays for.
+bool runtime_arguments(const SourceView& view, std::span<const Token> tokens, std::size_t open) {
+  if (!tokens[open].is_punct("(")) return false;
+  const auto constants = template_header_names(tokens);
+  int depth = 0;
+  for (std::size_t k = open; k < tokens.size(); ++k) {
+    if (tokens[k].is_punct("(")) ++depth;
+    if (tokens[k].is_punct(")") && --depth == 0) return false;
+    if (!tokens[k].is_identifier()) continue;
+    const std::string_view name = tokens[k].text();
+    if ((name == "sizeof" || name == "alignof") && k + 1 < tokens.size() && tokens[k + 1].is_punct("(")) {
+      // sizeof(float): its operand is read at compile time, so it is skipped whole.
+      int inner = 0;
+      for (++k; k < tokens.size(); ++k) {
+        if (tokens[k].is_punct("(")) ++inner;
+        if (tokens[k].is_punct(")") && --inner == 0) break;
+      }
+      continue;
+    }
+    constexpr std::array<std::string_view, 5> words{"true", "false", "nullptr", "sizeof", "alignof"};
+    if (std::ranges::find(words, name) != words.end() || std::ranges::find(constants, name) != constants.end() ||
+        view.macro_number(name))
+      continue;
+    return true;
+  }
+  return false;
+}
+
 bool element_matches(std::string_view element, const SourceView& view, std::span<const Token> tokens,
                      std::size_t at) {
   const Token& token = tokens[at];
   if (element == "@any") return true;
+  if (element == "@double-arguments") return double_arguments(view, tokens, at);
+  if (element == "@runtime-arguments") return runtime_arguments(view, tokens, at);
   if (element == "@double-literal") return is_double_literal(token);
   if (element == "@double-operand")
     return is_double_literal(token) && !converted_at_compile_time(view, tokens, at);
