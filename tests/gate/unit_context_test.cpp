@@ -7,21 +7,18 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/temp_dir.hpp"
+
 using namespace kforecast;
 
 namespace {
 
-// A checkout with a CMakeLists.txt and no compile database, removed at the end.
+// A checkout with a CMakeLists.txt and no compile database, in a folder of its own (ctest runs
+// this file's cases in parallel: a fixed path let one case delete another's checkout).
 struct Checkout {
-  std::filesystem::path root = std::filesystem::temp_directory_path() / "kf_unit_context_test";
-  explicit Checkout(const std::string& cmake) {
-    std::filesystem::remove_all(root);
-    std::filesystem::create_directories(root);
-    std::ofstream(root / "CMakeLists.txt") << cmake;
-  }
-  ~Checkout() { std::filesystem::remove_all(root); }
-  Checkout(const Checkout&) = delete;
-  Checkout& operator=(const Checkout&) = delete;
+  testing::TempDir folder;
+  std::filesystem::path root = folder.path();
+  explicit Checkout(const std::string& cmake) { std::ofstream(root / "CMakeLists.txt") << cmake; }
 };
 
 }  // namespace
