@@ -24,8 +24,9 @@ using bench::Measurement;
 using bench::Verdict;
 
 void print_text(std::ostream& out, const gate::BenchPair& pair, const Measurement& m) {
-  const std::string reference =
-      pair.versus.empty() ? fmt::format("{} at {}", pair.candidate, pair.against) : pair.versus;
+  const std::string reference = pair.against.empty() ? pair.versus
+                                : fmt::format("{} at {}", pair.versus.empty() ? pair.candidate : pair.versus,
+                                              pair.against);
   out << bench::measurement_text(m, pair.candidate, reference);
 }
 

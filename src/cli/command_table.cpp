@@ -66,7 +66,9 @@ constexpr std::array check_options{
     config_option};
 constexpr std::array bench_options{
     OptionSpec{"--against", "REV", "the reference is this file's kernel at a git revision"},
-    OptionSpec{"--vs", "FILE[:KERNEL]", "the reference is another file's kernel (same name unless given)"},
+    OptionSpec{"--vs", "FILE[:KERNEL]",
+               "the reference is another file's kernel (same name unless given); with --against, that file's "
+               "kernel at the revision (a kernel renamed or moved since)"},
     OptionSpec{"--format", "text|json", "output format (json: the report's measurement object)"},
     config_option,
     OptionSpec{"--in-process", "", "measure in this process instead of a child with a time limit (used by the child)"},
@@ -225,7 +227,7 @@ const std::array commands{
         "--bench without a GPU.",
         check_options, check_command},
     Command{
-        "bench", "measure a kernel pair on the GPU", "kforecast bench FILE:KERNEL [--vs FILE:KERNEL | --against REV]",
+        "bench", "measure a kernel pair on the GPU", "kforecast bench FILE:KERNEL [--vs FILE:KERNEL] [--against REV]",
         "Measures the speedup of FILE's KERNEL (the candidate) over a reference on the local GPU: both are compiled\n"
         "with NVRTC for it, their outputs compared on poisoned buffers over two seeds, then timed in A B B A blocks\n"
         "(L2 flushed between samples, fewer samples a block for longer kernels) until the speedup's interval\n"

@@ -50,16 +50,16 @@ Result<Sides> read_sides(const BenchPair& pair) {
   auto head = bench::split_file_kernel(pair.candidate);
   if (!head)
     return usage_error(fmt::format("'{}': name the kernel as FILE:KERNEL, e.g. src/gemm.cu:sgemm", pair.candidate));
-  if (pair.versus.empty() == pair.against.empty())
+  if (pair.versus.empty() && pair.against.empty())
     return usage_error(
-        "name what to compare with: --vs FILE[:KERNEL] (another file) or --against REV (this file at a "
-        "git revision)");
+        "name what to compare with: --vs FILE[:KERNEL] (another file), --against REV (this file at a git "
+        "revision), or both (that file's kernel at the revision: a kernel renamed or moved since)");
   Sides sides;
   auto text = read_text_file(head->first);
   if (!text) return std::unexpected(text.error());
   sides.candidate = {fmt::format("{}:{}", head->first, head->second), head->first, std::move(*text)};
   sides.candidate_kernel = head->second;
-  if (!pair.versus.empty()) {
+  if (!pair.versus.empty() && pair.against.empty()) {
     auto base = bench::split_file_kernel(pair.versus);
     const std::string file = base ? base->first : pair.versus;
     sides.reference_kernel = base ? base->second : head->second;
@@ -68,13 +68,18 @@ Result<Sides> read_sides(const BenchPair& pair) {
     sides.reference = {fmt::format("{}:{}", file, sides.reference_kernel), file, std::move(*base_text)};
     return sides;
   }
+  // The reference at a revision: this file's kernel, or with --vs as well, that file's kernel
+  // (a kernel renamed or moved since the revision).
+  const auto versus = pair.versus.empty() ? std::nullopt : bench::split_file_kernel(pair.versus);
+  const std::string reference_file = pair.versus.empty() ? head->first : versus ? versus->first : pair.versus;
+  sides.reference_kernel = versus ? versus->second : head->second;
   auto repository = git::open_repository(std::filesystem::path(head->first).parent_path().empty()
                                              ? std::filesystem::current_path()
                                              : std::filesystem::path(head->first).parent_path());
   if (!repository) return std::unexpected(repository.error());
   std::error_code ec;
   const auto relative =
-      std::filesystem::relative(std::filesystem::absolute(head->first, ec), (*repository)->root(), ec);
+      std::filesystem::relative(std::filesystem::absolute(reference_file, ec), (*repository)->root(), ec);
   auto commit = (*repository)->resolve(pair.against);
   if (!commit) return std::unexpected(commit.error());
   auto files = (*repository)->read_files(commit->sha, {relative.generic_string()});
@@ -83,8 +88,8 @@ Result<Sides> read_sides(const BenchPair& pair) {
   if (!found)
     return usage_error(fmt::format("{} does not exist at {} ({})", relative.generic_string(), pair.against,
                                    commit->sha.substr(0, 12)));
-  sides.reference = {fmt::format("{}@{}:{}", head->first, pair.against, head->second), head->first, *found};
-  sides.reference_kernel = head->second;
+  sides.reference = {fmt::format("{}@{}:{}", reference_file, pair.against, sides.reference_kernel), reference_file,
+                     *found};
   return sides;
 }
 

@@ -51,6 +51,9 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
     entry.notes.push_back("removed: nothing to measure");
     return entry;
   }
+  if (kernel.base && kernel.head &&
+      (kernel.base->file != kernel.head->file || kernel.base->qualified_name != kernel.head->qualified_name))
+    entry.base_kernel = fmt::format("{}:{}", kernel.base->file, kernel.base->qualified_name);
   using policy::CodeComparison;
   if (code != nullptr) entry.build = code->compiled_by;
   if (code != nullptr && code->outcome == CodeComparison::identical) {

@@ -43,9 +43,9 @@ std::string forecast_json(const report::ForecastEntry& f) {
 std::string entry_json(const report::KernelEntry& e) {
   return fmt::format(
       "{{\"name\": {}, \"file\": {}, \"line\": {}, \"change\": \"{}\", \"decision\": \"{}\", \"verdict\": \"{}\", "
-      "\"unverified\": {}, \"build\": {}, \"notes\": {}, \"forecast\": {}}}",
+      "\"unverified\": {}, \"build\": {}, \"base_kernel\": {}, \"notes\": {}, \"forecast\": {}}}",
       json_string(e.name), json_string(e.file), e.line, report::to_string(e.change), report::to_string(e.decision),
-      report::to_string(e.verdict), e.unverified, json_string(e.build), strings(e.notes),
+      report::to_string(e.verdict), e.unverified, json_string(e.build), json_string(e.base_kernel), strings(e.notes),
       e.forecast ? forecast_json(*e.forecast) : "null");
 }
 
@@ -134,6 +134,7 @@ report::KernelEntry read_entry(const Json& o, const std::string& path) {
   e.verdict = enum_at(o, "verdict", path, std::array{KernelVerdict::pass, KernelVerdict::fail, KernelVerdict::warn});
   e.unverified = bool_at(o, "unverified", path);
   e.build = string_at(o, "build", path);
+  if (!is_null(o, "base_kernel")) e.base_kernel = string_at(o, "base_kernel", path);  // absent in older plans
   e.notes = strings_at(o, "notes", path);
   if (!is_null(o, "forecast")) e.forecast = read_forecast(object_at(o, "forecast", path), path + ".forecast");
   return e;

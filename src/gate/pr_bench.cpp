@@ -125,8 +125,10 @@ namespace {
 std::string how_to_measure(const report::KernelEntry& entry, const std::string& base) {
   const bool commit = base.size() >= 7 && base.size() <= 64 &&
                       std::ranges::all_of(base, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
-  return fmt::format("run `kforecast bench {}:{} --against {}` on a GPU", entry.file, entry.name,
-                     commit ? base.substr(0, 12) : std::string("BASE"));
+  // A kernel renamed or moved has its old name and file only at the base: --vs names them there.
+  return fmt::format("run `kforecast bench {}:{} --against {}{}` on a GPU", entry.file, entry.name,
+                     commit ? base.substr(0, 12) : std::string("BASE"),
+                     entry.base_kernel.empty() ? std::string() : " --vs " + entry.base_kernel);
 }
 
 }  // namespace

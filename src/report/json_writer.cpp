@@ -97,11 +97,14 @@ class JsonWriter final : public Writer {
         "      \"name\": {},\n      \"file\": {},\n      \"line\": {},\n"
         "      \"change\": {},\n      \"decision\": {},\n"
         "      \"forecast\": {},\n      \"measurement\": {},\n"
-        "      \"verdict\": {},\n      \"build\": {},\n      \"notes\": {}\n    }}",
+        "      \"verdict\": {},\n      \"build\": {},\n{}      \"notes\": {}\n    }}",
         index == 0 ? "" : ",\n", json_string(entry.name), json_string(entry.file), entry.line,
         json_string(to_string(entry.change)), json_string(to_string(entry.decision)), forecast_object(entry.forecast),
         measurement_object(entry.measurement), json_string(to_string(entry.verdict)),
-        entry.build.empty() ? std::string("null") : json_string(entry.build), string_array(entry.notes, "      "));
+        entry.build.empty() ? std::string("null") : json_string(entry.build),
+        // An additive key, only for a kernel renamed or moved: its name and file at the base.
+        entry.base_kernel.empty() ? std::string() : fmt::format("      \"base_kernel\": {},\n", json_string(entry.base_kernel)),
+        string_array(entry.notes, "      "));
   }
 
   void end(const Report& report) override {

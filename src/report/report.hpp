@@ -87,6 +87,9 @@ struct KernelEntry {
   // Who built the machine code compared, with which context and where it came from: "nvcc 13.0
   // for sm_90, src/runner.cu, context from build/compile_commands.json"; "" where nothing was built.
   std::string build;
+  // "FILE:KERNEL" at the base where that differs from file:name (a kernel renamed or moved), so
+  // the command that measures it names the reference the base has; "" otherwise.
+  std::string base_kernel;
 };
 
 // A run-level problem no reader may miss (a forecaster that failed): the report's first line

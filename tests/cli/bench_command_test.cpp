@@ -84,6 +84,34 @@ TEST_CASE("cli bench: --repeat takes a count and needs --in-process --format jso
   CHECK(confirming.code == ExitCode::could_not_run);
 }
 
+TEST_CASE("cli bench: --against with --vs measures against another file's kernel at the revision") {
+  // A kernel renamed and moved since the base: the base has only the old file and name, so the
+  // command pr prints for it names them with --vs (a vLLM fork's advance_step_kernel rename).
+  testing::FixtureRepo repo;
+  repo.write("k.cu", kernel_v1);
+  repo.git({"add", "-A"});
+  repo.git({"commit", "-q", "-m", "v1"});
+  std::string renamed(kernel_v1);
+  renamed.replace(renamed.find("void scale("), 11, "void scale_fast(");
+  repo.git({"rm", "-q", "k.cu"});
+  repo.write("fast.cu", renamed);
+  const std::string file = (repo.path() / "fast.cu").string();
+  const std::string old_file = (repo.path() / "k.cu").string();
+
+  auto renamed_pair = bench({file + ":scale_fast", "--against", "HEAD", "--vs", old_file + ":scale", "--in-process"});
+  INFO(renamed_pair.err);
+  CHECK(renamed_pair.code == ExitCode::could_not_run);  // both sides found: only the GPU is missing
+  CHECK_THAT(renamed_pair.err, Contains("libcuda.so.1"));
+
+  auto new_name_only = bench({file + ":scale_fast", "--against", "HEAD", "--in-process"});
+  CHECK(new_name_only.code == ExitCode::usage);
+  CHECK_THAT(new_name_only.err, Contains("fast.cu does not exist at HEAD"));
+
+  auto wrong_old_name = bench({file + ":scale_fast", "--against", "HEAD", "--vs", old_file + ":scal", "--in-process"});
+  CHECK(wrong_old_name.code == ExitCode::usage);
+  CHECK_THAT(wrong_old_name.err, Contains("no __global__ kernel 'scal' (did you mean 'scale'?)"));
+}
+
 TEST_CASE("cli bench: a pair with a spec gets as far as the GPU, and without one says how to add it") {
   testing::FixtureRepo repo;
   repo.write("k.cu", kernel_v1);

@@ -62,6 +62,27 @@ TEST_CASE("e2e: pr without a GPU leaves the kernels it would measure unverified,
   }
 }
 
+TEST_CASE("e2e: a renamed kernel's suggested command names its old name at the base") {
+  // A vLLM fork renamed advance_step_kernel and changed its signature's layout; the unit did not
+  // compile, so it was forecast, and `--against BASE` alone looked for the new name at the base.
+  FixtureRepo repo;
+  const auto file = [](std::string_view name) {
+    return "#include <framework/api.h>\n__global__ void " + std::string(name) +
+           "(float* a, int n) {\n  int i = threadIdx.x;\n  if (i < n) a[i] = 2.0f * a[i];\n}\n";
+  };
+  repo.write("src/step.cu", file("step_kernel"));
+  repo.commit("base");
+  repo.write("src/step.cu", file("step_fast_kernel"));
+  repo.commit("head: renamed");
+  auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", "json", "--no-bench"}, repo.path());
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Contains("\"change\": \"renamed\""));
+  CHECK_THAT(run.out, Contains("\"base_kernel\": \"src/step.cu:step_kernel\""));
+  CHECK_THAT(run.out, Contains("kforecast bench src/step.cu:step_fast_kernel --against "));
+  CHECK_THAT(run.out, Contains(" --vs src/step.cu:step_kernel` on a GPU"));
+}
+
 TEST_CASE("e2e: pr --help teaches --no-bench and the GPU budget") {
   auto help = run_kforecast({"help", "pr"});
   CHECK(help.status == 0);
