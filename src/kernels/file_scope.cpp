@@ -45,9 +45,13 @@ DeclaredNames declared_names(std::span<const Token> statement) {
   // pull in every such template, and all that those name). Inside braces a '<' or '>' is as
   // likely a comparison (`if (n > m_size)`), so they are not counted there.
   int angles = 0;
+  bool base_clause = false;  // between `struct X :` and its brace: base classes, named, not declared
   for (std::size_t i = 0; i < statement.size(); ++i) {
     const Token& token = statement[i];
-    if (depth == 0 && token.is_punct("{")) angles = 0;
+    if (depth == 0 && token.is_punct("{")) {
+      angles = 0;
+      base_clause = false;
+    }
     if (depth == 0 && token.is_punct("<")) ++angles;
     if (depth == 0 && token.is_punct(">")) angles = std::max(angles - 1, 0);
     if (depth == 0 && token.is_punct(">>")) angles = std::max(angles - 2, 0);
@@ -60,14 +64,25 @@ DeclaredNames declared_names(std::span<const Token> statement) {
       std::size_t k = i + 1;
       const bool enumeration = token.is_identifier("enum");
       if (statement[k].is_identifier("class") || statement[k].is_identifier("struct")) ++k;  // enum class
-      if (k < statement.size() && statement[k].is_identifier()) {
+      // `struct X {`, `struct X;`, `struct X : Base`, `struct X<T*> {` declare X; `struct X* f(...)`
+      // and `struct X x;` only name it. ggml's prototypes returning `struct ggml_tensor *` were
+      // each taken for a declaration of ggml_tensor, so every kernel reaching ggml_tensor changed
+      // with any prototype added to ggml.h.
+      const auto declares = [&](std::size_t after) {
+        if (after >= statement.size()) return true;
+        const Token& next = statement[after];
+        return next.is_punct("{") || next.is_punct(";") || next.is_punct(":") || next.is_punct("<") ||
+               next.is_identifier("final");
+      };
+      if (k < statement.size() && statement[k].is_identifier() && declares(k + 1)) {
         names.emplace_back(statement[k].text());
         if (!enumeration) classes.emplace_back(statement[k].text());
+        base_clause = !enumeration && k + 1 < statement.size() && statement[k + 1].is_punct(":");
       }
       if (enumeration) i = k - 1;  // past `class` of `enum class`, which is no class
       continue;
     }
-    if (depth != 0 || angles != 0 || is_keyword(token.text()) || i + 1 >= statement.size()) continue;
+    if (depth != 0 || angles != 0 || base_clause || is_keyword(token.text()) || i + 1 >= statement.size()) continue;
     // `X<T>::value` defines or names another scope's member, not a name of this statement's.
     if (i > 0 && statement[i - 1].is_punct("::")) continue;
     const Token& next = statement[i + 1];

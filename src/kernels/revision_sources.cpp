@@ -113,8 +113,10 @@ void RevisionSources::rescan_with_header_macros() {
 
 std::optional<std::string> RevisionSources::resolve_include(const std::string& includer, const Include& include) const {
   const std::filesystem::path directory = std::filesystem::path(includer).parent_path();
+  // A file never includes itself: <cuda.h> inside a wrapper named cuda.h (ggml's vendors/cuda.h)
+  // is the toolkit's. Taken for the wrapper, its folder became an -I that hid the toolkit header.
   for (const std::string& candidate : {normalised(directory / include.path), normalised(include.path)})
-    if (m_files.contains(candidate)) return candidate;
+    if (candidate != includer && m_files.contains(candidate)) return candidate;
   const std::string name = normalised(include.path);
   // <cuda_runtime.h> and the like stay the toolkit's even where a repository carries a file of
   // that name; only a name with a folder, or a quoted one, is searched for in the tree.
@@ -132,7 +134,7 @@ std::optional<std::string> RevisionSources::resolve_include(const std::string& i
   std::size_t best_prefix = 0;
   bool tie = false;
   for (const auto& path : same_name->second) {
-    if (path != name && !path.ends_with("/" + name)) continue;
+    if (path == includer || (path != name && !path.ends_with("/" + name))) continue;
     const std::size_t prefix = shared_prefix(path);
     if (!best || prefix > best_prefix) {
       best = path, best_prefix = prefix, tie = false;

@@ -25,6 +25,18 @@ TEST_CASE("inferred context: an angle include of a library header gives its incl
   CHECK(context.flags.empty());
 }
 
+TEST_CASE("inferred context: a wrapper header named like the toolkit's is not its own include") {
+  // ggml's shape: vendors/cuda.h wraps the toolkit's <cuda.h>. Taken for itself, its folder
+  // became -Isrc/ggml-cuda/vendors, which hid the toolkit header from every unit (CUresult
+  // undefined: no unit of the repository compiled).
+  const SourceFiles files{{"src/ggml-cuda/cpy.cu", "#include \"vendors/cuda.h\"\n"},
+                          {"src/ggml-cuda/vendors/cuda.h", "#pragma once\n#include <cuda.h>\n#include <cuda_runtime.h>\n"}};
+  const RevisionSources tree(files);
+  CHECK(infer_context(tree, "src/ggml-cuda/cpy.cu").include_dirs.empty());
+  CHECK_FALSE(tree.resolve_include("src/ggml-cuda/vendors/cuda.h", {"cuda.h", true, 2}).has_value());
+  CHECK(tree.closure("src/ggml-cuda/cpy.cu") == Strings{"src/ggml-cuda/cpy.cu", "src/ggml-cuda/vendors/cuda.h"});
+}
+
 TEST_CASE("inferred context: a quoted include beside its includer needs no folder") {
   // llm.c's shape: the root unit includes "llmc/x.cuh", and the llmc headers include siblings.
   const SourceFiles files{{"train_gpt2.cu", "#include \"llmc/cuda_common.h\"\n"},
