@@ -12,6 +12,11 @@ namespace {
 
 constexpr std::string_view file_local_marker = "_GLOBAL__N_";
 constexpr std::string_view standard_anonymous_namespace = "12_GLOBAL__N_1";
+// nvcc names the scope of a file's static device functions `_INTERNAL_<hash>_<n>_<file>_<hash>`;
+// the hashes change with the file's other contents, so `apply<&op_copy>` of a static op_copy
+// never matched across revisions once anything else in its file changed (ggml's cpy kernels).
+constexpr std::string_view internal_marker = "_INTERNAL_";
+constexpr std::string_view standard_internal_scope = "9_INTERNAL";
 // A relocatable (-rdc=true) build prefixes names of internal linkage with the file's hash and name.
 constexpr std::string_view static_marker = "__nv_static_";
 constexpr std::string_view normalized_static_prefix = "__nv_static__";
@@ -60,13 +65,13 @@ std::string drop_static_prefix_hashes(std::string_view symbol) {
   return normalized;
 }
 
-// `<n>_GLOBAL__N_<n - 11 characters>` -> `12_GLOBAL__N_1`.
-std::string standardize_anonymous_namespaces(std::string_view symbol) {
+// Each identifier that starts with `marker` (`<n>marker<n - marker's length characters>`) ->
+// `standard`: `<n>_GLOBAL__N_...` -> `12_GLOBAL__N_1`, `<n>_INTERNAL_...` -> `9_INTERNAL`.
+std::string standardize_identifiers(std::string_view symbol, std::string_view marker, std::string_view standard) {
   std::string normalized;
   normalized.reserve(symbol.size());
   std::size_t copied = 0;
-  for (auto at = symbol.find(file_local_marker); at != std::string_view::npos;
-       at = symbol.find(file_local_marker, at + 1)) {
+  for (auto at = symbol.find(marker); at != std::string_view::npos; at = symbol.find(marker, at + 1)) {
     // The identifier's length prefix ends where the marker starts.
     auto digits = at;
     while (digits > copied && is_digit(symbol[digits - 1])) --digits;
@@ -77,9 +82,9 @@ std::string standardize_anonymous_namespaces(std::string_view symbol) {
       length = length * 10 + static_cast<std::size_t>(symbol[i] - '0');
       if (length > symbol.size()) too_long = true;
     }
-    if (too_long || length < file_local_marker.size() || length > symbol.size() - at) continue;
+    if (too_long || length < marker.size() || length > symbol.size() - at) continue;
     normalized.append(symbol.substr(copied, digits - copied));
-    normalized.append(standard_anonymous_namespace);
+    normalized.append(standard);
     copied = at + length;
     at = copied - 1;
   }
@@ -90,7 +95,9 @@ std::string standardize_anonymous_namespaces(std::string_view symbol) {
 }  // namespace
 
 std::string normalize_symbol(std::string_view symbol) {
-  return standardize_anonymous_namespaces(drop_static_prefix_hashes(symbol));
+  return standardize_identifiers(
+      standardize_identifiers(drop_static_prefix_hashes(symbol), file_local_marker, standard_anonymous_namespace),
+      internal_marker, standard_internal_scope);
 }
 
 std::string demangle(const std::string& symbol) {

@@ -30,6 +30,15 @@ TEST_CASE("cubin: normalize_symbol") {
     CHECK(normalize_symbol("__nv_static_2abc") == "__nv_static_2abc");
     CHECK(normalize_symbol("__nv_static_") == "__nv_static_");
   }
+  SECTION("nvcc's scope for a file's static device functions loses its hashes") {
+    // ggml's cpy kernels take a static device function as a template argument; the scope's hashes
+    // follow the file's other contents, so the instantiation never matched across revisions.
+    const auto a = normalize_symbol("_Z5applyIXadL_ZN34_INTERNAL_67e56436_4_k_cu_9b160e8b7op_copyEPKfPfEEEvS2_S3_i");
+    const auto b = normalize_symbol("_Z5applyIXadL_ZN34_INTERNAL_4dafb2ac_4_k_cu_2287285c7op_copyEPKfPfEEEvS2_S3_i");
+    CHECK(a == "_Z5applyIXadL_ZN9_INTERNAL7op_copyEPKfPfEEEvS2_S3_i");
+    CHECK(a == b);
+    CHECK(demangle(a) == "void apply<&_INTERNAL::op_copy>(float const*, float*, int)");
+  }
   SECTION("names without one are left alone") {
     CHECK(normalize_symbol("_Z5tiledILi64EEvPfPKfi") == "_Z5tiledILi64EEvPfPKfi");
     CHECK(normalize_symbol("plain_c_kernel") == "plain_c_kernel");
