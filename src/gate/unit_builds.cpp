@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gate/unit_builds.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -133,11 +135,21 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
   UnitBuilds builds;
   builds.compiler = settings.compiler.name();
   auto affected = affected_units(base, head, changed);
+  // Units past the cap are kept, not built, so that a kernel they may instantiate is not settled
+  // as identical from the units that were built (gate/unit_code_compare.cpp).
+  std::vector<UnitBuild> over_the_cap;
   if (affected.size() > settings.max_units) {
     builds.notes.push_back(fmt::format(
         "{} of the {} units the change reaches were not compiled (compile.max_units = {}, the units of the changed "
         "kernels first, nearest first): kernels only they build are forecast",
         affected.size() - settings.max_units, affected.size(), settings.max_units));
+    for (std::size_t u = settings.max_units; u < affected.size(); ++u) {
+      UnitBuild skipped;
+      skipped.unit = affected[u].path;
+      skipped.kernels = std::move(affected[u].kernels);
+      skipped.not_run = fmt::format("compile.max_units ({}) reached", settings.max_units);
+      over_the_cap.push_back(std::move(skipped));
+    }
     affected.resize(settings.max_units);
   }
   for (auto& unit : affected) {
@@ -148,7 +160,10 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
     build.head_context = settings.context(unit.path, head);
     builds.units.push_back(std::move(build));
   }
-  if (builds.units.empty()) return builds;
+  if (builds.units.empty()) {
+    builds.units = std::move(over_the_cap);
+    return builds;
+  }
 
   Side sides[2] = {{base, LazyTree(base, "base")}, {head, LazyTree(head, "head")}};
   const std::size_t total = builds.units.size() * 2;
@@ -193,6 +208,7 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
                                        "(compile.budget_seconds) was spent; kernels only they build are forecast (a re-run goes on "
                                        "where this one stopped, its finished units answered by the unit cache)",
                                        skipped, builds.units.size(), settings.budget.count()));
+  std::ranges::move(over_the_cap, std::back_inserter(builds.units));
   return builds;
 }
 

@@ -275,6 +275,16 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
       }
     }
     std::ranges::sort(names);
+    // Identical where built is not identical everywhere: an instantiation in a unit not built (the
+    // compile budget or compile.max_units spent) may differ. ggml's mul_mat_q was settled from one
+    // of ~20 instantiation units, and a re-run settled it from another.
+    if (best.outcome == CodeComparison::identical && !not_run.empty()) {
+      best.outcome.reset();
+      best.note = fmt::format("machine code identical in {} unit{} built, but {} more that may build it {} not compiled "
+                              "({}): not settled",
+                              units.size(), units.size() == 1 ? "" : "s", not_run.size(),
+                              not_run.size() == 1 ? "was" : "were", not_run.front());
+    }
     KernelCodeVerdict& verdict = verdicts.kernels[i];
     verdict.outcome = best.outcome;
     verdict.names = std::move(names);
@@ -288,7 +298,7 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
       verdict.compiled_by = fmt::format("{} for {}, unit {}{}, context {}", builds.compiler, arch, best_unit->unit,
                                         verdict.build_arguments ? "" : " (it did not compile at both revisions)",
                                         best_unit->head_context.origin);
-    if (!best.outcome)
+    if (!best.outcome && verdict.note.empty())
       verdict.note = not_run.empty()
                          ? fmt::format("no unit {} built for {} holds an instantiation of it", builds.compiler, arch)
                          : fmt::format("not compiled: {}", fmt::join(not_run, ", "));

@@ -156,8 +156,12 @@ TEST_CASE("unit builds: past the budget nothing more is compiled, and the note s
 TEST_CASE("unit builds: at most max_units units, nearest first, the rest named in a note") {
   Scenario scenario;
   const auto builds = scenario.build(nullptr, std::chrono::seconds(60), 1, 1);
-  REQUIRE(builds.units.size() == 1);
+  // The unit over the cap is listed unbuilt, so that no kernel it may build is settled without it.
+  REQUIRE(builds.units.size() == 2);
   CHECK(builds.units[0].unit == "a.cu");
+  CHECK(builds.units[0].not_run.empty());
+  CHECK(builds.units[1].not_run == "compile.max_units (1) reached");
+  CHECK(builds.units[1].base.state == SideBuild::State::not_run);
   REQUIRE(builds.notes.size() == 1);
   CHECK(builds.notes[0].find("1 of the 2 units") != std::string::npos);
   CHECK(scenario.compiler.calls == 2);

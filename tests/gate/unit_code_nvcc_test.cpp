@@ -47,7 +47,7 @@ struct Case {
   // changed kernels, the units built for the scanner's gaps alone.
   static UnitBuilds build_units(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
                                 const std::vector<kernels::ChangedKernel>& kernels,
-                                const std::vector<std::string>& arguments = {}) {
+                                const std::vector<std::string>& arguments = {}, std::size_t max_units = 8) {
     cuda::NvccSettings settings;
     settings.nvcc = testing::nvcc_for_tests();
     settings.version = "test";
@@ -61,7 +61,7 @@ struct Case {
                                   nullptr,
                                   2,
                                   std::chrono::seconds(300),
-                                  8};
+                                  max_units};
     return build_affected_units(base, head, kernels, build);
   }
 
@@ -275,4 +275,34 @@ TEST_CASE("nvcc units: the measuring child builds exactly the instantiation meas
   prepared->name_expression = "tiled_missing<8>";
   const auto missing = build_shipped_kernel(compiler, tree.path().string(), "src/kernels.cuh", *prepared, {}, "sm_90");
   REQUIRE_FALSE(missing);
+}
+
+TEST_CASE("nvcc units: identical in the units built is not settled while a unit that may build it was not") {
+  // ggml's mul_mat_q: one template kernel instantiated by many units, only some built under
+  // compile.max_units. Here kern<1> is built by src/one.cu (the unit the cap lets through) and
+  // kern<0> by src/zero.cu; the head edits the branch only kern<0> runs. Settled from one.cu alone,
+  // the kernel was "identical, speedup exactly 1" though kern<0>'s code changed.
+  const auto header = [](std::string_view step) {
+    return "#pragma once\ntemplate <int T> __global__ void kern(float* p) {\n"
+           "  if constexpr (T == 1) { p[threadIdx.x] *= 2.0f; } else { p[threadIdx.x] += " + std::string(step) + "; }\n}\n";
+  };
+  Case c;
+  c.base_files = {{"src/kern.cuh", header("1.0f")},
+                  {"src/zero.cu", "#include \"kern.cuh\"\nvoid zero(float* p) { kern<0><<<1, 32>>>(p); }\n"},
+                  {"src/one.cu", "#include \"kern.cuh\"\nvoid one(float* p) { kern<1><<<1, 32>>>(p); }\n"}};
+  c.head_files = c.base_files;
+  c.head_files["src/kern.cuh"] = header("5.0f");
+  const kernels::RevisionSources base(c.base_files), head(c.head_files);
+  std::set<std::string, std::less<>> touched{"src/kern.cuh"};
+  c.changed = kernels::find_changed_kernels(base, head, {}, touched).kernels;
+  REQUIRE(c.changed.size() == 1);
+  c.builds = Case::build_units(base, head, c.changed, {}, 1);
+  REQUIRE(c.builds.units.size() == 2);  // the unit over the cap is listed, not built
+  REQUIRE(c.builds.units[0].unit == "src/one.cu");
+  CHECK(c.builds.units[1].not_run == "compile.max_units (1) reached");
+  const auto verdicts = compare_unit_builds(c.builds, c.changed, "sm_90");
+  const auto& verdict = verdicts.kernels[0];
+  CHECK_FALSE(verdict.outcome.has_value());
+  CHECK_THAT(verdict.note, Catch::Matchers::Contains("machine code identical in 1 unit built, but 1 more that may build "
+                                                     "it was not compiled (src/zero.cu (compile.max_units (1) reached))"));
 }
