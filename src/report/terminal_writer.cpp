@@ -141,9 +141,11 @@ class TerminalWriter final : public Writer {
     if (entry.measurement)
       return fmt::format("{} {}, {:.2f} GPU-s", entry.measurement->verdict, speedup_text(*entry.measurement),
                          entry.measurement->gpu_seconds);
+    // The most probable bin with its probability: "minor slowdown" alone read as a prediction
+    // where the model had next to no evidence (20%, against 12.5% for a uniform guess).
     if (entry.forecast)
-      return fmt::format("forecast bin {} ({}), P(regression) {:.2f}", entry.forecast->bin, entry.forecast->bin_label,
-                         entry.forecast->p_regression);
+      return fmt::format("forecast bin {} ({}, {:.0f}%), P(regression) {:.2f}", entry.forecast->bin,
+                         entry.forecast->bin_label, 100 * entry.forecast->confidence, entry.forecast->p_regression);
     return "";
   }
 

@@ -221,6 +221,23 @@ TEST_CASE("report: the terminal view shows each failure's reason unfolded and a 
             std::string::npos);
 }
 
+TEST_CASE("report: the terminal view gives a forecast's bin with its probability") {
+  // "forecast bin 4 (minor slowdown)" read as a predicted slowdown where the model gave that bin
+  // 20%, hardly above a uniform guess's 12.5%.
+  Report report = sample_report();
+  REQUIRE(!report.kernels.empty());
+  KernelEntry& entry = report.kernels.front();
+  entry.measurement.reset();
+  entry.forecast = ForecastEntry{};
+  entry.forecast->bin = 4;
+  entry.forecast->bin_label = "minor slowdown";
+  entry.forecast->confidence = 0.2;
+  entry.forecast->p_regression = 0.49;
+  std::ostringstream out;
+  make_terminal_writer(out, false)->write(report);
+  CHECK_THAT(out.str(), Catch::Matchers::Contains("forecast bin 4 (minor slowdown, 20%), P(regression) 0.49"));
+}
+
 TEST_CASE("report: the terminal view shows a build line shared by kernels of one unit once") {
   Report report = measured_report();
   std::size_t unjudged = 0;
