@@ -148,6 +148,8 @@ class Condition {
     std::string value = word;
     if (auto variable = m_variables.find(word); variable != m_variables.end())
       value = variable->second;
+    else if (word == "CMAKE_SYSTEM_NAME" || word == "CMAKE_HOST_SYSTEM_NAME")
+      value = "Linux";  // as platform_variable has it: the machine kforecast builds on
     else if (!number(word) && m_arch && names_an_architecture(word))
       value = arch_reference(word);
     return settle(value);
@@ -171,6 +173,12 @@ class Condition {
     if (!left || !right) return Truth::unknown;
     auto yes_if = [](bool condition) { return condition ? Truth::yes : Truth::no; };
     if (op == "STREQUAL") return yes_if(*left == *right);
+    // A pattern without regular-expression syntax ("OpenBSD") matches where it occurs; any other
+    // is not worked out (a project's pattern is not run through a regex engine here).
+    if (op == "MATCHES") {
+      if (right->find_first_of("^$.*+?()[]{}|\\") != std::string::npos) return Truth::unknown;
+      return yes_if(left->find(*right) != std::string::npos);
+    }
     const auto l = number(*left);
     const auto r = number(*right);
     if (op == "EQUAL" || op == "LESS" || op == "GREATER" || op == "LESS_EQUAL" || op == "GREATER_EQUAL") {

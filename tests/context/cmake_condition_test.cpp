@@ -36,6 +36,18 @@ TEST_CASE("cmake condition: platform variables are those of Linux") {
   CHECK(evaluate_condition({"UNIX"}, {}, std::nullopt) == Truth::yes);
 }
 
+TEST_CASE("cmake condition: CMAKE_SYSTEM_NAME is Linux, and MATCHES works out plain patterns") {
+  // ggml's shape: _XOPEN_SOURCE=700 under OpenBSD, 600 otherwise; _DARWIN_C_SOURCE and friends
+  // under other systems. Not worked out, every branch's defines were taken.
+  const Variables none;
+  CHECK(evaluate_condition({"CMAKE_SYSTEM_NAME", "MATCHES", "OpenBSD"}, none, std::nullopt) == Truth::no);
+  CHECK(evaluate_condition({"CMAKE_SYSTEM_NAME", "MATCHES", "Linux"}, none, std::nullopt) == Truth::yes);
+  CHECK(evaluate_condition({"CMAKE_SYSTEM_NAME", "STREQUAL", "Darwin"}, none, std::nullopt) == Truth::no);
+  CHECK(evaluate_condition({"CMAKE_SYSTEM_NAME", "MATCHES", "^(Open|Net)BSD$"}, none, std::nullopt) == Truth::unknown);
+  const Variables cross{{"CMAKE_SYSTEM_NAME", "Android"}};  // a project that sets it keeps its value
+  CHECK(evaluate_condition({"CMAKE_SYSTEM_NAME", "MATCHES", "Android"}, cross, std::nullopt) == Truth::yes);
+}
+
 TEST_CASE("cmake condition: comparisons, with an architecture variable nothing set taking the target's") {
   const Variables variables{{"CC", "86"}, {"NAME", "a"}};
   CHECK(evaluate_condition({"CC", "GREATER", "70"}, variables, std::nullopt) == Truth::yes);
