@@ -225,6 +225,15 @@ int weight(const UnitFinding& finding) {
   return 0;
 }
 
+// "a.cu (why), b.cu (why), c.cu (why) and 94 more": a header reached by a hundred units names
+// the first few, not all.
+std::string units_not_compiled(const std::vector<std::string>& not_run) {
+  constexpr std::size_t shown = 3;
+  if (not_run.size() <= shown) return fmt::format("{}", fmt::join(not_run, ", "));
+  return fmt::format("{} and {} more", fmt::join(not_run.begin(), not_run.begin() + shown, ", "),
+                     not_run.size() - shown);
+}
+
 }  // namespace
 
 std::string comparable_kernel_name(std::string_view name) {
@@ -283,7 +292,7 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
       best.note = fmt::format("machine code identical in {} unit{} built, but {} more that may build it {} not compiled "
                               "({}): not settled",
                               units.size(), units.size() == 1 ? "" : "s", not_run.size(),
-                              not_run.size() == 1 ? "was" : "were", not_run.front());
+                              not_run.size() == 1 ? "was" : "were", units_not_compiled(not_run));
     }
     KernelCodeVerdict& verdict = verdicts.kernels[i];
     verdict.outcome = best.outcome;
@@ -301,7 +310,7 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
     if (!best.outcome && verdict.note.empty())
       verdict.note = not_run.empty()
                          ? fmt::format("no unit {} built for {} holds an instantiation of it", builds.compiler, arch)
-                         : fmt::format("not compiled: {}", fmt::join(not_run, ", "));
+                         : fmt::format("not compiled: {}", units_not_compiled(not_run));
   }
 
   for (const auto& unit : builds.units) {
@@ -317,8 +326,11 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
                                                                : "the base does not compile: " +
                                                                      from_first_error(unit.base.log, 3);
     if (why.empty()) continue;
-    verdicts.notes.push_back(fmt::format(
-        "{}, built to find machine code changes the source scan cannot see, was not compared: {}", unit.unit, why));
+    // A unit the cap or the budget left unbuilt is counted in the run's note on those; one note
+    // each would be dozens where a header reaches a hundred units.
+    if (unit.not_run.empty())
+      verdicts.notes.push_back(fmt::format(
+          "{}, built to find machine code changes the source scan cannot see, was not compared: {}", unit.unit, why));
     verdicts.uncompared_gap_units.push_back(fmt::format("{}: {}", unit.unit, why));
   }
 

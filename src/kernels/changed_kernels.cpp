@@ -21,7 +21,8 @@ bool is_kernel(const Function& function) { return function.kind == FunctionKind:
 // The kernels of the files whose closure a touched path is in: key (file as in the head's
 // naming, qualified name) -> site. Definitions that share a name in one file (overloads chosen by
 // enable_if, explicit specializations) are keyed by their order, "name#2" for the second: keyed
-// by name alone, only the first was compared, and an edit to another passed unseen.
+// by name alone, only the first was compared, and an edit to another passed unseen. One inserted
+// before another shifts the keys, which reports both as changed: too much, never too little.
 using KernelKey = std::pair<std::string, std::string>;
 
 std::map<KernelKey, KernelSite> touched_kernels(const RevisionSources& sources,

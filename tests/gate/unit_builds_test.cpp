@@ -2,6 +2,7 @@
 // Building the affected units over a fake compiler: both revisions of each, from the cache on a
 // second run, within the budget, and a failure kept as the unit's log.
 #include "gate/unit_builds.hpp"
+#include "gate/unit_code_compare.hpp"
 
 #include <atomic>
 #include <filesystem>
@@ -165,4 +166,25 @@ TEST_CASE("unit builds: at most max_units units, nearest first, the rest named i
   REQUIRE(builds.notes.size() == 1);
   CHECK(builds.notes[0].find("1 of the 2 units") != std::string::npos);
   CHECK(scenario.compiler.calls == 2);
+}
+
+TEST_CASE("unit builds: a kernel that only unbuilt units reach names the first few, not all") {
+  // A header reached by a hundred units: the note was one entry per unit.
+  UnitBuilds builds;
+  builds.compiler = "nvcc test";
+  for (const char* unit : {"a.cu", "b.cu", "c.cu", "d.cu", "e.cu"}) {
+    UnitBuild skipped;
+    skipped.unit = unit;
+    skipped.kernels = {0};
+    skipped.not_run = "compile.max_units (0) reached";
+    builds.units.push_back(std::move(skipped));
+  }
+  const kernels::KernelSite site{"k.cuh", "k", 1, 0};
+  const std::vector<kernels::ChangedKernel> changed{{kernels::KernelChange::modified, site, site, {}}};
+  const auto verdicts = compare_unit_builds(builds, changed, "sm_90");
+  REQUIRE(verdicts.kernels.size() == 1);
+  CHECK_FALSE(verdicts.kernels[0].outcome.has_value());
+  CHECK(verdicts.kernels[0].note ==
+        "not compiled: a.cu (compile.max_units (0) reached), b.cu (compile.max_units (0) reached), c.cu "
+        "(compile.max_units (0) reached) and 2 more");
 }
