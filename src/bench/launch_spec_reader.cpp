@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/nearest_name.hpp"
+#include "base/shell_text.hpp"
 #include "config/ascii_toml.hpp"
 #include "config/toml_parser.hpp"
 #include "config/toml_problems.hpp"
@@ -212,9 +213,14 @@ LaunchSpec read_spec(const toml::table& table, Problems& problems, std::optional
         problems.add(node.source(), "key 'include_dirs' must be a list of paths");
       else
         for (const toml::node& item : *array) {
-          if (auto text = item.value_exact<std::string>())
-            spec.include_dirs.push_back(*text);
-          else
+          if (auto text = item.value_exact<std::string>()) {
+            if (auto c = shell_active_or_quote(*text))
+              problems.add(item.source(), fmt::format("key 'include_dirs': '{}' holds {}, which the shell nvcc runs "
+                                                      "its steps in would act on; name a plain folder",
+                                                      *text, describe_character(*c)));
+            else
+              spec.include_dirs.push_back(*text);
+          } else
             problems.add(item.source(), "key 'include_dirs': each entry must be a path string");
         }
     } else if (name == "defines") {
@@ -226,6 +232,8 @@ LaunchSpec read_spec(const toml::table& table, Problems& problems, std::optional
           auto text = text_or_integer(value);
           if (!text)
             problems.add(value.source(), fmt::format("key 'defines.{}' must be a string", macro.str()));
+          else if (auto problem = define_refusal(macro.str(), *text))
+            problems.add(value.source(), fmt::format("key 'defines.{}': {}", macro.str(), *problem));
           else
             spec.defines.emplace_back(std::string(macro.str()), *text);
         }

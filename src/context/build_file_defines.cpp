@@ -53,9 +53,11 @@ std::string BuildFileDefines::summary() const {
   std::vector<std::string> texts;
   for (const auto& define : defines) texts.push_back(define_text(define));
   std::string text = defines.empty()
-                         ? fmt::format("no defines from {}", fmt::join(sources, " and "))
+                         ? std::string()
                          : fmt::format("defines from {}: {}", fmt::join(sources, " and "), fmt::join(texts, ", "));
-  if (!left_out.empty()) text += fmt::format("; left out: {}", fmt::join(left_out, ", "));
+  if (!left_out.empty())
+    text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", text.empty() ? "defines left out" : "left out",
+                        fmt::join(left_out, ", "));
   if (!flags.empty()) text += fmt::format("; flags from {}: {}", fmt::join(sources, " and "), fmt::join(flags, ", "));
   return text;
 }

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "base/shell_text.hpp"
+
 namespace kforecast::context {
 namespace {
 
@@ -285,6 +287,12 @@ void apply(const Match& match, const FolderPlace& place, const FolderLookup& loo
     context.dropped.push_back(fmt::format("{} ({})", match.written, reason));
   };
   if (spec.value != none && !match.value_given) return refuse_with("its value is missing");
+  // nvcc hands every argument to a shell (base/shell_text.hpp); a define may hold quotes, which
+  // nvcc escapes, and real projects define string values ("-DNAME=\"{...}\"").
+  const auto active = spec.rule == define ? shell_active_character(match.value) : shell_active_or_quote(match.value);
+  if (active)
+    return refuse_with(
+        fmt::format("it holds {}, which the shell nvcc runs its steps in would act on", describe_character(*active)));
   switch (spec.rule) {
     case include_folder: {
       auto folder = admit_include_folder(match.value, place, lookup);
@@ -294,6 +302,7 @@ void apply(const Match& match, const FolderPlace& place, const FolderLookup& loo
     case define: {
       auto parsed = parse_define(match.value);
       if (!parsed) return refuse_with("not NAME or NAME=VALUE");
+      if (auto why = define_refusal(parsed->first, parsed->second)) return refuse_with(*why);
       return add_define(context, std::move(*parsed));
     }
     case undefine:

@@ -3,15 +3,18 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "base/confined_exec.hpp"
 #include "base/environment.hpp"
 #include "base/scratch_folder.hpp"
+#include "base/shell_text.hpp"
 #include "base/subprocess.hpp"
 #include "cuda/isolated_compiler.hpp"
 
@@ -49,6 +52,23 @@ bool is_plain_relative(const std::string& path) {
   return true;
 }
 
+// nvcc runs its stages through a shell (base/shell_text.hpp). The context's readers refuse such
+// text with a note; this is the last check, for every caller: a define may hold quotes (nvcc
+// escapes them there), a path or another flag may not.
+std::optional<std::string> shell_unsafe_argument(const UnitBuildRequest& request) {
+  const auto refusal = [](std::string_view what, std::string_view text, char c) {
+    return fmt::format("not compiled: {} '{}' holds {}, which the shell nvcc runs its steps in would act on", what,
+                       text, describe_character(c));
+  };
+  if (auto c = shell_active_or_quote(request.unit)) return refusal("its file name", request.unit, *c);
+  for (const std::string& argument : request.arguments) {
+    const bool define = argument.starts_with("-D") || argument.starts_with("--define-macro");
+    if (auto c = define ? shell_active_character(argument) : shell_active_or_quote(argument))
+      return refusal("the argument", argument, *c);
+  }
+  return std::nullopt;
+}
+
 // A repository file from a depfile entry (relative to the tree, or absolute inside it), or "".
 std::string project_file(const std::string& entry, const fs::path& tree) {
   fs::path path(entry);
@@ -67,6 +87,7 @@ std::string project_file(const std::string& entry, const fs::path& tree) {
 Result<UnitBuildOutput> NvccUnitCompiler::compile(const UnitBuildRequest& request) const {
   const std::string where = fmt::format("compiling {} with {} for {}: ", request.unit, name(), request.arch);
   if (!is_plain_relative(request.unit)) return fail(ExitCode::gate_failed, where + "not a path inside the repository");
+  if (auto refused = shell_unsafe_argument(request)) return fail(ExitCode::could_not_run, where + *refused);
   const ScratchFolder scratch("kforecast-nvcc");
   if (scratch.path().empty()) return fail(ExitCode::could_not_run, where + "cannot create a scratch folder");
   const fs::path cubin = fs::path(scratch.path()) / "unit.cubin";
@@ -86,15 +107,18 @@ Result<UnitBuildOutput> NvccUnitCompiler::compile(const UnitBuildRequest& reques
     argv.push_back(std::move(argument));
   ProcessOptions options;
   options.working_directory = tree.string();
-  options.timeout = m_settings.timeout;
+  options.timeout = request.time_limit.count() > 0
+                        ? std::min<std::chrono::milliseconds>(request.time_limit, m_settings.timeout)
+                        : std::chrono::milliseconds(m_settings.timeout);
   options.max_output_bytes = m_settings.max_log_bytes;
   // The same environment as NVRTC's confined child: nothing of kforecast's (the CI's tokens).
   options.environment = compile_child_environment(scratch.path(), process_environment());
   auto ran = run_process(argv, options);
   if (!ran) return fail(ExitCode::could_not_run, where + "nvcc was stopped: " + ran.error().message);
   std::string log = ran->out + ran->err;
-  if (ran->exit_status > 128)
-    return fail(ExitCode::could_not_run, where + fmt::format("nvcc crashed (signal {})", ran->exit_status - 128));
+  if (ran->signal)
+    return fail(ExitCode::could_not_run,
+                where + fmt::format("nvcc crashed ({}){}", signal_name(*ran->signal), log.empty() ? "" : ": " + log));
   // The confining child's own failure (it never became nvcc) names itself.
   if (ran->exit_status != 0 && ran->err.starts_with("kforecast: error: "))
     return fail(ExitCode::could_not_run, where + ran->err.substr(18));

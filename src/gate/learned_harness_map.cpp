@@ -53,8 +53,13 @@ Result<LearnedMap> parse_learned_map(std::string_view text, std::string_view fil
     if (line.empty() || line.front() == '#') continue;
     const std::size_t tab = line.find('\t');
     if (tab == std::string_view::npos || tab == 0 || tab + 1 == line.size())
-      return usage_error(fmt::format("{}:{}: expected BENCHMARK<TAB>KERNEL; remove the file to learn the map again",
-                                     file, number));
+      return usage_error(
+          fmt::format("{}:{}: expected BENCHMARK<TAB>KERNEL; remove the file to learn the map again", file, number));
+    if (!harness::fits_in_command(line.substr(0, tab)))
+      return usage_error(
+          fmt::format("{}:{}: a benchmark name holds a character a shell would act on; remove the "
+                      "file to learn the map again",
+                      file, number));
     map.launches.emplace_back(std::string(line.substr(0, tab)), std::string(line.substr(tab + 1)));
   }
   return map;
@@ -104,7 +109,8 @@ Result<LearnedMap> learn_harness_map(const LearnRequest& request, const harness:
     const std::size_t end = std::min(listed->out.find('\n', at), listed->out.size());
     std::string name = trimmed(std::string_view(listed->out).substr(at, end - at));
     at = end + 1;
-    if (!name.empty() && seen.insert(name).second) names.push_back(std::move(name));
+    // Each name is put into the run command, which a shell reads.
+    if (!name.empty() && harness::fits_in_command(name) && seen.insert(name).second) names.push_back(std::move(name));
   }
   if (names.empty())
     return fail(ExitCode::could_not_run, fmt::format("{}: list `{}` printed no benchmark name", who, harness.list));

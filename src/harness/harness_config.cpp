@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "base/shell_text.hpp"
+
 #include "config/ascii_toml.hpp"
 #include "config/toml_parser.hpp"
 #include "config/toml_problems.hpp"
@@ -189,6 +191,10 @@ std::optional<HarnessChoice> harness_for(const std::vector<Harness>& harnesses, 
         if (glob_matches(glob, file) || glob_matches(glob, kernel) || glob_matches(glob, leaf))
           return HarnessChoice{&harness, &map};
   return std::nullopt;
+}
+
+bool fits_in_command(std::string_view benchmark) {
+  return !shell_active_or_quote(benchmark) && benchmark.find('\'') == std::string_view::npos;
 }
 
 std::string filter_selecting(OutputFormat format, const std::vector<std::string>& benchmarks) {

@@ -67,6 +67,11 @@ struct HarnessChoice {
 std::optional<HarnessChoice> harness_for(const std::vector<Harness>& harnesses, std::string_view file,
                                          std::string_view kernel);
 
+// Whether a benchmark name may go into a command's {filter}: the command runs through `sh -c`, and
+// a name a program printed (a learned map) is not the config's own text, so a name holding a quote,
+// `$`, a backquote, a backslash or a control character is never substituted.
+bool fits_in_command(std::string_view benchmark);
+
 // The filter that selects exactly `benchmarks` (names as the format's output gives them): gbench
 // "^(A|B)$" (regular expression characters escaped), pytest-benchmark "A or B"; nvbench and the
 // simple format take one name, so the first.

