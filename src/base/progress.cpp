@@ -10,7 +10,10 @@ namespace kforecast {
 Progress::Progress(std::ostream& out, ProgressStyle style, Clock clock)
     : m_out(out), m_style(style), m_clock(std::move(clock)), m_start(m_clock()) {}
 
+Progress::~Progress() { finish(); }
+
 void Progress::stage(std::string_view name, std::size_t total, std::string_view items) {
+  const std::lock_guard lock(m_mutex);
   m_stage = name;
   m_items = items;
   m_total = total;
@@ -19,18 +22,43 @@ void Progress::stage(std::string_view name, std::size_t total, std::string_view 
 }
 
 void Progress::advance(std::size_t done) {
+  const std::lock_guard lock(m_mutex);
   m_done = done;
   show(false);
 }
 
 void Progress::add_gpu_seconds(double seconds) {
+  const std::lock_guard lock(m_mutex);
   m_gpu_seconds += seconds;
   show(false);
 }
 
 void Progress::finish() {
+  if (m_heartbeat.joinable()) {
+    m_heartbeat.request_stop();
+    m_wake.notify_all();
+    m_heartbeat.join();
+  }
+  const std::lock_guard lock(m_mutex);
   if (m_live_shown) m_out << "\r\x1b[K" << std::flush;
   m_live_shown = false;
+}
+
+void Progress::tick() {
+  const std::lock_guard lock(m_mutex);
+  if (m_style == ProgressStyle::log && !m_stage.empty()) show(false);
+}
+
+void Progress::start_heartbeat(std::chrono::milliseconds period) {
+  if (m_style != ProgressStyle::log || m_heartbeat.joinable()) return;
+  m_heartbeat = std::jthread([this, period](std::stop_token stop) {
+    std::mutex idle;
+    std::unique_lock lock(idle);
+    while (!m_wake.wait_for(lock, stop, period, [] { return false; })) {
+      if (stop.stop_requested()) return;
+      tick();
+    }
+  });
 }
 
 std::string Progress::line() const {
@@ -48,7 +76,7 @@ void Progress::show(bool stage_changed) {
     m_out << "\r\x1b[K" << line() << std::flush;
     m_live_shown = true;
   } else {
-    if (!stage_changed && now - m_last_shown < log_interval) return;
+    if (now - m_start < log_delay || (!stage_changed && now - m_last_shown < log_interval)) return;
     m_out << line() << "\n" << std::flush;
   }
   m_last_shown = now;

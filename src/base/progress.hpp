@@ -4,15 +4,21 @@
 // What a long run shows while it works: its stage, the items of the stage done out of how many,
 // GPU time spent so far, and time elapsed. Code reports to a Progress; the command line picks how
 // it is shown (ProgressStyle): on a terminal, one line redrawn in place, and only once the run
-// has taken `delay` (short runs print nothing); in a CI log nothing unless asked, and then plain
-// lines, one per stage and at most one per `log_interval` between. The clock is a seam for tests.
+// has taken `delay` (short runs print nothing); in a log, plain lines, one per stage and at most
+// one per `log_interval` between, from `log_delay` on; with a heartbeat, a log line every
+// `log_interval` even while one step (a long compile) reports nothing, so a CI log never goes
+// quiet on a long run. Thread-safe: steps report from worker threads. The clock is a seam for
+// tests.
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace kforecast {
 
@@ -23,7 +29,7 @@ class Progress {
   using Clock = std::function<double()>;  // seconds on a monotonic clock
 
   explicit Progress(std::ostream& out, ProgressStyle style, Clock clock = steady_seconds);
-  ~Progress() { finish(); }
+  ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
@@ -32,8 +38,13 @@ class Progress {
   // How many items of the stage are done.
   void advance(std::size_t done);
   void add_gpu_seconds(double seconds);
-  // The run is over: a live line is cleared, so what follows starts on a clean line.
+  // The run is over: a live line is cleared, so what follows starts on a clean line; the
+  // heartbeat stops.
   void finish();
+  // Log style: a line now if the last one is `log_interval` old (the heartbeat calls this).
+  void tick();
+  // Log style: calls tick() every `period` on a thread of its own until finish().
+  void start_heartbeat(std::chrono::milliseconds period = std::chrono::seconds(1));
 
   static double steady_seconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -42,10 +53,15 @@ class Progress {
   double delay = 2.0;          // live: nothing is shown before the run has taken this long
   double live_interval = 0.1;  // live: redrawn at most this often
   double log_interval = 10.0;  // log: a line within a stage at most this often
+  double log_delay = 0.0;      // log: nothing is shown before the run has taken this long
 
  private:
-  void show(bool stage_changed);
+  void show(bool stage_changed);  // with m_mutex held
   std::string line() const;
+
+  std::mutex m_mutex;
+  std::jthread m_heartbeat;
+  std::condition_variable_any m_wake;
 
   std::ostream& m_out;
   ProgressStyle m_style;

@@ -136,7 +136,23 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Pr
     return fail(ExitCode::could_not_run,
                 fmt::format("'{}' wrote more than {} bytes and was stopped", describe(argv), options.max_output_bytes));
   result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;
+}
+
+std::string signal_name(int signal) {
+  switch (signal) {
+    case 6:
+      return "SIGABRT; running out of its memory limit ends this way too";
+    case 9:
+      return "SIGKILL";
+    case 11:
+      return "SIGSEGV";
+    case 24:
+      return "SIGXCPU, the CPU-time limit";
+    default:
+      return fmt::format("signal {}", signal);
+  }
 }
 
 }  // namespace kforecast

@@ -4,6 +4,7 @@
 // A subcommand is a row: name, one-line summary, options, handler. The table drives dispatch,
 // `--help`, `help CMD` and "did you mean" for typos (ninja's ChooseTool is the model).
 
+#include <chrono>
 #include <iosfwd>
 #include <map>
 #include <span>
@@ -28,6 +29,8 @@ struct Context {
   bool err_is_terminal = false;
   // Where a long run reports its stage and counts (base/progress.hpp); nullptr: nowhere.
   Progress* progress = nullptr;
+  // When the command started: the run's wall budget counts from here.
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 
 struct OptionSpec {

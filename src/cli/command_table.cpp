@@ -35,9 +35,10 @@ constexpr std::array pr_options{
                "stop after the policy and write a plan for GPU jobs ('kforecast bench --plan') and 'kforecast report "
                "--merge'; also the step outputs needs_gpu, shards, matrix, verdict_so_far and a step summary"},
     OptionSpec{"--progress", "",
-               "print progress lines (stage, kernels done of the total, GPU time) to standard error even where it is "
-               "not a terminal, as in a CI log (also KFORECAST_PROGRESS=1); on a terminal they show by themselves "
-               "once a run takes 2 s"},
+               "print progress lines (stage, kernels done of the total, GPU time) to standard error from the start "
+               "where it is not a terminal, as in a CI log (also KFORECAST_PROGRESS=1). Without it a CI log gets a "
+               "line every 30 s once a run takes 30 s (KFORECAST_PROGRESS=0: none); a terminal shows one line, "
+               "redrawn, once a run takes 2 s"},
     OptionSpec{"--post", "",
                "publish the report: one comment on the pull request (GitHub, GITHUB_TOKEN; on workflow_run, the "
                "pull request of the run it follows) or merge request (GitLab, GITLAB_TOKEN), updated in place; a "

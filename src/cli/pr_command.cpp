@@ -35,12 +35,33 @@ Result<config::Config> config_at_base(const Invocation& invocation, const Contex
   return config::apply_environment(std::move(*parsed), context.env);
 }
 
-// On a terminal a live line; in a CI log nothing unless asked with --progress or KFORECAST_PROGRESS=1.
+// On a terminal a live line. In a CI log, plain lines: from the start with --progress or
+// KFORECAST_PROGRESS=1; none with KFORECAST_PROGRESS=0; otherwise only once a run has taken 30 s,
+// and then every 30 s even while one step runs long, so that a long run never leaves a log quiet
+// and a short one prints nothing.
+enum class ProgressAsk { yes, no, unsaid };
+
+ProgressAsk progress_asked(const Invocation& invocation, const Context& context) {
+  if (invocation.has("--progress")) return ProgressAsk::yes;
+  const auto asked = context.env("KFORECAST_PROGRESS");
+  if (!asked || asked->empty()) return ProgressAsk::unsaid;
+  return *asked == "0" ? ProgressAsk::no : ProgressAsk::yes;
+}
+
+void show_progress(Progress& progress, const Invocation& invocation, const Context& context) {
+  if (context.err_is_terminal) return;
+  const ProgressAsk asked = progress_asked(invocation, context);
+  if (asked == ProgressAsk::no) return;
+  if (asked == ProgressAsk::unsaid) {
+    progress.log_delay = 30;
+    progress.log_interval = 30;
+  }
+  progress.start_heartbeat();
+}
+
 ProgressStyle progress_style(const Invocation& invocation, const Context& context) {
   if (context.err_is_terminal) return ProgressStyle::live;
-  const auto asked = context.env("KFORECAST_PROGRESS");
-  if (invocation.has("--progress") || (asked && !asked->empty() && *asked != "0")) return ProgressStyle::log;
-  return ProgressStyle::silent;
+  return progress_asked(invocation, context) == ProgressAsk::no ? ProgressStyle::silent : ProgressStyle::log;
 }
 
 // Lends `progress` to the context for the length of the command.
@@ -59,6 +80,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     return usage_error("--plan writes a plan, not a report: give --post to 'kforecast report --merge' instead");
   if (!invocation.positional.empty()) return usage_error("'kforecast pr' takes no arguments; see 'kforecast help pr'");
   Progress progress(context.err, progress_style(invocation, context));
+  show_progress(progress, invocation, context);
   const ProgressLease lease(context, progress);
   progress.stage("reading the revisions");
 

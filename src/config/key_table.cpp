@@ -252,6 +252,12 @@ const std::array keys{
             "header can reach a hundred); kernels only the others build are forecast from source, with a note.",
             1, 100000},
 
+    KeySpec{"run.budget_seconds", number, "300", "KFORECAST_RUN_BUDGET_SECONDS",
+            "Wall-clock budget of one run, across compiles, the forecasters' compiler facts and measurements (0: "
+            "none). Past it the kernels left are unverified with the reason and the report is written on time; a "
+            "re-run goes on from the unit cache.",
+            0, 86400},
+
     KeySpec{"cuda.nvrtc_library", string, "\"\"", "KFORECAST_NVRTC_LIBRARY",
             "Path of libnvrtc to load instead of searching CUDA_HOME, CUDA_PATH, /usr/local/cuda/lib64 and the loader "
             "path."},
@@ -289,7 +295,8 @@ const std::array table_arrays{
                    "list (docs/compile-context.md).",
                    {}},
     TableArraySpec{"kernel",
-                   "Launch specs: how to run a kernel for benchmarking (`kforecast help bench` shows the format; `kforecast config` checks every spec); read by "
+                   "Launch specs: how to run a kernel for benchmarking (`kforecast help bench` shows the format; "
+                   "`kforecast config` checks every spec); read by "
                    "`kforecast bench`. `kforecast spec suggest FILE:KERNEL --format toml` drafts one from the kernel's "
                    "signature and launch sites.",
                    {}},
@@ -308,8 +315,8 @@ const std::array table_arrays{
                    {}},
 };
 
-const std::array<std::string_view, 11> sections{"kernels", "forecast", "endpoint", "policy",   "bench", "capture",
-                                                "report",  "lint",     "compile",  "cuda",     "security"};
+const std::array<std::string_view, 12> sections{"kernels", "forecast", "endpoint", "policy", "bench", "capture",
+                                                "report",  "lint",     "compile",  "run",    "cuda",  "security"};
 
 }  // namespace
 

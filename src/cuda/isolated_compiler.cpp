@@ -26,21 +26,6 @@ constexpr bool child_leak_check_off = true;
 constexpr bool child_leak_check_off = false;
 #endif
 
-std::string signal_name(int signal) {
-  switch (signal) {
-    case 6:
-      return "SIGABRT; running out of its memory limit ends this way too";
-    case 9:
-      return "SIGKILL";
-    case 11:
-      return "SIGSEGV";
-    case 24:
-      return "SIGXCPU, the CPU-time limit";
-    default:
-      return fmt::format("signal {}", signal);
-  }
-}
-
 // The resources of each kernel come from the ptxas report in the log and the cubin, named after the name
 // expressions the child lowered: the same as NvrtcCompiler::compile gives.
 void attach_resources(CompileOutput& output) {
@@ -83,9 +68,8 @@ Result<CompileOutput> IsolatedCompiler::compile(const CompileRequest& request) c
                                     ran.error().message.find("did not finish") != std::string::npos
                                         ? fmt::format("it ran past {} s", m_settings.timeout.count())
                                         : ran.error().message));
-  if (ran->exit_status > 128)
-    return fail(ExitCode::gate_failed,
-                where + fmt::format("the compiler crashed ({})", signal_name(ran->exit_status - 128)));
+  if (ran->signal)
+    return fail(ExitCode::gate_failed, where + fmt::format("the compiler crashed ({})", signal_name(*ran->signal)));
   if (ran->exit_status != 0) {
     std::string reason = ran->err.substr(0, 2000);
     while (!reason.empty() && reason.back() == '\n') reason.pop_back();

@@ -25,6 +25,9 @@ struct UnitBuildRequest {
   std::string unit;                    // the .cu, relative to `tree`
   std::vector<std::string> arguments;  // the compile context: -I (relative to `tree`), -D, -std=, flags
   std::string arch = "sm_90";          // sm_XX: machine code for that architecture
+  // Wall-clock limit of this compile where the caller's budget leaves less than the compiler's
+  // own (NvccSettings::timeout); 0: the compiler's own.
+  std::chrono::milliseconds time_limit{0};
 };
 
 struct UnitBuildOutput {

@@ -65,13 +65,13 @@ Result<Measurement> measure_in_child(const ChildRequest& request) {
   }
   if (child->exit_status == 2 || child->exit_status == 3)
     return fail(static_cast<ExitCode>(child->exit_status), trimmed(child->err));
-  if (child->exit_status > 128 || (child->exit_status != 0 && child->exit_status != 1) || child->out.empty()) {
+  if (child->signal || (child->exit_status != 0 && child->exit_status != 1) || child->out.empty()) {
     const int status = child->exit_status;
-    auto failed =
-        bench::failed_measurement(fmt::format("the measurement process {}: {}",
-                                              status > 128 ? fmt::format("was killed by signal {}", status - 128)
-                                                           : fmt::format("exited with status {}", status),
-                                              trimmed(last_lines(child->err, 5))));
+    auto failed = bench::failed_measurement(
+        fmt::format("the measurement process {}: {}",
+                    child->signal ? fmt::format("was killed by {}", signal_name(*child->signal))
+                                  : fmt::format("exited with status {}", status),
+                    trimmed(last_lines(child->err, 5))));
     failed.gpu_seconds = seconds;
     return failed;
   }

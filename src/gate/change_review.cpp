@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 
@@ -200,6 +201,30 @@ embedded::FeatureContext embedded_features(const Settings& settings, const cuda:
   return features;
 }
 
+// The forecasts of `requests`, a batch at a time so that the run's wall budget is checked as they
+// go (the embedded forecaster compiles each side for its facts: seconds a kernel). The kernels left
+// once it has passed get no forecast, and the budget's reason.
+Result<ForecastRun> forecast_within_deadline(const Forecaster& forecaster, std::span<const ForecastRequest> requests,
+                                             Outside& outside) {
+  constexpr std::size_t batch = 16;
+  ForecastRun run;
+  if (outside.progress) outside.progress->stage("forecasting", requests.size());
+  for (std::size_t start = 0; start < requests.size(); start += batch) {
+    if (outside.deadline.passed()) {
+      for (std::size_t k = start; k < requests.size(); ++k)
+        run.kernels.push_back({std::nullopt, {}, {}, {outside.deadline.reason() + ": not forecast"}});
+      break;
+    }
+    auto part = forecaster.forecast(requests.subspan(start, std::min(batch, requests.size() - start)));
+    if (!part) return std::unexpected(part.error());
+    std::ranges::move(part->kernels, std::back_inserter(run.kernels));
+    for (auto& note : part->notes)
+      if (std::ranges::find(run.notes, note) == run.notes.end()) run.notes.push_back(std::move(note));
+    if (outside.progress) outside.progress->advance(run.kernels.size());
+  }
+  return run;
+}
+
 // Each kernel's forecast and notes into its case: why its forecaster failed, if it did, then
 // what the forecaster noted.
 void record_forecasts(GateRun& run, const std::vector<std::size_t>& entries, ForecastRun forecasts) {
@@ -307,10 +332,8 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
     const auto features = embedded_features(settings, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr);
     auto forecaster = outside.forecaster(features, std::move(inputs.prompts), std::move(launch_specs.notes));
     if (!forecaster) return std::unexpected(forecaster.error());
-    if (outside.progress) outside.progress->stage("forecasting", requests.size());
-    auto forecasts = (*forecaster)->forecast(requests);
+    auto forecasts = forecast_within_deadline(**forecaster, requests, outside);
     if (!forecasts) return std::unexpected(forecasts.error());
-    if (outside.progress) outside.progress->advance(requests.size());
     warn_of_failures(run, **forecaster, *forecasts, outside.warnings);
     // An untrusted author's kernel that the LLM's forecast alone would pass gets the embedded
     // forecaster's opinion, which reads no prose and may pass it instead (kernel_policy.cpp).

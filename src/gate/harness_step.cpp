@@ -184,7 +184,7 @@ HarnessOutcome measure_through_harness(GateRun& run, std::span<const MeasureJob>
     if (observe) observe(index, measurement);
     return measurement;
   };
-  result.outcome = measure_kernels(run.cases, entries, settings.measure, measure);
+  result.outcome = measure_kernels(run.cases, entries, settings.measure, measure, &outside.deadline);
   if (terminal) outside.warnings << "\r\033[K" << std::flush;
   if (result.outcome.measured > 0)
     run.notes.push_back(fmt::format("measured {} kernel{} through the project's harness; ledger: {}",

@@ -148,6 +148,10 @@ std::vector<KernelCodeVerdict> compare_changed_kernels(const RevisionSources& ba
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const UnitGroup& group = groups[g];
     if (context.progress) context.progress(g, groups.size());
+    if (context.deadline != nullptr && context.deadline->passed()) {
+      for (std::size_t i : group.kernels) verdicts[i].note = context.deadline->reason() + ": code not compared";
+      continue;
+    }
     const auto base_unit = compile_unit(base, group.base_file, context);
     const auto head_unit = compile_unit(head, group.head_file, context);
     for (Naming naming : {Naming::plain, Naming::by_type}) {

@@ -10,6 +10,7 @@
 
 #include "cuda/compiler.hpp"
 #include "gate/kernel_case.hpp"
+#include "gate/run_deadline.hpp"
 #include "kernels/changed_kernels.hpp"
 #include "policy/identical_code.hpp"
 
@@ -37,6 +38,9 @@ struct IdenticalCodeContext {
   std::string cuda_include_dir;  // where CUDA's own headers are, or ""
   // Called before each unit pair is compiled and once at the end (done == total).
   std::function<void(std::size_t done, std::size_t total)> progress = {};
+  // The run's wall budget: checked before each unit pair; the kernels left once it has passed are
+  // not compared, with its reason.
+  const RunDeadline* deadline = nullptr;
 };
 
 // The unit compare_changed_kernels compiles for `path` at one revision: its device-only text and

@@ -52,10 +52,23 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
   for (const auto& note : contexts.notes()) notes.push_back(note);
   const std::size_t jobs =
       settings.compile.jobs > 0 ? settings.compile.jobs : std::max(1u, std::thread::hardware_concurrency());
-  UnitBuildSettings build{**compiler, arch, contexts.lookup(), cache ? &*cache : nullptr, jobs,
-                          settings.compile.budget, settings.compile.max_units,
-                          file_confinement_support().files_confined,
-                          progress_of(outside, fmt::format("building units with {} for {}", (*compiler)->name(), arch))};
+  // The compile budget, or what is left of the run's where that is less.
+  const std::chrono::milliseconds compile_budget = settings.compile.budget;
+  const std::chrono::milliseconds run_left = outside.deadline.left(compile_budget);
+  UnitBuildSettings build{
+      **compiler,
+      arch,
+      contexts.lookup(),
+      cache ? &*cache : nullptr,
+      jobs,
+      run_left,
+      settings.compile.max_units,
+      file_confinement_support().files_confined,
+      progress_of(outside, fmt::format("building units with {} for {}", (*compiler)->name(), arch))};
+  build.budget_reason = run_left < compile_budget
+                            ? outside.deadline.reason()
+                            : fmt::format("the compile budget of {} s (compile.budget_seconds) was spent",
+                                          settings.compile.budget.count());
   const UnitBuilds builds = build_affected_units(base, head, changed, build);
   notes.insert(notes.end(), builds.notes.begin(), builds.notes.end());
   // The report says what was built; how much came from the cache is said on standard error only,
@@ -108,6 +121,7 @@ MachineCodeVerdicts compare_machine_code(const kernels::RevisionSources& base, c
     if (auto directory = policy::default_ptx_cache_directory(outside.env)) cache.emplace(*directory);
     IdenticalCodeContext compare{**compiler, arch, cache ? &*cache : nullptr, cuda::toolkit_include_dir(outside.env)};
     compare.progress = progress_of(outside, fmt::format("comparing machine code for {}", arch));
+    compare.deadline = &outside.deadline;
     by_nvrtc = compare_changed_kernels(base, head, for_nvrtc, compare);
     const std::string nvrtc = "NVRTC " + (*compiler)->version().text();
     for (auto& verdict : by_nvrtc)

@@ -106,10 +106,16 @@ void mark_unverified(report::KernelEntry& entry, std::string_view reason, const 
 }
 
 MeasureOutcome measure_kernels(std::span<KernelCase> cases, std::span<const std::size_t> to_measure,
-                               const MeasureSettings& settings, const MeasureKernel& measure) {
+                               const MeasureSettings& settings, const MeasureKernel& measure,
+                               const RunDeadline* deadline) {
   MeasureOutcome outcome;
   for (const std::size_t index : measurement_order(cases, to_measure)) {
     auto& entry = cases[index].entry;
+    if (deadline != nullptr && deadline->passed()) {
+      mark_unverified(entry, deadline->reason() + " (riskier kernels were measured first)", settings);
+      ++outcome.over_budget;
+      continue;
+    }
     if (settings.budget_seconds > 0 && outcome.spent_seconds >= settings.budget_seconds) {
       mark_unverified(entry,
                       fmt::format("the GPU budget is spent ({:.1f} s used of policy.gpu_budget_seconds = {:g}; "

@@ -18,6 +18,7 @@
 #include "base/error.hpp"
 #include "bench/measurement.hpp"
 #include "gate/kernel_case.hpp"
+#include "gate/run_deadline.hpp"
 #include "policy/ledger.hpp"
 #include "report/report.hpp"
 
@@ -54,8 +55,10 @@ struct MeasureOutcome {
 
 // Measures `to_measure` in measurement_order until the budget is spent (checked before each
 // kernel: a measurement that starts runs to bench.max_gpu_seconds) and applies each result.
+// Past `deadline` (the run's wall budget, where one is given) the kernels left are unverified too.
 MeasureOutcome measure_kernels(std::span<KernelCase> cases, std::span<const std::size_t> to_measure,
-                               const MeasureSettings& settings, const MeasureKernel& measure);
+                               const MeasureSettings& settings, const MeasureKernel& measure,
+                               const RunDeadline* deadline = nullptr);
 
 // Every case in `to_measure` left unmeasured for one reason (no GPU, --no-bench).
 void leave_unmeasured(std::span<KernelCase> cases, std::span<const std::size_t> to_measure, std::string_view reason,

@@ -25,6 +25,7 @@
 #include "embedded/pair_features.hpp"
 #include "gate/bench_child.hpp"
 #include "gate/forecaster.hpp"
+#include "gate/run_deadline.hpp"
 #include "harness/harness_measure.hpp"
 #include "harness/shell_runner.hpp"
 #include "llm/kernel_prompt.hpp"
@@ -76,6 +77,8 @@ struct Outside {
   // harness's are, and where the capture library is. Empty: capture.command is not run here.
   harness::ShellRunner capture_shell;
   std::function<Result<std::filesystem::path>()> capture_library;
+  // The run's wall budget (gate/run_deadline.hpp), counted from the command's start; default: none.
+  RunDeadline deadline = {};
 };
 
 }  // namespace kforecast::gate

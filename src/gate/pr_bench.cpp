@@ -26,9 +26,9 @@
 #include "gate/bench_measure.hpp"
 #include "gate/capture_command_step.hpp"
 #include "gate/harness_step.hpp"
-#include "gate/shipped_build.hpp"
 #include "gate/measure_step.hpp"
 #include "gate/revision_captures.hpp"
+#include "gate/shipped_build.hpp"
 #include "policy/ledger.hpp"
 
 namespace kforecast::gate {
@@ -350,7 +350,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     return outcome;
   };
   if (outside.progress) outside.progress->stage("measuring on the GPU", to_measure.size());
-  const MeasureOutcome outcome = measure_kernels(run.cases, to_measure, settings.measure, measure);
+  const MeasureOutcome outcome = measure_kernels(run.cases, to_measure, settings.measure, measure, &outside.deadline);
   if (terminal) outside.warnings << "\r\033[K" << std::flush;
   run.gpu_time = gpu_time(run.cases,
                           {outcome.spent_seconds + harness_outcome.spent_seconds,

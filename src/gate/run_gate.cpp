@@ -2,6 +2,9 @@
 #include "gate/run_gate.hpp"
 
 #include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
 
 #include "gate/change_review.hpp"
 #include "kforecast_version.hpp"
@@ -29,6 +32,24 @@ void settle_unchanged(GateRun& run, const kernels::ChangeAnalysis& analysis, std
   }
 }
 
+// A run that reached its wall budget says so in the report's first line: the kernels it left are
+// unverified for that reason, not for anything about them.
+void warn_of_spent_deadline(GateRun& run, const RunDeadline& deadline, std::ostream& err) {
+  if (!deadline.passed()) return;
+  const std::string reason = deadline.reason();
+  const auto left = std::ranges::count_if(run.cases, [&](const KernelCase& kernel) {
+    return std::ranges::any_of(kernel.entry.notes,
+                               [&](const std::string& note) { return note.find(reason) != std::string::npos; });
+  });
+  if (left == 0) return;
+  report::RunWarning warning{
+      fmt::format("{}: {} kernel{} left unjudged", reason, left, left == 1 ? "" : "s"),
+      "each kernel's notes say at which step it stopped; raise run.budget_seconds, or run again: the compiles "
+      "finished this time are answered by the unit cache"};
+  err << "kforecast: warning: " << report::warning_text(warning) << "\n";
+  run.warnings.push_back(std::move(warning));
+}
+
 }  // namespace
 
 Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside& outside, GateStop stop) {
@@ -48,10 +69,14 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
       if (run.cases[i].entry.decision == report::Decision::trusted_forecast) result.to_measure.push_back(i);
     std::ranges::sort(result.to_measure);
   }
-  if (stop == GateStop::after_policy) return result;
+  if (stop == GateStop::after_policy) {
+    warn_of_spent_deadline(run, outside.deadline, outside.warnings);
+    return result;
+  }
   measure_in_pr(run, result.to_measure,
                 {result.analysis, inputs.base_sources, inputs.head_sources, settings.ledger, inputs.no_bench}, settings,
                 outside);
+  warn_of_spent_deadline(run, outside.deadline, outside.warnings);
   return result;
 }
 

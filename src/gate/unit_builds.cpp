@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "gate/affected_units.hpp"
 #include "cuda/include_confinement.hpp"
+#include "gate/affected_units.hpp"
 #include "gate/revision_tree.hpp"
 
 namespace kforecast::gate {
@@ -69,9 +69,11 @@ std::vector<std::string> failure_dependencies(const RevisionSources& sources, co
   return dependencies;
 }
 
-// One unit at one revision: from the cache, else compiled (and then kept in the cache).
+// One unit at one revision: from the cache, else compiled (and then kept in the cache) within what
+// is left of the budget. Past the deadline only the cache answers: a run that stopped at its budget
+// leaves the next one the units it finished.
 SideBuild build_one(const std::string& unit, const UnitContext& context, Side& side, const UnitBuildSettings& settings,
-                    std::atomic<std::size_t>& compiles, std::atomic<std::size_t>& hits) {
+                    Clock::time_point deadline, std::atomic<std::size_t>& compiles, std::atomic<std::size_t>& hits) {
   cuda::UnitBuildRequest request{{}, unit, context.arguments, settings.arch};
   const auto& files = side.sources.files();
   const std::string key = UnitCache::unit_key(settings.compiler.name(), request, files.at(unit));
@@ -101,6 +103,8 @@ SideBuild build_one(const std::string& unit, const UnitContext& context, Side& s
       built.from_cache = true;
       return built;
     }
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+  if (left.count() <= 0) return built;  // not_run
   const auto& tree = side.tree.get();
   if (!tree) {
     built.state = SideBuild::State::failed;
@@ -108,8 +112,11 @@ SideBuild build_one(const std::string& unit, const UnitContext& context, Side& s
     return built;
   }
   request.tree = tree->path();
+  request.time_limit = left;
   ++compiles;
   auto output = settings.compiler.compile(request);
+  // Stopped by the budget, not by the code: neither a failure nor an answer to keep.
+  if (!output && output.error().exit_code == ExitCode::could_not_run && Clock::now() >= deadline) return built;
   CachedUnit answer;
   if (output) {
     built.state = SideBuild::State::compiled;
@@ -175,13 +182,10 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
     for (std::size_t job = next++; job < total; job = next++) {
       UnitBuild& unit = builds.units[job / 2];
       const bool is_head = job % 2 == 1;
-      if (Clock::now() >= deadline) {
-        budget_spent = true;
-      } else {
-        (is_head ? unit.head : unit.base) =
-            build_one(unit.unit, is_head ? unit.head_context : unit.base_context, sides[is_head ? 1 : 0], settings,
-                      compiles, hits);
-      }
+      SideBuild& side = is_head ? unit.head : unit.base;
+      side = build_one(unit.unit, is_head ? unit.head_context : unit.base_context, sides[is_head ? 1 : 0], settings,
+                       deadline, compiles, hits);
+      if (side.state == SideBuild::State::not_run) budget_spent = true;
       const std::size_t finished = ++done;
       if (settings.progress) {
         const std::lock_guard lock(progress_mutex);
@@ -200,14 +204,15 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
   std::size_t skipped = 0;
   for (auto& unit : builds.units)
     if (unit.base.state == SideBuild::State::not_run || unit.head.state == SideBuild::State::not_run) {
-      unit.not_run = fmt::format("the compile budget of {} s (compile.budget_seconds) was spent", settings.budget.count());
+      unit.not_run = settings.budget_reason;
       ++skipped;
     }
   if (budget_spent)
-    builds.notes.push_back(fmt::format("{} of {} units were not compiled: the compile budget of {} s "
-                                       "(compile.budget_seconds) was spent; kernels only they build are forecast (a re-run goes on "
-                                       "where this one stopped, its finished units answered by the unit cache)",
-                                       skipped, builds.units.size(), settings.budget.count()));
+    builds.notes.push_back(
+        fmt::format("{} of {} units were not compiled: {}; kernels only they build are forecast (a "
+                    "re-run goes on where this one stopped, its finished units answered by the "
+                    "unit cache)",
+                    skipped, builds.units.size(), settings.budget_reason));
   std::ranges::move(over_the_cap, std::back_inserter(builds.units));
   return builds;
 }

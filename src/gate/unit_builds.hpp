@@ -31,12 +31,16 @@ struct UnitBuildSettings {
   UnitContextLookup context;
   const UnitCache* cache = nullptr;
   std::size_t jobs = 1;
-  std::chrono::seconds budget{120};  // for all compiles of the run; one started before it ends runs on
-  std::size_t max_units = 32;        // nearest first (affected_units' order)
+  // For all compiles of the run: a compile still running when it ends is stopped, and the units
+  // left are answered from the cache where it can, else not compiled, with `budget_reason`.
+  std::chrono::milliseconds budget{120'000};
+  std::size_t max_units = 32;  // nearest first (affected_units' order)
   // Whether the compiler's file reads are confined (Landlock): then computed includes are allowed.
   bool reads_confined = true;
   // Called as compiles finish: (done, total).
   std::function<void(std::size_t done, std::size_t total)> progress = {};
+  // Why the units left past `budget` were not compiled, for their notes.
+  std::string budget_reason = "the compile budget (compile.budget_seconds) was spent";
 };
 
 struct SideBuild {
@@ -53,7 +57,7 @@ struct UnitBuild {
   std::vector<std::size_t> kernels;  // the changed kernels it may build
   UnitContext base_context, head_context;
   SideBuild base, head;
-  std::string not_run;  // why it was not compiled ("the compile budget of 120 s was spent"), or ""
+  std::string not_run;  // why it was not compiled (UnitBuildSettings::budget_reason), or ""
 };
 
 struct UnitBuilds {

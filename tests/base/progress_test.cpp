@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/progress.hpp"
 
+#include <algorithm>
 #include <sstream>
+#include <thread>
 
 #include <catch2/catch.hpp>
 
@@ -40,6 +42,37 @@ TEST_CASE("base: progress lines") {
           "kforecast: scanning both revisions (0 s)\n"
           "kforecast: measuring on the GPU 0/2 kernels (0 s)\n"
           "kforecast: measuring on the GPU 2/2 kernels (11 s)\n");
+  }
+  SECTION("log with a delay and a heartbeat: quiet for a short run, then a line each interval") {
+    Progress progress(out, ProgressStyle::log, clock);
+    progress.log_delay = 30;
+    progress.log_interval = 30;
+    progress.stage("building units", 4);
+    progress.tick();
+    now += 29;
+    progress.tick();
+    CHECK(out.str().empty());
+    now += 1;
+    progress.tick();  // nothing advanced: the heartbeat still says where the run is
+    CHECK(out.str() == "kforecast: building units 0/4 kernels (30 s)\n");
+    now += 10;
+    progress.tick();
+    progress.advance(1);
+    CHECK(out.str() == "kforecast: building units 0/4 kernels (30 s)\n");
+    now += 20;
+    progress.tick();
+    CHECK(out.str().ends_with("kforecast: building units 1/4 kernels (60 s)\n"));
+  }
+  SECTION("a heartbeat thread stops with finish()") {
+    std::ostringstream lines;
+    Progress progress(lines, ProgressStyle::log);
+    progress.log_interval = 0;
+    progress.stage("compiling");
+    progress.start_heartbeat(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    progress.finish();
+    const auto shown = lines.str();
+    CHECK(std::count(shown.begin(), shown.end(), '\n') >= 3);
   }
   SECTION("silent: nothing at all") {
     Progress progress(out, ProgressStyle::silent, clock);

@@ -93,6 +93,7 @@ struct Harness {
   harness::ShellRunner capture_shell;
   std::function<Result<std::filesystem::path>()> capture_library;
   EnvLookup env = [](std::string_view) { return std::optional<std::string>(); };
+  RunDeadline deadline;  // the run's wall budget; default: none
 
   std::size_t forecasts_asked = 0;
   std::size_t stand_ins_asked = 0;
@@ -137,10 +138,11 @@ struct Harness {
                     {},
                     measure_with_harness,
                     capture_shell,
-                    capture_library};
-    return run_gate({base_revision, head_revision, "revisions: a test", base, head, analysis, std::nullopt, {},
-                     author, {}},
-                    settings, outside, stop);
+                    capture_library,
+                    deadline};
+    return run_gate(
+        {base_revision, head_revision, "revisions: a test", base, head, analysis, std::nullopt, {}, author, {}},
+        settings, outside, stop);
   }
 
  private:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // run_gate over fakes (run_gate_harness.hpp): each tier, the budget, a failing or unbuildable
 // forecaster, the fallback, the author's standing, and a missing compiler or GPU.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <catch2/catch.hpp>
 
 #include "gate/run_gate.hpp"
@@ -216,4 +218,44 @@ TEST_CASE("run_gate: a trusted author's kernel may pass on the LLM's sure foreca
   REQUIRE(result.has_value());
   CHECK(only_entry(*result).decision == report::Decision::trusted_forecast);
   CHECK_FALSE(result->run.cases.front().second_opinion);
+}
+
+// A run past its wall budget (run.budget_seconds) leaves what is left unverified, with the
+// budget's reason in each kernel's notes and in the report's first line, and still reports.
+TEST_CASE("run_gate: past the run's wall budget nothing more is forecast or measured") {
+  Harness h;
+  h.base_files = {{"a.cu", kernel_file("first", "y[i] = x[i] * 2.0f;")},
+                  {"b.cu", kernel_file("second", "y[i] = x[i] * 2.0f;")}};
+  h.head_files = {{"a.cu", kernel_file("first", "y[i] = x[i] * x[i] * 2.0f;")},
+                  {"b.cu", kernel_file("second", "y[i] = x[i] * x[i] * 2.0f;")}};
+  h.no_gpu.reset();
+  const auto now = std::chrono::steady_clock::now();
+  h.deadline = RunDeadline(now - std::chrono::seconds(10), std::chrono::seconds(5));
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  CHECK(h.forecasts_asked == 0);
+  CHECK(h.measurements_asked == 0);
+  for (const auto& kernel : result->run.cases) {
+    CHECK(kernel.entry.unverified);
+    CHECK_FALSE(kernel.entry.forecast);
+    CHECK_THAT(fmt::format("{}", fmt::join(kernel.entry.notes, "\n")),
+               Contains("the run's wall budget of 5 s (run.budget_seconds) was spent: not forecast") &&
+                   Contains("unverified: not measured: the run's wall budget of 5 s"));
+  }
+  REQUIRE(result->run.warnings.size() == 1);
+  CHECK(result->run.warnings[0].headline ==
+        "the run's wall budget of 5 s (run.budget_seconds) was spent: 2 kernels left unjudged");
+  CHECK_THAT(h.warnings.str(), Contains("kforecast: warning: the run's wall budget of 5 s"));
+  CHECK_FALSE(any_failed(result->run));
+}
+
+TEST_CASE("run_gate: a run deadline not reached changes nothing") {
+  Harness h;
+  h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
+  h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
+  h.deadline = RunDeadline(std::chrono::steady_clock::now(), std::chrono::seconds(3600));
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  CHECK(only_entry(*result).decision == report::Decision::trusted_forecast);
+  CHECK(result->run.warnings.empty());
 }

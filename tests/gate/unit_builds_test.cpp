@@ -7,6 +7,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <catch2/catch.hpp>
 
@@ -36,14 +37,22 @@ class FakeUnitCompiler final : public cuda::UnitCompiler {
       output.cubin.push_back(std::byte{1});
       return output;
     }
-    if (text.find("BROKEN") != std::string::npos) return fail(ExitCode::gate_failed, request.unit + "(1): error: broken");
+    if (text.find("BROKEN") != std::string::npos)
+      return fail(ExitCode::gate_failed, request.unit + "(1): error: broken");
+    // A unit saying SLOW compiles until its time limit stops it, as run_process stops nvcc.
+    if (text.find("SLOW") != std::string::npos) {
+      limits.push_back(request.time_limit);
+      std::this_thread::sleep_for(request.time_limit);
+      return fail(ExitCode::could_not_run, "nvcc was stopped: it did not finish");
+    }
     cuda::UnitBuildOutput output;
     for (char c : text) output.cubin.push_back(std::byte(c));
     output.project_headers = {"k.cuh"};
     return output;
   }
   mutable std::atomic<int> calls{0};
-  std::string fail_unless;  // a unit naming this file fails where the tree lacks it
+  mutable std::vector<std::chrono::milliseconds> limits;  // the time limits SLOW units were given
+  std::string fail_unless;                                // a unit naming this file fails where the tree lacks it
 };
 
 struct Scenario {
@@ -149,7 +158,7 @@ TEST_CASE("unit builds: past the budget nothing more is compiled, and the note s
   Scenario scenario;
   const auto builds = scenario.build(nullptr, std::chrono::seconds(0));
   CHECK(scenario.compiler.calls == 0);
-  for (const auto& unit : builds.units) CHECK(unit.not_run.find("compile budget of 0 s") != std::string::npos);
+  for (const auto& unit : builds.units) CHECK(unit.not_run.find("compile.budget_seconds") != std::string::npos);
   REQUIRE(builds.notes.size() == 1);
   CHECK(builds.notes[0].find("2 of 2 units were not compiled") != std::string::npos);
 }
@@ -187,4 +196,42 @@ TEST_CASE("unit builds: a kernel that only unbuilt units reach names the first f
   CHECK(verdicts.kernels[0].note ==
         "not compiled: a.cu (compile.max_units (0) reached), b.cu (compile.max_units (0) reached), c.cu "
         "(compile.max_units (0) reached) and 2 more");
+}
+
+// A compile is stopped where the budget ends, however long the compiler's own limit: its unit is
+// not run (its kernels are forecast, never failed as not compiling), and nothing is cached.
+TEST_CASE("unit builds: the budget stops a compile in flight, its unit is not run, not failed") {
+  TempDir dir;
+  const UnitCache cache(dir.path());
+  Scenario scenario;
+  scenario.head_files["a.cu"] = "#include \"k.cuh\"\n// SLOW\n";
+  const auto started = std::chrono::steady_clock::now();
+  const auto builds = scenario.build(&cache, std::chrono::seconds(1), 1);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
+  REQUIRE_FALSE(scenario.compiler.limits.empty());
+  CHECK(scenario.compiler.limits.front() <= std::chrono::milliseconds(1001));
+  const auto slow = std::ranges::find(builds.units, "a.cu", &UnitBuild::unit);
+  REQUIRE(slow != builds.units.end());
+  CHECK(slow->head.state == SideBuild::State::not_run);
+  CHECK(slow->not_run.find("compile.budget_seconds") != std::string::npos);
+  REQUIRE_FALSE(builds.notes.empty());
+  CHECK(builds.notes.back().find("units were not compiled") != std::string::npos);
+}
+
+// A run that stopped at its budget leaves its finished units in the cache; the next run, even
+// with its own budget spent, answers them from there instead of leaving them unbuilt.
+TEST_CASE("unit builds: past the budget the cache still answers") {
+  TempDir dir;
+  const UnitCache cache(dir.path());
+  Scenario scenario;
+  const auto first = scenario.build(&cache);
+  const int calls = scenario.compiler.calls;
+  const auto second = scenario.build(&cache, std::chrono::seconds(0));
+  CHECK(scenario.compiler.calls == calls);
+  for (const auto& unit : second.units) {
+    CHECK(unit.base.from_cache);
+    CHECK(unit.head.from_cache);
+    CHECK(unit.not_run.empty());
+  }
+  CHECK(second.notes.empty());
 }
