@@ -61,3 +61,22 @@ TEST_CASE("nvcc unit: a file name or an argument a shell would act on is refused
   CHECK(refused("k.cu", {"-DX=1\ntouch m"}).find("holds a newline") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(marker));
 }
+
+// nvcc exits 255 when a stage fails (ptxas on an unresolved extern, say): a compile error with
+// its log, not a crash. An exit status above 128 was once read as a signal and the log dropped.
+TEST_CASE("nvcc unit: nvcc exiting 255 is a compile error with its log, not a crash") {
+  kforecast::testing::TempDir tree;
+  std::filesystem::create_directories(tree.path() / "bin");
+  const auto fake_nvcc = tree.path() / "bin" / "nvcc";
+  std::ofstream(fake_nvcc) << "#!/bin/sh\necho \"ptxas fatal   : Unresolved extern function 'helper'\" >&2\nexit 255\n";
+  std::filesystem::permissions(fake_nvcc, std::filesystem::perms::owner_all);
+  std::ofstream(tree.path() / "k.cu") << "__global__ void k() {}\n";
+  NvccSettings settings;
+  settings.nvcc = fake_nvcc.string();
+  settings.program = KF_BINARY;
+  const auto built = NvccUnitCompiler(settings).compile({tree.path(), "k.cu", {}, "sm_90"});
+  REQUIRE_FALSE(built);
+  CHECK(built.error().exit_code == ExitCode::gate_failed);
+  CHECK(built.error().message.find("Unresolved extern function 'helper'") != std::string::npos);
+  CHECK(built.error().message.find("crashed") == std::string::npos);
+}
