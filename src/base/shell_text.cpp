@@ -63,6 +63,16 @@ std::optional<std::string> define_refusal(std::string_view name, std::string_vie
   return std::nullopt;
 }
 
+std::string shell_word(std::string_view text) {
+  const bool plain = !text.empty() && std::ranges::all_of(text, [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_./:=+,@%-").find(c) != std::string_view::npos;
+  });
+  if (plain) return std::string(text);
+  std::string word = "'";
+  for (const char c : text) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return word + "'";
+}
+
 std::string describe_character(char c) {
   switch (c) {
     case '`':

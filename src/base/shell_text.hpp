@@ -26,6 +26,11 @@ std::optional<char> shell_active_or_quote(std::string_view text);
 // as a define: a name that is not an identifier, or text a shell acts on; nullopt where it can.
 std::optional<std::string> define_refusal(std::string_view name, std::string_view value);
 
+// `text` as one word a POSIX shell reads back unchanged: as it is where it holds only letters,
+// digits and _./:=+,@%-, else in single quotes. For commands kforecast suggests ("kforecast bench
+// 'src/k.cu:tiled<64>'"), which name files and kernels of a revision and are pasted into shells.
+std::string shell_word(std::string_view text);
+
 // "'$'", "a backquote", "a newline", "control character 0x07": the character as a note names it.
 std::string describe_character(char c);
 

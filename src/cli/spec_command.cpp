@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "base/shell_text.hpp"
 #include "base/text_file.hpp"
 #include "bench/spec_draft.hpp"
 #include "cli/handlers.hpp"
@@ -80,11 +81,11 @@ Result<ExitCode> spec_command(const Invocation& invocation, Context& context) {
   context.out << draft->text;
   context.err << fmt::format(
       "kforecast: {} value{} to fill (FILL), {} guess{} to check (# guessed); paste the {} {}, then "
-      "'kforecast bench {}' measures it\n",
+      "`kforecast bench {}` measures it\n",
       draft->fill_count, draft->fill_count == 1 ? "" : "s", draft->guess_count, draft->guess_count == 1 ? "" : "es",
       format_name == "toml" ? "[[kernel]] table into" : "block directly above",
       format_name == "toml" ? ".kforecast.toml" : fmt::format("'{}' in {}", kernel, file),
-      fmt::format("{}:{}", file, draft->kernel));
+      shell_word(fmt::format("{}:{}", file, draft->kernel)));
   return ExitCode::pass;
 }
 

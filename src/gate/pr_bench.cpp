@@ -23,6 +23,7 @@
 
 #include "base/content_hash.hpp"
 #include "cuda/cuda_driver.hpp"
+#include "base/shell_text.hpp"
 #include "gate/bench_measure.hpp"
 #include "gate/capture_command_step.hpp"
 #include "gate/harness_step.hpp"
@@ -126,9 +127,9 @@ std::string how_to_measure(const report::KernelEntry& entry, const std::string& 
   const bool commit = base.size() >= 7 && base.size() <= 64 &&
                       std::ranges::all_of(base, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
   // A kernel renamed or moved has its old name and file only at the base: --vs names them there.
-  return fmt::format("run `kforecast bench {}:{} --against {}{}` on a GPU", entry.file, entry.name,
+  return fmt::format("run `kforecast bench {} --against {}{}` on a GPU", shell_word(entry.file + ":" + entry.name),
                      commit ? base.substr(0, 12) : std::string("BASE"),
-                     entry.base_kernel.empty() ? std::string() : " --vs " + entry.base_kernel);
+                     entry.base_kernel.empty() ? std::string() : " --vs " + shell_word(entry.base_kernel));
 }
 
 }  // namespace
@@ -309,19 +310,20 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
         return usage_error(fmt::format(
             "no launch spec, no capture, and capture.command (`{}`) launched no kernel named {} at the base "
             "revision: run a program that launches it, or add a `// kforecast:` block (`kforecast spec suggest "
-            "{}:{}` drafts one); then {}",
-            capture_command.command, job.base.kernel, job.head.file, job.head.kernel, how_to_measure(entry, run.base)));
+            "{}` drafts one); then {}",
+            capture_command.command, job.base.kernel, shell_word(job.head.file + ":" + job.head.kernel),
+            how_to_measure(entry, run.base)));
     }
     if (!prepared) {
       const std::string message = readable(prepared.error().error.message);
       if (prepared.error().kind == PairProblem::Kind::no_launch_spec)
         return usage_error(fmt::format(
             "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
-            "(`kforecast spec suggest {}:{}` drafts one; sizes, grid, block and [kernel.args]; `kforecast help "
+            "(`kforecast spec suggest {}` drafts one; sizes, grid, block and [kernel.args]; `kforecast help "
             "bench` shows one), or a [[kernel]] table with name = \"{}\" in the base revision's .kforecast.toml, "
             "or record its launches with `kforecast capture -- COMMAND` into capture.dir (docs/design/capture.md); "
             "then {}",
-            job.head.kernel, job.head.file, job.head.file, job.head.kernel, job.head.kernel,
+            job.head.kernel, job.head.file, shell_word(job.head.file + ":" + job.head.kernel), job.head.kernel,
             how_to_measure(entry, run.base)));
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
     } else if (!prepared->replay.captures.empty()) {

@@ -45,3 +45,11 @@ TEST_CASE("shell text: characters named as a note names them") {
   CHECK(describe_character('\n') == "a newline");
   CHECK(describe_character('\x07') == "control character 0x07");
 }
+
+TEST_CASE("shell text: a suggested command's words are read back by a shell as written") {
+  CHECK(shell_word("src/gemm.cu:sgemm") == "src/gemm.cu:sgemm");
+  CHECK(shell_word("src/gemm.cu:tiled<64, 8>") == "'src/gemm.cu:tiled<64, 8>'");
+  CHECK(shell_word("a$(touch m).cu:k") == "'a$(touch m).cu:k'");
+  CHECK(shell_word("it's") == "'it'\\''s'");
+  CHECK(shell_word("") == "''");
+}

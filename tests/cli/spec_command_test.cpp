@@ -39,7 +39,7 @@ TEST_CASE("cli spec: suggest drafts a block from the kernel and the runner that 
   CHECK_THAT(draft.err, Contains("kforecast: 5 values to fill (FILL), 7 guesses to check"));
   CHECK_THAT(draft.err, Contains("paste the block directly above 'sgemm_tiled'"));
   CHECK_THAT(draft.err,
-             Contains("'kforecast bench " + fixtures + "gemm/gemm.cuh:sgemm_tiled<32, 32, 32, float>' measures it"));
+             Contains("`kforecast bench '" + fixtures + "gemm/gemm.cuh:sgemm_tiled<32, 32, 32, float>'` measures it"));
 
   auto table = spec({"suggest", fixtures + "reduce.cu:block_sum", "--format", "toml"});
   CHECK(table.code == ExitCode::pass);
