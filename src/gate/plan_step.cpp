@@ -71,7 +71,8 @@ Result<ExitCode> write_plan(const GateRun& run, std::span<const std::size_t> to_
 
   if (auto written = write_plan_file(path, plan_json(plan)); !written) return std::unexpected(written.error());
   const bool failed = report.verdict == report::GateVerdict::fail;
-  if (auto summary = report::append_step_file(env, "GITHUB_STEP_SUMMARY", plan_summary(plan, failed)); !summary)
+  const std::string full_report = fmt::format("the plan, {}, and the report `kforecast report --merge` writes", path);
+  if (auto summary = report::append_step_summary(env, plan_summary(plan, failed), full_report); !summary)
     return std::unexpected(summary.error());
   const auto lines =
       fmt::format("needs_gpu={}\nshards={}\nmatrix={}\nverdict_so_far={}\n", plan.jobs.empty() ? "false" : "true",
