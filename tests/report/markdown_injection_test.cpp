@@ -10,8 +10,8 @@
 #include <regex>
 #include <sstream>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "base/environment.hpp"
 #include "report/comment_fit.hpp"
@@ -23,11 +23,11 @@
 
 using namespace kforecast;
 using namespace kforecast::report;
+using Catch::Matchers::Contains;
 using kforecast::testing::github_would_link;
 using kforecast::testing::html_elements;
 using kforecast::testing::injection_corpus;
 using kforecast::testing::render_gfm;
-using Catch::Matchers::Contains;
 
 namespace {
 
@@ -39,8 +39,13 @@ using Elements = std::string;
 Report template_report() {
   Report report{"0.1.0", "base-revision", "head-revision", GateVerdict::fail, {}, {"run note"}};
   report.warnings = {{"warning headline", "warning detail"}};
-  KernelEntry forecast{"forecast-kernel", "src/forecast.cu", 3, Change::modified, Decision::forecast_only,
-                       KernelVerdict::warn, {"unverified: forecast note"}};
+  KernelEntry forecast{"forecast-kernel",
+                       "src/forecast.cu",
+                       3,
+                       Change::modified,
+                       Decision::forecast_only,
+                       KernelVerdict::warn,
+                       {"unverified: forecast note"}};
   ForecastEntry f;
   f.forecaster = "embedded";
   f.model = "model-name";
@@ -54,12 +59,17 @@ Report template_report() {
   f.fallback_reason = "fallback reason";
   forecast.forecast = f;
   forecast.unverified = true;
-  KernelEntry measured{"measured-kernel", "src/measured.cu", 7, Change::renamed, Decision::measured,
+  KernelEntry measured{"measured-kernel",   "src/measured.cu", 7, Change::renamed, Decision::measured,
                        KernelVerdict::fail, {"measured note"}};
   measured.measurement = MeasurementEntry{0, 0, 0, 0, "failed", 0, 0, "gpu-name", 0.5, "measurement reason"};
   measured.build = "build line";
   measured.base_kernel = "src/old.cu:old-name";
-  KernelEntry failed{"failed-kernel", "src/failed.cu", 9, Change::added, Decision::skipped, KernelVerdict::fail,
+  KernelEntry failed{"failed-kernel",
+                     "src/failed.cu",
+                     9,
+                     Change::added,
+                     Decision::skipped,
+                     KernelVerdict::fail,
                      {"the head does not compile for sm_90: compile log"}};
   forecast.build = "forecast build line";
   failed.build = "failed build line";
@@ -89,8 +99,7 @@ std::vector<std::pair<std::string, std::function<std::string&(Report&)>>> string
     fields.push_back({at + "base_kernel", [=](Report& r) -> std::string& { return kernel(r).base_kernel; }});
   }
   const auto forecast = [](Report& r) -> ForecastEntry& { return *r.kernels[0].forecast; };
-  for (const auto& [name, member] :
-       std::vector<std::pair<std::string, std::string ForecastEntry::*>>{
+  for (const auto& [name, member] : std::vector<std::pair<std::string, std::string ForecastEntry::*>>{
            {"forecaster", &ForecastEntry::forecaster},
            {"model", &ForecastEntry::model},
            {"bin_label", &ForecastEntry::bin_label},
@@ -100,7 +109,8 @@ std::vector<std::pair<std::string, std::function<std::string&(Report&)>>> string
            {"fallback_reason", &ForecastEntry::fallback_reason}})
     fields.push_back({"kernels[0].forecast." + name, [=](Report& r) -> std::string& { return forecast(r).*member; }});
   const auto measurement = [](Report& r) -> MeasurementEntry& { return *r.kernels[1].measurement; };
-  fields.push_back({"kernels[1].measurement.verdict", [=](Report& r) -> std::string& { return measurement(r).verdict; }});
+  fields.push_back(
+      {"kernels[1].measurement.verdict", [=](Report& r) -> std::string& { return measurement(r).verdict; }});
   fields.push_back({"kernels[1].measurement.gpu", [=](Report& r) -> std::string& { return measurement(r).gpu; }});
   fields.push_back({"kernels[1].measurement.reason", [=](Report& r) -> std::string& { return measurement(r).reason; }});
   return fields;

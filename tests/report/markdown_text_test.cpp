@@ -4,18 +4,18 @@
 // nothing else: no link, image, HTML, new block or table cell.
 #include "report/markdown_text.hpp"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "support/gfm_render.hpp"
 #include "support/markdown_corpus.hpp"
 
 using namespace kforecast::report;
+using Catch::Matchers::Contains;
 using kforecast::testing::github_would_link;
 using kforecast::testing::html_elements;
 using kforecast::testing::render_gfm;
 using kforecast::testing::visible_text;
-using Catch::Matchers::Contains;
 
 namespace {
 
@@ -84,13 +84,27 @@ TEST_CASE("markdown text: every string of the injection corpus renders as its te
 }
 
 TEST_CASE("markdown text: links, images, references, autolinks and bare addresses stay text") {
-  for (const std::string text :
-       {"[x](http://evil.example)", "![x](http://evil.example/x.png)", "![t](<https://evil.example/t.png>)",
-        "[x][1] [1]: http://evil.example/", "[x][] [x]", "[^1] footnote", "<http://evil.example/>",
-        "<evil@example.com>", "http://evil.example/a?b=c", "https://evil.example", "ftp://evil.example/",
-        "www.evil.example", "WWW.EVIL.EXAMPLE/x", "evil@example.com", "mailto:evil@example.com",
-        "xmpp:evil@example.com", "a.b-c_d+e@evil-example.co.uk", "\\![t](https://evil.example/t.png)",
-        "[a](https://evil.example \"title\")", "[link](javascript:alert(1))", "[![i](http://e.x/i.png)](http://e.x)"})
+  for (const std::string text : {"[x](http://evil.example)",
+                                 "![x](http://evil.example/x.png)",
+                                 "![t](<https://evil.example/t.png>)",
+                                 "[x][1] [1]: http://evil.example/",
+                                 "[x][] [x]",
+                                 "[^1] footnote",
+                                 "<http://evil.example/>",
+                                 "<evil@example.com>",
+                                 "http://evil.example/a?b=c",
+                                 "https://evil.example",
+                                 "ftp://evil.example/",
+                                 "www.evil.example",
+                                 "WWW.EVIL.EXAMPLE/x",
+                                 "evil@example.com",
+                                 "mailto:evil@example.com",
+                                 "xmpp:evil@example.com",
+                                 "a.b-c_d+e@evil-example.co.uk",
+                                 "\\![t](https://evil.example/t.png)",
+                                 "[a](https://evil.example \"title\")",
+                                 "[link](javascript:alert(1))",
+                                 "[![i](http://e.x/i.png)](http://e.x)"})
     check_renders_as_text(text);
 }
 
@@ -118,12 +132,28 @@ TEST_CASE("markdown text: backtick runs of every length neither open nor close a
 }
 
 TEST_CASE("markdown text: no new block, table cell, emphasis or mention") {
-  for (const std::string text :
-       {"a | b | c", "\\| broken", "\\", "a\\", "\n# heading\n", "\r\n## heading", "x\n- item\n* item\n1. item",
-        "x\n> quote\n---\n===", "x\n    indented code", "x\n```\nfenced\n```", "x\n~~~\nfenced", "line\\\nbreak",
-        "trailing two spaces  \nnext", "@user @org/team", ":smile: :+1: :-1: :shipit:", "#123 and #9",
-        "*emphasis* **strong** _under_ __strong__ ~~strike~~ ~one~", "$x^2$ $$\\href{https://evil.example}{x}$$",
-        "title #", "a\tb\x1b[31mred\x7f", "[1]: http://evil.example/ \"t\"", "snake_case_name and _lead trail_"})
+  for (const std::string text : {"a | b | c",
+                                 "\\| broken",
+                                 "\\",
+                                 "a\\",
+                                 "\n# heading\n",
+                                 "\r\n## heading",
+                                 "x\n- item\n* item\n1. item",
+                                 "x\n> quote\n---\n===",
+                                 "x\n    indented code",
+                                 "x\n```\nfenced\n```",
+                                 "x\n~~~\nfenced",
+                                 "line\\\nbreak",
+                                 "trailing two spaces  \nnext",
+                                 "@user @org/team",
+                                 ":smile: :+1: :-1: :shipit:",
+                                 "#123 and #9",
+                                 "*emphasis* **strong** _under_ __strong__ ~~strike~~ ~one~",
+                                 "$x^2$ $$\\href{https://evil.example}{x}$$",
+                                 "title #",
+                                 "a\tb\x1b[31mred\x7f",
+                                 "[1]: http://evil.example/ \"t\"",
+                                 "snake_case_name and _lead trail_"})
     check_renders_as_text(text);
 }
 

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <iterator>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "support/temp_dir.hpp"
 
@@ -26,8 +26,13 @@ std::string read(const std::filesystem::path& path) {
 Report huge_report() {
   Report report{"0.1.0", "aaaa", "bbbb", GateVerdict::fail, {}, {std::string(20 << 20, 'n')}};
   for (int i = 0; i < 200000; ++i)
-    report.kernels.push_back({fmt::format("kernel_{}", i), "src/k.cu", 1, Change::modified, Decision::forecast_only,
-                              KernelVerdict::warn, {"unverified: not measured: no GPU"}});
+    report.kernels.push_back({fmt::format("kernel_{}", i),
+                              "src/k.cu",
+                              1,
+                              Change::modified,
+                              Decision::forecast_only,
+                              KernelVerdict::warn,
+                              {"unverified: not measured: no GPU"}});
   return report;
 }
 
@@ -46,8 +51,9 @@ TEST_CASE("step files: the summary of a huge report stays within GitHub's limit 
   CHECK(text.find("| `kernel_0` |") != std::string::npos);
   CHECK(text.find("**This report is longer than a step summary holds (1000000 bytes), so it was cut here: ") !=
         std::string::npos);
-  CHECK(text.ends_with("lines are left out (the rest of its tables and notes).** The full report: report.json "
-                       "(--output)\n"));
+  CHECK(
+      text.ends_with("lines are left out (the rest of its tables and notes).** The full report: report.json "
+                     "(--output)\n"));
   // The outputs are whole.
   CHECK_THAT(read(output), Contains("verdict=fail\n"));
 }

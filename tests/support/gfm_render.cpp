@@ -24,8 +24,7 @@ std::string render_gfm(std::string_view markdown) {
     cmark_parser_attach_syntax_extension(parser.get(), extension);
   }
   cmark_parser_feed(parser.get(), markdown.data(), markdown.size());
-  std::unique_ptr<cmark_node, decltype(&cmark_node_free)> document(cmark_parser_finish(parser.get()),
-                                                                   cmark_node_free);
+  std::unique_ptr<cmark_node, decltype(&cmark_node_free)> document(cmark_parser_finish(parser.get()), cmark_node_free);
   char* html = cmark_render_html(document.get(), options, cmark_parser_get_syntax_extensions(parser.get()));
   std::string result(html);
   std::free(html);

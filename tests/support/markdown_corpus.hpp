@@ -15,21 +15,21 @@ namespace kforecast::testing {
 inline std::vector<std::string> injection_corpus() {
   std::vector<std::string> corpus{
       // images, links, references, footnotes
-      "#error ![t](https://evil.example/t.png) [Approve](https://evil.example/login)",
-      "[x](http://evil.example)", "![x](<https://evil.example/x.png>)", "[x][1]\n\n[1]: http://evil.example/",
+      "#error ![t](https://evil.example/t.png) [Approve](https://evil.example/login)", "[x](http://evil.example)",
+      "![x](<https://evil.example/x.png>)", "[x][1]\n\n[1]: http://evil.example/",
       "[x][1] [1]: http://evil.example/ \"t\"", "[x][]\n[x]: http://evil.example", "[^1]\n\n[^1]: [a](http://e.x)",
       "\\![t](https://evil.example/t.png)", "[link](javascript:alert(1))",
       // autolinks, bare URLs, addresses
       "<http://evil.example/>", "<evil@example.com>", "https://evil.example/a?b=c", "http://evil.example",
-      "ftp://evil.example/", "www.evil.example", "WWW.EVIL.EXAMPLE/x", "evil@example.com",
-      "mailto:evil@example.com", "xmpp:evil@example.com",
+      "ftp://evil.example/", "www.evil.example", "WWW.EVIL.EXAMPLE/x", "evil@example.com", "mailto:evil@example.com",
+      "xmpp:evil@example.com",
       // HTML and entities
       "<img src=x onerror=alert(1)>", "<a href=\"https://evil.example\">click</a>", "<details open><summary>x",
       "</details></td></tr></table>", "</summary></details>", "<!-- hidden -->", "<script>alert(1)</script>",
       "<svg onload=alert(1)>", "&lt;img src=x&gt;", "&#60;img&#62;", "&#x40;user", "<kbd>k</kbd>",
       // code spans and fences; the first two fit in the 12 characters of a revision the report shows
-      "`![x](//e.x)", "`<img src=x>", "`", "``", "```", "````````", "` ![t](https://evil.example/t.png) `", "``` ![t](https://e.x/t.png) ```",
-      "x\n```\nfenced\n```",
+      "`![x](//e.x)", "`<img src=x>", "`", "``", "```", "````````", "` ![t](https://evil.example/t.png) `",
+      "``` ![t](https://e.x/t.png) ```", "x\n```\nfenced\n```",
       // table and block structure
       "a | b | c", "\\| broken", "\\", "\n# heading\n", "\r\n## heading", "x\n- item\n* item\n1. item",
       "x\n> quote\n---\n===", "x\n    indented", "line\\\nbreak", "two spaces  \nnext", "title #",
