@@ -22,6 +22,8 @@ packages=(
   libbenchmark-dev                        # Google Benchmark: the e2e test of [[harness]] builds a real benchmark program
   clang-tidy-19                           # .clang-tidy in CI and the debug preset: 19 is the first that parses GCC 12's <expected>
   python3-venv                            # scripts/nvrtc-versions.sh: NVRTC 11.8's wheel for the tests (scripts/test.sh)
+  libcmark-gfm-dev                        # tests only: cmark-gfm, GitHub's Markdown renderer, proves what reports render to
+  libcmark-gfm-extensions-dev             # tests only: its GFM extensions (table, autolink, strikethrough, tagfilter)
 )
 
 # The private toolkit: NVIDIA's wheels of CUDA 13.0's compiler, each one pinned. kforecast

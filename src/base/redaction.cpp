@@ -7,6 +7,8 @@
 #include <regex>
 #include <streambuf>
 
+#include "base/plain_text.hpp"
+
 extern char** environ;
 
 namespace kforecast {
@@ -133,11 +135,15 @@ class RedactingStream::Buffer : public std::streambuf {
  private:
   void write_out(std::size_t count) {
     if (count == 0) return;
-    m_target << redact_secrets(std::string_view(m_pending).substr(0, count));
+    // Also no line a CI runner would read as a workflow command (base/plain_text.hpp): kforecast
+    // writes none, so one can only be text of a change that a writer failed to quote.
+    m_target << neutralise_workflow_commands(redact_secrets(std::string_view(m_pending).substr(0, count)),
+                                             m_at_line_start);
     m_pending.erase(0, count);
   }
   std::ostream& m_target;
   std::string m_pending;
+  bool m_at_line_start = true;
 };
 
 RedactingStream::RedactingStream(std::ostream& target)

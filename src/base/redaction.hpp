@@ -55,7 +55,9 @@ void register_environment_secrets(const std::vector<std::string>& also = {});
 std::string redact_secrets(std::string_view text);
 
 // An output stream whose every byte reaches `target` through redact_secrets(); a line is held
-// until it ends (or the stream is flushed) so that a secret is never split across two writes.
+// until it ends (or the stream is flushed) so that a secret is never split across two writes. A
+// line that a CI runner would read as a workflow command is quoted on the way
+// (neutralise_workflow_commands): standard output and error pass here.
 class RedactingStream {
  public:
   explicit RedactingStream(std::ostream& target);

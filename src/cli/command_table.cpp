@@ -106,7 +106,10 @@ constexpr std::array report_options{
     OptionSpec{"--output", "FILE", "write the report here instead of standard output"},
     OptionSpec{"--post", "",
                "post the report as 'kforecast pr --post' does, also from a workflow_run run (the step summary and "
-               "outputs are written either way)"}};
+               "outputs are written either way)"},
+    OptionSpec{"--config", "FILE",
+               "this job's own config (default: the current directory's .kforecast.toml): every setting the plan "
+               "may not decide comes from here"}};
 constexpr std::array eval_options{
     OptionSpec{"--forecaster", "embedded|llm",
                "which forecaster to score (default forecast.forecaster; llm needs endpoint.url and endpoint.model)"},
@@ -258,10 +261,13 @@ const std::array commands{
         "kernels get the captured grid, block, arguments and buffer contents, restored before every sample.\n"
         "Exit 1 for a regression or a failed candidate, 0 otherwise; 3 without a GPU or with a broken reference.\n"
         "With --plan PLAN --shard I/N (a GPU job of a plan; see 'kforecast help pr'): measures shard I of N of the\n"
-        "plan's kernels (its riskiest-first list, positions I, I+N, ...) as 'kforecast pr' would, with the plan's\n"
-        "config, appends ledger lines (policy.ledger, relative to the current directory), and writes the results\n"
-        "JSON; without a GPU each kernel is recorded unmeasured with the reason. Exit 0 once the results are\n"
-        "written: 'kforecast report --merge' decides the verdict. Example (a GitHub Actions matrix job):\n"
+        "plan's kernels (its riskiest-first list, positions I, I+N, ...) as 'kforecast pr' would, appends ledger\n"
+        "lines (policy.ledger, relative to the current directory), and writes the results JSON; without a GPU\n"
+        "each kernel is recorded unmeasured with the reason. The plan decides only judgement (policy thresholds,\n"
+        "bench.tolerance and confidence, launch specs) and may lower limits; every other setting (the CUDA\n"
+        "libraries, nvcc, [[harness]], capture.*, the ledger, endpoint.*) is this job's own config's (--config,\n"
+        "else the current directory's): a plan is data. Exit 0 once the results are written: 'kforecast report\n"
+        "--merge' decides the verdict. Example (a GitHub Actions matrix job):\n"
         "  kforecast bench --plan plan.json --shard ${{ matrix.shard }} --output results.json",
         bench_options, bench_command},
     Command{
@@ -323,7 +329,8 @@ const std::array commands{
             "measurement's verdict, policy.gpu_budget_seconds riskiest first, policy.on_unverified for a kernel that\n"
             "was not measured, the GPU time in the footer. A kernel no results file covers is unverified (named);\n"
             "results of another plan are refused. Runs anywhere: no git, no GPU, no forecaster. The same report,\n"
-            "byte for byte, and the same exit code as one 'kforecast pr' run. Example:\n"
+            "byte for byte, and the same exit code as one 'kforecast pr' run. The plan decides judgement only;\n"
+            "everything else is this job's config's (--config). Example:\n"
             "  kforecast pr --plan plan.json                                  # CPU runner\n"
             "  kforecast bench --plan plan.json --shard 1/2 --output r1.json   # GPU runner 1\n"
             "  kforecast bench --plan plan.json --shard 2/2 --output r2.json   # GPU runner 2\n"

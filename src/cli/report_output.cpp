@@ -60,7 +60,12 @@ Result<ExitCode> deliver_report(const report::Report& report, const config::Conf
     context.err << fmt::format(
         "kforecast: warning: {} kernel{} could not be judged (policy.on_unverified = {}): the report's notes say why\n",
         unjudged, unjudged == 1 ? "" : "s", config.string_value("policy.on_unverified"));
-  if (auto step = report::write_step_report(report, context.env); !step) return std::unexpected(step.error());
+  // Where the whole report is when the summary must be cut to GitHub's limit.
+  const std::string full_report = invocation.has("--output")
+                                      ? fmt::format("{} (--output)", invocation.value("--output"))
+                                      : std::string(report::full_report_elsewhere);
+  if (auto step = report::write_step_report(report, context.env, full_report); !step)
+    return std::unexpected(step.error());
   if (!invocation.has("--post")) return written;
   const auto transport = http::make_curl_transport({.proxies = http::proxy_settings_from(context.env)});
   if (auto posted = publish::post_report(report, context.env, *transport, context.err); !posted)

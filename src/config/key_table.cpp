@@ -283,6 +283,11 @@ const std::array keys{
             "Names of further environment variables whose values are secrets: removed from everything kforecast "
             "writes, as the GitHub and GitLab tokens, the endpoint's API key and variables named like *TOKEN*, "
             "*SECRET*, *PASSWORD* or *API_KEY* already are."},
+    KeySpec{"security.max_plan_mib", integer, "32", "KFORECAST_MAX_PLAN_MIB",
+            "Largest plan file, in MiB, that `bench --plan` and `report --merge` read (a plan comes from a job a pull "
+            "request may control): a larger one is refused, naming the limit. Set it in the reading job's own "
+            "config or environment; a plan cannot raise it.",
+            1, 4096},
 };
 
 const std::array table_arrays{

@@ -68,6 +68,29 @@ std::string as_string(const Json& element, std::string_view path) {
   return element.get<std::string>();
 }
 
+std::string bounded_string(const Json& element, std::string_view path, std::size_t max_bytes, std::string_view what) {
+  if (!element.is_string()) malformed(path, "a string");
+  const auto& text = element.get_ref<const std::string&>();
+  if (text.size() > max_bytes)
+    throw JsonLimitError{
+        fmt::format("{}: {} bytes, more than the {} {} may have", path, text.size(), max_bytes, what)};
+  return text;
+}
+
+std::string bounded_string_at(const Json& object, std::string_view key, std::string_view path, std::size_t max_bytes,
+                              std::string_view what) {
+  return bounded_string(field(object, key, path), child(path, key), max_bytes, what);
+}
+
+const Json& bounded_array_at(const Json& object, std::string_view key, std::string_view path, std::size_t max_items,
+                             std::string_view what) {
+  const Json& array = array_at(object, key, path);
+  if (array.size() > max_items)
+    throw JsonLimitError{
+        fmt::format("{}: {} entries, more than the {} {} may have", child(path, key), array.size(), max_items, what)};
+  return array;
+}
+
 bool is_null(const Json& object, std::string_view key) {
   const Json* element = json_document::find(object, key);
   return element == nullptr || element->is_null();

@@ -69,9 +69,16 @@ Result<ExitCode> write_plan(const GateRun& run, std::span<const std::size_t> to_
   plan.jobs = measure_jobs(order, inputs.analysis, inputs.base, inputs.head, run.cases);
   plan.shards = suggested_shards(plan.jobs.size());
 
-  if (auto written = write_plan_file(path, plan_json(plan)); !written) return std::unexpected(written.error());
+  const std::string text = plan_json(plan);
+  if (auto written = write_plan_file(path, text); !written) return std::unexpected(written.error());
+  if (const std::size_t limit = PlanLimits{}.max_bytes; text.size() > limit)
+    err << fmt::format(
+        "kforecast: warning: the plan is {} bytes, more than the {} MiB the jobs that read it accept unless their "
+        "config raises security.max_plan_mib (or KFORECAST_MAX_PLAN_MIB)\n",
+        text.size(), limit >> 20);
   const bool failed = report.verdict == report::GateVerdict::fail;
-  if (auto summary = report::append_step_file(env, "GITHUB_STEP_SUMMARY", plan_summary(plan, failed)); !summary)
+  const std::string full_report = fmt::format("the plan, {}, and the report `kforecast report --merge` writes", path);
+  if (auto summary = report::append_step_summary(env, plan_summary(plan, failed), full_report); !summary)
     return std::unexpected(summary.error());
   const auto lines =
       fmt::format("needs_gpu={}\nshards={}\nmatrix={}\nverdict_so_far={}\n", plan.jobs.empty() ? "false" : "true",

@@ -10,6 +10,7 @@
 
 #include "base/content_hash.hpp"
 #include "base/json_string.hpp"
+#include "base/plain_text.hpp"
 #include "lint/rule_text.hpp"
 
 namespace kforecast::lint {
@@ -85,23 +86,31 @@ std::string path_uri(std::string_view path) {
   return uri;
 }
 
+// Paths, messages and notes can hold the change's text: each line is one line of printable text,
+// and one that would start with it as a workflow command is quoted (base/plain_text.hpp).
 void write_text(std::ostream& out, const LintReport& report, Colour colour) {
   const bool on = colour == Colour::on;
+  const auto put = [&](const std::string& line) {
+    bool at_line_start = true;
+    out << neutralise_workflow_commands(line, at_line_start);
+  };
   for (const auto& d : report.diagnostics) {
+    const std::string path = printable_line(d.path), message = printable_line(d.message);
     if (on)
-      out << fmt::format("\x1b[01m{}:{}:{}:\x1b[m {}{}:\x1b[m {} [\x1b[01m{}\x1b[m]\n", d.path, d.line, d.column,
-                         colour_of(d.severity), to_string(d.severity), d.message, d.rule->id);
+      put(fmt::format("\x1b[01m{}:{}:{}:\x1b[m {}{}:\x1b[m {} [\x1b[01m{}\x1b[m]\n", path, d.line, d.column,
+                      colour_of(d.severity), to_string(d.severity), message, d.rule->id));
     else
-      out << fmt::format("{}:{}:{}: {}: {} [{}]\n", d.path, d.line, d.column, to_string(d.severity), d.message,
-                         d.rule->id);
-    for (const auto& note : d.notes)
-      out << (on ? fmt::format("\x1b[01m{}:{}:{}:\x1b[m {}note:\x1b[m {}\n", d.path, d.line, d.column,
-                               colour_of(Severity::note), note)
-                 : fmt::format("{}:{}:{}: note: {}\n", d.path, d.line, d.column, note));
+      put(fmt::format("{}:{}:{}: {}: {} [{}]\n", path, d.line, d.column, to_string(d.severity), message, d.rule->id));
+    for (const auto& raw_note : d.notes) {
+      const std::string note = printable_line(raw_note);
+      put(on ? fmt::format("\x1b[01m{}:{}:{}:\x1b[m {}note:\x1b[m {}\n", path, d.line, d.column,
+                           colour_of(Severity::note), note)
+             : fmt::format("{}:{}:{}: note: {}\n", path, d.line, d.column, note));
+    }
   }
   for (const auto& skipped : report.rules_not_run)
-    out << (on ? fmt::format("kforecast: {}note:\x1b[m {}\n", colour_of(Severity::note), skipped)
-               : fmt::format("kforecast: note: {}\n", skipped));
+    out << (on ? fmt::format("kforecast: {}note:\x1b[m {}\n", colour_of(Severity::note), printable_line(skipped))
+               : fmt::format("kforecast: note: {}\n", printable_line(skipped)));
 }
 
 void write_json(std::ostream& out, const LintReport& report) {

@@ -7,13 +7,17 @@
 
 #include <fmt/format.h>
 
+#include "base/plain_text.hpp"
+
 namespace kforecast::report {
 namespace {
 
 constexpr int label_width = 13;
 
+// A labelled line; text of several lines (a compile log in a note) continues quoted under it, so
+// no line starts with text of the change (base/plain_text.hpp).
 void line(std::ostream& out, std::string_view label, std::string_view text) {
-  out << fmt::format("  {:<{}} {}\n", label, label_width, text);
+  out << quoted_lines(text, fmt::format("  {:<{}} ", label, label_width), std::string(label_width + 3, ' '));
 }
 
 std::string decision_text(report::Decision decision) {
@@ -40,7 +44,11 @@ std::string_view change_text(const report::KernelEntry& entry) {
 }
 
 void write_kernel(std::ostream& out, const report::KernelEntry& entry) {
-  out << fmt::format("\n{}  {}:{}  {}\n", entry.name, entry.file, entry.line, change_text(entry));
+  // The name starts the line: one line, and quoted where a runner would read it as a command.
+  out << "\n"
+      << quoted_lines(fmt::format("{}  {}:{}  {}", printable_line(entry.name), printable_line(entry.file), entry.line,
+                                  change_text(entry)),
+                      "", "");
   if (entry.forecast) {
     const auto& f = *entry.forecast;
     line(out, "forecast",
@@ -79,10 +87,10 @@ void write_check_text(std::ostream& out, const report::Report& report) {
   std::string first = report::summary(report);
   for (std::size_t i = 0; i < report.warnings.size(); ++i)
     first += (i == 0 ? "; warning: " : "; ") + report.warnings[i].headline;
-  out << fmt::format("kforecast check: {}\n", first);
+  out << fmt::format("kforecast check: {}\n", printable_line(first));
   for (const auto& entry : report.kernels) write_kernel(out, entry);
   if (!report.notes.empty()) out << "\n";
-  for (const auto& note : report.notes) out << fmt::format("note: {}\n", note);
+  for (const auto& note : report.notes) out << quoted_lines(note, "note: ", "      ");
 }
 
 }  // namespace kforecast::report

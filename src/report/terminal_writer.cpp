@@ -2,51 +2,27 @@
 // The report for a person at a terminal: the verdict first, one line per kernel with its decision
 // and verdict, and under each kernel that did not pass the reason and its notes, unfolded; a
 // note every kernel shares (no NVRTC, no GPU) once, not once per kernel; the run's notes last.
-// Kernel names, paths and notes come from the pull request: control characters (an escape
-// sequence could rewrite what the terminal shows) are replaced before anything is printed.
+// Kernel names, paths and notes come from the pull request or a plan: each passes
+// base/plain_text.hpp (no control character, no line that starts with their text) before it is
+// printed.
 
 #include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "base/plain_text.hpp"
 #include "report/entry_text.hpp"
 #include "report/writer.hpp"
 
 namespace kforecast::report {
 namespace {
 
-// Printable text only: a control character (ESC included) becomes '?', except newlines, which
-// the caller splits on.
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    out += (byte < 0x20 && c != '\n') || byte == 0x7f ? '?' : c;
-  }
-  return out;
-}
-
 // Lines of a note, at most `max_lines` (a compiler's log can run to hundreds): the first after
-// `first`, the rest under it.
+// `first`, the rest under it, quoted (base/plain_text.hpp): a line of a log never starts a line here.
+constexpr std::string_view more_lines = "... (the rest in --format md or json)";
 std::string indented(std::string_view text, std::string_view first, std::size_t max_lines = 8) {
-  const std::string rest(first.size(), ' ');
-  std::string out;
-  std::size_t lines = 0, start = 0;
-  const std::string clean = printable(text);
-  while (start <= clean.size()) {
-    const std::size_t end = std::min(clean.find('\n', start), clean.size());
-    const std::string_view line = std::string_view(clean).substr(start, end - start);
-    start = end + 1;
-    if (line.find_first_not_of(' ') == std::string_view::npos) continue;
-    if (++lines > max_lines) {
-      out += fmt::format("{}... (the rest in --format md or json)\n", rest);
-      break;
-    }
-    out += fmt::format("{}{}\n", lines == 1 ? std::string(first) : rest, line);
-  }
-  return out;
+  return quoted_lines(text, first, std::string(first.size(), ' '), max_lines, more_lines);
 }
 
 std::string shortened(std::string text, std::size_t width) {
@@ -60,13 +36,15 @@ class TerminalWriter final : public Writer {
 
  protected:
   void begin(const Report& report) override {
-    const auto colour = report.verdict == GateVerdict::fail ? red
+    const auto colour = report.verdict == GateVerdict::fail                        ? red
                         : unjudged_kernels(report) > 0 || !report.warnings.empty() ? yellow
-                                                                                      : green;
-    out() << fmt::format("kforecast: {}\n", paint(colour, printable(summary(report)), true));
+                                                                                   : green;
+    out() << fmt::format("kforecast: {}\n", paint(colour, printable_line(summary(report)), true));
+    // The label is painted after the text is made safe: the colour is the writer's own.
     for (const RunWarning& warning : report.warnings)
-      out() << fmt::format("{} {}\n", paint(yellow, "warning:", true), printable(warning_text(warning)));
-    out() << fmt::format("base {} -> head {}: ", report.base.substr(0, 12), report.head.substr(0, 12));
+      out() << quoted_lines(warning_text(warning), paint(yellow, "warning:", true) + " ", "         ", 8, more_lines);
+    out() << fmt::format("base {} -> head {}: ", printable_line(report.base.substr(0, 12)),
+                         printable_line(report.head.substr(0, 12)));
     if (report.kernels.empty()) {
       out() << "no CUDA kernel changed\n";
       return;
@@ -79,9 +57,11 @@ class TerminalWriter final : public Writer {
     m_shared = notes_shared_by_all(report.kernels);
     if (report.gpu_time && !report.gpu_time->unavailable.empty()) {
       m_unavailable = report.gpu_time->unavailable;
-      m_unavailable_short = fmt::format("{} (see above)", report.gpu_time->note.empty() ? "unavailable" : report.gpu_time->note);
-      // The label is painted after the text is made printable: the colour is the writer's own.
-      out() << paint(yellow, "no measurement:", true) << " " << printable(m_unavailable) << "\n\n";
+      m_unavailable_short =
+          fmt::format("{} (see above)", report.gpu_time->note.empty() ? "unavailable" : report.gpu_time->note);
+      out() << quoted_lines(m_unavailable, paint(yellow, "no measurement:", true) + " ", "                ", 8,
+                            more_lines)
+            << "\n";
     }
   }
 
@@ -90,26 +70,27 @@ class TerminalWriter final : public Writer {
                                 : entry.verdict == KernelVerdict::warn ? std::pair{yellow, "warn"}
                                                                        : std::pair{green, "pass"};
     std::string line = fmt::format("  {}  {:<{}}  {:<{}}  {:<8}  {:<16}  {}", paint(colour, word, true),
-                                   printable(shortened(entry.name, 40)), m_name_width,
-                                   printable(shortened(where(entry), 40)), m_where_width, to_string(entry.change),
-                                   decision_text(entry), printable(outcome(entry)));
+                                   printable_line(shortened(entry.name, 40)), m_name_width,
+                                   printable_line(shortened(where(entry), 40)), m_where_width, to_string(entry.change),
+                                   decision_text(entry), printable_line(outcome(entry)));
     line.erase(line.find_last_not_of(' ') + 1);
     out() << line << "\n";
     if (entry.verdict == KernelVerdict::pass) return;
     // The machine-wide condition was said once above; each kernel keeps the rest of its reason.
     const std::string reason = verdict_reason(entry);
-    const std::string shown = m_unavailable.empty() ? reason : replace_first(reason, m_unavailable, m_unavailable_short);
+    const std::string shown =
+        m_unavailable.empty() ? reason : replace_first(reason, m_unavailable, m_unavailable_short);
     if (!shown.empty()) out() << indented(fmt::format("why: {}", shown), "        ");
     for (const std::string& note : entry.notes)
-      if (!m_shared.contains(note) && (reason.empty() || (reason.find(note) == std::string::npos &&
-                                                          note.find(reason) == std::string::npos)))
+      if (!m_shared.contains(note) &&
+          (reason.empty() || (reason.find(note) == std::string::npos && note.find(reason) == std::string::npos)))
         out() << indented(note, "        - ", 4);
     if (entry.build.empty()) return;
     // A build line runs to hundreds of characters (the defines kforecast inferred); kernels of one
     // unit share it, so it is shown in full once and named after that.
     const auto [first, added] = m_build_shown.try_emplace(entry.build, entry.name);
     out() << (added ? indented(fmt::format("built by {}", entry.build), "        - ", 2)
-                    : indented(fmt::format("built as {} above", printable(first->second)), "        - ", 2));
+                    : indented(fmt::format("built as {} above", printable_line(first->second)), "        - ", 2));
   }
 
   void end(const Report& report) override {
@@ -117,7 +98,7 @@ class TerminalWriter final : public Writer {
       out() << "\nevery kernel:\n";
       for (const std::string& note : m_shared) out() << indented(note, "  - ", 4);
     }
-    if (report.gpu_time) out() << "\n" << printable(gpu_time_text(*report.gpu_time)) << "\n";
+    if (report.gpu_time) out() << "\n" << indented(gpu_time_text(*report.gpu_time), "", 8);
     if (!report.notes.empty()) {
       out() << "\nrun:\n";
       for (const std::string& note : report.notes) out() << indented(note, "  - ", 4);

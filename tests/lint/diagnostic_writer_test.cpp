@@ -128,3 +128,25 @@ TEST_CASE("lint: SARIF results carry fingerprints that survive a moved line and 
   CHECK(before[0].ends_with(":1"));
   CHECK(before[1].ends_with(":2"));
 }
+
+TEST_CASE("lint: text output never starts a line with a workflow command from the change") {
+  const RuleSet rules = builtin_rules();
+  LintReport report = sample(rules);
+  report.diagnostics[0].path = "::error file=x::forged.cu";
+  report.diagnostics[0].message = "bad\n::set-output name=x::y";
+  report.diagnostics[0].notes = {"note\n  ::add-mask::hunter2"};
+  report.rules_not_run = {"facts unavailable: k.cu(3): error\n::stop-commands::t"};
+  for (const Colour colour : {Colour::off, Colour::on}) {
+    std::ostringstream text;
+    write_text(text, report, colour);
+    INFO(text.str());
+    std::istringstream lines(text.str());
+    for (std::string line; std::getline(lines, line);) {
+      const std::size_t first = std::min(line.find_first_not_of(" \t"), line.size());
+      CHECK_FALSE(line.substr(first).starts_with("::"));
+    }
+  }
+  std::ostringstream plain;
+  write_text(plain, report, Colour::off);
+  CHECK_THAT(plain.str(), Contains("| ::error file=x::forged.cu:12:7: error: bad ::set-output name=x::y ["));
+}

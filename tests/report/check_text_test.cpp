@@ -66,3 +66,33 @@ TEST_CASE("cli: check's text calls a kernel with no source change unchanged, not
   CHECK_THAT(out.str(), Contains("\ncopy  src/scale.cu:3  unchanged\n"));
   CHECK_THAT(out.str(), Contains("\nscale  src/scale.cu:9  modified\n"));
 }
+
+TEST_CASE("cli: check's text quotes a compile log: no line starts with a workflow command") {
+  report::Report report{"0.1.0", "abc", "working tree", report::GateVerdict::fail, {}, {"::add-mask::run\n::x"}};
+  report::KernelEntry entry{"::set-output name=k::v",
+                            "src/k.cu",
+                            3,
+                            report::Change::modified,
+                            report::Decision::skipped,
+                            report::KernelVerdict::fail,
+                            {"the head does not compile:\n::set-output name=x::y\n  ::add-mask::hunter2\n"}};
+  entry.build = "nvcc\n::error::forged";
+  report::ForecastEntry forecast;
+  forecast.rationale = "fine\n::warning::rationale";
+  entry.forecast = forecast;
+  report.kernels.push_back(entry);
+  std::ostringstream out;
+  report::write_check_text(out, report);
+  const std::string text = out.str();
+  INFO(text);
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    CHECK_FALSE(line.substr(std::min(line.find_first_not_of(" \t"), line.size())).starts_with("::"));
+    start = end + 1;
+  }
+  CHECK_THAT(text, Contains("  note          the head does not compile:\n"
+                            "                | ::set-output name=x::y\n"
+                            "                |   ::add-mask::hunter2\n"));
+}

@@ -2,6 +2,7 @@
 // Golden-file tests: the exact JSON and Markdown for a report with every change kind and
 // decision, and names a hostile pull request could choose. To update after an intended change:
 // KF_UPDATE_GOLDEN=1 build/release/tests/report/kf_report_tests
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -28,7 +29,8 @@ TEST_CASE("report: Markdown golden file") {
   std::ostringstream out;
   make_markdown_writer(out)->write(sample_report());
   check_golden(out.str(), "sample.md");
-  CHECK(out.str().find("| `evil\\|'name'<b>@team\"\\` |") != std::string::npos);  // literal in a code span
+  // Literal in a code span whose fence is longer than the backticks inside.
+  CHECK(out.str().find("| ``evil\\|`name`<b>@team\"\\`` |") != std::string::npos);
   CHECK(out.str().find("`sgemm_tiled<64, 64, 8>`") != std::string::npos);
 }
 
@@ -292,4 +294,50 @@ TEST_CASE("report: the terminal view says a machine-wide condition once, not in 
   // Each kernel still says what to do about it, its own command included.
   CHECK(text.find("why: not measured: no GPU (see above); run `kforecast bench x.cu:k2 --against a` on a GPU") !=
         std::string::npos);
+}
+
+namespace {
+
+// A head line quoted in a compile log that GitHub Actions would read as workflow commands if a
+// line of output started with it.
+const std::string workflow_command_log =
+    "the head does not compile for sm_90:\n"
+    "src/k.cu(3): error: expected a ';'\n"
+    "::set-output name=x::y\n"
+    "  ::add-mask::hunter2\n"
+    "\t::error file=a.cu,line=1::forged\n"
+    "::stop-commands::token\n";
+
+// No line a runner would take for a command: its first characters but blanks are not "::".
+void check_no_line_starts_a_command(const std::string& text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    INFO("line: " << line);
+    CHECK_FALSE(line.substr(std::min(line.find_first_not_of(" \t\r"), line.size())).starts_with("::"));
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("report: the terminal view quotes a compile log: no line starts with a workflow command") {
+  Report report{"0.1.0", "::a", "b", GateVerdict::fail, {}, {"::add-mask::run-note"}};
+  report.warnings = {{"::warning::headline", "detail\n::error::forged"}};
+  report.kernels.push_back({"::set-output name=k::v", "::x.cu", 1, Change::modified, Decision::skipped,
+                            KernelVerdict::fail, {workflow_command_log, "::notice::note"}});
+  report.kernels.back().build = "nvcc\n::group::build";
+  report.gpu_time = GpuTime{};
+  report.gpu_time->note = "::debug::x";
+  report.gpu_time->unavailable = "no GPU\n::error::unavailable";
+  for (const bool colour : {false, true}) {
+    std::ostringstream out;
+    make_terminal_writer(out, colour)->write(report);
+    INFO(out.str());
+    check_no_line_starts_a_command(out.str());
+    // The log's lines are still there, quoted under the note.
+    CHECK(out.str().find("| ::set-output name=x::y\n") != std::string::npos);
+    CHECK(out.str().find("|   ::add-mask::hunter2\n") != std::string::npos);
+  }
 }
