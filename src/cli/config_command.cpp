@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "base/redaction.hpp"
 #include "cli/handlers.hpp"
 #include "config/render.hpp"
 #include "gate/spec_check.hpp"
@@ -19,14 +20,23 @@ Result<bool> use_llm_forecaster(const Invocation& invocation, const config::Conf
   return usage_error(fmt::format("--forecaster {}: expected embedded or llm", name));
 }
 
+Result<config::Config> with_secrets_registered(Result<config::Config> config) {
+  if (!config) return config;
+  auto names = std::get<std::vector<std::string>>(config->setting("security.secret_env").value);
+  names.push_back(config->string_value("endpoint.api_key_env"));
+  register_environment_secrets(names);
+  return config;
+}
+
 Result<config::Config> load_command_config(const Invocation& invocation, const Context& context) {
-  if (invocation.has("--config")) return config::load_config(invocation.value("--config"), context.env);
+  if (invocation.has("--config"))
+    return with_secrets_registered(config::load_config(invocation.value("--config"), context.env));
   std::error_code ec;
   const std::filesystem::path start =
       invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo")) : std::filesystem::current_path(ec);
   if (invocation.has("--repo") && !std::filesystem::is_directory(start, ec))
     return usage_error(fmt::format("--repo: '{}' is not a directory", start.string()));
-  return config::load_config(config::find_config_file(start), context.env);
+  return with_secrets_registered(config::load_config(config::find_config_file(start), context.env));
 }
 
 Result<ExitCode> config_command(const Invocation& invocation, Context& context) {

@@ -26,6 +26,9 @@ Result<ExitCode> capture_command(const Invocation& invocation, Context& context)
 // The configuration a command runs with: --config FILE if given, else .kforecast.toml at the
 // root of the work tree around --repo (or the current directory), then the environment.
 Result<config::Config> load_command_config(const Invocation& invocation, const Context& context);
+// `config` as it is, after registering the values of the variables it names as secrets
+// (security.secret_env, endpoint.api_key_env) for redaction from everything kforecast writes.
+Result<config::Config> with_secrets_registered(Result<config::Config> config);
 
 // Which forecaster runs: --forecaster, else forecast.forecaster (KFORECAST_FORECASTER). True: the LLM.
 Result<bool> use_llm_forecaster(const Invocation& invocation, const config::Config& config);

@@ -28,11 +28,12 @@ namespace {
 // gate (DESIGN.md, "Configuration"); --config names another file explicitly.
 Result<config::Config> config_at_base(const Invocation& invocation, const Context& context,
                                       const std::optional<std::string>& base_text, const std::string& base) {
-  if (invocation.has("--config")) return config::load_config(invocation.value("--config"), context.env);
-  if (!base_text) return config::apply_environment(config::Config{}, context.env);
+  if (invocation.has("--config"))
+    return with_secrets_registered(config::load_config(invocation.value("--config"), context.env));
+  if (!base_text) return with_secrets_registered(config::apply_environment(config::Config{}, context.env));
   auto parsed = config::parse_config(*base_text, fmt::format("{}:.kforecast.toml", base.substr(0, 12)));
   if (!parsed) return std::unexpected(parsed.error());
-  return config::apply_environment(std::move(*parsed), context.env);
+  return with_secrets_registered(config::apply_environment(std::move(*parsed), context.env));
 }
 
 // On a terminal a live line. In a CI log, plain lines: from the start with --progress or

@@ -72,3 +72,23 @@ TEST_CASE("e2e: the API key stays secret when the LLM fails and the embedded for
     CHECK_THAT(files_under(cache), !Contains(llm_secret));
   }
 }
+
+// A variable named in security.secret_env (at the base revision, for pr) or endpoint.api_key_env
+// is a secret wherever its value would appear: here the head names a kernel after it.
+TEST_CASE("e2e: a variable the config names in security.secret_env is redacted from the report") {
+  const std::string secret = "deployvalue8c41e2";
+  FixtureRepo repo;
+  repo.write(".kforecast.toml", "[security]\nsecret_env = [\"DEPLOY_VALUE\"]\n[endpoint]\napi_key_env = \"MY_SERVICE\"\n");
+  repo.write("k.cu", "__global__ void base_kernel(float* p) { p[0] = 1.0f; }\n");
+  repo.commit("base");
+  repo.write("k.cu", "__global__ void base_kernel(float* p) { p[0] = 1.0f; }\n__global__ void " + secret +
+                         "(float* p) { p[0] = 2.0f; }\n__global__ void servicevalue5d2b(float* p) { p[0] = 3.0f; }\n");
+  repo.commit("head");
+  for (const std::string format : {"md", "json", "text"}) {
+    INFO(format);
+    auto run = run_kforecast({"pr", "--base", "HEAD~1", "--format", format}, repo.path(),
+                             {"DEPLOY_VALUE=" + secret, "MY_SERVICE=servicevalue5d2b"});
+    CHECK(run.status == 0);
+    CHECK_THAT(run.out + run.err, !Contains(secret) && !Contains("servicevalue5d2b") && Contains("[redacted]"));
+  }
+}
