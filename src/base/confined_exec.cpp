@@ -30,7 +30,8 @@ std::vector<std::string> confined_exec_arguments(const Confinement& confinement,
   for (const auto& path : confinement.readable) arguments.insert(arguments.end(), {"--read", path.string()});
   for (const auto& path : confinement.writable) arguments.insert(arguments.end(), {"--write", path.string()});
   arguments.insert(arguments.end(), {"--memory", std::to_string(confinement.max_memory_bytes), "--cpu-seconds",
-                                     std::to_string(confinement.max_cpu_seconds), "--"});
+                                     std::to_string(confinement.max_cpu_seconds), "--sockets",
+                                     confinement.sockets == SocketAccess::none ? "none" : "unix", "--"});
   arguments.insert(arguments.end(), program.begin(), program.end());
   return arguments;
 }
@@ -46,6 +47,9 @@ Result<ConfinedExec> parse_confined_exec_arguments(std::span<const std::string> 
       parsed.confinement.readable.emplace_back(value);
     } else if (name == "--write") {
       parsed.confinement.writable.emplace_back(value);
+    } else if (name == "--sockets") {
+      if (value != "none" && value != "unix") return bad("'--sockets' is 'none' or 'unix'");
+      parsed.confinement.sockets = value == "none" ? SocketAccess::none : SocketAccess::unix_only;
     } else if (name == "--memory" || name == "--cpu-seconds") {
       const auto parsed_number = number(value);
       if (!parsed_number) return bad(fmt::format("'{}' needs a number", name));

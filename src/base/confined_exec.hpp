@@ -3,9 +3,10 @@
 
 // Running a program that cannot confine itself (nvcc, and the programs it starts: cudafe++, cicc,
 // ptxas, the host compiler) on code under review. kforecast re-executes itself as
-//   kforecast __confined-exec --read PATH ... --write PATH --memory N --cpu-seconds N -- PROGRAM ARGS...
+//   kforecast __confined-exec --read PATH ... --write PATH --memory N --cpu-seconds N --sockets none|unix
+//       -- PROGRAM ARGS...
 // confines itself (process_confinement.hpp) and then replaces itself with PROGRAM: the Landlock
-// rules and the limits pass to it and to everything it starts, and nothing it is handed can undo
+// rules, the network filter and namespace and the limits pass to it and to everything it starts, and nothing it is handed can undo
 // them. The caller gives the child an environment without secrets (ProcessOptions::environment).
 
 #include <iosfwd>

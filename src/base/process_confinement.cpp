@@ -2,12 +2,15 @@
 #include "base/process_confinement.hpp"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/landlock.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -46,6 +49,42 @@ std::uint64_t handled_rights(long abi) {
   return rights;
 }
 
+// Landlock's ruleset attributes as Linux 6.12 knows them; a kernel reads as many fields as the
+// size handed in says, so an older one is given only those it knows.
+struct RulesetAttributes {
+  std::uint64_t handled_access_fs = 0;
+  std::uint64_t handled_access_net = 0;  // ABI 4
+  std::uint64_t scoped = 0;              // ABI 6
+};
+constexpr std::uint64_t net_bind_tcp = 1ULL << 0;
+constexpr std::uint64_t net_connect_tcp = 1ULL << 1;
+constexpr std::uint64_t scope_abstract_unix_socket = 1ULL << 0;
+constexpr std::uint64_t scope_signal = 1ULL << 1;
+
+RulesetAttributes ruleset_attributes(long abi, std::size_t& size) {
+  RulesetAttributes attributes;
+  attributes.handled_access_fs = handled_rights(abi);
+  size = sizeof attributes.handled_access_fs;
+  if (abi >= 4) {
+    // Handled without a rule that allows any: no TCP connection or listening port at all.
+    attributes.handled_access_net = net_bind_tcp | net_connect_tcp;
+    size += sizeof attributes.handled_access_net;
+  }
+  if (abi >= 6) {
+    // No abstract UNIX socket made outside (a session bus, a daemon's), no signal to a process
+    // outside (kforecast itself, or anything else of the same user).
+    attributes.scoped = scope_abstract_unix_socket | scope_signal;
+    size += sizeof attributes.scoped;
+  }
+  return attributes;
+}
+
+std::string landlock_detail(long abi) {
+  if (abi >= 6) return fmt::format("Landlock ABI {}: files, TCP, abstract UNIX sockets and signals confined", abi);
+  if (abi >= 4) return fmt::format("Landlock ABI {}: files and TCP confined", abi);
+  return fmt::format("Landlock ABI {}: files confined", abi);
+}
+
 constexpr std::uint64_t read_rights =
     LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
 constexpr std::uint64_t file_rights =
@@ -77,15 +116,49 @@ Result<void> allow(int ruleset, const std::filesystem::path& path, std::uint64_t
   return {};
 }
 
+// A descriptor the parent left open without close-on-exec (a connected socket, say) would reach
+// around the network rules: only standard input, output and error stay.
+void close_inherited_descriptors() {
+  if (::close_range(3, ~0U, 0) == 0) return;
+  const long most = ::sysconf(_SC_OPEN_MAX);
+  for (long fd = 3; fd < (most > 0 ? std::min(most, 65536L) : 1024L); ++fd) ::close(static_cast<int>(fd));
+}
+
+// Root's capabilities (loading a kernel module, raw I/O, tracing any process) reach around every
+// other layer, and a root process that runs a program gets back what its bounding set holds: the
+// bounding set, the ambient set and the process's own sets are emptied. Without CAP_SETPCAP (a
+// process that is not root) there is nothing to drop. True where something was held.
+bool drop_capabilities() {
+  bool held = false;
+  for (int capability = 0; ::prctl(PR_CAPBSET_READ, capability, 0, 0, 0) >= 0; ++capability)
+    if (::prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) == 0) held = true;
+  ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  std::array<__user_cap_data_struct, _LINUX_CAPABILITY_U32S_3> data{};
+  if (syscall(SYS_capget, &header, data.data()) == 0)
+    for (const auto& set : data) held = held || set.effective != 0 || set.permitted != 0;
+  data = {};
+  syscall(SYS_capset, &header, data.data());
+  return held;
+}
+
 }  // namespace
 
 ConfinementApplied file_confinement_support() {
   const long abi = landlock_abi();
-  if (abi < 0)
-    return {false, fmt::format("Landlock unavailable ({}): compilers read only what kforecast resolved, but the "
-                               "operating system does not enforce it",
-                               errno == EOPNOTSUPP ? "disabled in this kernel" : std::strerror(errno))};
-  return {true, fmt::format("Landlock ABI {}", abi)};
+  if (abi < 0) {
+    const int error = errno;
+    return {false,
+            fmt::format("Landlock unavailable ({})",
+                        error == EOPNOTSUPP ? "built into this kernel but not enabled at boot"
+                        : error == ENOSYS   ? "this kernel lacks it, or a container's seccomp profile refuses its "
+                                              "system calls"
+                                            : std::strerror(error)),
+            {},
+            {},
+            false};
+  }
+  return {true, landlock_detail(abi), {}, {}, false};
 }
 
 Result<ConfinementApplied> confine_this_process(const Confinement& confinement) {
@@ -94,16 +167,21 @@ Result<ConfinementApplied> confine_this_process(const Confinement& confinement) 
   if (auto ok = set_limit(RLIMIT_CPU, confinement.max_cpu_seconds, "CPU time"); !ok) return std::unexpected(ok.error());
   const rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);
+  close_inherited_descriptors();
+  ConfinementApplied applied = file_confinement_support();
+  // Before the capabilities go: as root, the namespace needs CAP_SYS_ADMIN.
+  applied.network_namespace = enter_empty_network_namespace();
+  applied.capabilities_dropped = drop_capabilities();
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return fail(ExitCode::could_not_run, fmt::format("cannot set no_new_privs: {}", std::strerror(errno)));
+  applied.network_filter = install_network_filter(confinement.sockets);
 
-  ConfinementApplied applied = file_confinement_support();
   if (!applied.files_confined) return applied;
   const long abi = landlock_abi();
   const std::uint64_t handled = handled_rights(abi);
-  landlock_ruleset_attr attributes{};
-  attributes.handled_access_fs = handled;
-  const long ruleset = syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
+  std::size_t size = 0;
+  const RulesetAttributes attributes = ruleset_attributes(abi, size);
+  const long ruleset = syscall(SYS_landlock_create_ruleset, &attributes, size, 0);
   if (ruleset < 0)
     return fail(ExitCode::could_not_run, fmt::format("cannot create a Landlock ruleset: {}", std::strerror(errno)));
   const int fd = static_cast<int>(ruleset);

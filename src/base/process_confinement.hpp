@@ -2,11 +2,15 @@
 #pragma once
 
 // Confining a process that works on hostile input (a compiler child reading a pull request's
-// code): which files it may touch, how much memory and CPU time it may take. The process confines
-// itself, after it started and before it reads the input, so nothing it is handed later can undo
-// it. File access is confined with Landlock (Linux 5.13 and later, no privileges needed); where
-// the kernel lacks it the result says so and the caller reports it, since the only defence left
-// is what the caller did before starting the process.
+// code): which files it may touch, how much memory and CPU time it may take, and no network. The
+// process confines itself, after it started and before it reads the input, so nothing it is
+// handed later can undo it. In order: limits; no descriptor inherited but standard input, output
+// and error; an empty network namespace where one can be had (base/network_confinement.hpp); no
+// capability (a root process keeps none, nor gains any by running a program); no_new_privs; the
+// seccomp network filter; Landlock (Linux 5.13 and later, no privileges needed) over files, and
+// from its ABI 4 TCP, from ABI 6 abstract UNIX sockets and signals to processes outside. Where
+// the kernel lacks a layer the result says so; whether that is enough to run code of an
+// untrusted author is the caller's decision (base/sandbox_status.hpp).
 
 #include <cstdint>
 #include <filesystem>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/network_confinement.hpp"
 
 namespace kforecast {
 
@@ -22,15 +27,20 @@ struct Confinement {
   std::vector<std::filesystem::path> writable;  // folders it may also write in
   std::uint64_t max_memory_bytes = 0;           // address space; 0: no limit
   std::uint64_t max_cpu_seconds = 0;            // 0: no limit
+  SocketAccess sockets = SocketAccess::unix_only;
 };
 
 struct ConfinementApplied {
   bool files_confined = false;  // Landlock is in force
   std::string detail;           // "Landlock ABI 7", or why file access could not be confined
+  NetworkStep network_filter;
+  NetworkStep network_namespace;
+  bool capabilities_dropped = false;  // it held some (root) and holds none now
 };
 
-// Confines the calling process for the rest of its life (and its children's). An Error where a
-// limit could not be set.
+// Confines the calling process, which must have one thread, for the rest of its life (and its
+// children's). An Error where a limit, no_new_privs or a Landlock ruleset the kernel supports
+// could not be set; a layer the kernel lacks is reported in the result.
 Result<ConfinementApplied> confine_this_process(const Confinement& confinement);
 
 // Whether this kernel can confine file access, in a form `doctor` prints.

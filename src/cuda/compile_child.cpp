@@ -111,6 +111,7 @@ int run_compile_child(std::span<const std::string> arguments, std::istream& in, 
   confinement.writable.push_back(std::filesystem::current_path(ec));
   confinement.max_memory_bytes = settings->max_memory_bytes;
   confinement.max_cpu_seconds = settings->max_cpu_seconds;
+  confinement.sockets = SocketAccess::none;  // NVRTC opens none
   const auto confined = confine_this_process(confinement);
   if (!confined) {
     err << "kforecast: error: " << confined.error().message << "\n";

@@ -41,6 +41,7 @@ Confinement nvcc_confinement(const NvccSettings& settings, const fs::path& tree,
   confinement.writable = {scratch};
   confinement.max_memory_bytes = settings.max_memory_bytes;
   confinement.max_cpu_seconds = settings.max_cpu_seconds;
+  confinement.sockets = SocketAccess::none;  // no compiler it starts opens one
   return confinement;
 }
 
