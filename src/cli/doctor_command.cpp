@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "base/process_confinement.hpp"
 #include "base/subprocess.hpp"
+#include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
 #include "cuda/probe.hpp"
 #include "cuda/toolkit_locator.hpp"
@@ -78,14 +78,6 @@ void print_endpoint(Context& context, const Result<config::Config>& config) {
                           : fmt::format("no forecast from the endpoint: {}", output.problem));
 }
 
-// How code under review is compiled: what confines the compiler here, or what does not.
-std::string sandbox_status() {
-  const auto support = file_confinement_support();
-  return support.files_confined
-             ? fmt::format("compiles run in a child process without secrets; file access confined ({})", support.detail)
-             : fmt::format("compiles run in a child process without secrets; {}", support.detail);
-}
-
 }  // namespace
 
 Result<ExitCode> doctor_command(const Invocation& invocation, Context& context) {
@@ -109,7 +101,8 @@ Result<ExitCode> doctor_command(const Invocation& invocation, Context& context) 
       for (const auto& toolkit_line : cuda::describe_toolkit(cuda::locate_toolkit(nvcc, context.env)))
         print_line(context, toolkit_line.label, toolkit_line.text);
   }
-  print_line(context, "sandbox", sandbox_status());
+  // How code under review is compiled and run here: each layer of the sandbox, probed.
+  for (const auto& line : describe_sandbox(this_machine_sandbox())) print_line(context, line.label, line.text);
   print_endpoint(context, config);
 
   if (!config) return std::unexpected(config.error());

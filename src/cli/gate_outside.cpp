@@ -14,6 +14,11 @@
 
 namespace kforecast::cli {
 
+const SandboxStatus& this_machine_sandbox() {
+  static const SandboxStatus status = probe_sandbox();
+  return status;
+}
+
 gate::Outside real_outside(const config::Config& config, Context& context) {
   gate::Outside outside{
       context.env,
@@ -42,6 +47,7 @@ gate::Outside real_outside(const config::Config& config, Context& context) {
       }};
   outside.deadline = gate::RunDeadline(
       context.started, std::chrono::seconds(static_cast<long long>(config.number_value("run.budget_seconds"))));
+  outside.sandbox = this_machine_sandbox();
   return outside;
 }
 

@@ -14,6 +14,7 @@
 #include "gate/plan_file.hpp"
 #include "gate/settings.hpp"
 #include "gate/shard_run.hpp"
+#include "git/change_author.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -54,7 +55,8 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   const gate::Settings settings = gate::read_settings(*config, {});
   gate::Outside outside = real_outside(*config, context);
   const gate::ShardResults results =
-      gate::measure_shard(plan->plan, plan->hash, shard->first, shard->second, settings, outside);
+      gate::measure_shard(plan->plan, plan->hash, shard->first, shard->second, settings,
+                          git::change_author(context.env), outside);
 
   const std::string json = redact_secrets(gate::results_json(results));
   if (invocation.has("--output")) {

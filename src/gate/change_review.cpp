@@ -295,9 +295,11 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
 
   const auto [arch, arch_note] = target_arch(settings, outside);
   const auto facts_cache = default_facts_cache(outside.env);
-  auto compiler = outside.compiler();
-  auto machine_code =
-      compare_machine_code(inputs.base, inputs.head, analysis.kernels, {arch, compiler, settings}, outside);
+  auto compiler = inputs.compile ? outside.compiler()
+                                 : cuda::LoadedCompiler(std::unexpected(cuda::Unavailable{"not compiled", "", "", {}}));
+  auto machine_code = inputs.compile ? compare_machine_code(inputs.base, inputs.head, analysis.kernels,
+                                                            {arch, compiler, settings}, outside)
+                                     : MachineCodeVerdicts{};
   std::vector<KernelCodeVerdict>& code = machine_code.kernels;
   for (std::size_t i = 0; i < machine_code.found.kernels.size(); ++i) {
     analysis.kernels.push_back(std::move(machine_code.found.kernels[i]));
@@ -305,7 +307,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
   }
   const std::string& no_compiler = machine_code.no_compiler;
 
-  if (no_compiler.empty()) run.notes.push_back(arch_note);
+  if (no_compiler.empty() && inputs.compile) run.notes.push_back(arch_note);
   for (auto& note : machine_code.notes) run.notes.push_back(std::move(note));
   warn_of_uncompared_units(run, machine_code.uncompared_gap_units, outside.warnings);
   for (const auto& note : inputs.context_notes) run.notes.push_back(note);

@@ -39,6 +39,9 @@ struct ReviewInputs {
   std::span<const std::string> context_notes;  // run notes placed after the target's (the diff's)
   // Who wrote the change: an untrusted author's kernel is not passed on an LLM forecast alone.
   git::ChangeAuthor author;
+  // false: neither revision is compiled (gate/head_code_policy.hpp): no machine code is compared,
+  // and the forecasters read source alone.
+  bool compile = true;
 };
 
 // Appends one case per changed kernel to `run` (and run notes: the target, the comment-only

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "base/process_confinement.hpp"
 #include "cuda/library_search.hpp"
 #include "gate/unit_builds.hpp"
 #include "gate/unit_code_compare.hpp"
@@ -63,7 +62,7 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
       jobs,
       run_left,
       settings.compile.max_units,
-      file_confinement_support().files_confined,
+      outside.sandbox.files.in_force,
       progress_of(outside, fmt::format("building units with {} for {}", (*compiler)->name(), arch))};
   build.budget_reason = run_left < compile_budget
                             ? outside.deadline.reason()

@@ -19,6 +19,7 @@
 #include "base/environment.hpp"
 #include "base/error.hpp"
 #include "base/progress.hpp"
+#include "base/sandbox_status.hpp"
 #include "bench/measurement.hpp"
 #include "cuda/compiler.hpp"
 #include "cuda/nvcc_unit.hpp"
@@ -79,6 +80,10 @@ struct Outside {
   std::function<Result<std::filesystem::path>()> capture_library;
   // The run's wall budget (gate/run_deadline.hpp), counted from the command's start; default: none.
   RunDeadline deadline = {};
+  // Which layers confine the compilers and harness commands on this machine, probed once by cli
+  // (base/sandbox_status.hpp): an untrusted author's head is compiled and run only where they
+  // suffice (gate/head_code_policy.hpp). Default: none, so nothing of such a head runs.
+  SandboxStatus sandbox = {};
 };
 
 }  // namespace kforecast::gate

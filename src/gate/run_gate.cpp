@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "gate/change_review.hpp"
+#include "gate/head_code_policy.hpp"
 #include "kforecast_version.hpp"
 
 namespace kforecast::gate {
@@ -56,10 +57,17 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
   GateResult result{
       {std::string(kforecast::version), inputs.base, inputs.head, {}, {inputs.target_note}, {}, {}}, {}, inputs.analysis};
   GateRun& run = result.run;
+  const HeadCodePolicy head_code = head_code_policy(inputs.author, outside.sandbox);
+  if (!head_code.runs) {
+    outside.warnings << "kforecast: warning: " << report::warning_text(head_code.refusal) << "\n";
+    run.warnings.push_back(head_code.refusal);
+  } else if (!head_code.unconfined_note.empty()) {
+    run.notes.push_back(head_code.unconfined_note);
+  }
   auto to_measure = review_changed_kernels(
       run,
       {inputs.base_sources, inputs.head_sources, result.analysis, std::move(inputs.prompts), inputs.context_notes,
-       inputs.author},
+       inputs.author, head_code.runs},
       settings, outside);
   if (!to_measure) return std::unexpected(to_measure.error());
   result.to_measure = std::move(*to_measure);
@@ -74,7 +82,9 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
     return result;
   }
   measure_in_pr(run, result.to_measure,
-                {result.analysis, inputs.base_sources, inputs.head_sources, settings.ledger, inputs.no_bench}, settings,
+                {result.analysis, inputs.base_sources, inputs.head_sources, settings.ledger,
+                 head_code.runs ? inputs.no_bench : head_code.no_bench()},
+                settings,
                 outside);
   warn_of_spent_deadline(run, outside.deadline, outside.warnings);
   return result;

@@ -2,16 +2,18 @@
 #include "gate/shard_run.hpp"
 
 #include <map>
+#include <ostream>
 
 #include <fmt/format.h>
 
+#include "gate/head_code_policy.hpp"
 #include "gate/pr_bench.hpp"
 #include "kforecast_version.hpp"
 
 namespace kforecast::gate {
 
 ShardResults measure_shard(const Plan& plan, std::string hash, std::size_t index, std::size_t count,
-                           const Settings& settings, Outside& outside) {
+                           const Settings& settings, const git::ChangeAuthor& author, Outside& outside) {
   ShardResults results;
   results.kforecast_version = std::string(kforecast::version);
   results.plan_hash = std::move(hash);
@@ -35,7 +37,13 @@ ShardResults measure_shard(const Plan& plan, std::string hash, std::size_t index
   };
   // policy.ledger, relative to this job's working directory (the checkout's root).
   const std::filesystem::path ledger = settings.config.string_value("policy.ledger");
-  measure_jobs_in_pr(scratch, jobs, ledger, {plan.no_bench}, settings, outside, observe);
+  const HeadCodePolicy head_code = head_code_policy(author, outside.sandbox);
+  if (!head_code.runs)
+    outside.warnings << "kforecast: warning: " << report::warning_text(head_code.refusal) << "\n";
+  // The merged report has no warning of this job's to refer to: each kernel's reason says it all.
+  const NoBench no_bench = head_code.runs ? NoBench{plan.no_bench}
+                                          : NoBench{true, report::warning_text(head_code.refusal), head_code.no_bench().note};
+  measure_jobs_in_pr(scratch, jobs, ledger, no_bench, settings, outside, observe);
   if (scratch.gpu_time) results.note = scratch.gpu_time->note;
   for (const auto& job : jobs) {
     auto found = outcomes.find(job.entry);

@@ -14,12 +14,14 @@
 #include "gate/plan_file.hpp"
 #include "gate/settings.hpp"
 #include "gate/shard_results.hpp"
+#include "git/change_author.hpp"
 
 namespace kforecast::gate {
 
 // `hash`: the plan's (plan_hash), so report --merge can refuse results of another plan;
-// `settings`: the plan's config read.
+// `settings`: the plan's config read; `author`: the change's, as this job's CI says: an untrusted
+// author's kernels are measured only where this machine's sandbox holds (gate/head_code_policy.hpp).
 ShardResults measure_shard(const Plan& plan, std::string hash, std::size_t index, std::size_t count,
-                           const Settings& settings, Outside& outside);
+                           const Settings& settings, const git::ChangeAuthor& author, Outside& outside);
 
 }  // namespace kforecast::gate

@@ -44,8 +44,10 @@ TEST_CASE("e2e: doctor on a repository without a config") {
   CHECK(doctor.status == 0);
   CHECK_THAT(doctor.out, Contains("no .kforecast.toml: defaults apply"));
   CHECK_THAT(doctor.out, Contains("git version"));
-  // What confines the compiler of code under review, whether or not the OS can.
-  CHECK_THAT(doctor.out, Contains("sandbox   compiles run in a child process without secrets; "));
+  // What confines the compiler of code under review, whether or not the OS can: each layer.
+  for (const char* line : {"\n  sandbox   ", "\n  landlock  ", "\n  seccomp   ", "\n  netns     ", "\n  privs     ",
+                           "\n  limits    "})
+    CHECK_THAT(doctor.out, Contains(line));
   CHECK(doctor.err.empty());
 }
 

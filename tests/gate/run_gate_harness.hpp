@@ -13,6 +13,7 @@
 #include "gate/fallback_forecaster.hpp"
 #include "gate/run_gate.hpp"
 #include "support/gate_fakes.hpp"
+#include "support/sandbox_statuses.hpp"
 
 namespace kforecast::test {
 
@@ -94,6 +95,8 @@ struct Harness {
   std::function<Result<std::filesystem::path>()> capture_library;
   EnvLookup env = [](std::string_view) { return std::optional<std::string>(); };
   RunDeadline deadline;  // the run's wall budget; default: none
+  // What confines code under review here; every layer unless a test says otherwise.
+  SandboxStatus sandbox = testing::sandbox_in_force();
 
   std::size_t forecasts_asked = 0;
   std::size_t stand_ins_asked = 0;
@@ -139,7 +142,8 @@ struct Harness {
                     measure_with_harness,
                     capture_shell,
                     capture_library,
-                    deadline};
+                    deadline,
+                    sandbox};
     return run_gate(
         {base_revision, head_revision, "revisions: a test", base, head, analysis, std::nullopt, {}, author, {}},
         settings, outside, stop);
