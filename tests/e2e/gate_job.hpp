@@ -57,6 +57,7 @@ class PullRequestJob {
              "GITHUB_OUTPUT=" + (runner.path() / "output.txt").string()})
       argv.push_back(variable);
     argv.insert(argv.end(), env.begin(), env.end());
+    argv.insert(argv.end(), wrapper.begin(), wrapper.end());
     const char* binary = std::getenv("KF_TEST_BINARY");
     argv.push_back(binary != nullptr && *binary != '\0' ? binary : KF_BINARY);
     argv.insert(argv.end(), {"pr", "--post"});
@@ -88,6 +89,9 @@ class PullRequestJob {
     return comments.empty() ? std::string() : comments.back().body;
   }
 
+  // A command the binary runs under (its arguments before the binary's path), e.g. a seccomp
+  // filter that takes a layer of the sandbox away; empty: none.
+  std::vector<std::string> wrapper;
   FixtureRepo repo;
   testing::TempDir runner;  // the runner's files: event, summary, outputs
   testing::FakeForge github{testing::FakeForge::Kind::github, token, "", "octo/kernels", "12"};
