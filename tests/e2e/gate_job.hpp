@@ -68,6 +68,19 @@ class PullRequestJob {
     return {result->exit_status, result->out, result->err};
   }
 
+  // The event names its author: a fork's CONTRIBUTOR (untrusted) or a MEMBER of the base's
+  // repository (trusted: compiled and run even where the sandbox does not hold). Without it, the
+  // event has no author_association, and the author is untrusted.
+  enum class Author { fork, member };
+  void name_author(Author author) const {
+    const bool fork = author == Author::fork;
+    std::ofstream(runner.path() / "event.json")
+        << R"({"number": 12, "pull_request": {"number": 12, "author_association": ")"
+        << (fork ? "CONTRIBUTOR" : "MEMBER") << R"(", "base": {"sha": ")" << base
+        << R"(", "repo": {"full_name": "octo/kernels"}}, "head": {"sha": ")" << head << R"(", "repo": {"full_name": ")"
+        << (fork ? "mallory/kernels" : "octo/kernels") << R"("}}}})";
+  }
+
   std::string summary() const { return read_text(runner.path() / "summary.md"); }
   std::string outputs() const { return read_text(runner.path() / "output.txt"); }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kforecast pr --post` with NVRTC, as a CI job runs it (gate_job.hpp): a kernel whose machine
 // code did not change passes for free, and a head that no longer compiles fails the gate; each
-// run twice, leaving one comment. Skipped (exit 77) where NVRTC is not installed.
+// run twice, leaving one comment. The pull request is a member's, compiled whether or not this
+// machine can sandbox a fork's (tests/e2e/sandbox_test.cpp). Skipped (exit 77) where NVRTC is not
+// installed.
 #include <catch2/catch.hpp>
 
 #include "base/environment.hpp"
@@ -31,6 +33,7 @@ void commit_pair(FixtureRepo& repo, const std::string& head_body) {
 TEST_CASE("e2e gate: identical machine code passes for free, and the comment says so") {
   // The same arithmetic spelled differently: the compiler erases the difference.
   PullRequestJob job([](FixtureRepo& repo) { commit_pair(repo, "a[threadIdx.x] = a[threadIdx.x] * (1.0f + 1.0f);"); });
+  job.name_author(PullRequestJob::Author::member);
   auto first = job.run();
   INFO(first.out << first.err);
   CHECK(first.status == 0);
@@ -43,6 +46,7 @@ TEST_CASE("e2e gate: identical machine code passes for free, and the comment say
 
 TEST_CASE("e2e gate: a head that no longer compiles fails the gate") {
   PullRequestJob job([](FixtureRepo& repo) { commit_pair(repo, "a[threadIdx.x] = undeclared_name;"); });
+  job.name_author(PullRequestJob::Author::member);
   auto first = job.run();
   INFO(first.out << first.err);
   CHECK(first.status == 1);

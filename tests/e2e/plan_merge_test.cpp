@@ -199,8 +199,11 @@ TEST_CASE("e2e: report --merge --post updates the comment a single pr --post mad
   kforecast::testing::TempDir runner;
   kforecast::testing::FakeForge github{kforecast::testing::FakeForge::Kind::github, token, "", "octo/kernels", "12"};
   std::ofstream(runner.path() / "event.json")
-      << R"({"number": 12, "pull_request": {"number": 12, "base": {"sha": ")" << base.substr(0, 40)
-      << R"("}, "head": {"sha": ")" << head.substr(0, 40) << R"("}}})";
+      << R"({"number": 12, "pull_request": {"number": 12, "author_association": "MEMBER", "base": {"sha": ")"
+      << base.substr(0, 40) << R"(", "repo": {"full_name": "octo/kernels"}}, "head": {"sha": ")" << head.substr(0, 40)
+      << R"(", "repo": {"full_name": "octo/kernels"}}}})";
+  // A member's pull request: compiled whether or not this machine can sandbox a fork's, so both
+  // ways reach the same report (a fork's refusal is decided per job: e2e/sandbox_test.cpp).
   const std::vector<std::string> env{no_gpu,
                                      "GITHUB_ACTIONS=true",
                                      "GITHUB_EVENT_NAME=pull_request",

@@ -35,18 +35,7 @@ inline std::optional<std::string> missing_deny_syscalls() {
   return std::nullopt;
 }
 
-enum class Author { fork, member };
-
-// A job whose event names its author: a fork's CONTRIBUTOR (untrusted) or a MEMBER of the base's
-// repository (trusted).
-inline void name_author(const PullRequestJob& job, Author author) {
-  const bool fork = author == Author::fork;
-  std::ofstream(job.runner.path() / "event.json")
-      << R"({"number": 12, "pull_request": {"number": 12, "author_association": ")"
-      << (fork ? "CONTRIBUTOR" : "MEMBER") << R"(", "base": {"sha": ")" << job.base
-      << R"(", "repo": {"full_name": "octo/kernels"}}, "head": {"sha": ")" << job.head << R"(", "repo": {"full_name": ")"
-      << (fork ? "mallory/kernels" : "octo/kernels") << R"("}}}})";
-}
+using Author = PullRequestJob::Author;
 
 // `folder`/bin/nvcc: appends its arguments to `folder`/nvcc.log, then becomes the toolkit's nvcc.
 inline std::filesystem::path logging_nvcc(const std::filesystem::path& folder) {

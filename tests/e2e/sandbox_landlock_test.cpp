@@ -29,7 +29,7 @@ TEST_CASE("e2e sandbox with Landlock: a fork's pull request is compiled, with or
     const kforecast::testing::TempDir tools;
     const auto nvcc = logging_nvcc(tools.path());
     PullRequestJob job([&](FixtureRepo& repo) { commit_kernel_change(repo, nvcc); });
-    name_author(job, Author::fork);
+    job.name_author(Author::fork);
     job.wrapper = denying(denied);
     const auto run = job.run({"--format", "json"}, {"XDG_CACHE_HOME=" + (tools.path() / "cache").string()});
     INFO(run.out << run.err);

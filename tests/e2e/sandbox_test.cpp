@@ -38,7 +38,7 @@ struct AuthoredRun {
   PullRequestJob job{[this](FixtureRepo& repo) { commit_kernel_change(repo, nvcc); }};
   Run run;
   AuthoredRun(Author author, const std::vector<std::string>& denied) {
-    name_author(job, author);
+    job.name_author(author);
     job.wrapper = denying(denied);
     // A cache of its own: a unit another test compiled would be answered from the cache.
     run = job.run({"--format", "json"}, {"XDG_CACHE_HOME=" + (tools.path() / "cache").string()});
