@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bench/measurement_text.hpp"
+#include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
 #include "cli/shard_step.hpp"
 #include "gate/bench_child.hpp"
@@ -90,6 +91,11 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     if (terminal) context.err << "\r\033[K" << std::flush;
   }
   if (!measurement) return std::unexpected(measurement.error());
+  // The user's own files are compiled and run whatever confines them here; the measuring child
+  // (--in-process, pr's) leaves this to its parent.
+  if (const std::string missing = this_machine_sandbox().missing(); !missing.empty() && !invocation.has("--in-process"))
+    measurement->notes.push_back(
+        fmt::format("not confined: the kernels were compiled without the whole sandbox ({})", missing));
   if (format == "json")
     context.out << bench::measurement_json(*measurement) << "\n";
   else

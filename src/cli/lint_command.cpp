@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "base/redaction.hpp"
+#include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
 #include "gate/lint_forecast.hpp"
 #include "gate/lint_hook.hpp"
@@ -83,7 +84,7 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
 
-  gate::LintRequest request{nullptr, invocation.positional, nullptr, nullptr, context.env};
+  gate::LintRequest request{nullptr, invocation.positional, nullptr, nullptr, context.env, &this_machine_sandbox()};
   std::unique_ptr<git::Repository> repository;
   if (staged) {
     std::error_code ec;

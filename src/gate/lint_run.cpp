@@ -23,8 +23,9 @@ namespace {
 // NVRTC facts for the .cu files (headers are compiled as part of the files that include them).
 // `work_tree`: where the compiler's missing headers may be read from (none for the index).
 FactsResult nvrtc_facts(const config::Config& config, const LintInputs& inputs,
-                        const std::optional<std::filesystem::path>& work_tree, const EnvLookup& env,
+                        const std::optional<std::filesystem::path>& work_tree, const LintRequest& request,
                         lint::LintReport& report) {
+  const EnvLookup& env = request.env;
   if (!config.boolean_value("lint.compiler_facts")) return {};
   std::vector<FactsRequest> requests;
   for (const auto& input : inputs.files)
@@ -43,6 +44,9 @@ FactsResult nvrtc_facts(const config::Config& config, const LintInputs& inputs,
   std::string arch = config.string_value("cuda.arch");
   if (arch == "auto") arch = "sm_90";
   report.notes.push_back(fmt::format("compiler facts for {} from NVRTC {}", arch, (*compiler)->version().text()));
+  if (request.sandbox != nullptr && !request.sandbox->missing().empty())
+    report.notes.push_back(fmt::format("not confined: NVRTC compiled these files without the whole sandbox ({})",
+                                       request.sandbox->missing()));
   std::optional<std::filesystem::path> cache;
   if (auto directory = policy::default_ptx_cache_directory(env)) cache = directory->parent_path() / "lint";
   auto facts = gather_compiler_facts(**compiler, requests, arch, cache, cuda::toolkit_include_dir(env));
@@ -131,7 +135,7 @@ Result<LintRun> run_lint(const config::Config& config, const LintRequest& reques
   lint::LintReport& report = run.report;
 
   const FactsResult facts =
-      nvrtc_facts(config, *inputs, staged ? std::nullopt : std::optional(root), request.env, report);
+      nvrtc_facts(config, *inputs, staged ? std::nullopt : std::optional(root), request, report);
   std::map<std::string, lint::FactsByKernel, std::less<>> facts_by_path = facts.by_path;
 
   std::vector<LaunchFile> launch_files;

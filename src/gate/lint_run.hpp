@@ -13,6 +13,7 @@
 
 #include "base/environment.hpp"
 #include "base/error.hpp"
+#include "base/sandbox_status.hpp"
 #include "config/config.hpp"
 #include "gate/forecaster.hpp"
 #include "git/repository.hpp"
@@ -32,6 +33,9 @@ struct LintRequest {
   // What forecasts the changed kernels (lint_forecaster()); nullptr: no forecast (--no-forecast).
   const Forecaster* forecaster = nullptr;
   EnvLookup env;  // where NVRTC, the CUDA headers and the compile cache are found
+  // What confines NVRTC here (base/sandbox_status.hpp), probed by cli: the user's own files are
+  // compiled whatever it says, and the report notes what was not confined. nullptr: not said.
+  const SandboxStatus* sandbox = nullptr;
 };
 
 // The report and what it points into: its diagnostics point at rules of `rules` (or at the

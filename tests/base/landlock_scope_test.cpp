@@ -3,8 +3,8 @@
 // (kforecast, or anything else of the same user) nor connect to an abstract UNIX socket made
 // outside it (a session bus, a daemon's), though it may still signal its own. Skipped (77) below
 // ABI 6. The child is kept out of a network namespace of its own (where no abstract socket of
-// the parent's would be visible anyway), as on a machine without one, so the scope is what
-// refuses.
+// the parent's would be visible anyway) by a seccomp filter, as on a machine without one, so the
+// scope is what refuses; skipped too where no filter can be installed.
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
@@ -47,6 +47,12 @@ std::optional<std::string> kforecast::testing::missing_requirement() {
   if (!support.files_confined) return support.detail;
   if (support.detail.find("signals") == std::string::npos)
     return "Landlock below ABI 6 here (" + support.detail + "): no scoping of signals and abstract sockets";
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(refuse_unshare() ? 0 : 1);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return std::string("this machine refuses a seccomp filter, which keeps the child out of a namespace here");
   return std::nullopt;
 }
 

@@ -56,16 +56,20 @@ inline void commit_kernel_change(FixtureRepo& repo, const std::filesystem::path&
   repo.commit("head");
 }
 
-// `kforecast doctor` under `wrapper`, with a clean environment as run_kforecast gives.
-inline Run doctor_under(const std::vector<std::string>& wrapper) {
+// `kforecast ARGS...` under `wrapper` in `cwd`, with a clean environment as run_kforecast gives.
+inline Run kforecast_under(const std::vector<std::string>& wrapper, const std::vector<std::string>& args,
+                           const std::filesystem::path& cwd = {}) {
   std::vector<std::string> argv{"env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp"};
   for (auto& variable : testing::toolkit_environment()) argv.push_back(std::move(variable));
   argv.insert(argv.end(), wrapper.begin(), wrapper.end());
-  argv.insert(argv.end(), {KF_BINARY, "doctor"});
-  auto result = run_process(argv, {.timeout = std::chrono::seconds(60)});
+  argv.emplace_back(KF_BINARY);
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto result = run_process(argv, {.working_directory = cwd.string(), .timeout = std::chrono::seconds(60)});
   REQUIRE(result.has_value());
   return {result->exit_status, result->out, result->err};
 }
+
+inline Run doctor_under(const std::vector<std::string>& wrapper) { return kforecast_under(wrapper, {"doctor"}); }
 
 // Doctor's line of `label`, without its label, or "".
 inline std::string doctor_line(const std::string& out, const std::string& label) {

@@ -88,6 +88,26 @@ TEST_CASE("e2e sandbox: a member's pull request is compiled where Landlock is mi
   CHECK_THAT(member.nvcc_log(), Contains("-cubin"));  // nvcc compiled both revisions
 }
 
+TEST_CASE("e2e sandbox: local check and lint compile the user's own files where Landlock is missing, and say so") {
+  FixtureRepo repo;
+  commit_one_kernel_change(repo);
+  const auto denied = denying({"--deny-landlock"});
+  const auto check = kforecast_under(denied, {"check", "k.cu", "--against", "HEAD~1", "--format", "json"}, repo.path());
+  INFO(check.out << check.err);
+  CHECK(check.status == 0);
+  CHECK_THAT(check.out, Contains("not confined: the head was compiled and run here without the whole sandbox"));
+  CHECK_THAT(check.out, Contains("assumed: a local run, outside CI"));
+  CHECK_THAT(check.out, Contains("machine code"));
+  const auto lint = kforecast_under(denied, {"lint", "k.cu", "--format", "json"}, repo.path());
+  INFO(lint.out << lint.err);
+  CHECK_THAT(lint.out, Contains("compiler facts for sm_90 from NVRTC"));
+  CHECK_THAT(lint.out, Contains("not confined: NVRTC compiled these files without the whole sandbox (Landlock "
+                                "unavailable"));
+  // Where every layer holds, it does not say so.
+  if (kforecast::probe_sandbox().missing().empty())
+    CHECK_THAT(kforecast_under({}, {"lint", "k.cu", "--format", "json"}, repo.path()).out, !Contains("not confined"));
+}
+
 TEST_CASE("e2e sandbox: a confined program opens no Internet socket, with or without a network namespace") {
   const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   REQUIRE(listener >= 0);
