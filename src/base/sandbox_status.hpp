@@ -2,12 +2,17 @@
 #pragma once
 
 // Which layers of the sandbox (base/process_confinement.hpp) hold on this machine, found by
-// applying them in a forked child exactly as a compiler child applies them, and checking each
-// took: a kernel may have a layer and a container still refuse it. Probed once per command, by
-// the command itself (cli), and handed to what decides whether code under review may run here
-// (an untrusted author's needs files confined and the network out of reach) and to `doctor`.
+// applying them in a child exactly as a compiler child applies them, and checking each took: a
+// kernel may have a layer and a container still refuse it. The child is kforecast started afresh
+// as `kforecast __sandbox-probe` with an empty environment, as the compiler child is: a fork of
+// kforecast would hold a copy of its memory (the CI's tokens) and, to write its user namespace's
+// id maps, would have to make itself readable by the same user. Probed once per command, by the
+// command itself (cli), and handed to what decides whether code under review may run here (an
+// untrusted author's needs files confined and the network out of reach) and to `doctor`.
 
+#include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kforecast {
@@ -34,9 +39,15 @@ struct SandboxStatus {
   std::string how_to_fix() const;
 };
 
-// Applies every layer in a forked child and reads back what held. Never fails: a child that
+inline constexpr std::string_view sandbox_probe_command = "__sandbox-probe";
+
+// Runs `kforecast_program __sandbox-probe` and reads back what held. Never fails: a child that
 // could not be started is a status with nothing in force, which says so.
-SandboxStatus probe_sandbox();
+SandboxStatus probe_sandbox(const std::string& kforecast_program);
+
+// The probing child's whole life: applies every layer, checks each and writes one line per layer
+// to `out`. Returns the exit status.
+int run_sandbox_probe(std::ostream& out);
 
 // `doctor`'s lines: a label ("sandbox", "landlock", ...) and a plain sentence, with what to do
 // where a layer is missing.

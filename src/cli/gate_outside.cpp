@@ -15,7 +15,7 @@
 namespace kforecast::cli {
 
 const SandboxStatus& this_machine_sandbox() {
-  static const SandboxStatus status = probe_sandbox();
+  static const SandboxStatus status = probe_sandbox(cuda::this_executable());
   return status;
 }
 

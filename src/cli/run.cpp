@@ -12,6 +12,7 @@
 #include "base/nearest_name.hpp"
 #include "base/process_confinement.hpp"
 #include "base/redaction.hpp"
+#include "base/sandbox_status.hpp"
 #include "cli/handlers.hpp"
 #include "cli/options.hpp"
 #include "cuda/compile_child.hpp"
@@ -80,6 +81,8 @@ int run(int argc, char** argv) {
   // So does the confined runner of nvcc: it confines itself and becomes nvcc (base/confined_exec.hpp).
   if (!args.empty() && args.front() == confined_exec_command)
     return run_confined_exec(std::span(args).subspan(1), std::cerr);
+  // And the sandbox's probe, started with an empty environment (base/sandbox_status.hpp).
+  if (args.size() == 1 && args.front() == sandbox_probe_command) return run_sandbox_probe(std::cout);
   protect_this_process_from_its_children();
   register_environment_secrets();
   RedactingStream out(std::cout), err(std::cerr);

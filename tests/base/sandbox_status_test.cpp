@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the sandbox status says: which layers an untrusted author's code needs, what is missing
-// and how to fix it, doctor's lines; and the probe of this machine agrees with what a confined
-// child finds.
+// and how to fix it, doctor's lines; and the probe of this machine (the kforecast binary, run as
+// its probing child) agrees with what a confined child finds.
 #include "base/sandbox_status.hpp"
 
 #include <sys/socket.h>
@@ -81,7 +81,7 @@ TEST_CASE("sandbox status: doctor's lines say each layer plainly, and what to do
 }
 
 TEST_CASE("sandbox status: the probe of this machine agrees with what a confined child finds") {
-  const SandboxStatus status = probe_sandbox();
+  const SandboxStatus status = probe_sandbox(KF_BINARY);
   const auto support = file_confinement_support();
   INFO(status.files.detail << " | " << status.network_filter.detail << " | " << status.network_namespace.detail);
   CHECK(status.files.in_force == support.files_confined);
@@ -89,8 +89,8 @@ TEST_CASE("sandbox status: the probe of this machine agrees with what a confined
   // Setting limits and no_new_privs needs no privilege on any Linux.
   CHECK(status.no_new_privs.in_force);
   CHECK(status.limits.in_force);
-  // Probing twice gives the same answer: nothing of the probe leaks into this process.
-  const SandboxStatus again = probe_sandbox();
+  // Probing twice gives the same answer, and nothing of the probe reaches this process.
+  const SandboxStatus again = probe_sandbox(KF_BINARY);
   CHECK(again.network_filter.in_force == status.network_filter.in_force);
   CHECK(again.network_namespace.in_force == status.network_namespace.in_force);
   const int socket = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);

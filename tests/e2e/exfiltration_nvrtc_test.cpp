@@ -86,7 +86,7 @@ void check_nothing_secret(const std::vector<std::pair<std::string, std::string>>
 }  // namespace
 
 TEST_CASE("e2e exfiltration: no include trick puts a secret in anything kforecast writes") {
-  const bool sandboxed = probe_sandbox().confines_untrusted_code();
+  const bool sandboxed = probe_sandbox(KF_BINARY).confines_untrusted_code();
   for (const auto& attack : attacks()) {
     DYNAMIC_SECTION(attack.name) {
       PullRequestJob job([&](FixtureRepo& repo) { commit_attack(repo, attack); });

@@ -17,7 +17,7 @@ std::optional<std::string> kforecast::testing::missing_requirement() {
   if (auto missing = missing_nvrtc()) return missing;
   if (auto missing = missing_nvcc()) return missing;
   if (auto missing = missing_deny_syscalls()) return missing;
-  const auto here = probe_sandbox();
+  const auto here = probe_sandbox(KF_BINARY);
   if (!here.files.in_force) return here.files.detail;
   if (!here.network_filter.in_force) return "kforecast's seccomp network filter does not hold here: " + here.network_filter.detail;
   return std::nullopt;

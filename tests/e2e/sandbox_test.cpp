@@ -24,8 +24,8 @@ std::optional<std::string> kforecast::testing::missing_requirement() {
   if (auto missing = missing_nvrtc()) return missing;
   if (auto missing = missing_nvcc()) return missing;
   if (auto missing = missing_deny_syscalls()) return missing;
-  if (!probe_sandbox().network_filter.in_force)
-    return "kforecast's seccomp network filter does not hold here: " + probe_sandbox().network_filter.detail;
+  if (!probe_sandbox(KF_BINARY).network_filter.in_force)
+    return "kforecast's seccomp network filter does not hold here: " + probe_sandbox(KF_BINARY).network_filter.detail;
   return std::nullopt;
 }
 
@@ -104,7 +104,7 @@ TEST_CASE("e2e sandbox: local check and lint compile the user's own files where 
   CHECK_THAT(lint.out, Contains("not confined: NVRTC compiled these files without the whole sandbox (Landlock "
                                 "unavailable"));
   // Where every layer holds, it does not say so.
-  if (kforecast::probe_sandbox().missing().empty())
+  if (kforecast::probe_sandbox(KF_BINARY).missing().empty())
     CHECK_THAT(kforecast_under({}, {"lint", "k.cu", "--format", "json"}, repo.path()).out, !Contains("not confined"));
 }
 
@@ -153,7 +153,7 @@ TEST_CASE("e2e sandbox: a confined program opens no Internet socket, with or wit
 TEST_CASE("e2e sandbox: doctor says each layer, and what to do where one is missing") {
   const auto plain = doctor_under({});
   INFO(plain.out);
-  const auto here = kforecast::probe_sandbox();
+  const auto here = kforecast::probe_sandbox(KF_BINARY);
   for (const char* label : {"sandbox", "landlock", "seccomp", "netns", "privs", "limits"})
     CHECK_FALSE(doctor_line(plain.out, label).empty());
   CHECK(doctor_line(plain.out, "sandbox").starts_with(here.confines_untrusted_code() ? "in force" : "NOT in force"));
