@@ -2,8 +2,10 @@
 #pragma once
 
 // Which layers of the sandbox (base/process_confinement.hpp) hold on this machine, found by
-// applying them in a child exactly as a compiler child applies them, and checking each took: a
-// kernel may have a layer and a container still refuse it. The child is kforecast started afresh
+// applying them in a child exactly as a compiler child applies them, and checking each took (an
+// Internet socket refused, a UNIX one allowed, io_uring absent, no interface with an address, a
+// folder outside the rules unreadable): a kernel may have a layer and a container still refuse
+// it. The child is kforecast started afresh
 // as `kforecast __sandbox-probe` with an empty environment, as the compiler child is: a fork of
 // kforecast would hold a copy of its memory (the CI's tokens) and, to write its user namespace's
 // id maps, would have to make itself readable by the same user. Probed once per command, by the

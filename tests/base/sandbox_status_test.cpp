@@ -4,11 +4,14 @@
 // its probing child) agrees with what a confined child finds.
 #include "base/sandbox_status.hpp"
 
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 
+#include "base/network_confinement.hpp"
 #include "base/process_confinement.hpp"
 #include "support/sandbox_statuses.hpp"
 
@@ -86,6 +89,18 @@ TEST_CASE("sandbox status: the probe of this machine agrees with what a confined
   INFO(status.files.detail << " | " << status.network_filter.detail << " | " << status.network_namespace.detail);
   CHECK(status.files.in_force == support.files_confined);
   CHECK(status.files.detail == support.detail);
+  // Each network layer is in force where a child of this test can have it.
+  const auto in_child = [](auto layer) {
+    const pid_t pid = ::fork();
+    if (pid == 0) ::_exit(layer() ? 0 : 1);
+    int wait_status = 0;
+    ::waitpid(pid, &wait_status, 0);
+    return WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
+  };
+  CHECK(status.network_namespace.in_force == in_child([] { return enter_empty_network_namespace().applied; }));
+  CHECK(status.network_filter.in_force == in_child([] {
+          return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && install_network_filter(SocketAccess::unix_only).applied;
+        }));
   // Setting limits and no_new_privs needs no privilege on any Linux.
   CHECK(status.no_new_privs.in_force);
   CHECK(status.limits.in_force);
