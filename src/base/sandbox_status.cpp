@@ -119,6 +119,7 @@ int run_sandbox_probe(std::ostream& out) {
 
 namespace {
 
+// The probe's lines into `status`; a layer the child did not say stays not in force.
 void record(SandboxStatus& status, std::string_view text) {
   while (!text.empty()) {
     const auto end = text.find('\n');
