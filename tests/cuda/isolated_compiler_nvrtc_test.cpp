@@ -71,6 +71,7 @@ TEST_CASE("cuda: the compiler child cannot read kforecast's environment even whe
   // Past the include check (the request goes to the child as it is): the child's own
   // confinement must hold. The parent here is this test process, with a secret in its environment.
   ::setenv("KF_TEST_PLANTED_TOKEN", std::string(planted_secret).c_str(), 1);
+  const bool confined = file_confinement_support().files_confined;
   const auto nvrtc = in_process_nvrtc();
   const std::string parent = std::to_string(::getpid());
   for (const std::string& path : {"/proc/" + parent + "/environ", std::string("/proc/self/environ"),
@@ -95,8 +96,11 @@ TEST_CASE("cuda: the compiler child cannot read kforecast's environment even whe
     REQUIRE_FALSE(answer->output);
     CHECK_THAT(answer->output.error().message, !Contains(std::string(planted_secret)));
     CHECK_THAT(answer->output.error().message, !Contains("root:"));
-    CHECK_THAT(answer->output.error().message, Contains("cannot open source file"));
+    // Where Landlock confines the child it cannot even open the file; elsewhere it reads it, and
+    // quoting only the request's own files (above) is what keeps the text out.
+    if (confined) CHECK_THAT(answer->output.error().message, Contains("cannot open source file"));
   }
+  if (!confined) WARN("Landlock is unavailable here: the child read the files; only the log filter was checked");
 }
 
 TEST_CASE("cuda: a compiler that runs out of memory or time fails that compile, not the caller") {
