@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "capture/capture_reader.hpp"
-#include "gate/plan_file.hpp"
-#include "gate/shard_results.hpp"
+#include "plan/plan_file.hpp"
+#include "plan/shard_results.hpp"
 #include "harness/benchmark_output.hpp"
 #include "policy/ledger.hpp"
 
@@ -81,7 +81,7 @@ std::string large_gbench(int families) {
 // few KB of CUDA: what `pr --plan` writes for a large change.
 std::string large_plan() {
   namespace kf = kforecast;
-  kf::gate::Plan plan;
+  kf::plan::Plan plan;
   plan.kforecast_version = "0.1.0";
   plan.config_name = "abc:.kforecast.toml";
   plan.config_text = "[policy]\nmax_p_regression = 0.2\n[bench]\ntolerance = 0.02\n";
@@ -121,7 +121,7 @@ std::string large_plan() {
                            {file, "sgemm", {{file, "// head\n" + cuda}, {"src/common.cuh", "#define TILE 16\n"}}}});
     }
   }
-  return kf::gate::plan_json(plan);
+  return kf::plan::plan_json(plan);
 }
 
 double process_seconds() {
@@ -152,9 +152,9 @@ int main(int argc, char** argv) {
   cases.push_back({"ledger, 20000 lines", large_ledger(20000),
                    [](const std::string& text) { return kf::policy::parse_ledger(text, "ledger.jsonl").has_value(); }});
   cases.push_back({"plan, 60 kernels", large_plan(),
-                   [](const std::string& text) { return kf::gate::parse_plan_json(text, "plan.json").has_value(); }});
+                   [](const std::string& text) { return kf::plan::parse_plan_json(text, "plan.json").has_value(); }});
   cases.push_back({"shard results", fixture("fixtures/fuzz/shard_results/measured.json"), [](const std::string& text) {
-                     return kf::gate::parse_results_json(text, "results.json").has_value();
+                     return kf::plan::parse_results_json(text, "results.json").has_value();
                    }});
   cases.push_back(
       {"capture file", fixture("fixtures/fuzz/capture_file/design_example.json"),

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "base/environment.hpp"
-#include "gate/lint_compiler_facts.hpp"
+#include "lint_run/lint_compiler_facts.hpp"
 #include "cuda/nvrtc.hpp"
 #include "kernels/device_source.hpp"
 #include "kernels/scanner.hpp"
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
       return output && output->functions.size() >= 20 ? 0 : 1;
     }
     if (once == "lint-all" || once == "lint-one")
-      gate::gather_compiler_facts(**compiler,
+      lint_run::gather_compiler_facts(**compiler,
                                  {{"kernels_0.cu", texts[0], headers, {}, once == "lint-all" ? &every : &sgemm}},
                                  "sm_90", std::nullopt, include_dir);
     return 0;
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
   };
   // The lint's path: added lines for every kernel (the 20-kernel change) or for sgemm only.
   std::vector<std::vector<std::uint32_t>> all_lines(texts.size()), sgemm_lines(texts.size());
-  std::vector<gate::FactsRequest> all, one;
+  std::vector<lint_run::FactsRequest> all, one;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     const auto lines = static_cast<std::uint32_t>(std::ranges::count(texts[i], '\n'));
     for (std::uint32_t line = 1; line <= lines; ++line) all_lines[i].push_back(line);
@@ -131,8 +131,8 @@ int main(int argc, char** argv) {
     all.push_back({fmt::format("kernels_{}.cu", i), texts[i], headers, {}, &all_lines[i]});
     one.push_back({fmt::format("kernels_{}.cu", i), texts[i], headers, {}, &sgemm_lines[i]});
   }
-  const auto lint_path = [&](const std::vector<gate::FactsRequest>& files, std::size_t kernels_each) {
-    const auto facts = gate::gather_compiler_facts(**compiler, files, "sm_90", std::nullopt, include_dir);
+  const auto lint_path = [&](const std::vector<lint_run::FactsRequest>& files, std::size_t kernels_each) {
+    const auto facts = lint_run::gather_compiler_facts(**compiler, files, "sm_90", std::nullopt, include_dir);
     for (const auto& [path, kernels] : facts.by_path)
       if (kernels.size() != kernels_each) std::exit(1);
   };

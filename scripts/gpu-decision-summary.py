@@ -6,7 +6,7 @@ regressions, detection of the planted 3% slowdown, and issue 17's targets met or
     scripts/gpu-decision-summary.py OUT KERNEL...
 
 A decision of the gate is a measurement plus, for a regression, its confirmation in a fresh
-process (gate/bench_child.cpp): skipped when the whole interval lies more than 2.5% beyond the
+process (measure/bench_child.cpp): skipped when the whole interval lies more than 2.5% beyond the
 tolerance, else a second measurement that must say regression too. The --repeat runs are single
 measurements; a decision is modelled from them as run i, confirmed by run i+1 (an independent
 measurement of the same pair) where the gate would confirm. The KERNEL-full.jsonl runs went

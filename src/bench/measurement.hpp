@@ -18,7 +18,7 @@
 namespace kforecast::bench {
 
 // Whose fault a `failed` verdict is. The reference is run and checked first: one that faults,
-// writes outside its buffers (pair_run.cpp) or does not compile (gate/bench_measure.cpp) is
+// writes outside its buffers (pair_run.cpp) or does not compile (measure/bench_measure.cpp) is
 // `reference`, and the pair says nothing about the candidate (the gate leaves such a kernel
 // unverified); anything else that fails is the candidate's.
 enum class Blame { candidate, reference };

@@ -14,9 +14,10 @@
 
 #include "bench/measurement_text.hpp"
 #include "cli/gate_outside.hpp"
+#include "cli/real_world.hpp"
 #include "cli/handlers.hpp"
 #include "cli/shard_step.hpp"
-#include "gate/bench_child.hpp"
+#include "measure/bench_child.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -24,7 +25,7 @@ namespace {
 using bench::Measurement;
 using bench::Verdict;
 
-void print_text(std::ostream& out, const gate::BenchPair& pair, const Measurement& m) {
+void print_text(std::ostream& out, const measure::BenchPair& pair, const Measurement& m) {
   const std::string reference = pair.against.empty() ? pair.versus
                                 : fmt::format("{} at {}", pair.versus.empty() ? pair.candidate : pair.versus,
                                               pair.against);
@@ -33,7 +34,7 @@ void print_text(std::ostream& out, const gate::BenchPair& pair, const Measuremen
 
 // A broken reference says nothing about the candidate: the comparison could not be made (3). Not
 // for the measuring child, whose 3 tells the parent to read an error instead of its JSON
-// (gate/bench_child.cpp); the JSON carries the blame.
+// (measure/bench_child.cpp); the JSON carries the blame.
 enum class Process { parent, measuring_child };
 ExitCode exit_code_for(const Measurement& m, Process process) {
   if (m.verdict == Verdict::failed && m.blame == bench::Blame::reference && process == Process::parent)
@@ -54,12 +55,12 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     return usage_error(fmt::format("--format: '{}' is not text or json", format));
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
-  const gate::BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against"),
+  const measure::BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against"),
                              invocation.value("--project-build"), invocation.value("--capture")};
-  auto options = gate::runner_options(*config);
+  auto options = measure::runner_options(*config);
   const bool terminal = context.err_is_terminal;
 
-  if (invocation.has("--confirming")) options.seeds = 1;  // a regression's confirmation (gate/bench_child.hpp)
+  if (invocation.has("--confirming")) options.seeds = 1;  // a regression's confirmation (measure/bench_child.hpp)
   if (invocation.has("--repeat")) {
     const std::string text = invocation.value("--repeat");
     int count = 0;
@@ -75,17 +76,17 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   Result<Measurement> measurement;
   if (invocation.has("--in-process")) {
     if (terminal) options.progress = [&](std::string_view line) { context.err << "\r\033[K" << line << std::flush; };
-    measurement = gate::measure_here(pair, *config, context.env, options);
+    measurement = measure::measure_here(pair, *config, real_bench_world(*config, context.env), options);
     if (terminal) context.err << "\r\033[K" << std::flush;
   } else {
-    if (auto checked = gate::prepare_pair(pair, *config, context.env); !checked) return std::unexpected(checked.error().error);
+    if (auto checked = measure::prepare_pair(pair, *config, real_bench_world(*config, context.env)); !checked) return std::unexpected(checked.error().error);
     const double timeout = config->number_value("bench.timeout_seconds");
     if (terminal)
       context.err << fmt::format("measuring {} in a child process (limit {:g} s)...", pair.candidate, timeout)
                   << std::flush;
-    const gate::ChildRequest request{
+    const measure::ChildRequest request{
         pair, invocation.has("--config") ? std::optional(invocation.value("--config")) : std::nullopt, "", timeout};
-    measurement = gate::measure_confirmed(request, [&](std::string_view line) {
+    measurement = measure::measure_confirmed(request, [&](std::string_view line) {
       if (terminal) context.err << "\r\033[K" << line << std::flush;
     });
     if (terminal) context.err << "\r\033[K" << std::flush;

@@ -9,10 +9,11 @@
 #include <fmt/format.h>
 
 #include "cli/gate_outside.hpp"
+#include "cli/real_world.hpp"
 #include "cli/handlers.hpp"
 #include "gate/check_pairs.hpp"
 #include "gate/check_sources.hpp"
-#include "gate/llm_settings.hpp"
+#include "forecasters/llm_settings.hpp"
 #include "gate/pr_bench.hpp"
 #include "gate/run_gate.hpp"
 #include "report/check_text.hpp"
@@ -22,7 +23,7 @@ namespace kforecast::cli {
 namespace {
 
 Result<llm::PromptSet> check_prompts(const config::Config& config, const gate::CheckSources& sources) {
-  if (sources.repository) return gate::configured_prompts(config, *sources.repository, "");
+  if (sources.repository) return forecasters::configured_prompts(config, *sources.repository, "");
   const std::string directory = config.string_value("forecast.prompts");
   if (directory.empty()) return llm::builtin_prompts();
   return llm::load_prompts(sources.root / directory);
@@ -48,7 +49,7 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   const bool bench = invocation.has("--bench");
   // Said before any work: --bench is a request to measure, and it cannot be honoured here.
   if (bench)
-    if (auto why = gate::no_gpu_reason(*config))
+    if (auto why = real_gpu(*config).unavailable())
       return fail(ExitCode::could_not_run,
                   fmt::format("--bench needs a GPU to measure on: {}; run without --bench for the forecast alone, or "
                               "on a machine with an NVIDIA GPU and its driver",
@@ -63,7 +64,7 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   if (!sources) return std::unexpected(sources.error());
   std::optional<llm::PromptSet> prompts;
   if (*llm) {
-    if (auto checked = gate::check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
+    if (auto checked = forecasters::check_llm_settings(*config, context.env, real_llm_world(*config, context.env)); !checked) return std::unexpected(checked.error());
     auto loaded = check_prompts(*config, *sources);
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);
@@ -75,7 +76,8 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   if (!analysis) return std::unexpected(analysis.error());
 
   const gate::Settings settings = gate::read_settings(*config, sources->root);
-  gate::Outside outside = real_outside(*config, context);
+  RealOutside real(*config, context);
+  gate::Outside& outside = real.outside();
   auto result = gate::run_gate(
       {sources->base_label, sources->head_label, fmt::format("compared: {}", sources->origin), base, head, *analysis,
        std::move(prompts), {}, git::change_author(context.env),

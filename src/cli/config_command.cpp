@@ -7,7 +7,7 @@
 #include "base/redaction.hpp"
 #include "cli/handlers.hpp"
 #include "config/render.hpp"
-#include "gate/spec_check.hpp"
+#include "measure/spec_check.hpp"
 #include "git/repository.hpp"
 #include "harness/harness_config.hpp"
 
@@ -57,7 +57,7 @@ Result<ExitCode> config_command(const Invocation& invocation, Context& context) 
   const std::filesystem::path start =
       invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo")) : std::filesystem::current_path(ec);
   auto repository = git::open_repository(start);
-  const auto check = gate::check_launch_specs(*config, repository ? repository->get() : nullptr);
+  const auto check = measure::check_launch_specs(*config, repository ? repository->get() : nullptr);
   context.out << fmt::format("\n# launch specs: {} [[kernel]] table{} and {} `// kforecast:` block{} read\n",
                              check.config_specs, check.config_specs == 1 ? "" : "s", check.comment_specs,
                              check.comment_specs == 1 ? "" : "s");

@@ -12,7 +12,7 @@
 #include "cli/handlers.hpp"
 #include "cuda/probe.hpp"
 #include "cuda/toolkit_locator.hpp"
-#include "gate/llm_settings.hpp"
+#include "forecasters/llm_settings.hpp"
 #include "kforecast_version.hpp"
 #include "http/curl_transport.hpp"
 #include "llm/endpoint_check.hpp"
@@ -48,7 +48,7 @@ void print_endpoint(Context& context, const Result<config::Config>& config) {
   }
   const std::string where =
       fmt::format("{} ({})", config->string_value("endpoint.url"), config->setting("endpoint.url").origin);
-  auto settings = gate::endpoint_settings(*config, context.env);
+  auto settings = forecasters::endpoint_settings(*config, context.env);
   if (!settings) {
     print_line(context, "endpoint", fmt::format("{}: {}", where, settings.error().message));
     return;

@@ -14,9 +14,9 @@
 #include "embedded/occupancy.hpp"
 #include "eval/evaluation.hpp"
 #include "eval/output.hpp"
-#include "gate/compiler_loading.hpp"
-#include "gate/facts_cache.hpp"
-#include "gate/llm_settings.hpp"
+#include "cli/compiler_loading.hpp"
+#include "cli/real_world.hpp"
+#include "forecasters/llm_settings.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -83,7 +83,7 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
                     {}};
   std::unique_ptr<cuda::Compiler> compiler;
   if (!invocation.has("--no-nvrtc")) {
-    auto loaded = gate::load_compiler(*config, context.env);
+    auto loaded = load_compiler(*config, context.env);
     if (loaded)
       compiler = std::move(*loaded);
     else
@@ -93,14 +93,14 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
 
   auto evaluation = [&]() -> Result<eval::Evaluation> {
     if (options->forecaster == "embedded") {
-      const auto facts_cache = gate::default_facts_cache(context.env);
+      const auto facts_cache = default_facts_cache(context.env);
       return eval::evaluate_embedded(*pairs, std::move(run),
                                      {compiler.get(), arch, *gpu, facts_cache ? &*facts_cache : nullptr}, hardware,
                                      progress);
     }
     auto prompts = eval::work_tree_prompts(*config);
     if (!prompts) return std::unexpected(prompts.error());
-    auto forecaster = gate::make_llm_forecaster(*config, context.env, std::move(*prompts), progress);
+    auto forecaster = forecasters::make_llm_forecaster(*config, context.env, real_llm_world(*config, context.env), std::move(*prompts), progress);
     if (!forecaster) return std::unexpected(forecaster.error());
     return eval::evaluate_with(**forecaster, *pairs, std::move(run), {compiler.get(), arch, ""});
   }();

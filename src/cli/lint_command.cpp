@@ -2,8 +2,8 @@
 // `kforecast lint [--staged | FILE...]`: the performance lint, for a pre-commit hook or by hand.
 // With --staged it lints what `git commit` would record and reports only on the added lines;
 // with files it lints them whole. Each changed kernel is also forecast offline against HEAD
-// (gate/lint_forecast.hpp). Exit 1 when a rule of severity error fires or a forecast gives a
-// regression a probability above lint.forecast_fail_confidence. The run is gate/lint_run.hpp's;
+// (lint_run/lint_forecast.hpp). Exit 1 when a rule of severity error fires or a forecast gives a
+// regression a probability above lint.forecast_fail_confidence. The run is lint_run/lint_run.hpp's;
 // this file parses the options, opens the repository, builds the forecaster and writes.
 
 #include <algorithm>
@@ -15,11 +15,14 @@
 
 #include "base/redaction.hpp"
 #include "cli/gate_outside.hpp"
+#include "cli/compiler_loading.hpp"
+#include "cli/real_world.hpp"
+#include "cuda/library_search.hpp"
 #include "cli/handlers.hpp"
-#include "gate/lint_forecast.hpp"
-#include "gate/lint_hook.hpp"
-#include "gate/lint_rules.hpp"
-#include "gate/lint_run.hpp"
+#include "lint_run/lint_forecast.hpp"
+#include "lint_run/lint_hook.hpp"
+#include "lint_run/lint_rules.hpp"
+#include "lint_run/lint_run.hpp"
 #include "git/repository.hpp"
 #include "lint/diagnostic_writer.hpp"
 
@@ -35,8 +38,8 @@ Result<ExitCode> install_hook_command(const Invocation& invocation, Context& con
   std::error_code link_error;
   const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe", link_error);
   auto hook =
-      gate::install_pre_commit_hook(directory, link_error ? "kforecast" : binary.string(),
-                                    invocation.has("--force") ? gate::ForeignHook::replace : gate::ForeignHook::keep);
+      lint_run::install_pre_commit_hook(directory, link_error ? "kforecast" : binary.string(),
+                                    invocation.has("--force") ? lint_run::ForeignHook::replace : lint_run::ForeignHook::keep);
   if (!hook) return std::unexpected(hook.error());
   context.out << fmt::format("installed {}: 'git commit' now runs 'kforecast lint --staged'\n", hook->string());
   return ExitCode::pass;
@@ -84,7 +87,15 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
 
-  gate::LintRequest request{nullptr, invocation.positional, nullptr, nullptr, context.env, &this_machine_sandbox()};
+  const config::Config& settings = *config;
+  lint_run::LintRequest request{
+      .files = invocation.positional,
+      .compiler = [&settings, env = context.env](std::optional<std::filesystem::path> work_tree) {
+        return load_compiler(settings, env, std::move(work_tree));
+      },
+      .cuda_include_dir = cuda::toolkit_include_dir(context.env),
+      .facts_cache = lint_facts_folder(context.env),
+      .sandbox = &this_machine_sandbox()};
   std::unique_ptr<git::Repository> repository;
   if (staged) {
     std::error_code ec;
@@ -95,17 +106,17 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
     request.staged = repository.get();
   }
   const auto forecaster =
-      gate::lint_forecaster(config->string_value("forecast.hardware"), config->number_value("bench.tolerance"));
+      lint_run::lint_forecaster(config->string_value("forecast.hardware"), config->number_value("bench.tolerance"));
   if (!invocation.has("--no-forecast")) {
     request.forecaster = &forecaster;
     // The named files are forecast against the HEAD of the repository they are in, if any.
     if (!staged)
-      if (auto found = git::open_repository(gate::config_root(*config))) {
+      if (auto found = git::open_repository(lint_run::config_root(*config))) {
         repository = std::move(*found);
         request.files_repository = repository.get();
       }
   }
-  auto run = gate::run_lint(*config, request);
+  auto run = lint_run::run_lint(*config, request);
   if (!run) return std::unexpected(run.error());
   return write_report(run->report, invocation, context);
 }

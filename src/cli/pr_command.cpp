@@ -11,12 +11,13 @@
 #include <fmt/format.h>
 
 #include "cli/gate_outside.hpp"
+#include "cli/real_world.hpp"
 #include "cli/handlers.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
-#include "gate/change_reading.hpp"
-#include "gate/llm_settings.hpp"
-#include "gate/plan_step.hpp"
+#include "change/change_reading.hpp"
+#include "forecasters/llm_settings.hpp"
+#include "plan/plan_step.hpp"
 #include "gate/run_gate.hpp"
 #include "git/change_author.hpp"
 #include "git/revision_range.hpp"
@@ -91,7 +92,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (!repository) return std::unexpected(repository.error());
   const git::Repository& repo = **repository;
 
-  gate::ChangeRequest request;
+  change::ChangeRequest request;
   if (invocation.has("--diff")) {
     const std::string path = invocation.value("--diff");
     std::ifstream file;
@@ -103,9 +104,9 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   request.staged = invocation.has("--staged");
   if (invocation.has("--base")) request.range.base = invocation.value("--base");
   if (invocation.has("--head")) request.range.head = invocation.value("--head");
-  auto change = gate::read_change(repo, request, context.env);
+  auto change = change::read_change(repo, request, context.env);
   if (!change) return std::unexpected(change.error());
-  gate::PrSources& sources = change->sources;
+  change::PrSources& sources = change->sources;
   const std::string& base = change->base;
   // A patch has no base revision to read the config from: the work tree's config applies.
   auto config = invocation.has("--diff") ? load_command_config(invocation, context)
@@ -114,14 +115,14 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   const std::filesystem::path repository_root = repo.root();
   const gate::Settings settings = gate::read_settings(*config, repository_root);
   // A file over the limit is read once (git gives it whole) and dropped before it is scanned.
-  for (auto& note : gate::skip_oversized_files(sources, settings.max_file_bytes, "kernels.max_file_kib"))
+  for (auto& note : change::skip_oversized_files(sources, settings.max_file_bytes, "kernels.max_file_kib"))
     sources.diff.notes.push_back(std::move(note));
   auto llm = use_llm_forecaster(invocation, *config);
   if (!llm) return std::unexpected(llm.error());
   std::optional<llm::PromptSet> prompts;
   if (*llm) {
-    if (auto checked = gate::check_llm_settings(*config, context.env); !checked) return std::unexpected(checked.error());
-    auto loaded = gate::configured_prompts(*config, repo, invocation.has("--diff") ? "" : base);
+    if (auto checked = forecasters::check_llm_settings(*config, context.env, real_llm_world(*config, context.env)); !checked) return std::unexpected(checked.error());
+    auto loaded = forecasters::configured_prompts(*config, repo, invocation.has("--diff") ? "" : base);
     if (!loaded) return std::unexpected(loaded.error());
     prompts = std::move(*loaded);
   }
@@ -131,9 +132,10 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   // NOLINTNEXTLINE(bugprone-unused-local-non-trivial-variable): its destructor waits for the close
   auto close_repository = std::async(std::launch::async, [owned = std::move(*repository)]() mutable { owned.reset(); });
 
-  const gate::ScannedChange scanned = gate::scan_change(sources, progress);
+  const change::ScannedChange scanned = change::scan_change(sources, progress);
 
-  gate::Outside outside = real_outside(*config, context);
+  RealOutside real(*config, context);
+  gate::Outside& outside = real.outside();
   const bool plan = invocation.has("--plan");
   const gate::NoBench no_bench{invocation.has("--no-bench")};
   auto gate_result = gate::run_gate({base, change->head.empty() ? "index" : change->head,
@@ -144,7 +146,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (!gate_result) return std::unexpected(gate_result.error());
   // --plan stops after the policy: the GPU jobs measure from the plan, and `report --merge` finishes the report.
   if (plan)
-    return write_plan(gate_result->run, gate_result->to_measure,
+    return plan::write_plan(gate_result->run, gate_result->to_measure,
                       {gate_result->analysis, scanned.base, scanned.head, settings.ledger, no_bench}, *config,
                       invocation.value("--plan"), context.env, context.err);
   progress.stage("writing the report");

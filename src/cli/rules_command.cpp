@@ -6,7 +6,7 @@
 
 #include "base/nearest_name.hpp"
 #include "cli/handlers.hpp"
-#include "gate/lint_rules.hpp"
+#include "lint_run/lint_rules.hpp"
 #include "lint/rule_text.hpp"
 
 namespace kforecast::cli {
@@ -15,7 +15,7 @@ Result<ExitCode> rules_command(const Invocation& invocation, Context& context) {
   if (invocation.positional.size() > 1) return usage_error("'kforecast rules' takes at most one rule id");
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
-  auto rules = gate::configured_rules(*config);
+  auto rules = lint_run::configured_rules(*config);
   if (!rules) return std::unexpected(rules.error());
   if (invocation.positional.empty()) {
     context.out << lint::rule_table(rules->rules());

@@ -10,10 +10,10 @@
 #include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
 #include "config/config.hpp"
-#include "gate/plan_config.hpp"
-#include "gate/plan_file.hpp"
+#include "plan/plan_config.hpp"
+#include "plan/plan_file.hpp"
 #include "gate/settings.hpp"
-#include "gate/shard_run.hpp"
+#include "plan/shard_run.hpp"
 #include "git/change_author.hpp"
 
 namespace kforecast::cli {
@@ -42,23 +42,24 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   if (!invocation.has("--shard")) return usage_error("--plan needs --shard I/N (e.g. --shard 1/1 for all of it)");
   auto shard = parse_shard(invocation.value("--shard"));
   if (!shard) return std::unexpected(shard.error());
-  // The plan is data (gate/plan_config.hpp): what loads a library, runs a program or names a file
+  // The plan is data (plan/plan_config.hpp): what loads a library, runs a program or names a file
   // is this job's own config's, read before the plan.
   auto own = load_command_config(invocation, context);
   if (!own) return std::unexpected(own.error());
   const std::string plan_path = invocation.value("--plan");
-  auto plan = gate::read_plan_file(plan_path, gate::plan_limits(*own));
+  auto plan = plan::read_plan_file(plan_path, plan::plan_limits(*own));
   if (!plan) return std::unexpected(plan.error());
-  auto config = gate::plan_config(plan->plan, plan_path, *own, context.env);
+  auto config = plan::plan_config(plan->plan, plan_path, *own, context.env);
   if (!config) return std::unexpected(config.error());
 
   const gate::Settings settings = gate::read_settings(*config, {});
-  gate::Outside outside = real_outside(*config, context);
-  const gate::ShardResults results =
-      gate::measure_shard(plan->plan, plan->hash, shard->first, shard->second, settings,
+  RealOutside real(*config, context);
+  gate::Outside& outside = real.outside();
+  const plan::ShardResults results =
+      plan::measure_shard(plan->plan, plan->hash, shard->first, shard->second, settings,
                           git::change_author(context.env), outside);
 
-  const std::string json = redact_secrets(gate::results_json(results));
+  const std::string json = redact_secrets(plan::results_json(results));
   if (invocation.has("--output")) {
     std::ofstream out(invocation.value("--output"), std::ios::binary);
     if (!out || !(out << json) || !out.flush())

@@ -13,8 +13,8 @@
 #include "embedded/occupancy.hpp"
 #include "embedded/ordinal_model.hpp"
 #include "embedded/training_set.hpp"
-#include "gate/compiler_loading.hpp"
-#include "gate/facts_cache.hpp"
+#include "cli/compiler_loading.hpp"
+#include "cli/real_world.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -55,13 +55,13 @@ Result<ExitCode> train_command(const Invocation& invocation, Context& context) {
   std::unique_ptr<cuda::Compiler> compiler;
   std::string compiler_note;
   if (!invocation.has("--no-nvrtc")) {
-    auto loaded = gate::load_compiler(*config, context.env);
+    auto loaded = load_compiler(*config, context.env);
     if (loaded)
       compiler = std::move(*loaded);
     else
       compiler_note = loaded.error().message();
   }
-  const auto facts_cache = gate::default_facts_cache(context.env);
+  const auto facts_cache = default_facts_cache(context.env);
   auto set = embedded::training_set(
       *pairs, {.compiler = compiler.get(), .arch = arch, .gpu = *gpu, .facts_cache = facts_cache ? &*facts_cache : nullptr},
       path);

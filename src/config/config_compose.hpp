@@ -3,7 +3,7 @@
 
 // A config put together from two: a trusted job's own config, with a few settings (and arrays of
 // tables) of another config in their place — a plan's, written where a pull request may have had
-// a hand in it (gate/plan_config.hpp decides which). Made as TOML text and read back, so what
+// a hand in it (plan/plan_config.hpp decides which). Made as TOML text and read back, so what
 // reads the text rather than the keys ([[kernel]] launch specs, [[harness]], a child process handed
 // the config) sees exactly what the settings say, and nothing else of the other config.
 

@@ -39,7 +39,7 @@ Result<Evaluation> evaluate_embedded(std::span<const embedded::LabelledPair> pai
   return evaluation;
 }
 
-Result<Evaluation> evaluate_with(const gate::Forecaster& forecaster, std::span<const embedded::LabelledPair> pairs,
+Result<Evaluation> evaluate_with(const forecasters::Forecaster& forecaster, std::span<const embedded::LabelledPair> pairs,
                                  EvalRun run, const PromptCompiler& prompt_compiler) {
   Evaluation evaluation = start(pairs, std::move(run));
   auto model = forecast_with(forecaster, pairs, evaluation.rows, prompt_compiler);

@@ -20,7 +20,7 @@
 #include "eval/output.hpp"
 #include "eval/rows.hpp"
 #include "eval/scoring.hpp"
-#include "gate/forecaster.hpp"
+#include "forecasters/forecaster.hpp"
 
 namespace kforecast::eval {
 
@@ -40,7 +40,7 @@ Result<Evaluation> evaluate_embedded(std::span<const embedded::LabelledPair> pai
 // `forecaster` (the configured LLM endpoint, built by cli) over every pair; a pair it gives no
 // forecast for is scored as the uniform distribution, and counted in the notes. `pairs` must not
 // be empty.
-Result<Evaluation> evaluate_with(const gate::Forecaster& forecaster, std::span<const embedded::LabelledPair> pairs,
+Result<Evaluation> evaluate_with(const forecasters::Forecaster& forecaster, std::span<const embedded::LabelledPair> pairs,
                                  EvalRun run, const PromptCompiler& prompt_compiler);
 
 // Writes the predictions file (eval/output.hpp's write_predictions) to `path` and adds a note

@@ -10,7 +10,7 @@
 #include "cuda/library_search.hpp"
 #include "embedded/ordinal_model.hpp"
 #include "embedded/training.hpp"
-#include "gate/compiler_facts.hpp"
+#include "forecasters/compiler_facts.hpp"
 #include "policy/identical_code.hpp"
 
 namespace kforecast::eval {
@@ -30,7 +30,7 @@ std::string compiler_facts(const PromptCompiler& prompt_compiler, const std::str
                            const embedded::KernelText& side) {
   policy::CompileUnit unit{unit_name, side.source.str(), {}, {}, {}};
   unit.include_dirs = cuda::toolkit_header_dirs(prompt_compiler.cuda_include);
-  return gate::compiler_facts(*prompt_compiler.compiler, unit, side.kernel, prompt_compiler.arch);
+  return forecasters::compiler_facts(*prompt_compiler.compiler, unit, side.kernel, prompt_compiler.arch);
 }
 
 }  // namespace
@@ -103,13 +103,13 @@ Result<llm::PromptSet> work_tree_prompts(const config::Config& config) {
   return llm::load_prompts(config.file()->parent_path() / directory);
 }
 
-Result<std::string> forecast_with(const gate::Forecaster& forecaster, std::span<const embedded::LabelledPair> pairs,
+Result<std::string> forecast_with(const forecasters::Forecaster& forecaster, std::span<const embedded::LabelledPair> pairs,
                                   std::vector<EvalRow>& rows, const PromptCompiler& prompt_compiler) {
-  std::vector<gate::ForecastRequest> requests;
+  std::vector<forecasters::ForecastRequest> requests;
   for (const auto& pair : pairs) {
-    gate::ForecastRequest request{pair.reference, pair.candidate, {}};
+    forecasters::ForecastRequest request{pair.reference, pair.candidate, {}};
     request.prompt_extras = [&pair, &prompt_compiler] {
-      gate::PromptExtras extras;
+      forecasters::PromptExtras extras;
       extras.candidate_raw = pair.candidate.source;
       if (pair.reference.launch || pair.candidate.launch)
         extras.launch_text = fmt::format("reference: {}; candidate: {}", launch_text(pair.reference.launch),

@@ -2,7 +2,7 @@
 #pragma once
 
 // The forecasts of `kforecast eval`'s rows (eval/rows.hpp), from either forecaster: the embedded
-// model, in-sample or leave-one-family-out, or any gate::Forecaster (the configured LLM endpoint),
+// model, in-sample or leave-one-family-out, or any forecasters::Forecaster (the configured LLM endpoint),
 // the seam `pr` forecasts through.
 
 #include <cstddef>
@@ -17,7 +17,7 @@
 #include "embedded/labelled_pairs.hpp"
 #include "embedded/pair_features.hpp"
 #include "eval/rows.hpp"
-#include "gate/forecaster.hpp"
+#include "forecasters/forecaster.hpp"
 #include "llm/prompt_set.hpp"
 
 namespace kforecast::eval {
@@ -28,7 +28,7 @@ struct EmbeddedEvalSummary {
 };
 
 // The embedded model over every row. It reads the features itself rather than going through
-// gate::EmbeddedForecaster: under CrossValidation::family, fold f's model is trained
+// forecasters::EmbeddedForecaster: under CrossValidation::family, fold f's model is trained
 // (train_model: weights, then temperature out of fold among the training families) on the
 // features of the other families' rows only, so a test family's rows are never seen by its
 // model, and the seam forecasts with the compiled-in model only.
@@ -53,7 +53,7 @@ Result<llm::PromptSet> work_tree_prompts(const config::Config& config);
 // compiler facts, built only if a prompt asks). A row the forecaster gives no forecast for is
 // scored as the uniform distribution, and its notes say why. Returns what forecast the rows, in
 // words (the forecaster's last run note). Errors only for a problem found before any forecast.
-Result<std::string> forecast_with(const gate::Forecaster& forecaster, std::span<const embedded::LabelledPair> pairs,
+Result<std::string> forecast_with(const forecasters::Forecaster& forecaster, std::span<const embedded::LabelledPair> pairs,
                                   std::vector<EvalRow>& rows, const PromptCompiler& prompt_compiler);
 
 }  // namespace kforecast::eval

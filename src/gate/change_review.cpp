@@ -11,15 +11,14 @@
 
 #include "cuda/library_search.hpp"
 #include "embedded/occupancy.hpp"
-#include "gate/compiler_facts.hpp"
-#include "gate/device_unit.hpp"
-#include "gate/embedded_forecaster.hpp"
-#include "gate/facts_cache.hpp"
-#include "gate/identical_code_step.hpp"
+#include "forecasters/compiler_facts.hpp"
+#include "forecasters/device_unit.hpp"
+#include "forecasters/embedded_forecaster.hpp"
+#include "builds/identical_code_step.hpp"
 #include "gate/kernel_policy.hpp"
-#include "gate/llm_launch_text.hpp"
-#include "gate/machine_code_tier.hpp"
-#include "gate/unreported_kernels.hpp"
+#include "forecasters/llm_launch_text.hpp"
+#include "builds/machine_code_tier.hpp"
+#include "builds/unreported_kernels.hpp"
 #include "policy/ptx_cache.hpp"
 #include "policy/trust.hpp"
 
@@ -40,7 +39,7 @@ report::Change change_of(kernels::KernelChange change) {
   return report::Change::modified;
 }
 
-report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const KernelCodeVerdict* code,
+report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const builds::KernelCodeVerdict* code,
                               const std::string& arch, const std::string& no_compiler) {
   const auto& site = kernel.head ? *kernel.head : *kernel.base;
   report::KernelEntry entry{
@@ -65,7 +64,7 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
     return entry;
   }
   // Only a real break fails the gate: the base compiled and the head does not, with the first
-  // error in the project's own code (gate/compile_failure.hpp). A head kforecast lacks the context
+  // error in the project's own code (builds/compile_failure.hpp). A head kforecast lacks the context
   // to compile, or a kernel neither side compiles, is forecast like any other change.
   if (code != nullptr && code->outcome == CodeComparison::head_failed && code->missing_context.empty()) {
     entry.verdict = report::KernelVerdict::fail;
@@ -91,7 +90,7 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
     entry.notes.push_back(code->note);
   else if (kernel.change != kernels::KernelChange::added && !no_compiler.empty())
     entry.notes.push_back(no_compiler);
-  if (found_by_machine_code(kernel))
+  if (builds::found_by_machine_code(kernel))
     entry.notes.push_back(
         "not forecast: the forecasters read source, and what changed lies outside the kernel's source (a template "
         "argument or constant at its launch site, code it runs that the scan cannot follow)");
@@ -101,13 +100,13 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const Kernel
 // Whether a changed kernel is forecast: present at both revisions, and neither settled nor failed
 // by the identical-code tier.
 bool needs_forecast(const kernels::ChangedKernel& kernel, const report::KernelEntry& entry) {
-  return kernel.base && kernel.head && !found_by_machine_code(kernel) &&
+  return kernel.base && kernel.head && !builds::found_by_machine_code(kernel) &&
          entry.decision == report::Decision::forecast_only && entry.verdict != report::KernelVerdict::fail;
 }
 
 // The text the forecasters read for a kernel at one revision (cli/device_unit.hpp), shared by
 // every kernel of its file.
-SharedText kernel_text(DeviceUnits& units, const kernels::KernelSite& site) { return units.text(site); }
+SharedText kernel_text(forecasters::DeviceUnits& units, const kernels::KernelSite& site) { return units.text(site); }
 
 // The embedded forecaster's launch features: a side's grid, block and dynamic shared memory.
 std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::ResolvedLaunch>& launch) {
@@ -128,30 +127,30 @@ std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::Reso
 // ptxas reports resources); templates and kernels NVRTC cannot name simply go without. The
 // requests refer to `analysis`, `base`, `head`, `config_specs` and `compiler`, which must outlive
 // them.
-std::vector<ForecastRequest> forecast_requests(
+std::vector<forecasters::ForecastRequest> forecast_requests(
     const std::vector<std::size_t>& entries, const kernels::ChangeAnalysis& analysis,
     const kernels::RevisionSources& base, const kernels::RevisionSources& head, const std::string& cuda_include,
-    DeviceUnits& base_units, DeviceUnits& head_units, const cuda::Compiler* compiler, const std::string& arch,
+    forecasters::DeviceUnits& base_units, forecasters::DeviceUnits& head_units, const cuda::Compiler* compiler, const std::string& arch,
     const std::vector<bench::LaunchSpec>& config_specs) {
-  std::vector<ForecastRequest> requests;
+  std::vector<forecasters::ForecastRequest> requests;
   for (const std::size_t i : entries) {
     const auto& kernel = analysis.kernels[i];
-    const auto launches = kernel_launches(base, *kernel.base, head, *kernel.head, config_specs);
-    ForecastRequest request{
+    const auto launches = forecasters::kernel_launches(base, *kernel.base, head, *kernel.head, config_specs);
+    forecasters::ForecastRequest request{
         {kernel_text(base_units, *kernel.base), kernel.base->qualified_name, geometry(launches.reference)},
         {kernel_text(head_units, *kernel.head), kernel.head->qualified_name, geometry(launches.candidate)},
         {}};
     request.prompt_extras = [&base, &head, &config_specs, &kernel, compiler, arch, cuda_include] {
-      PromptExtras extras;
-      auto launch = kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
+      forecasters::PromptExtras extras;
+      auto launch = forecasters::kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
       extras.launch_text = std::move(launch.text);
       extras.notes = std::move(launch.notes);
       extras.candidate_raw = head.files().at(kernel.head->file);
       if (compiler != nullptr) {
-        const IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
-        extras.reference_compiler_facts = compiler_facts(*compiler, compile_unit(base, kernel.base->file, unit_context),
+        const builds::IdenticalCodeContext unit_context{*compiler, arch, nullptr, cuda_include};
+        extras.reference_compiler_facts = forecasters::compiler_facts(*compiler, compile_unit(base, kernel.base->file, unit_context),
                                                          kernel.base->qualified_name, arch);
-        extras.candidate_compiler_facts = compiler_facts(*compiler, compile_unit(head, kernel.head->file, unit_context),
+        extras.candidate_compiler_facts = forecasters::compiler_facts(*compiler, compile_unit(head, kernel.head->file, unit_context),
                                                          kernel.head->qualified_name, arch);
       }
       return extras;
@@ -170,7 +169,7 @@ bool same_geometry(const std::optional<embedded::LaunchGeometry>& a, const std::
 // a template argument changed at the launch site, a launch input the forecasters do not see) is
 // not forecast: any forecast would say "no change" for a change it cannot see. It goes to a
 // measurement instead. Drops such requests, and their kernels from `to_forecast`.
-void drop_blind_requests(GateRun& run, std::vector<std::size_t>& to_forecast, std::vector<ForecastRequest>& requests) {
+void drop_blind_requests(GateRun& run, std::vector<std::size_t>& to_forecast, std::vector<forecasters::ForecastRequest>& requests) {
   std::size_t kept = 0;
   for (std::size_t k = 0; k < requests.size(); ++k) {
     const auto& reference = requests[k].reference;
@@ -204,11 +203,11 @@ embedded::FeatureContext embedded_features(const Settings& settings, const cuda:
 // The forecasts of `requests`, a batch at a time so that the run's wall budget is checked as they
 // go (the embedded forecaster compiles each side for its facts: seconds a kernel). The kernels left
 // once it has passed get no forecast, and the budget's reason.
-Result<ForecastRun> forecast_within_deadline(const Forecaster& forecaster, std::span<const ForecastRequest> requests,
+Result<forecasters::ForecastRun> forecast_within_deadline(const forecasters::Forecaster& forecaster, std::span<const forecasters::ForecastRequest> requests,
                                              Outside& outside) {
   constexpr std::size_t batch = 16;
-  ForecastRun run;
-  if (outside.progress) outside.progress->stage("forecasting", requests.size());
+  forecasters::ForecastRun run;
+  if (outside.console.progress) outside.console.progress->stage("forecasting", requests.size());
   for (std::size_t start = 0; start < requests.size(); start += batch) {
     if (outside.deadline.passed()) {
       for (std::size_t k = start; k < requests.size(); ++k)
@@ -220,17 +219,17 @@ Result<ForecastRun> forecast_within_deadline(const Forecaster& forecaster, std::
     std::ranges::move(part->kernels, std::back_inserter(run.kernels));
     for (auto& note : part->notes)
       if (std::ranges::find(run.notes, note) == run.notes.end()) run.notes.push_back(std::move(note));
-    if (outside.progress) outside.progress->advance(run.kernels.size());
+    if (outside.console.progress) outside.console.progress->advance(run.kernels.size());
   }
   return run;
 }
 
 // Each kernel's forecast and notes into its case: why its forecaster failed, if it did, then
 // what the forecaster noted.
-void record_forecasts(GateRun& run, const std::vector<std::size_t>& entries, ForecastRun forecasts) {
+void record_forecasts(GateRun& run, const std::vector<std::size_t>& entries, forecasters::ForecastRun forecasts) {
   for (std::size_t k = 0; k < entries.size(); ++k) {
     report::KernelEntry& entry = run.cases.at(entries[k]).entry;
-    KernelForecast& kernel = forecasts.kernels.at(k);
+    forecasters::KernelForecast& kernel = forecasts.kernels.at(k);
     if (!kernel.failure_note.empty()) entry.notes.push_back(std::move(kernel.failure_note));
     for (auto& note : kernel.notes) entry.notes.push_back(std::move(note));
     entry.forecast = std::move(kernel.forecast);
@@ -240,7 +239,7 @@ void record_forecasts(GateRun& run, const std::vector<std::size_t>& entries, For
 
 // A forecaster that failed is never silent: a report warning whose headline the report's first
 // line carries, said on standard error too. Nothing when every kernel got its own forecast.
-void warn_of_failures(GateRun& gate_run, const Forecaster& forecaster, const ForecastRun& run, std::ostream& err) {
+void warn_of_failures(GateRun& gate_run, const forecasters::Forecaster& forecaster, const forecasters::ForecastRun& run, std::ostream& err) {
   std::size_t failed = 0, stood_in = 0;
   const std::string* first = nullptr;
   for (const auto& kernel : run.kernels) {
@@ -283,7 +282,7 @@ void warn_of_uncompared_units(GateRun& gate_run, const std::vector<std::string>&
 
 std::pair<std::string, std::string> target_arch(const Settings& settings, const Outside& outside) {
   if (settings.arch != "auto") return {settings.arch, fmt::format("target {} (cuda.arch)", settings.arch)};
-  if (auto local = outside.local_gpu ? outside.local_gpu() : std::nullopt)
+  if (auto local = outside.gpu.local ? outside.gpu.local() : std::nullopt)
     return {local->first, fmt::format("target {} (the local {})", local->first, local->second)};
   return {"sm_90", "target sm_90 (cuda.arch is auto and no GPU is visible)"};
 }
@@ -291,16 +290,31 @@ std::pair<std::string, std::string> target_arch(const Settings& settings, const 
 Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInputs inputs, const Settings& settings,
                                                         Outside& outside) {
   kernels::ChangeAnalysis& analysis = inputs.analysis;
-  const std::string cuda_include = cuda::toolkit_include_dir(outside.env);
+  const std::string& cuda_include = outside.compilers.cuda_include_dir;
 
   const auto [arch, arch_note] = target_arch(settings, outside);
-  const auto facts_cache = default_facts_cache(outside.env);
-  auto compiler = inputs.compile ? outside.compiler()
-                                 : cuda::LoadedCompiler(std::unexpected(cuda::Unavailable{"not compiled", "", "", {}}));
-  auto machine_code = inputs.compile ? compare_machine_code(inputs.base, inputs.head, analysis.kernels,
-                                                            {arch, compiler, settings}, outside)
-                                     : MachineCodeVerdicts{};
-  std::vector<KernelCodeVerdict>& code = machine_code.kernels;
+  const embedded::FactsCache* facts_cache = outside.caches.facts;
+  auto compiler = inputs.compile && outside.compilers.nvrtc
+                      ? outside.compilers.nvrtc()
+                      : cuda::LoadedCompiler(std::unexpected(cuda::Unavailable{"not compiled", "", "", {}}));
+  std::optional<builds::LoadedUnitCompiler> nvcc;
+  if (inputs.compile && outside.compilers.nvcc) nvcc = outside.compilers.nvcc();
+  auto machine_code =
+      inputs.compile
+          ? builds::compare_machine_code(inputs.base, inputs.head, analysis.kernels,
+                                         {.arch = arch,
+                                          .nvrtc = compiler,
+                                          .nvcc = nvcc ? &*nvcc : nullptr,
+                                          .compile = settings.compile,
+                                          .config = settings.config,
+                                          .cuda_include_dir = cuda_include,
+                                          .unit_cache = outside.caches.units,
+                                          .ptx_cache = outside.caches.ptx,
+                                          .console = outside.console,
+                                          .deadline = outside.deadline,
+                                          .reads_confined = outside.sandbox.files.in_force})
+          : builds::MachineCodeVerdicts{};
+  std::vector<builds::KernelCodeVerdict>& code = machine_code.kernels;
   for (std::size_t i = 0; i < machine_code.found.kernels.size(); ++i) {
     analysis.kernels.push_back(std::move(machine_code.found.kernels[i]));
     code.push_back(std::move(machine_code.found.verdicts[i]));
@@ -309,7 +323,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
 
   if (no_compiler.empty() && inputs.compile) run.notes.push_back(arch_note);
   for (auto& note : machine_code.notes) run.notes.push_back(std::move(note));
-  warn_of_uncompared_units(run, machine_code.uncompared_gap_units, outside.warnings);
+  warn_of_uncompared_units(run, machine_code.uncompared_gap_units, outside.console.warnings);
   for (const auto& note : inputs.context_notes) run.notes.push_back(note);
   for (const auto& name : analysis.comment_only) run.notes.push_back(fmt::format("{}: comments or whitespace only", name));
   for (std::size_t i = 0; i < analysis.kernels.size(); ++i)
@@ -322,26 +336,26 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
     if (needs_forecast(analysis.kernels[i], run.cases[i].entry)) to_forecast.push_back(i);
   // Nothing to forecast: no forecaster is built, so no endpoint is reached and libcurl is not loaded.
   const bool prompts_given = inputs.prompts.has_value();
-  auto launch_specs = config_launch_specs(settings.config);
-  DeviceUnits base_units(inputs.base, cuda_include), head_units(inputs.head, cuda_include);
-  std::vector<ForecastRequest> requests;
+  auto launch_specs = forecasters::config_launch_specs(settings.config);
+  forecasters::DeviceUnits base_units(inputs.base, cuda_include), head_units(inputs.head, cuda_include);
+  std::vector<forecasters::ForecastRequest> requests;
   if (!to_forecast.empty()) {
     requests = forecast_requests(to_forecast, analysis, inputs.base, inputs.head, cuda_include, base_units, head_units,
                                  compiler_or_null, arch, launch_specs.specs);
     drop_blind_requests(run, to_forecast, requests);
   }
   if (!requests.empty()) {
-    const auto features = embedded_features(settings, compiler_or_null, arch, facts_cache ? &*facts_cache : nullptr);
+    const auto features = embedded_features(settings, compiler_or_null, arch, facts_cache);
     auto forecaster = outside.forecaster(features, std::move(inputs.prompts), std::move(launch_specs.notes));
     if (!forecaster) return std::unexpected(forecaster.error());
     auto forecasts = forecast_within_deadline(**forecaster, requests, outside);
     if (!forecasts) return std::unexpected(forecasts.error());
-    warn_of_failures(run, **forecaster, *forecasts, outside.warnings);
+    warn_of_failures(run, **forecaster, *forecasts, outside.console.warnings);
     // An untrusted author's kernel that the LLM's forecast alone would pass gets the embedded
     // forecaster's opinion, which reads no prose and may pass it instead (kernel_policy.cpp).
     if (inputs.author.trust == git::AuthorTrust::untrusted) {
       std::vector<std::size_t> asked;
-      std::vector<ForecastRequest> second_requests;
+      std::vector<forecasters::ForecastRequest> second_requests;
       for (std::size_t k = 0; k < to_forecast.size(); ++k) {
         const auto& forecast = forecasts->kernels[k].forecast;
         if (forecast && steerable(*forecast) &&
@@ -351,7 +365,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
         }
       }
       if (!asked.empty()) {
-        const EmbeddedForecaster embedded(features, settings.tolerance);
+        const forecasters::EmbeddedForecaster embedded(features, settings.tolerance);
         if (auto opinions = embedded.forecast(second_requests))
           for (std::size_t k = 0; k < asked.size(); ++k) run.cases[asked[k]].second_opinion = opinions->kernels[k].forecast;
       }

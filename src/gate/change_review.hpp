@@ -33,7 +33,7 @@ struct ReviewInputs {
   const kernels::RevisionSources& base;
   const kernels::RevisionSources& head;
   // run.cases[i] will be analysis.kernels[i]; the kernels whose machine code changed where the
-  // scanner reported none (gate/unreported_kernels.hpp) are appended to it.
+  // scanner reported none (builds/unreported_kernels.hpp) are appended to it.
   kernels::ChangeAnalysis& analysis;
   std::optional<llm::PromptSet> prompts;       // set: the LLM forecaster (checked by the caller)
   std::span<const std::string> context_notes;  // run notes placed after the target's (the diff's)
@@ -47,7 +47,7 @@ struct ReviewInputs {
 // Appends one case per changed kernel to `run` (and run notes: the target, the comment-only
 // kernels, launch specs that could not be read), settles what the identical-code tier settles,
 // forecasts the rest and applies the policy. Returns the cases the policy sends to the GPU.
-// A forecaster that failed for any kernel is a run warning, also said on `outside.warnings`.
+// A forecaster that failed for any kernel is a run warning, also said on `outside.console.warnings`.
 // Errors only for a configuration problem of the LLM forecaster found before any request.
 Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInputs inputs, const Settings& settings,
                                                         Outside& outside);

@@ -11,7 +11,7 @@
 #include "base/content_hash.hpp"
 #include "bench/kernel_source.hpp"
 #include "bench/launch_spec_reader.hpp"
-#include "gate/learned_harness_map.hpp"
+#include "measure/learned_harness_map.hpp"
 #include "harness/harness_config.hpp"
 #include "policy/ledger.hpp"
 
@@ -43,7 +43,7 @@ std::string side_hash(const MeasureSide& side) {
 }
 
 // The harnesses without maps, their maps learned by capture at the base revision the first time
-// a kernel needs one (gate/learned_harness_map.hpp); the maps made for each kernel live here.
+// a kernel needs one (measure/learned_harness_map.hpp); the maps made for each kernel live here.
 class LearnedChoices {
  public:
   LearnedChoices(const std::vector<harness::Harness>& harnesses, std::filesystem::path repository, GateRun& run,
@@ -55,7 +55,7 @@ class LearnedChoices {
     for (std::size_t i = 0; i < m_harnesses.size(); ++i) {
       const harness::Harness& harness = m_harnesses[i];
       if (!harness.maps.empty() || harness.list.empty()) continue;
-      const LearnedMap* map = learned(i);
+      const measure::LearnedMap* map = learned(i);
       if (map == nullptr) continue;
       auto benchmarks = benchmarks_launching(*map, kernel);
       if (benchmarks.empty()) continue;
@@ -67,7 +67,7 @@ class LearnedChoices {
   }
 
  private:
-  const LearnedMap* learned(std::size_t index) {
+  const measure::LearnedMap* learned(std::size_t index) {
     auto& slot = m_learned[index];
     if (!slot) {
       slot = learn(m_harnesses[index]);
@@ -83,24 +83,24 @@ class LearnedChoices {
     return *slot ? &**slot : nullptr;
   }
 
-  Result<LearnedMap> learn(const harness::Harness& harness) {
-    if (auto why = m_outside.gpu_unavailable()) return usage_error(*why);
-    if (!m_outside.capture_shell || !m_outside.capture_library)
+  Result<measure::LearnedMap> learn(const harness::Harness& harness) {
+    if (auto why = m_outside.gpu.unavailable()) return usage_error(*why);
+    if (!m_outside.project.shell || !m_outside.project.capture_library)
       return usage_error("this command does not run project programs under the capture library");
-    auto library = m_outside.capture_library();
+    auto library = m_outside.project.capture_library();
     if (!library) return std::unexpected(library.error());
-    const auto trees = harness::default_harness_cache(m_outside.env);
+    const auto& trees = m_outside.project.trees;
     if (!trees) return usage_error("no cache folder (set HOME or XDG_CACHE_HOME)");
-    return learn_harness_map({harness, m_repository, m_run.base, *trees, trees->parent_path() / "learned", *library,
+    return measure::learn_harness_map({harness, m_repository, m_run.base, *trees, trees->parent_path() / "learned", *library,
                               m_outside.env},
-                             m_outside.capture_shell);
+                             m_outside.project.shell);
   }
 
   const std::vector<harness::Harness>& m_harnesses;
   std::filesystem::path m_repository;
   GateRun& m_run;
   Outside& m_outside;
-  std::vector<std::optional<Result<LearnedMap>>> m_learned;
+  std::vector<std::optional<Result<measure::LearnedMap>>> m_learned;
   std::deque<harness::BenchmarkMap> m_maps;  // stable addresses for the choices
 };
 
@@ -121,7 +121,7 @@ HarnessOutcome measure_through_harness(GateRun& run, std::span<const MeasureJob>
   auto harnesses = harness::read_harnesses(config.source_text(), config.source_name());
   const bool none = !harnesses || harnesses->empty();
   if (!harnesses) run.notes.push_back(fmt::format("[[harness]] not used: {}", harnesses.error().message));
-  if (none || !outside.measure_with_harness) {
+  if (none || !outside.project.harness) {
     result.others.assign(jobs.begin(), jobs.end());
     return result;
   }
@@ -150,24 +150,24 @@ HarnessOutcome measure_through_harness(GateRun& run, std::span<const MeasureJob>
   }
   if (entries.empty()) return result;
 
-  const auto cache = harness::default_harness_cache(outside.env);
+  const auto& cache = outside.project.trees;
   policy::LedgerEntry ledger_run;
   ledger_run.kforecast_version = run.version;
   ledger_run.recorded = outside.now();
   ledger_run.base = run.base;
   ledger_run.head = run.head;
-  const bool terminal = outside.warnings_to_terminal && outside.progress == nullptr;
+  const bool terminal = outside.console.is_terminal && outside.console.progress == nullptr;
   const MeasureKernel measure = [&](std::size_t index) -> Result<bench::Measurement> {
     const auto& entry = run.cases[index].entry;
     const auto& choice = choices[index];
     const auto& job = *std::ranges::find(jobs, index, &MeasureJob::entry);
     auto measurement = [&]() -> Result<bench::Measurement> {
       if (!cache) return usage_error("harness: no cache folder for its worktrees (set HOME or XDG_CACHE_HOME)");
-      auto measured = outside.measure_with_harness(
+      auto measured = outside.project.harness(
           {*choice.harness, *choice.map, settings.compile.repository_root, run.base, run.head, *cache,
            settings.tolerance, config.number_value("bench.confidence")},
           [&](std::string_view line) {
-            if (terminal) outside.warnings << "\r\033[K" << "kforecast: " << entry.name << ": " << line << std::flush;
+            if (terminal) outside.console.warnings << "\r\033[K" << "kforecast: " << entry.name << ": " << line << std::flush;
           });
       if (!measured)
         return fail(measured.error().exit_code,
@@ -185,7 +185,7 @@ HarnessOutcome measure_through_harness(GateRun& run, std::span<const MeasureJob>
     return measurement;
   };
   result.outcome = measure_kernels(run.cases, entries, settings.measure, measure, &outside.deadline);
-  if (terminal) outside.warnings << "\r\033[K" << std::flush;
+  if (terminal) outside.console.warnings << "\r\033[K" << std::flush;
   if (result.outcome.measured > 0)
     run.notes.push_back(fmt::format("measured {} kernel{} through the project's harness; ledger: {}",
                                     result.outcome.measured, result.outcome.measured == 1 ? "" : "s", ledger.string()));

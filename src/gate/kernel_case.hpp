@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "builds/unit_builds.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::gate {
@@ -17,20 +18,13 @@ namespace kforecast::gate {
 // One changed kernel's journey. `entry` is the kernel as the report will show it, filled in tier
 // by tier: the change (name, file, line, change, reasons), the code verdict's decision and notes,
 // the forecast, the policy's decision, the measurement and the verdict.
-// The project's compile context of a kernel's unit at each revision, as nvcc arguments: what the
-// measuring child builds it with, so that what is measured is what ships (gate/shipped_build.hpp).
-struct BuildArguments {
-  std::vector<std::string> base, head;
-  friend bool operator==(const BuildArguments&, const BuildArguments&) = default;
-};
-
 struct KernelCase {
   report::KernelEntry entry;
   // The embedded forecaster's forecast, asked for where the author's standing keeps the LLM's
   // forecast from passing the kernel on its own (gate/kernel_policy.hpp); nullopt otherwise.
   std::optional<report::ForecastEntry> second_opinion;
   // Set where nvcc built the kernel's unit at both revisions; nullopt: NVRTC builds it to measure.
-  std::optional<BuildArguments> build_arguments;
+  std::optional<builds::BuildArguments> build_arguments;
 };
 
 struct GateRun {

@@ -18,7 +18,7 @@
 #include "base/error.hpp"
 #include "bench/measurement.hpp"
 #include "gate/kernel_case.hpp"
-#include "gate/run_deadline.hpp"
+#include "base/run_deadline.hpp"
 #include "policy/ledger.hpp"
 #include "report/report.hpp"
 

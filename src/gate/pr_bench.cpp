@@ -22,14 +22,13 @@
 #include <fmt/format.h>
 
 #include "base/content_hash.hpp"
-#include "cuda/cuda_driver.hpp"
 #include "base/shell_text.hpp"
-#include "gate/bench_measure.hpp"
-#include "gate/capture_command_step.hpp"
+#include "measure/bench_measure.hpp"
+#include "measure/capture_command_step.hpp"
 #include "gate/harness_step.hpp"
 #include "gate/measure_step.hpp"
-#include "gate/revision_captures.hpp"
-#include "gate/shipped_build.hpp"
+#include "measure/revision_captures.hpp"
+#include "measure/shipped_build.hpp"
 #include "policy/ledger.hpp"
 
 namespace kforecast::gate {
@@ -111,14 +110,6 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
 
 }  // namespace
 
-std::string utc_timestamp() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  ::gmtime_r(&now, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-                     tm.tm_min, tm.tm_sec);
-}
-
 namespace {
 
 // The command that measures one kernel, runnable as printed: the base revision the run compared
@@ -133,23 +124,6 @@ std::string how_to_measure(const report::KernelEntry& entry, const std::string& 
 }
 
 }  // namespace
-
-std::optional<std::pair<std::string, std::string>> first_local_gpu(const config::Config& config) {
-  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
-  if (!driver) return std::nullopt;
-  auto devices = (*driver)->devices();
-  if (!devices || devices->empty()) return std::nullopt;
-  return std::pair{devices->front().arch(), devices->front().name};
-}
-
-std::optional<std::string> no_gpu_reason(const config::Config& config) {
-  auto driver = cuda::load_driver({"", config.string_value("cuda.driver_library")});
-  if (!driver) return fmt::format("no GPU here ({})", driver.error().message());
-  auto devices = (*driver)->devices();
-  if (!devices) return fmt::format("no GPU here ({})", devices.error().message);
-  if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
-  return std::nullopt;
-}
 
 std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
                                      const kernels::RevisionSources& base, const kernels::RevisionSources& head,
@@ -204,8 +178,8 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     run.gpu_time = gpu_time(run.cases, harness_outcome, note);
   };
   if (no_bench.set) return leave(no_bench.reason, no_bench.note);
-  const CaptureCommandSettings capture_command = capture_command_settings(config);
-  if (auto why = outside.gpu_unavailable()) {
+  const measure::CaptureCommandSettings capture_command = measure::capture_command_settings(config);
+  if (auto why = outside.gpu.unavailable()) {
     // The capture command records launches on the GPU; where there is none it is not run, and
     // the run says so where a kernel could have used it.
     if (!capture_command.command.empty() &&
@@ -230,29 +204,30 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   }
 
   // The command's progress, where it has one, shows the counts; else this line on a terminal.
-  const bool terminal = outside.warnings_to_terminal && outside.progress == nullptr;
+  const bool terminal = outside.console.is_terminal && outside.console.progress == nullptr;
   const auto progress = [&](const std::string& line) {
-    if (terminal) outside.warnings << "\r\033[K" << line << std::flush;
+    if (terminal) outside.console.warnings << "\r\033[K" << line << std::flush;
   };
   const std::string base_prefix = (root / "base").string() + "/";
   const std::string head_prefix = (root / "head").string() + "/";
   // Each revision's capture.dir, written here from git where it is committed
-  // (gate/revision_captures.hpp): read once, for the first kernel without a launch spec.
+  // (measure/revision_captures.hpp): read once, for the first kernel without a launch spec.
   const std::string base_captures_prefix = (root / "captures" / "base").string() + "/";
   const std::string head_captures_prefix = (root / "captures" / "head").string() + "/";
-  std::optional<Result<CaptureFolders>> capture_folders;
-  const fs::path repository_root = capture_repository_root(settings.compile.repository_root);
-  // capture.command's captures (gate/capture_command_step.hpp): recorded once, for the first
+  std::optional<Result<measure::CaptureFolders>> capture_folders;
+  const fs::path repository_root = measure::capture_repository_root(settings.compile.repository_root);
+  // capture.command's captures (measure/capture_command_step.hpp): recorded once, for the first
   // kernel that has neither spec nor capture; its failure is each such kernel's reason.
-  std::optional<Result<CaptureFolders>> command_folders;
-  const auto folders_of_command = [&]() -> const Result<CaptureFolders>& {
+  std::optional<Result<measure::CaptureFolders>> command_folders;
+  const auto folders_of_command = [&]() -> const Result<measure::CaptureFolders>& {
     if (!command_folders)
-      command_folders = command_capture_folders(run, capture_command, repository_root, outside);
+      command_folders =
+          measure::command_capture_folders(run.base, run.head, capture_command, repository_root, outside.project);
     return *command_folders;
   };
-  const auto folders_of_revisions = [&]() -> const Result<CaptureFolders>& {
+  const auto folders_of_revisions = [&]() -> const Result<measure::CaptureFolders>& {
     if (!capture_folders)
-      capture_folders = revision_capture_folders(config, repository_root, run.base, run.head, root);
+      capture_folders = measure::revision_capture_folders(config, repository_root, run.base, run.head, root);
     return *capture_folders;
   };
   // Paths below the current folder (the repository's: captures found in capture.dir) relative too.
@@ -263,6 +238,8 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
       text = replace_all(std::move(text), *prefix, "");
     return here_prefix.size() > 1 ? replace_all(std::move(text), here_prefix, "") : text;
   };
+  // Every pair here names its capture folders: the repository is not looked for.
+  const measure::BenchWorld world{.cuda_include_dir = outside.compilers.cuda_include_dir};
   policy::LedgerEntry ledger_run;
   ledger_run.kforecast_version = run.version;
   ledger_run.recorded = outside.now();
@@ -274,7 +251,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     const auto& job = *std::ranges::find(jobs, index, &MeasureJob::entry);
     const auto& entry = run.cases[index].entry;
     ++done;
-    if (outside.progress) outside.progress->advance(done);
+    if (outside.console.progress) outside.console.progress->advance(done);
     if (!job.complete) return usage_error("it has no version at one of the revisions to compare with");
     progress(fmt::format("kforecast: measuring {} on the GPU ({}/{}, limit {:g} s each)...", entry.name, done,
                          to_measure.size(), settings.bench_timeout_seconds));
@@ -282,12 +259,12 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     if (!base_hash) return std::unexpected(base_hash.error());
     auto head_hash = write_side(job.head, root / "head");
     if (!head_hash) return std::unexpected(head_hash.error());
-    BenchPair pair{(root / "head" / job.head.file).string() + ":" + job.head.kernel,
+    measure::BenchPair pair{(root / "head" / job.head.file).string() + ":" + job.head.kernel,
                    (root / "base" / job.base.file).string() + ":" + job.base.kernel, "", ""};
     // Both sides built as the project builds them, where nvcc built their units for the gate.
     if (job.base.build_arguments && job.head.build_arguments) {
       const fs::path build_file = root / "project-build.json";
-      std::ofstream(build_file) << project_build_json({(root / "base").string(), (root / "head").string(),
+      std::ofstream(build_file) << measure::project_build_json({(root / "base").string(), (root / "head").string(),
                                                        *job.base.build_arguments, *job.head.build_arguments});
       pair.project_build = build_file.string();
     }
@@ -300,13 +277,13 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
     std::string capture_origin;
-    auto prepared = prepare_pair(pair, config, outside.env);
-    if (!prepared && prepared.error().kind == PairProblem::Kind::no_launch_spec && !capture_command.command.empty()) {
+    auto prepared = prepare_pair(pair, config, world);
+    if (!prepared && prepared.error().kind == measure::PairProblem::Kind::no_launch_spec && !capture_command.command.empty()) {
       const auto& recorded = folders_of_command();
       if (!recorded) return usage_error(fmt::format("could not measure: {}", readable(recorded.error().message)));
       pair.capture_folders = *recorded;
-      prepared = prepare_pair(pair, config, outside.env);
-      if (!prepared && prepared.error().kind == PairProblem::Kind::no_launch_spec)
+      prepared = prepare_pair(pair, config, world);
+      if (!prepared && prepared.error().kind == measure::PairProblem::Kind::no_launch_spec)
         return usage_error(fmt::format(
             "no launch spec, no capture, and capture.command (`{}`) launched no kernel named {} at the base "
             "revision: run a program that launches it, or add a `// kforecast:` block (`kforecast spec suggest "
@@ -316,7 +293,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     }
     if (!prepared) {
       const std::string message = readable(prepared.error().error.message);
-      if (prepared.error().kind == PairProblem::Kind::no_launch_spec)
+      if (prepared.error().kind == measure::PairProblem::Kind::no_launch_spec)
         return usage_error(fmt::format(
             "no launch spec, so it cannot be run: add a `// kforecast:` comment block directly above `{}` in {} "
             "(`kforecast spec suggest {}` drafts one; sizes, grid, block and [kernel.args]; `kforecast help "
@@ -330,10 +307,10 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
       pair.capture = prepared->replay.path;  // the child replays the captures found here
       capture_origin = prepared->replay.origin;
     }
-    auto measurement = outside.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},
+    auto measurement = outside.gpu.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},
                                          [&](std::string_view line) { progress(std::string(line)); });
     if (!measurement) return usage_error(readable(measurement.error().message));
-    if (outside.progress) outside.progress->add_gpu_seconds(measurement->gpu_seconds);
+    if (outside.console.progress) outside.console.progress->add_gpu_seconds(measurement->gpu_seconds);
     measurement->reason = readable(measurement->reason);
     for (auto& note : measurement->notes) note = readable(note);
     if (!capture_origin.empty())
@@ -351,9 +328,9 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     if (observe) observe(index, outcome);
     return outcome;
   };
-  if (outside.progress) outside.progress->stage("measuring on the GPU", to_measure.size());
+  if (outside.console.progress) outside.console.progress->stage("measuring on the GPU", to_measure.size());
   const MeasureOutcome outcome = measure_kernels(run.cases, to_measure, settings.measure, measure, &outside.deadline);
-  if (terminal) outside.warnings << "\r\033[K" << std::flush;
+  if (terminal) outside.console.warnings << "\r\033[K" << std::flush;
   run.gpu_time = gpu_time(run.cases,
                           {outcome.spent_seconds + harness_outcome.spent_seconds,
                            outcome.measured + harness_outcome.measured, outcome.over_budget + harness_outcome.over_budget},

@@ -44,17 +44,6 @@ struct PrBenchInputs {
   NoBench no_bench;              // --no-bench (pr), no --bench (check)
 };
 
-// Why no kernel can be measured here, or nullopt when a GPU is usable: the CUDA driver loads and
-// reports a device (the check `kforecast doctor` makes).
-std::optional<std::string> no_gpu_reason(const config::Config& config);
-
-// The first local GPU's architecture and name ("sm_90", "NVIDIA H100 80GB HBM3"), or nullopt
-// where the driver does not load or reports no device.
-std::optional<std::pair<std::string, std::string>> first_local_gpu(const config::Config& config);
-
-// Now, as the ledger records it (UTC, ISO 8601).
-std::string utc_timestamp();
-
 // One kernel to measure, self-contained: both sides' texts (the kernel's file and the local
 // headers it reaches), so it can be measured where the repository is not (a plan's GPU shard).
 struct MeasureSide {

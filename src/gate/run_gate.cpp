@@ -59,7 +59,7 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
   GateRun& run = result.run;
   const HeadCodePolicy head_code = head_code_policy(inputs.author, outside.sandbox);
   if (!head_code.runs) {
-    outside.warnings << "kforecast: warning: " << report::warning_text(head_code.refusal) << "\n";
+    outside.console.warnings << "kforecast: warning: " << report::warning_text(head_code.refusal) << "\n";
     run.warnings.push_back(head_code.refusal);
   } else if (!head_code.unconfined_note.empty()) {
     run.notes.push_back(head_code.unconfined_note);
@@ -78,7 +78,7 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
     std::ranges::sort(result.to_measure);
   }
   if (stop == GateStop::after_policy) {
-    warn_of_spent_deadline(run, outside.deadline, outside.warnings);
+    warn_of_spent_deadline(run, outside.deadline, outside.console.warnings);
     return result;
   }
   measure_in_pr(run, result.to_measure,
@@ -86,7 +86,7 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
                  head_code.runs ? inputs.no_bench : head_code.no_bench()},
                 settings,
                 outside);
-  warn_of_spent_deadline(run, outside.deadline, outside.warnings);
+  warn_of_spent_deadline(run, outside.deadline, outside.console.warnings);
   return result;
 }
 

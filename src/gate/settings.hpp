@@ -10,22 +10,12 @@
 #include <filesystem>
 #include <string>
 
+#include "builds/unit_context.hpp"
 #include "config/config.hpp"
 #include "gate/measure_step.hpp"
 #include "policy/trust.hpp"
 
 namespace kforecast::gate {
-
-// compile.* and cuda.nvcc: building the units a change affects as the project does
-// (gate/unit_builds.hpp, gate/unit_context.hpp).
-struct CompileSettings {
-  std::filesystem::path repository_root;  // where compile_commands.json is looked for
-  std::string database;                   // compile.database; "": search the root and build*/
-  std::chrono::seconds budget{120};       // compile.budget_seconds
-  std::size_t jobs = 0;                   // compile.jobs; 0: one per core
-  std::size_t max_units = 32;             // compile.max_units
-  std::string nvcc;                       // cuda.nvcc; "": search
-};
 
 struct Settings {
   const config::Config& config;
@@ -38,7 +28,7 @@ struct Settings {
   bool fallback_to_embedded = false; // forecast.fallback = "embedded"
   std::size_t max_file_bytes = 0;    // kernels.max_file_kib
   std::filesystem::path ledger;      // policy.ledger, resolved (ledger_path)
-  CompileSettings compile;
+  builds::CompileSettings compile;
 };
 
 // policy.ledger, relative to the config file's directory, else to `repository_root` (where the

@@ -47,7 +47,7 @@ struct Harness {
   std::vector<BenchmarkMap> maps;
   std::string origin;
   // Prints the benchmarks' names, one per line. With no maps, the map is learned: each benchmark
-  // run once under the capture library (gate/learned_harness_map.hpp).
+  // run once under the capture library (measure/learned_harness_map.hpp).
   std::string list;
 };
 

@@ -4,7 +4,7 @@
 // Facts about a kernel that its source alone does not give, supplied by the caller: what the
 // compiler made of it (NVRTC's ptxas report) and how it is launched (a launch spec). Either may
 // be missing; rules over missing facts do not fire. lint stays pure: the gate gathers
-// these (gate/lint_compiler_facts.cpp compiles with NVRTC; launch specs come with the benchmark
+// these (lint_run/lint_compiler_facts.cpp compiles with NVRTC; launch specs come with the benchmark
 // runner's spec parser, src/bench/).
 
 #include <cstdint>

@@ -25,7 +25,7 @@ const kforecast::cuda::Compiler& nvrtc() {
   return **compiler;
 }
 
-// The toolkit headers kforecast compiles benchmark kernels with (gate/bench_measure.cpp): those
+// The toolkit headers kforecast compiles benchmark kernels with (measure/bench_measure.cpp): those
 // of CUDA_HOME's toolkit where it has them, so that NVRTC and its headers are of one version
 // where CUDA_HOME names the toolkit (scripts/nvrtc-versions.sh).
 const std::string include_dir = kforecast::cuda::toolkit_include_dir(kforecast::process_environment());

@@ -5,8 +5,8 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 set(src ${WORK_DIR}/src)
 file(WRITE ${src}/main.cpp "#include \"cli/run.hpp\"\nint main(int argc, char** argv) { return 0; }\n")
-file(WRITE ${src}/cli/run.cpp "#include \"cli/run.hpp\"\n#include \"gate/forecaster.hpp\"\n")
-file(WRITE ${src}/gate/forecaster.cpp "// cli/ is mentioned here; [brackets]; and a\\\n#include \"gate/forecaster.hpp\"\n")
+file(WRITE ${src}/cli/run.cpp "#include \"cli/run.hpp\"\n#include \"forecasters/forecaster.hpp\"\n")
+file(WRITE ${src}/forecasters/forecaster.cpp "// cli/ is mentioned here; [brackets]; and a\\\n#include \"forecasters/forecaster.hpp\"\n")
 
 function(run_check expect_failure what)
   execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${src} -P ${SCRIPT}
@@ -21,7 +21,7 @@ endfunction()
 
 run_check(FALSE "a clean tree")
 
-file(WRITE ${src}/gate/pr_step.cpp "#include \"gate/forecaster.hpp\"\n// a; b\n\n  #  include <cli/options.hpp>\n")
+file(WRITE ${src}/gate/pr_step.cpp "#include \"forecasters/forecaster.hpp\"\n// a; b\n\n  #  include <cli/options.hpp>\n")
 file(WRITE ${src}/report/check_text.hpp "#pragma once\n#include \"cli/change_review.hpp\"\n")
 run_check(TRUE "a tree where gate/ and report/ include cli/")
 foreach(expected "src/gate/pr_step.cpp:4: includes cli" "src/report/check_text.hpp:2: includes cli"

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "gate/plan_file.hpp"
-#include "gate/shard_results.hpp"
+#include "plan/plan_file.hpp"
+#include "plan/shard_results.hpp"
 
 namespace kforecast::e2e {
 
 // A plan of two kernels: `settle` (to measure) and `same` (settled as identical code).
-inline gate::Plan two_kernel_plan() {
-  gate::Plan plan;
+inline plan::Plan two_kernel_plan() {
+  plan::Plan plan;
   plan.kforecast_version = "0.1.0";
   plan.config_name = "1a2b3c4d5e6f:.kforecast.toml";
   plan.ledger = ".kforecast/ledger.jsonl";
@@ -69,10 +69,10 @@ inline gate::Plan two_kernel_plan() {
 }
 
 // The results of the plan's one shard: `settle` measured, failed with `reason`.
-inline gate::ShardResults failed_results(const std::string& plan_text, std::string reason, std::string note) {
-  gate::ShardResults results;
+inline plan::ShardResults failed_results(const std::string& plan_text, std::string reason, std::string note) {
+  plan::ShardResults results;
   results.kforecast_version = "0.1.0";
-  results.plan_hash = gate::plan_hash(plan_text);
+  results.plan_hash = plan::plan_hash(plan_text);
   results.gpu = "NVIDIA H100 80GB HBM3";
   results.driver = "12.4";
   results.started = "2026-01-01T00:00:00Z";

@@ -28,7 +28,7 @@ namespace {
 
 // What a merge needs besides the plan: the results' strings.
 struct Hostile {
-  gate::Plan plan = two_kernel_plan();
+  plan::Plan plan = two_kernel_plan();
   std::string reason = "the candidate disagrees with the reference";
   std::string note = "SM clock steady";
   std::string shard_note;
@@ -77,11 +77,11 @@ Merged merge(const Hostile& hostile) {
   const testing::TempDir dir;
   const fs::path plan = dir.path() / "plan.json", results = dir.path() / "results.json";
   const fs::path summary = dir.path() / "summary.md";
-  const std::string plan_text = gate::plan_json(hostile.plan);
+  const std::string plan_text = plan::plan_json(hostile.plan);
   write_file(plan, plan_text);
-  gate::ShardResults shard = failed_results(plan_text, hostile.reason, hostile.note);
+  plan::ShardResults shard = failed_results(plan_text, hostile.reason, hostile.note);
   shard.note = hostile.shard_note;
-  write_file(results, gate::results_json(shard));
+  write_file(results, plan::results_json(shard));
   Merged merged;
   auto markdown = run_kforecast({"report", "--merge", plan.string(), results.string(), "--format", "md"}, dir.path(),
                                 {"GITHUB_STEP_SUMMARY=" + summary.string()});

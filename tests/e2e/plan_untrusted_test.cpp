@@ -41,9 +41,9 @@ TEST_CASE("e2e: bench --plan and report --merge load no library a plan names") {
   const testing::TempDir dir;
   const fs::path plan_path = dir.path() / "plan.json", results = dir.path() / "results.json";
   const fs::path marker = dir.path() / "loaded";
-  gate::Plan plan = two_kernel_plan();
+  plan::Plan plan = two_kernel_plan();
   plan.config_text = forged_libraries(dir.path());
-  write_file(plan_path, gate::plan_json(plan));
+  write_file(plan_path, plan::plan_json(plan));
   const std::vector<std::string> env{"KF_DLOPEN_MARKER=" + marker.string()};
 
   auto shard = run_kforecast({"bench", "--plan", plan_path.string(), "--shard", "1/1", "--output", results.string()},
@@ -70,9 +70,9 @@ TEST_CASE("e2e: bench --plan and report --merge load no library a plan names") {
 TEST_CASE("e2e: bench --plan runs no harness or capture command and writes no ledger a plan names") {
   const testing::TempDir dir;
   const fs::path plan_path = dir.path() / "plan.json", results = dir.path() / "results.json";
-  gate::Plan plan = two_kernel_plan();
+  plan::Plan plan = two_kernel_plan();
   plan.config_text = forged_commands(dir.path());
-  write_file(plan_path, gate::plan_json(plan));
+  write_file(plan_path, plan::plan_json(plan));
   auto shard = run_kforecast({"bench", "--plan", plan_path.string(), "--shard", "1/1", "--output", results.string()},
                              dir.path());
   INFO(shard.err);
@@ -106,21 +106,21 @@ TEST_CASE("e2e: a plan past its limits is refused by bench --plan and report --m
     }
   };
   // 33 MiB: over the 32 MiB default.
-  refused(gate::plan_json(two_kernel_plan()) + std::string(33 << 20, ' '), "plan.json: plan refused: it is 346");
+  refused(plan::plan_json(two_kernel_plan()) + std::string(33 << 20, ' '), "plan.json: plan refused: it is 346");
   // 200,000 kernels.
-  gate::Plan many = two_kernel_plan();
+  plan::Plan many = two_kernel_plan();
   many.report.kernels.resize(200'000, many.report.kernels[1]);
-  const std::string many_text = gate::plan_json(many);
+  const std::string many_text = plan::plan_json(many);
   refused(many_text, "plan.json: plan refused: it is ");
   refused(many_text, "report.kernels: 200000 entries, more than the 5000 a plan may have", true);
   // A 20 MB note, as a forged plan writes it (plan_json itself would cut it).
-  std::string text = gate::plan_json(two_kernel_plan());
+  std::string text = plan::plan_json(two_kernel_plan());
   const std::string note = "\"revisions: --base HEAD~1\"";
   text.replace(text.find(note), note.size(), "\"" + std::string(20 << 20, 'n') + "\"");
   refused(text, "report.notes[0]: 20971520 bytes, more than the 262144 a note may have", true);
   // The job's own config may raise the size limit; the plan cannot.
   write_file(dir.path() / "own.toml", "[security]\nmax_plan_mib = 64\n");
-  write_file(plan_path, gate::plan_json(two_kernel_plan()) + std::string(33 << 20, ' '));
+  write_file(plan_path, plan::plan_json(two_kernel_plan()) + std::string(33 << 20, ' '));
   auto raised = run_kforecast(
       {"report", "--merge", plan_path.string(), "--format", "json", "--config", (dir.path() / "own.toml").string()},
       dir.path());
@@ -131,10 +131,10 @@ TEST_CASE("e2e: a plan past its limits is refused by bench --plan and report --m
 TEST_CASE("e2e: a plan whose kernel carries -ccbin is refused, naming the kernel") {
   const testing::TempDir dir;
   const fs::path plan_path = dir.path() / "plan.json";
-  gate::Plan plan = two_kernel_plan();
+  plan::Plan plan = two_kernel_plan();
   plan.jobs[0].head.build_arguments = std::vector<std::string>{"-Iinclude", "-ccbin", "/tmp/evil"};
   plan.jobs[0].base.build_arguments = std::vector<std::string>{"-Iinclude"};
-  write_file(plan_path, gate::plan_json(plan));
+  write_file(plan_path, plan::plan_json(plan));
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"report", "--merge", plan_path.string()}, {"bench", "--plan", plan_path.string(), "--shard", "1/1"}}) {
     auto run = run_kforecast(args, dir.path());

@@ -9,7 +9,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "gate/forecast_entry.hpp"
+#include "forecasters/forecast_entry.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace kforecast;
@@ -22,15 +22,15 @@ namespace {
 
 // Forecasts the first kernel as all mass on bin 5 and fails every other one, as an endpoint that
 // times out would.
-class FirstOnlyForecaster final : public gate::Forecaster {
+class FirstOnlyForecaster final : public forecasters::Forecaster {
  public:
   std::string_view name() const override { return "scripted"; }
-  Result<gate::ForecastRun> forecast(std::span<const gate::ForecastRequest> requests) const override {
-    gate::ForecastRun run;
+  Result<forecasters::ForecastRun> forecast(std::span<const forecasters::ForecastRequest> requests) const override {
+    forecasters::ForecastRun run;
     for (std::size_t i = 0; i < requests.size(); ++i) {
-      gate::KernelForecast kernel;
+      forecasters::KernelForecast kernel;
       if (i == 0)
-        kernel.forecast = gate::forecast_entry("scripted", "one-hot", BinDistribution::one_hot(SpeedupBin::minor_speedup),
+        kernel.forecast = forecasters::forecast_entry("scripted", "one-hot", BinDistribution::one_hot(SpeedupBin::minor_speedup),
                                                0.02, "");
       else
         kernel.failure_note = "the endpoint timed out";

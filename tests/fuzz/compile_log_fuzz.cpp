@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gate/compile_failure.hpp"
+#include "builds/compile_failure.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view log(reinterpret_cast<const char*>(data), size);
-  const auto missing = kforecast::gate::missing_context(log);
-  const auto error = kforecast::gate::first_error(log);
+  const auto missing = kforecast::builds::missing_context(log);
+  const auto error = kforecast::builds::first_error(log);
   if (missing && error.empty()) __builtin_trap();  // a cause comes from the first error line
   if (error.find('\n') != std::string::npos) __builtin_trap();
   return 0;

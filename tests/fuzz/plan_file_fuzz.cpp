@@ -7,18 +7,19 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gate/plan_file.hpp"
+#include "plan/plan_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace kforecast::gate;
-  auto plan = parse_plan_json(std::string_view(reinterpret_cast<const char*>(data), size), "plan.json");
-  if (!plan) return 0;
-  for (const auto& job : plan->jobs)
-    if (job.entry >= plan->report.kernels.size()) __builtin_trap();
-  for (const auto index : plan->to_measure)
-    if (index >= plan->report.kernels.size()) __builtin_trap();
-  const std::string again = plan_json(*plan);
-  auto reread = parse_plan_json(again, "plan.json");
-  if (!reread || plan_json(*reread) != again) __builtin_trap();
+  using namespace kforecast;
+  auto read = plan::parse_plan_json(std::string_view(reinterpret_cast<const char*>(data), size), "plan.json");
+  if (!read) return 0;
+  const auto& parsed = *read;
+  for (const auto& job : parsed.jobs)
+    if (job.entry >= parsed.report.kernels.size()) __builtin_trap();
+  for (const auto index : parsed.to_measure)
+    if (index >= parsed.report.kernels.size()) __builtin_trap();
+  const std::string again = plan::plan_json(parsed);
+  auto reread = plan::parse_plan_json(again, "plan.json");
+  if (!reread || plan::plan_json(*reread) != again) __builtin_trap();
   return 0;
 }

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gate/shard_results.hpp"
+#include "plan/shard_results.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace kforecast::gate;
-  auto results = parse_results_json(std::string_view(reinterpret_cast<const char*>(data), size), "results.json");
+  using namespace kforecast;
+  auto results = plan::parse_results_json(std::string_view(reinterpret_cast<const char*>(data), size), "results.json");
   if (!results) return 0;
   if (results->shard == 0 || results->shard > results->shards) __builtin_trap();
   for (const auto& kernel : results->kernels)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// run_gate when a side does not compile: only a real break fails the gate (gate/compile_failure.hpp);
+// run_gate when a side does not compile: only a real break fails the gate (builds/compile_failure.hpp);
 // missing context, or a kernel neither side compiles, is a note and the kernel is forecast.
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
 
 #include "gate/run_gate.hpp"
-#include "run_gate_harness.hpp"
+#include "support/run_gate_harness.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;

@@ -7,7 +7,7 @@
 
 #include "gate/head_code_policy.hpp"
 #include "gate/run_gate.hpp"
-#include "run_gate_harness.hpp"
+#include "support/run_gate_harness.hpp"
 #include "support/sandbox_statuses.hpp"
 
 using namespace kforecast;
@@ -28,7 +28,7 @@ Harness two_kernels(const git::ChangeAuthor& author, const SandboxStatus& sandbo
                   {"b.cu", kernel_file("second", "y[i] = x[i] * 3.0f;")}};
   h.head_files = {{"a.cu", kernel_file("first", "y[i] = x[i] * x[i] * 2.0f;")},
                   {"b.cu", kernel_file("second", "y[i] = x[i] * x[i] * 3.0f;")}};
-  h.answer = [](const std::string&) { return KernelForecast{forecast_of(0.4, 0.3), "", "", {}}; };
+  h.answer = [](const std::string&) { return forecasters::KernelForecast{forecast_of(0.4, 0.3), "", "", {}}; };
   h.no_gpu.reset();
   h.author = author;
   h.sandbox = sandbox;

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "gate/run_gate.hpp"
-#include "run_gate_harness.hpp"
+#include "support/run_gate_harness.hpp"
 
 using namespace kforecast;
 using namespace kforecast::gate;
@@ -48,7 +48,7 @@ TEST_CASE("run_gate: an unsure forecast needs the GPU, and without one the kerne
   Harness h;
   h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
   h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
-  h.answer = [](const std::string&) { return KernelForecast{forecast_of(0.6, 0.3), "", "", {}}; };
+  h.answer = [](const std::string&) { return forecasters::KernelForecast{forecast_of(0.6, 0.3), "", "", {}}; };
   SECTION("policy.on_unverified = warn: the gate passes with a warning") {
     auto result = h.run();
     REQUIRE(result.has_value());
@@ -83,11 +83,11 @@ TEST_CASE("run_gate: measured riskiest first until the GPU budget is spent") {
   h.head_files = {{"a.cu", kernel_file("low_risk", "y[i] = x[i] * x[i] * 2.0f;")},
                   {"b.cu", kernel_file("high_risk", "y[i] = x[i] * x[i] * 2.0f;")}};
   h.answer = [](const std::string& kernel) {
-    return KernelForecast{forecast_of(kernel == "high_risk" ? 0.8 : 0.4, 0.3), "", "", {}};
+    return forecasters::KernelForecast{forecast_of(kernel == "high_risk" ? 0.8 : 0.4, 0.3), "", "", {}};
   };
   h.no_gpu.reset();
   std::vector<std::string> measured_kernels;
-  h.measure = [&](const ChildRequest& request) {
+  h.measure = [&](const measure::ChildRequest& request) {
     measured_kernels.push_back(request.pair.candidate.substr(request.pair.candidate.rfind(':') + 1));
     return Result<bench::Measurement>(measured(bench::Verdict::regression, 0.5, 6.0));
   };
@@ -113,7 +113,7 @@ TEST_CASE("run_gate: a forecaster that fails for a kernel is a run warning, and 
   h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
   h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
   h.answer = [](const std::string&) {
-    return KernelForecast{std::nullopt, "the endpoint answered 503", "no forecast: the endpoint answered 503", {}};
+    return forecasters::KernelForecast{std::nullopt, "the endpoint answered 503", "no forecast: the endpoint answered 503", {}};
   };
   auto result = h.run();
   REQUIRE(result.has_value());
@@ -172,10 +172,10 @@ TEST_CASE("run_gate: with forecast.fallback the stand-in's forecast decides a ke
   h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
   h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
   h.answer = [](const std::string&) {
-    return KernelForecast{std::nullopt, "the endpoint timed out", "the endpoint timed out: the embedded forecast stands in",
+    return forecasters::KernelForecast{std::nullopt, "the endpoint timed out", "the endpoint timed out: the embedded forecast stands in",
                           {}};
   };
-  h.stand_in = [](const std::string&) { return KernelForecast{forecast_of(0.05, 0.9), "", "", {}}; };
+  h.stand_in = [](const std::string&) { return forecasters::KernelForecast{forecast_of(0.05, 0.9), "", "", {}}; };
   auto result = h.run();
   REQUIRE(result.has_value());
   const auto& entry = only_entry(*result);
@@ -191,7 +191,7 @@ TEST_CASE("run_gate: an untrusted author's kernel is not passed on an LLM foreca
   Harness h;
   h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
   h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
-  h.answer = [](const std::string&) { return KernelForecast{forecast_of(0.05, 0.9, "llm"), "", "", {}}; };
+  h.answer = [](const std::string&) { return forecasters::KernelForecast{forecast_of(0.05, 0.9, "llm"), "", "", {}}; };
   h.author.trust = git::AuthorTrust::untrusted;
   h.author.reason = "a first-time contributor (test)";
   auto result = h.run();
@@ -212,7 +212,7 @@ TEST_CASE("run_gate: a trusted author's kernel may pass on the LLM's sure foreca
   Harness h;
   h.base_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * 2.0f;")}};
   h.head_files = {{"k.cu", kernel_file("scale", "y[i] = x[i] * x[i] * 2.0f;")}};
-  h.answer = [](const std::string&) { return KernelForecast{forecast_of(0.05, 0.9, "llm"), "", "", {}}; };
+  h.answer = [](const std::string&) { return forecasters::KernelForecast{forecast_of(0.05, 0.9, "llm"), "", "", {}}; };
   h.author.trust = git::AuthorTrust::trusted;
   auto result = h.run();
   REQUIRE(result.has_value());

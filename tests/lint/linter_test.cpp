@@ -70,7 +70,7 @@ TEST_CASE("lint: compiler-fact rules fire on supplied facts only") {
 }
 
 TEST_CASE("lint: launch-fact matchers take a supplied launch spec") {
-  // The gate reads the spec and computes the occupancy (gate/lint_launch_facts.cpp); the
+  // The gate reads the spec and computes the occupancy (lint_run/lint_launch_facts.cpp); the
   // matchers compare. `below` is in percent; `above` is its older spelling.
   RuleSet set;
   REQUIRE(set.read(R"(

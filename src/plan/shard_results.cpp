@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "plan/shard_results.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/json_string.hpp"
+#include "plan/json_read.hpp"
+
+namespace kforecast::plan {
+namespace {
+
+using namespace json_read;
+
+ShardResults read_results(const Json& root, std::string_view name) {
+  ShardResults results;
+  results.kforecast_version = string_at(root, "kforecast", "");
+  results.plan_hash = string_at(root, "plan", "");
+  results.shard = unsigned_at(root, "shard", "");
+  results.shards = unsigned_at(root, "shards", "");
+  if (results.shards == 0 || results.shard == 0 || results.shard > results.shards)
+    malformed("shard", "1 <= shard <= shards");
+  results.gpu = string_at(root, "gpu", "");
+  results.driver = string_at(root, "driver", "");
+  results.note = string_at(root, "note", "");
+  results.started = string_at(root, "started", "");
+  results.finished = string_at(root, "finished", "");
+  std::size_t i = 0;
+  for (const Json& element : array_at(root, "kernels", "")) {
+    const std::string path = fmt::format("kernels[{}]", i++);
+    const auto& o = as_object(element, path);
+    KernelResult result;
+    result.entry = unsigned_at(o, "id", path);
+    if (!is_null(o, "measurement")) {
+      // The child's own reader reads it, so a shard's measurement means what pr's would.
+      auto measurement = bench::parse_measurement_json(json_document::compact(field(o, "measurement", path)));
+      if (!measurement)
+        malformed(path + ".measurement", fmt::format("a measurement ({})", measurement.error().message));
+      // What the measurement object rounds or leaves out, exactly (cli/shard_results.hpp).
+      measurement->gpu_seconds = number_at(o, "gpu_seconds", path);
+      const auto checks = unsigned_at(o, "regression_checks", path);
+      if (checks < 1 || checks > 2) malformed(path + ".regression_checks", "1 or 2");
+      measurement->regression_checks = static_cast<int>(checks);
+      result.measurement = std::move(*measurement);
+    } else {
+      result.unmeasured_reason = string_at(o, "unmeasured", path);
+      if (result.unmeasured_reason.empty()) malformed(path + ".unmeasured", "a reason where there is no measurement");
+    }
+    results.kernels.push_back(std::move(result));
+  }
+  (void)name;
+  return results;
+}
+
+}  // namespace
+
+std::string results_json(const ShardResults& r) {
+  std::string kernels;
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    const auto& k = r.kernels[i];
+    kernels += fmt::format("{}{{\"id\": {}, \"measurement\": {}, \"unmeasured\": {}", i ? ",\n  " : "\n  ", k.entry,
+                           k.measurement ? bench::measurement_json(*k.measurement) : "null",
+                           k.measurement ? "null" : json_string(k.unmeasured_reason));
+    if (k.measurement)
+      kernels += fmt::format(", \"gpu_seconds\": {}, \"regression_checks\": {}", k.measurement->gpu_seconds,
+                             k.measurement->regression_checks);
+    kernels += "}";
+  }
+  return fmt::format(
+      "{{\"kforecast_results\": {}, \"kforecast\": {}, \"plan\": {}, \"shard\": {}, \"shards\": {}, \"gpu\": {}, "
+      "\"driver\": {}, \"note\": {}, \"started\": {}, \"finished\": {},\n \"kernels\": [{}]}}\n",
+      results_schema_version, json_string(r.kforecast_version), json_string(r.plan_hash), r.shard, r.shards,
+      json_string(r.gpu), json_string(r.driver), json_string(r.note), json_string(r.started), json_string(r.finished),
+      kernels);
+}
+
+Result<ShardResults> parse_results_json(std::string_view text, std::string_view name) {
+  auto document = json_document::parse(text);
+  if (!document)
+    return usage_error(
+        fmt::format("{}: not kforecast results: not JSON ({}); write them with "
+                    "`kforecast bench --plan PLAN --shard I/N --output {}`",
+                    name, document.error(), name));
+  const Json& root = *document;
+  if (!root.is_object()) return usage_error(fmt::format("{}: not kforecast results (not a JSON object)", name));
+  try {
+    const auto& object = as_object(root, "the results");
+    const Json* tag = json_document::find(object, "kforecast_results");
+    if (tag == nullptr)
+      return usage_error(
+          fmt::format("{}: not kforecast results (no \"kforecast_results\" key); write them with "
+                      "`kforecast bench --plan PLAN --shard I/N --output {}`",
+                      name, name));
+    if (!tag->is_number_unsigned() || tag->get<std::uint64_t>() != results_schema_version)
+      return usage_error(
+          fmt::format("{}: results schema {} is not the one this kforecast reads ({}); use the same "
+                      "kforecast version for plan, bench and report",
+                      name, json_document::compact(*tag), results_schema_version));
+    return read_results(object, name);
+  } catch (const JsonFieldError& error) {
+    return usage_error(fmt::format("{}: malformed results: {}", name, error.message));
+  }
+}
+
+}  // namespace kforecast::plan

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "forecasters/embedded_forecaster.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "embedded/ordinal_model.hpp"
+#include "forecast/bin_distribution.hpp"
+
+using kforecast::forecasters::EmbeddedForecaster;
+using kforecast::forecasters::ForecastRequest;
+
+namespace {
+
+constexpr const char* strided = "__global__ void k(float* a) { a[threadIdx.x * 32] = 1.0f; }\n";
+constexpr const char* coalesced = "__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n";
+
+// No compiler: features come from the source alone, as in `kforecast lint`.
+EmbeddedForecaster forecaster(double tolerance = 0.02) { return EmbeddedForecaster({nullptr, "sm_90", {}}, tolerance); }
+
+}  // namespace
+
+TEST_CASE("gate: the embedded forecaster forecasts every request, in order, and never fails") {
+  int extras_built = 0;
+  std::vector<ForecastRequest> requests{{{strided, "k", {}}, {coalesced, "k", {}}, {}},
+                                        {{coalesced, "k", {}}, {strided, "k", {}}, {}},
+                                        {{strided, "missing", {}}, {strided, "missing", {}}, {}}};
+  for (auto& request : requests)
+    request.prompt_extras = [&] {
+      ++extras_built;
+      return kforecast::forecasters::PromptExtras{};
+    };
+  const auto embedded = forecaster();
+  CHECK(embedded.name() == "embedded");
+  auto run = embedded.forecast(requests);
+  REQUIRE(run);
+  REQUIRE(run->kernels.size() == 3);
+  CHECK(run->notes.empty());
+  CHECK(extras_built == 0);  // a prompt's extras are the LLM's; building them would cost compiles
+
+  const auto& model = kforecast::embedded::default_model();
+  for (const auto& kernel : run->kernels) {
+    REQUIRE(kernel.forecast);
+    CHECK(kernel.failure.empty());
+    CHECK(kernel.failure_note.empty());
+    CHECK(kernel.forecast->forecaster == "embedded");
+    CHECK(kernel.forecast->model.starts_with("ordinal logistic, "));
+    CHECK(kernel.forecast->fallback_for.empty());
+    CHECK(kernel.forecast->bin >= 1);
+    CHECK(kernel.forecast->bin <= 8);
+    CHECK_FALSE(kernel.forecast->rationale.empty());
+    double sum = 0;
+    for (double p : kernel.forecast->probabilities) sum += p;
+    CHECK(sum == Approx(1.0));
+  }
+  if (model.status == kforecast::embedded::ModelStatus::trained)
+    CHECK(run->kernels[0].forecast->model ==
+          "ordinal logistic, trained on " + std::to_string(model.training_pairs) + " pairs");
+}
+
+TEST_CASE("gate: the embedded forecaster's P(regression) is at the tolerance it was given") {
+  const std::vector<ForecastRequest> requests{{{strided, "k", {}}, {coalesced, "k", {}}, {}}};
+  auto tight = forecaster(0.0).forecast(requests);
+  auto loose = forecaster(0.5).forecast(requests);
+  REQUIRE(tight);
+  REQUIRE(loose);
+  const auto& forecast = *tight->kernels[0].forecast;
+  const auto distribution = kforecast::forecast::BinDistribution::from_raw(forecast.probabilities).value();
+  CHECK(forecast.p_regression == Approx(distribution.p_regression(0.0)));
+  CHECK(loose->kernels[0].forecast->p_regression == Approx(distribution.p_regression(0.5)));
+  CHECK(loose->kernels[0].forecast->probabilities == forecast.probabilities);
+}
+
+TEST_CASE("gate: the embedded forecaster given no requests gives an empty run") {
+  auto run = forecaster().forecast({});
+  REQUIRE(run);
+  CHECK(run->kernels.empty());
+  CHECK(run->notes.empty());
+}
