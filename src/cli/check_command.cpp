@@ -11,6 +11,7 @@
 #include "cli/gate_outside.hpp"
 #include "cli/real_world.hpp"
 #include "cli/handlers.hpp"
+#include "git/repository.hpp"
 #include "gate/check_pairs.hpp"
 #include "gate/check_sources.hpp"
 #include "forecasters/llm_settings.hpp"
@@ -60,7 +61,8 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   const std::string against = invocation.has("--vs")        ? ""
                               : invocation.has("--against") ? invocation.value("--against")
                                                             : "HEAD";
-  auto sources = gate::read_check_sources({*target, against, invocation.value("--vs")});
+  auto sources = gate::read_check_sources(
+      {*target, against, invocation.value("--vs"), [](const std::filesystem::path& folder) { return git::open_repository(folder); }});
   if (!sources) return std::unexpected(sources.error());
   std::optional<llm::PromptSet> prompts;
   if (*llm) {

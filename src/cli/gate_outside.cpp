@@ -5,6 +5,7 @@
 
 #include "cuda/isolated_compiler.hpp"
 #include "forecasters/configured_forecaster.hpp"
+#include "git/repository.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -32,6 +33,7 @@ RealOutside::RealOutside(const config::Config& config, Context& context)
                                                                  context.err_is_terminal ? &context.err : nullptr,
                                                                  context.err),
                 .project = real_project_programs(context.env),
+                .repository = [](const std::filesystem::path& folder) { return git::open_repository(folder); },
                 .caches = {pointer_to(m_caches.units), pointer_to(m_caches.ptx), pointer_to(m_caches.facts)},
                 .now = utc_timestamp,
                 .deadline = RunDeadline(context.started, std::chrono::seconds(static_cast<long long>(

@@ -55,7 +55,7 @@ Result<kernels::SourceFiles> work_tree_headers(const git::Repository& repository
 }
 
 Result<CheckSources> against_revision(const CheckRequest& request, const fs::path& file) {
-  auto repository = git::open_repository(file.parent_path());
+  auto repository = request.repository_at(file.parent_path());
   if (!repository)
     return usage_error(
         fmt::format("{}: not in a git work tree, so it has no revision to compare with; compare "
@@ -112,7 +112,7 @@ Result<CheckSources> versus_file(const CheckRequest& request, const fs::path& fi
   const fs::path other_file = fs::absolute(other->file, ec).lexically_normal();
   CheckSources sources;
   // Inside a git work tree both sides see its headers; elsewhere only the two files are read.
-  if (auto repository = git::open_repository(file.parent_path())) {
+  if (auto repository = request.repository_at(file.parent_path())) {
     sources.root = (*repository)->root();
     auto headers = work_tree_headers(**repository);
     if (!headers) return std::unexpected(headers.error());

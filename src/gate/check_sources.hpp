@@ -32,6 +32,7 @@ struct CheckRequest {
   CheckTarget target;
   std::string against;  // --against REV; "" with --vs
   std::string versus;   // --vs FILE[:KERNEL]; "" with --against
+  git::RepositoryOpener repository_at;  // the repository around a file (cli: git)
 };
 
 struct CheckSources {

@@ -12,6 +12,7 @@
 #include "builds/unit_cache.hpp"
 #include "embedded/facts_cache.hpp"
 #include "forecasters/forecaster.hpp"
+#include "git/repository.hpp"
 #include "measure/gpu_access.hpp"
 #include "measure/project_programs.hpp"
 #include "policy/ptx_cache.hpp"
@@ -36,6 +37,7 @@ struct Outside {
   measure::GpuAccess gpu;                      // the local GPU and the benchmark child
   forecasters::ForecasterFactory forecaster;   // the embedded forecaster, or the LLM's
   measure::ProjectPrograms project;            // the project's harness and capture.command
+  git::RepositoryOpener repository;            // git, for capture.dir at each revision
   Caches caches;
   std::function<std::string()> now;            // now, as the ledger records it (UTC, ISO 8601)
   RunDeadline deadline = {};                   // the run's wall budget, from the command's start

@@ -215,7 +215,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   const std::string base_captures_prefix = (root / "captures" / "base").string() + "/";
   const std::string head_captures_prefix = (root / "captures" / "head").string() + "/";
   std::optional<Result<measure::CaptureFolders>> capture_folders;
-  const fs::path repository_root = measure::capture_repository_root(settings.compile.repository_root);
+  const fs::path repository_root = measure::capture_repository_root(settings.compile.repository_root, outside.repository);
   // capture.command's captures (measure/capture_command_step.hpp): recorded once, for the first
   // kernel that has neither spec nor capture; its failure is each such kernel's reason.
   std::optional<Result<measure::CaptureFolders>> command_folders;
@@ -227,7 +227,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   };
   const auto folders_of_revisions = [&]() -> const Result<measure::CaptureFolders>& {
     if (!capture_folders)
-      capture_folders = measure::revision_capture_folders(config, repository_root, run.base, run.head, root);
+      capture_folders = measure::revision_capture_folders(config, repository_root, run.base, run.head, root, outside.repository);
     return *capture_folders;
   };
   // Paths below the current folder (the repository's: captures found in capture.dir) relative too.

@@ -6,6 +6,7 @@
 // so their tests can substitute an in-memory one.
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -81,5 +82,9 @@ class Repository {
 // Opens the repository whose work tree contains `directory`, by asking git. Errors say whether
 // git is missing or the directory is not in a repository.
 Result<std::unique_ptr<Repository>> open_repository(const std::filesystem::path& directory);
+
+// How a library below cli opens a repository: the caller hands it one (open_repository, or a
+// test's fake), so that no stage runs git behind its caller's back.
+using RepositoryOpener = std::function<Result<std::unique_ptr<Repository>>(const std::filesystem::path& directory)>;
 
 }  // namespace kforecast::git

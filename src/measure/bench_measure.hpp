@@ -46,7 +46,7 @@ bench::RunnerOptions runner_options(const config::Config& config);
 // the CUDA driver, the confined compilers; tests: fakes).
 struct BenchWorld {
   // The repository holding a folder, or why there is none.
-  std::function<Result<std::unique_ptr<git::Repository>>(const std::filesystem::path& folder)> repository;
+  git::RepositoryOpener repository;
   // The CUDA driver, or why it does not load.
   std::function<std::expected<std::unique_ptr<cuda::CudaDriver>, cuda::Unavailable>()> driver;
   // NVRTC, confined, reading project headers from `work_tree` where given.

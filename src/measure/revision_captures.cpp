@@ -102,11 +102,12 @@ Result<std::size_t> copy_untracked(const std::vector<fs::path>& files, const fs:
 
 }  // namespace
 
-fs::path capture_repository_root(const fs::path& configured) {
+fs::path capture_repository_root(const fs::path& configured, const git::RepositoryOpener& repository_at) {
   if (!configured.empty()) return configured;
   std::error_code ec;
   fs::path here = fs::current_path(ec);
-  if (auto repository = git::open_repository(here)) return (*repository)->root();
+  if (repository_at)
+    if (auto repository = repository_at(here)) return (*repository)->root();
   return here;
 }
 
@@ -117,7 +118,7 @@ bool names_a_commit(std::string_view revision) {
 
 Result<CaptureFolders> revision_capture_folders(const config::Config& config, const fs::path& repository_root,
                                                 std::string_view base, std::string_view head,
-                                                const fs::path& scratch) {
+                                                const fs::path& scratch, const git::RepositoryOpener& repository_at) {
   const std::string setting = config.string_value("capture.dir");
   fs::path dir = setting;
   if (dir.is_relative()) dir = repository_root / dir;
@@ -126,7 +127,8 @@ Result<CaptureFolders> revision_capture_folders(const config::Config& config, co
     const std::string origin = fmt::format("capture.dir {} (outside the repository: used as it is)", dir.string());
     return CaptureFolders{dir, dir, origin, origin};
   }
-  auto repository = git::open_repository(repository_root);
+  auto repository = repository_at ? repository_at(repository_root)
+                                    : Result<std::unique_ptr<git::Repository>>(usage_error("no repository opener"));
   if (!repository) {
     // No repository to read the revisions from (a shard run outside a checkout): the folder as
     // it is, and said so.

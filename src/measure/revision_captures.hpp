@@ -16,6 +16,7 @@
 
 #include "base/error.hpp"
 #include "config/config.hpp"
+#include "git/repository.hpp"
 #include "measure/capture_choice.hpp"
 
 namespace kforecast::measure {
@@ -25,11 +26,13 @@ namespace kforecast::measure {
 // Errors where git cannot list or read a revision's capture files.
 Result<CaptureFolders> revision_capture_folders(const config::Config& config,
                                                 const std::filesystem::path& repository_root, std::string_view base,
-                                                std::string_view head, const std::filesystem::path& scratch);
+                                                std::string_view head, const std::filesystem::path& scratch,
+                                                const git::RepositoryOpener& repository_at);
 
 // `configured` where set (pr, check), else the repository holding the current folder (a plan's
 // shard, which runs in a checkout), else the current folder.
-std::filesystem::path capture_repository_root(const std::filesystem::path& configured);
+std::filesystem::path capture_repository_root(const std::filesystem::path& configured,
+                                              const git::RepositoryOpener& repository_at);
 
 // Whether a revision as the run names it is a commit hash (not "index", "working tree", ...).
 bool names_a_commit(std::string_view revision);

@@ -65,7 +65,7 @@ struct CapturedRepo {
 TEST_CASE("revision captures: a committed capture.dir is read at the base and at the head, not the work tree") {
   CapturedRepo r;
   testing::TempDir scratch;
-  auto folders = measure::revision_capture_folders(parsed(""), r.repo.path(), r.base, r.head, scratch.path());
+  auto folders = measure::revision_capture_folders(parsed(""), r.repo.path(), r.base, r.head, scratch.path(), testing::git_opener());
   REQUIRE(folders);
   CHECK(folders->reference.string().starts_with(scratch.path().string()));
   CHECK(grid_x_of_capture_in(folders->reference, "copy") == 4);
@@ -79,7 +79,7 @@ TEST_CASE("revision captures: a committed capture.dir is read at the base and at
 TEST_CASE("revision captures: a head that is not a commit is the work tree's folder, and said so") {
   CapturedRepo r;
   testing::TempDir scratch;
-  auto folders = measure::revision_capture_folders(parsed(""), r.repo.path(), r.base, "index", scratch.path());
+  auto folders = measure::revision_capture_folders(parsed(""), r.repo.path(), r.base, "index", scratch.path(), testing::git_opener());
   REQUIRE(folders);
   CHECK(grid_x_of_capture_in(folders->reference, "copy") == 4);
   CHECK(folders->candidate == r.dir());
@@ -92,7 +92,7 @@ TEST_CASE("revision captures: a capture.dir outside the repository is used as it
   testing::TempDir cache, scratch;
   testing::write_capture(cache.path() / "copy", testing::copy_capture(8192), "copy-0");
   auto folders = measure::revision_capture_folders(parsed(fmt::format("[capture]\ndir = \"{}\"\n", cache.path().string())),
-                                          r.repo.path(), r.base, r.head, scratch.path());
+                                          r.repo.path(), r.base, r.head, scratch.path(), testing::git_opener());
   REQUIRE(folders);
   CHECK(folders->reference == cache.path());
   CHECK(folders->candidate == cache.path());
@@ -105,12 +105,12 @@ TEST_CASE("revision captures: a base without capture.dir finds nothing there, an
   repo.write("README", "no captures\n");
   const auto base = repo.commit("base");
   testing::TempDir scratch;
-  auto folders = measure::revision_capture_folders(parsed(""), repo.path(), base, base, scratch.path());
+  auto folders = measure::revision_capture_folders(parsed(""), repo.path(), base, base, scratch.path(), testing::git_opener());
   REQUIRE(folders);
   CHECK(capture::find_captures(folders->reference, {"", "copy"}).files.empty());
 
   auto missing = measure::revision_capture_folders(parsed(""), repo.path(), "0123456789abcdef0123456789abcdef01234567", base,
-                                          scratch.path());
+                                          scratch.path(), testing::git_opener());
   REQUIRE_FALSE(missing);
   CHECK_THAT(missing.error().message, Contains("cannot read capture.dir .kforecast/captures at the base revision 0123456789ab"));
 }
@@ -118,7 +118,7 @@ TEST_CASE("revision captures: a base without capture.dir finds nothing there, an
 TEST_CASE("revision captures: the base's capture measures a kernel the base has, the head's one new in the head") {
   CapturedRepo r;
   testing::TempDir scratch;
-  auto folders = measure::revision_capture_folders(parsed(""), r.repo.path(), r.base, r.head, scratch.path());
+  auto folders = measure::revision_capture_folders(parsed(""), r.repo.path(), r.base, r.head, scratch.path(), testing::git_opener());
   REQUIRE(folders);
   static const EnvLookup env = fixed_environment({});
   const auto config = parsed("");
@@ -179,7 +179,7 @@ TEST_CASE("revision captures: untracked captures in the work tree (recorded or r
   const auto head = repo.commit("head");
   testing::write_capture(repo.path() / ".kforecast" / "captures" / "copy", testing::copy_capture(1024), "copy-0");
   testing::TempDir scratch;
-  auto folders = measure::revision_capture_folders(parsed(""), repo.path(), base, head, scratch.path());
+  auto folders = measure::revision_capture_folders(parsed(""), repo.path(), base, head, scratch.path(), testing::git_opener());
   REQUIRE(folders);
   CHECK(grid_x_of_capture_in(folders->reference, "copy") == 4);
   CHECK(grid_x_of_capture_in(folders->candidate, "copy") == 4);
@@ -193,7 +193,7 @@ TEST_CASE("revision captures: a committed capture keeps its revision's text over
   // committed one (tracked: not used).
   testing::write_capture(r.dir() / "extra", testing::copy_capture(256, "copy_strided"), "copy_strided-0");
   testing::TempDir scratch;
-  auto folders = measure::revision_capture_folders(parsed(""), r.repo.path(), r.base, r.head, scratch.path());
+  auto folders = measure::revision_capture_folders(parsed(""), r.repo.path(), r.base, r.head, scratch.path(), testing::git_opener());
   REQUIRE(folders);
   CHECK(grid_x_of_capture_in(folders->reference, "copy") == 4);
   CHECK(grid_x_of_capture_in(folders->reference, "copy_strided") == 1);  // the untracked one
@@ -204,7 +204,7 @@ TEST_CASE("revision captures: without a repository (a shard outside a checkout) 
   testing::TempDir folder, scratch;
   testing::write_capture(folder.path() / ".kforecast" / "captures" / "copy", testing::copy_capture(1024), "copy-0");
   const std::string commit = "0123456789abcdef0123456789abcdef01234567";
-  auto folders = measure::revision_capture_folders(parsed(""), folder.path(), commit, commit, scratch.path());
+  auto folders = measure::revision_capture_folders(parsed(""), folder.path(), commit, commit, scratch.path(), testing::git_opener());
   REQUIRE(folders);
   CHECK(grid_x_of_capture_in(folders->reference, "copy") == 4);
   CHECK_THAT(folders->reference_origin, Contains("as found here (no git repository to read the revisions from)"));

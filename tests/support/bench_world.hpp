@@ -11,6 +11,11 @@
 
 namespace kforecast::testing {
 
+// The real git, for tests of what a stage reads through a repository.
+inline git::RepositoryOpener git_opener() {
+  return [](const std::filesystem::path& folder) { return git::open_repository(folder); };
+}
+
 inline measure::BenchWorld bench_world(const EnvLookup& env) {
   return {.repository = [](const std::filesystem::path& folder) { return git::open_repository(folder); },
           .cuda_include_dir = cuda::toolkit_include_dir(env)};

@@ -153,6 +153,7 @@ struct Harness {
                     .capture_library = capture_library,
                     .trees = harness::default_harness_cache(env),
                     .env = env},
+        .repository = [](const std::filesystem::path& folder) { return git::open_repository(folder); },
         .caches = {.units = units ? &*units : nullptr, .ptx = ptx ? &*ptx : nullptr, .facts = facts ? &*facts : nullptr},
         .now = [] { return std::string("2026-11-25T00:00:00Z"); },
         .deadline = deadline,
