@@ -147,7 +147,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   // --plan stops after the policy: the GPU jobs measure from the plan, and `report --merge` finishes the report.
   if (plan)
     return plan::write_plan(gate_result->run, gate_result->to_measure,
-                      {gate_result->analysis, scanned.base, scanned.head, settings.ledger, no_bench}, *config,
+                      {scanned.base, scanned.head, settings.ledger, no_bench}, *config,
                       invocation.value("--plan"), context.env, context.err);
   progress.stage("writing the report");
   progress.finish();

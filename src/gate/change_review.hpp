@@ -32,9 +32,9 @@ std::pair<std::string, std::string> target_arch(const Settings& settings, const 
 struct ReviewInputs {
   const kernels::RevisionSources& base;
   const kernels::RevisionSources& head;
-  // run.cases[i] will be analysis.kernels[i]; the kernels whose machine code changed where the
-  // scanner reported none (builds/unreported_kernels.hpp) are appended to it.
-  kernels::ChangeAnalysis& analysis;
+  // The scan's changed kernels; the kernels whose machine code changed where the scan reported
+  // none (builds/unreported_kernels.hpp) join them in the run's cases.
+  const kernels::ChangeAnalysis& analysis;
   std::optional<llm::PromptSet> prompts;       // set: the LLM forecaster (checked by the caller)
   std::span<const std::string> context_notes;  // run notes placed after the target's (the diff's)
   // Who wrote the change: an untrusted author's kernel is not passed on an LLM forecast alone.

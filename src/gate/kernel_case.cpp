@@ -27,7 +27,8 @@ report::Report build_report(const GateRun& run) {
 GateRun run_of(const report::Report& report) {
   GateRun run{report.version, report.base, report.head, {}, report.notes, report.warnings, report.gpu_time};
   run.cases.reserve(report.kernels.size());
-  for (const auto& entry : report.kernels) run.cases.push_back({entry, std::nullopt});
+  // What changed is the report's to tell from here on: a plan carries no scan.
+  for (const auto& entry : report.kernels) run.cases.push_back({.entry = entry});
   return run;
 }
 

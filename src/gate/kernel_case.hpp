@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "builds/unit_builds.hpp"
+#include "kernels/changed_kernels.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::gate {
@@ -19,6 +20,7 @@ namespace kforecast::gate {
 // by tier: the change (name, file, line, change, reasons), the code verdict's decision and notes,
 // the forecast, the policy's decision, the measurement and the verdict.
 struct KernelCase {
+  kernels::ChangedKernel kernel;  // what changed, as the scan or the machine code found it
   report::KernelEntry entry;
   // The embedded forecaster's forecast, asked for where the author's standing keeps the LLM's
   // forecast from passing the kernel on its own (gate/kernel_policy.hpp); nullopt otherwise.
@@ -31,7 +33,8 @@ struct GateRun {
   std::string version;  // kforecast's, as the report records it
   std::string base;  // the revisions compared, as the report names them
   std::string head;
-  std::vector<KernelCase> cases;  // in the change analysis' order: cases[i] is analysis.kernels[i]
+  // One per changed kernel: the scan's, in its order, then those only the machine code showed.
+  std::vector<KernelCase> cases;
   std::vector<std::string> notes;
   std::vector<report::RunWarning> warnings;
   std::optional<report::GpuTime> gpu_time;  // set once the measuring step ran

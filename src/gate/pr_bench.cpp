@@ -125,17 +125,16 @@ std::string how_to_measure(const report::KernelEntry& entry, const std::string& 
 
 }  // namespace
 
-std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
-                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                     std::span<const KernelCase> cases) {
+std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::RevisionSources& base,
+                                     const kernels::RevisionSources& head, std::span<const KernelCase> cases) {
   std::vector<MeasureJob> jobs;
   SharedFiles base_files, head_files;
   for (const std::size_t index : to_measure) {
-    const auto& kernel = analysis.kernels[index];
+    const auto& kernel = cases[index].kernel;
     MeasureJob job{index, kernel.base && kernel.head, {}, {}};
     if (job.complete)
       job.base = side_of(base, *kernel.base, base_files), job.head = side_of(head, *kernel.head, head_files);
-    if (job.complete && index < cases.size() && cases[index].build_arguments) {
+    if (job.complete && cases[index].build_arguments) {
       job.base.build_arguments = cases[index].build_arguments->base;
       job.head.build_arguments = cases[index].build_arguments->head;
     }
@@ -146,7 +145,7 @@ std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, co
 
 void measure_in_pr(GateRun& run, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
                    const Settings& settings, Outside& outside) {
-  const auto jobs = measure_jobs(to_measure, inputs.analysis, inputs.base, inputs.head, run.cases);
+  const auto jobs = measure_jobs(to_measure, inputs.base, inputs.head, run.cases);
   measure_jobs_in_pr(run, jobs, inputs.ledger, inputs.no_bench, settings, outside);
 }
 

@@ -37,7 +37,6 @@ struct NoBench {
 };
 
 struct PrBenchInputs {
-  const kernels::ChangeAnalysis& analysis;  // run.cases[i] is analysis.kernels[i]
   const kernels::RevisionSources& base;
   const kernels::RevisionSources& head;
   std::filesystem::path ledger;  // policy.ledger, resolved
@@ -61,9 +60,8 @@ struct MeasureJob {
 };
 
 // The jobs of `to_measure`, in the same order.
-std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::ChangeAnalysis& analysis,
-                                     const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                     std::span<const KernelCase> cases);
+std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::RevisionSources& base,
+                                     const kernels::RevisionSources& head, std::span<const KernelCase> cases);
 
 // Sees each kernel's outcome as it is decided: a measurement, or why it was not measured (the
 // reason policy.on_unverified is applied with). A plan's shard records them (cli/shard_results.hpp).

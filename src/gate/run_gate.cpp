@@ -19,15 +19,16 @@ bool unchanged(const kernels::ChangedKernel& kernel) {
 
 // Without NVRTC the identical-code tier cannot settle a kernel; one whose source, and everything
 // it reaches, reads the same at both sides is settled all the same (nothing to forecast).
-void settle_unchanged(GateRun& run, const kernels::ChangeAnalysis& analysis, std::vector<std::size_t>& to_measure) {
+void settle_unchanged(GateRun& run, std::vector<std::size_t>& to_measure) {
   for (std::size_t i = 0; i < run.cases.size(); ++i) {
     auto& entry = run.cases[i].entry;
-    if (!unchanged(analysis.kernels[i]) || entry.decision == report::Decision::identical_code) continue;
+    const kernels::ChangedKernel& kernel = run.cases[i].kernel;
+    if (!unchanged(kernel) || entry.decision == report::Decision::identical_code) continue;
     entry.decision = report::Decision::identical_code;
     entry.verdict = report::KernelVerdict::pass;
     entry.forecast.reset();
     entry.unverified = false;
-    entry.notes = {analysis.kernels[i].reasons.front(),
+    entry.notes = {kernel.reasons.front(),
                    "the kernel and everything it reaches read the same (machine code not compared): speedup 1"};
     std::erase(to_measure, i);
   }
@@ -55,7 +56,7 @@ void warn_of_spent_deadline(GateRun& run, const RunDeadline& deadline, std::ostr
 
 Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside& outside, GateStop stop) {
   GateResult result{
-      {std::string(kforecast::version), inputs.base, inputs.head, {}, {inputs.target_note}, {}, {}}, {}, inputs.analysis};
+      {std::string(kforecast::version), inputs.base, inputs.head, {}, {inputs.target_note}, {}, {}}, {}};
   GateRun& run = result.run;
   const HeadCodePolicy head_code = head_code_policy(inputs.author, outside.sandbox);
   if (!head_code.runs) {
@@ -66,12 +67,12 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
   }
   auto to_measure = review_changed_kernels(
       run,
-      {inputs.base_sources, inputs.head_sources, result.analysis, std::move(inputs.prompts), inputs.context_notes,
+      {inputs.base_sources, inputs.head_sources, inputs.analysis, std::move(inputs.prompts), inputs.context_notes,
        inputs.author, head_code.runs},
       settings, outside);
   if (!to_measure) return std::unexpected(to_measure.error());
   result.to_measure = std::move(*to_measure);
-  if (inputs.settle_unchanged) settle_unchanged(run, result.analysis, result.to_measure);
+  if (inputs.settle_unchanged) settle_unchanged(run, result.to_measure);
   if (inputs.measure_trusted) {
     for (std::size_t i = 0; i < run.cases.size(); ++i)
       if (run.cases[i].entry.decision == report::Decision::trusted_forecast) result.to_measure.push_back(i);
@@ -82,7 +83,7 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
     return result;
   }
   measure_in_pr(run, result.to_measure,
-                {result.analysis, inputs.base_sources, inputs.head_sources, settings.ledger,
+                {inputs.base_sources, inputs.head_sources, settings.ledger,
                  head_code.runs ? inputs.no_bench : head_code.no_bench()},
                 settings,
                 outside);

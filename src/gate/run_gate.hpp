@@ -46,9 +46,6 @@ enum class GateStop { after_measuring, after_policy };
 struct GateResult {
   GateRun run;
   std::vector<std::size_t> to_measure;  // the cases sent to the GPU, in case order
-  // The inputs' changed kernels and those the machine code tier found that the scanner did not
-  // report: run.cases[i] is analysis.kernels[i].
-  kernels::ChangeAnalysis analysis;
 };
 
 // Walks the tiers over every changed kernel. Stopped after the policy, nothing is measured and

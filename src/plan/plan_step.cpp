@@ -66,7 +66,7 @@ Result<ExitCode> write_plan(const gate::GateRun& run, std::span<const std::size_
   plan.to_measure.assign(to_measure.begin(), to_measure.end());
   // Riskiest first, as pr measures them, so shard k/n gets every n-th from the riskiest down.
   const auto order = gate::measurement_order(run.cases, to_measure);
-  plan.jobs = gate::measure_jobs(order, inputs.analysis, inputs.base, inputs.head, run.cases);
+  plan.jobs = gate::measure_jobs(order, inputs.base, inputs.head, run.cases);
   plan.shards = suggested_shards(plan.jobs.size());
 
   const std::string text = plan_json(plan);

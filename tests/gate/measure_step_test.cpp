@@ -199,7 +199,7 @@ TEST_CASE("measure step: a kernel that cannot be measured stays unverified with 
 
 TEST_CASE("measure step: GPU time spent and saved against measuring every changed kernel") {
   auto run = four_kernels();
-  run.cases.push_back({entry("new_kernel", std::nullopt), std::nullopt});
+  run.cases.push_back({.entry = entry("new_kernel", std::nullopt)});
   run.cases.back().entry.change = report::Change::added;
   const std::vector<double> costs{2, 4, 9};
   std::size_t call = 0;
