@@ -22,6 +22,9 @@ struct Console {
   void advance(std::size_t done) const {
     if (progress != nullptr) progress->advance(done);
   }
+  void detail(std::string_view text) const {
+    if (progress != nullptr) progress->detail(text);
+  }
 };
 
 }  // namespace kforecast

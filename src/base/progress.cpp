@@ -15,6 +15,7 @@ Progress::~Progress() { finish(); }
 void Progress::stage(std::string_view name, std::size_t total, std::string_view items) {
   const std::lock_guard lock(m_mutex);
   m_stage = name;
+  m_detail.clear();
   m_items = items;
   m_total = total;
   m_done = 0;
@@ -25,6 +26,18 @@ void Progress::advance(std::size_t done) {
   const std::lock_guard lock(m_mutex);
   m_done = done;
   show(false);
+}
+
+void Progress::detail(std::string_view text) {
+  const std::lock_guard lock(m_mutex);
+  m_detail = text;
+  show(false);
+}
+
+void Progress::clear_line() {
+  const std::lock_guard lock(m_mutex);
+  if (m_live_shown) m_out << "\r\x1b[K" << std::flush;
+  m_live_shown = false;
 }
 
 void Progress::add_gpu_seconds(double seconds) {
@@ -65,7 +78,8 @@ std::string Progress::line() const {
   std::string text = fmt::format("kforecast: {}", m_stage);
   if (m_total > 0) text += fmt::format(" {}/{} {}", m_done, m_total, m_items);
   if (m_gpu_seconds > 0) text += fmt::format(", GPU {:.1f} s", m_gpu_seconds);
-  return text + fmt::format(" ({:.0f} s)", m_clock() - m_start);
+  text += fmt::format(" ({:.0f} s)", m_clock() - m_start);
+  return m_detail.empty() ? text : text + ": " + m_detail;
 }
 
 void Progress::show(bool stage_changed) {

@@ -38,6 +38,12 @@ class Progress {
   // How many items of the stage are done.
   void advance(std::size_t done);
   void add_gpu_seconds(double seconds);
+  // What the current item is doing ("measuring sgemm: round 3"), shown after the counts until the
+  // next stage; live: redrawn; log: within the interval's limit.
+  void detail(std::string_view text);
+  // A live line is cleared, so that a warning written next starts on a clean line; it is drawn
+  // again at the next report.
+  void clear_line();
   // The run is over: a live line is cleared, so what follows starts on a clean line; the
   // heartbeat stops.
   void finish();
@@ -69,7 +75,7 @@ class Progress {
   double m_start;
   double m_last_shown = -1e300;
   bool m_live_shown = false;
-  std::string m_stage, m_items;
+  std::string m_stage, m_items, m_detail;
   std::size_t m_done = 0, m_total = 0;
   double m_gpu_seconds = 0;
 };

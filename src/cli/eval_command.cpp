@@ -100,7 +100,9 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
     }
     auto prompts = eval::work_tree_prompts(*config);
     if (!prompts) return std::unexpected(prompts.error());
-    auto forecaster = forecasters::make_llm_forecaster(*config, context.env, real_llm_world(*config, context.env), std::move(*prompts), progress);
+    Progress live(context.err, context.err_is_terminal ? ProgressStyle::live : ProgressStyle::silent);
+    auto forecaster = forecasters::make_llm_forecaster(*config, context.env, real_llm_world(*config, context.env),
+                                                       std::move(*prompts), &live);
     if (!forecaster) return std::unexpected(forecaster.error());
     return eval::evaluate_with(**forecaster, *pairs, std::move(run), {compiler.get(), arch, ""});
   }();

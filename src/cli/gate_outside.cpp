@@ -30,7 +30,7 @@ RealOutside::RealOutside(const config::Config& config, Context& context)
                 .gpu = real_gpu(config),
                 .forecaster = forecasters::configured_forecaster(config, context.env,
                                                                  real_llm_world(config, context.env),
-                                                                 context.err_is_terminal ? &context.err : nullptr,
+                                                                 context.progress,
                                                                  context.err),
                 .project = real_project_programs(context.env),
                 .repository = [](const std::filesystem::path& folder) { return git::open_repository(folder); },

@@ -10,7 +10,7 @@
 namespace kforecast::forecasters {
 
 ForecasterFactory configured_forecaster(const config::Config& config, EnvLookup env, LlmWorld world,
-                                        std::ostream* progress, std::ostream& warnings) {
+                                        Progress* progress, std::ostream& warnings) {
   return [&config, env = std::move(env), world = std::move(world), progress, &warnings](
              const embedded::FeatureContext& features, std::optional<llm::PromptSet> prompts,
              std::vector<std::string> prompt_notes) -> Result<std::unique_ptr<Forecaster>> {

@@ -8,6 +8,7 @@
 #include <iosfwd>
 
 #include "base/environment.hpp"
+#include "base/progress.hpp"
 #include "config/config.hpp"
 #include "forecasters/forecaster.hpp"
 #include "forecasters/llm_settings.hpp"
@@ -18,6 +19,6 @@ namespace kforecast::forecasters {
 // (forecasters/llm_settings.hpp). `progress`: a terminal for the LLM's progress line, or nullptr;
 // `warnings`: where the first retry is announced.
 ForecasterFactory configured_forecaster(const config::Config& config, EnvLookup env, LlmWorld world,
-                                        std::ostream* progress, std::ostream& warnings);
+                                        Progress* progress, std::ostream& warnings);
 
 }  // namespace kforecast::forecasters

@@ -33,7 +33,7 @@ std::string display_url(std::string url) {
 }
 
 LlmForecaster::LlmForecaster(LlmForecasterSettings settings, std::unique_ptr<http::HttpTransport> transport,
-                             std::optional<llm::ForecastCache> cache, std::ostream* progress, std::ostream* warnings)
+                             std::optional<llm::ForecastCache> cache, Progress* progress, std::ostream* warnings)
     : m_settings(std::move(settings)),
       m_transport(std::move(transport)),
       m_cache(std::move(cache)),
@@ -69,19 +69,18 @@ Result<ForecastRun> LlmForecaster::forecast(std::span<const ForecastRequest> req
   if (m_warnings != nullptr)
     client.on_retry([&](std::string_view what) {
       std::call_once(first_retry, [&] {
-        *m_warnings << fmt::format(
-                           "{}kforecast: warning: the LLM endpoint is failing: {} (later retries are not shown)\n",
-                           m_progress != nullptr ? "\r\x1b[K" : "", what)
+        if (m_progress != nullptr) m_progress->clear_line();
+        *m_warnings << fmt::format("kforecast: warning: the LLM endpoint is failing: {} (later retries are not shown)\n",
+                                   what)
                     << std::flush;
       });
     });
   llm::BatchOptions batch{m_settings.concurrency, m_cache ? &*m_cache : nullptr, {}};
   const std::string& model = m_settings.endpoint.model;
   if (m_progress != nullptr)
-    batch.progress = [&](std::size_t done, std::size_t total) {
-      *m_progress << (done < total ? fmt::format("\rkforecast: forecasting with {}: {}/{} kernels", model, done, total)
-                                   : std::string("\r\x1b[K"))
-                  << std::flush;
+    batch.progress = [&, stage = std::string("forecasting with ") + model](std::size_t done, std::size_t total) {
+      if (done == 0) m_progress->stage(stage, total);
+      m_progress->advance(done);
     };
   const auto outcomes = llm::forecast_all(client, prompts, batch);
 

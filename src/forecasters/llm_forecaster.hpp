@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/progress.hpp"
 #include "forecasters/forecaster.hpp"
 #include "llm/forecast_cache.hpp"
 #include "llm/forecast_client.hpp"
@@ -51,7 +52,7 @@ class LlmForecaster final : public Forecaster {
   // progress line, or nullptr. `warnings`: where the first retry of a run is announced
   // (standard error, terminal or not), or nullptr.
   LlmForecaster(LlmForecasterSettings settings, std::unique_ptr<http::HttpTransport> transport,
-                std::optional<llm::ForecastCache> cache, std::ostream* progress, std::ostream* warnings = nullptr);
+                std::optional<llm::ForecastCache> cache, Progress* progress, std::ostream* warnings = nullptr);
 
   std::string_view name() const override { return "llm"; }
   Result<ForecastRun> forecast(std::span<const ForecastRequest> requests) const override;
@@ -60,7 +61,7 @@ class LlmForecaster final : public Forecaster {
   LlmForecasterSettings m_settings;
   std::unique_ptr<http::HttpTransport> m_transport;
   std::optional<llm::ForecastCache> m_cache;
-  std::ostream* m_progress;
+  Progress* m_progress;
   std::ostream* m_warnings;
 };
 

@@ -91,7 +91,7 @@ Result<llm::PromptSet> configured_prompts(const config::Config& config, const gi
 
 Result<std::unique_ptr<forecasters::LlmForecaster>> make_llm_forecaster(const config::Config& config, const EnvLookup& env,
                                                                         const LlmWorld& world, llm::PromptSet prompts,
-                                                                        std::ostream* progress,
+                                                                        Progress* progress,
                                                                  forecasters::OnFailure on_failure,
                                                                  std::vector<std::string> prompt_notes,
                                                                  std::ostream* warnings) {

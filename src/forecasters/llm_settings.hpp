@@ -16,6 +16,7 @@
 
 #include "base/environment.hpp"
 #include "base/error.hpp"
+#include "base/progress.hpp"
 #include "config/config.hpp"
 #include "cuda/driver.hpp"
 #include "forecasters/llm_forecaster.hpp"
@@ -61,7 +62,7 @@ Result<llm::PromptSet> configured_prompts(const config::Config& config, const gi
 // endpoint or GPU that is not configured, as endpoint_settings and target_gpu.
 Result<std::unique_ptr<LlmForecaster>> make_llm_forecaster(const config::Config& config, const EnvLookup& env,
                                                            const LlmWorld& world, llm::PromptSet prompts,
-                                                           std::ostream* progress,
+                                                           Progress* progress,
                                                                  OnFailure on_failure = OnFailure::unsure,
                                                                  std::vector<std::string> prompt_notes = {},
                                                                  std::ostream* warnings = nullptr);

@@ -156,7 +156,6 @@ HarnessOutcome measure_through_harness(GateRun& run, std::span<const MeasureJob>
   ledger_run.recorded = outside.now();
   ledger_run.base = run.base;
   ledger_run.head = run.head;
-  const bool terminal = outside.console.is_terminal && outside.console.progress == nullptr;
   const MeasureKernel measure = [&](std::size_t index) -> Result<bench::Measurement> {
     const auto& entry = run.cases[index].entry;
     const auto& choice = choices[index];
@@ -166,9 +165,7 @@ HarnessOutcome measure_through_harness(GateRun& run, std::span<const MeasureJob>
       auto measured = outside.project.harness(
           {*choice.harness, *choice.map, settings.compile.repository_root, run.base, run.head, *cache,
            settings.tolerance, config.number_value("bench.confidence")},
-          [&](std::string_view line) {
-            if (terminal) outside.console.warnings << "\r\033[K" << "kforecast: " << entry.name << ": " << line << std::flush;
-          });
+          [&](std::string_view line) { outside.console.detail(fmt::format("{}: {}", entry.name, line)); });
       if (!measured)
         return fail(measured.error().exit_code,
                     fmt::format("the project's harness could not measure it: {}", measured.error().message));
@@ -185,7 +182,6 @@ HarnessOutcome measure_through_harness(GateRun& run, std::span<const MeasureJob>
     return measurement;
   };
   result.outcome = measure_kernels(run.cases, entries, settings.measure, measure, &outside.deadline);
-  if (terminal) outside.console.warnings << "\r\033[K" << std::flush;
   if (result.outcome.measured > 0)
     run.notes.push_back(fmt::format("measured {} kernel{} through the project's harness; ledger: {}",
                                     result.outcome.measured, result.outcome.measured == 1 ? "" : "s", ledger.string()));

@@ -202,11 +202,8 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     std::ofstream(*child_config, std::ios::binary) << config.source_text();
   }
 
-  // The command's progress, where it has one, shows the counts; else this line on a terminal.
-  const bool terminal = outside.console.is_terminal && outside.console.progress == nullptr;
-  const auto progress = [&](const std::string& line) {
-    if (terminal) outside.console.warnings << "\r\033[K" << line << std::flush;
-  };
+  // What the child is doing, after the command's counts.
+  const auto progress = [&](const std::string& line) { outside.console.detail(line); };
   const std::string base_prefix = (root / "base").string() + "/";
   const std::string head_prefix = (root / "head").string() + "/";
   // Each revision's capture.dir, written here from git where it is committed
@@ -329,7 +326,6 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   };
   if (outside.console.progress) outside.console.progress->stage("measuring on the GPU", to_measure.size());
   const MeasureOutcome outcome = measure_kernels(run.cases, to_measure, settings.measure, measure, &outside.deadline);
-  if (terminal) outside.console.warnings << "\r\033[K" << std::flush;
   run.gpu_time = gpu_time(run.cases,
                           {outcome.spent_seconds + harness_outcome.spent_seconds,
                            outcome.measured + harness_outcome.measured, outcome.over_budget + harness_outcome.over_budget},

@@ -167,14 +167,16 @@ TEST_CASE("gate: the LLM forecaster notes text addressed to a language model in 
 TEST_CASE("gate: the LLM forecaster given no requests sends nothing and says nothing") {
   auto endpoint = std::make_unique<FakeEndpoint>();
   const FakeEndpoint& fake = *endpoint;
-  std::ostringstream progress;
+  std::ostringstream progress_text;
+  kforecast::Progress progress(progress_text, kforecast::ProgressStyle::live, [] { return 100.0; });
+  progress.delay = 0;
   const LlmForecaster forecaster(settings(), std::move(endpoint), std::nullopt, &progress);
   auto run = forecaster.forecast({});
   REQUIRE(run);
   CHECK(run->kernels.empty());
   CHECK(run->notes.empty());
   CHECK(fake.bodies().empty());
-  CHECK(progress.str().empty());
+  CHECK(progress_text.str().empty());
 }
 
 TEST_CASE("gate: display_url drops credentials and the query") {
