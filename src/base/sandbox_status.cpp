@@ -197,8 +197,8 @@ SandboxStatus probe_sandbox(const std::string& kforecast_program) {
   return status;
 }
 
-std::vector<SandboxLine> describe_sandbox(const SandboxStatus& status) {
-  std::vector<SandboxLine> lines;
+std::vector<StatusLine> describe_sandbox(const SandboxStatus& status) {
+  std::vector<StatusLine> lines;
   if (status.confines_untrusted_code())
     lines.push_back({"sandbox", "in force: code of untrusted pull requests is compiled and run with file access "
                                 "confined and no network"});

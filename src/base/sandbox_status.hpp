@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status_line.hpp"
+
 namespace kforecast {
 
 struct Protection {
@@ -53,10 +55,6 @@ int run_sandbox_probe(std::ostream& out);
 
 // `doctor`'s lines: a label ("sandbox", "landlock", ...) and a plain sentence, with what to do
 // where a layer is missing.
-struct SandboxLine {
-  std::string label;
-  std::string text;
-};
-std::vector<SandboxLine> describe_sandbox(const SandboxStatus& status);
+std::vector<StatusLine> describe_sandbox(const SandboxStatus& status);
 
 }  // namespace kforecast

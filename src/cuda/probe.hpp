@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/status_line.hpp"
 #include "cuda/compiler.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/library_search.hpp"
@@ -39,13 +40,6 @@ CudaStatus probe_cuda(const LoaderOptions& options, const EnvLookup& env);
 // The same from loaders already run (or fakes); the seam the tests use.
 CudaStatus probe_cuda(const LoadedCompiler& compiler, const LoadedDriver& driver,
                       std::optional<std::string> driver_package_version = std::nullopt);
-
-// One line of `doctor` output: a short label and what was found, or why not.
-struct StatusLine {
-  std::string label;  // "nvrtc", "driver", "gpu 0", "gpu"
-  std::string text;
-  bool operator==(const StatusLine&) const = default;
-};
 
 // {"nvrtc", "13.0 at /usr/local/cuda/lib64/libnvrtc.so.13 (sm_75 ... sm_120)"},
 // {"driver", "CUDA 12.8 driver API at /usr/lib/x86_64-linux-gnu/libcuda.so.1"}, {"gpu 0", "NVIDIA H100 ..."}, or

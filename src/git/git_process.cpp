@@ -36,4 +36,13 @@ Result<ProcessOutput> run_git(const std::filesystem::path& root, std::vector<std
   return result;
 }
 
+StatusLine describe_git() {
+  auto git = run_process({"git", "--version"}, {.timeout = std::chrono::seconds(10)});
+  if (!git) return {"git", "not found: install git (apt-get install git); kforecast reads revisions through it"};
+  if (git->exit_status != 0) return {"git", fmt::format("'git --version' failed: {}", git->err)};
+  std::string text = git->out;
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return {"git", text};
+}
+
 }  // namespace kforecast::git

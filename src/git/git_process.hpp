@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/status_line.hpp"
 #include "base/subprocess.hpp"
 
 namespace kforecast::git {
@@ -22,5 +23,8 @@ inline constexpr std::chrono::minutes git_timeout{5};
 // non-zero, unless `allowed_status` admits the status.
 Result<ProcessOutput> run_git(const std::filesystem::path& root, std::vector<std::string> args, std::string input = {},
                               int allowed_status = 0);
+
+// `doctor`'s git line: git's version, or that it is missing and how to install it.
+StatusLine describe_git();
 
 }  // namespace kforecast::git

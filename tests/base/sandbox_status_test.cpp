@@ -20,7 +20,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::string text_of(const std::vector<SandboxLine>& lines, std::string_view label) {
+std::string text_of(const std::vector<StatusLine>& lines, std::string_view label) {
   for (const auto& line : lines)
     if (line.label == label) return line.text;
   return "(no line " + std::string(label) + ")";
