@@ -219,7 +219,7 @@ bool old_rule_missed(NoisyRounds& noise) {
 TEST_CASE("bench: the sequential interval keeps its coverage over all looks") {
   // Normal noise, every look to 64 rounds taken: the chance that any of the 15 intervals misses
   // must stay at most 1% (1000 runs: 10 misses expected at exactly 1%; the union bound makes it
-  // far fewer). The old rule, 99% at each of 4 looks, misses in about 2-3% of runs: peeking.
+  // far fewer). The fixed-look rule, 99% at each of 4 looks, misses in about 2-3% of runs: peeking.
   NoisyRounds noise{std::mt19937_64(23), 0.002, 1.0, false};
   int missed = 0, old_missed = 0;
   for (int run = 0; run < 1000; ++run) missed += run_rule(noise, true).missed;
