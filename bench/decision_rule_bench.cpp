@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark: the bench stage's decision rule (issue 17, item 4), simulated on the CPU. Each
-// simulated decision draws A B B A rounds of block medians under the noise of BENCHMARKING.md
+// Benchmark: the bench stage's decision rule, simulated on the CPU. Each
+// simulated decision draws A B B A rounds of block medians under a noise model measured on GPUs
 // (a relative spread per block median of 10 samples: 1% at 5 us, 0.3% at 20 us, 0.2% at 50 us,
 // 0.05% from 360 us on; growing as sqrt(10 / samples) for smaller blocks; 2% of blocks 1-5% slow)
 // and runs three rules on them:
-//   before  the rule before issue 17: a 99% t interval after 4, 8, 16, 32 rounds, 10 samples a block
-//   peeking that interval at 99% at every look of the new schedule (3, 4, 5, 6, 8, ...): naive peeking
+//   before  fixed looks: a 99% t interval after 4, 8, 16, 32 rounds, 10 samples a block
+//   peeking that interval at 99% at every look of the sequential schedule (3, 4, 5, 6, 8, ...): naive peeking
 //   now     statistics.hpp's SequentialTest (alpha spending over the looks) with the runner's
 //           defaults (runner.hpp): blocks sized to the kernel (samples_per_block), its round cap
 // and prints per kernel class and rule: false regressions in A/A, regressions when the truth is

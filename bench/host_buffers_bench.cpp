@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Benchmark: the host work of the bench runner's correctness check, which sits on the GPU clock
-// (bench/pair_run.cpp): drawing a buffer's initial values (bench::initial_values) and comparing the
+// (src/bench/pair_run.cpp): drawing a buffer's initial values (bench::initial_values) and comparing the
 // reference's outputs with the candidate's (bench::compare_outputs), for 1M-element buffers of the
 // types specs use most. A 1 ms kernel's confirmed decision checks three seeds, so each
 // millisecond here is about 3 ms of GPU time per decision (docs/perf/bench-runner.md).

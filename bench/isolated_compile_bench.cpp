@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// What compiling code under review in a confined child costs (issue 14): the lint bench's 10
+// What compiling code under review in a confined child costs: the lint bench's 10
 // kernel files (2 kernels each, -minimal, sm_90) compiled with NVRTC in this process (the
-// baseline: what kforecast did before) and through IsolatedCompiler (include check, a fresh
+// baseline: no confinement) and through IsolatedCompiler (include check, a fresh
 // `kforecast __compile-child` per compile, NVRTC loaded there, Landlock, the answer read back).
 // Wall time, medians of RUNS rounds, sequential compiles; the ratio is the figure to watch.
 //

@@ -8,7 +8,7 @@ add_dependencies(lint_stage_bench kforecast)
 # (CPU-time ratios; NVRTC required, exits 77 without it).
 add_executable(lint_nvrtc_bench ${CMAKE_CURRENT_LIST_DIR}/lint_nvrtc_bench.cpp)
 target_link_libraries(lint_nvrtc_bench PRIVATE kf_lint_run kf_build_flags)
-# What compiling in a confined child costs against NVRTC in process (issue 14; NVRTC required).
+# What compiling in a confined child costs against NVRTC in process (NVRTC required).
 add_executable(isolated_compile_bench ${CMAKE_CURRENT_LIST_DIR}/isolated_compile_bench.cpp)
 target_link_libraries(isolated_compile_bench PRIVATE kf_cli kf_build_flags)
 target_compile_definitions(isolated_compile_bench PRIVATE KF_BINARY="$<TARGET_FILE:kforecast>")

@@ -14,6 +14,6 @@ src_regex="^$(printf '%s' "$PWD" | sed 's/[][\\.*^$+?(){}|]/\\&/g')/src/"
 # build; clang's compiler warnings are not checks .clang-tidy asks for (its "-*" turns
 # clang-diagnostic-* off), and -Werror would make them errors that clang-tidy cannot filter:
 # GCC's -Wno-restrict, unknown to clang; a deprecation inside libstdc++ 12's std::stable_sort;
-# -Wvarargs on libcurl's own prototypes, which src/llm/libcurl_on_demand.cpp defines as declared.
+# -Wvarargs on libcurl's own prototypes, which src/http/libcurl_on_demand.cpp defines as declared.
 run-clang-tidy-19 -clang-tidy-binary "$(command -v clang-tidy-19)" -p "$build" -j "$(nproc)" -quiet \
   -extra-arg=-Wno-error "$src_regex"

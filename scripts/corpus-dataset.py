@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Builds the labelled dataset (DESIGN.md, `kforecast eval`) from the corpus measurements.
+"""Builds the labelled dataset (`kforecast eval`, `kforecast train`) from the corpus measurements.
 
     scripts/corpus-dataset.py fixtures/corpus/measurements.jsonl > fixtures/corpus/dataset.jsonl
 

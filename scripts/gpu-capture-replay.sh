@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Issue 17's acceptance on a GPU machine: measuring real kernels without a launch spec.
+# Acceptance check on a GPU machine: measuring real kernels without a launch spec.
 # On fixtures/capture-project (a CMake project of ours: a kernel library, a test program, a
 # benchmark program; none of its kernels has a spec), in a fresh git repository:
 #   1. builds the base with the machine's nvcc and runs `kforecast capture -- build/kernel_test`;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Summary of scripts/gpu-decision-time.sh's output: per kernel, GPU seconds per decision, false
-regressions, detection of the planted 3% slowdown, and issue 17's targets met or missed.
+regressions, detection of the planted 3% slowdown, and the targets (TARGETS below) met or missed.
 
     scripts/gpu-decision-summary.py OUT KERNEL...
 

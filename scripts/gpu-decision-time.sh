@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# GPU time per decision of `kforecast bench` (issue 17, item 4), on a GPU machine with a binary
+# GPU time per decision of `kforecast bench`, on a GPU machine with a binary
 # built elsewhere. For compute-bound kernels of about 20 us, 100 us, 1 ms and 5 ms
 # (fixtures/gpu/decision/work-*.cu: `work` and `work_slower`, 3% more dependent work), it runs
 #   - RUNS A/A decisions (work vs itself) and RUNS planted-3% decisions (work_slower vs work),

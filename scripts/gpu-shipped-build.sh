@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Checks on a GPU machine that kforecast measures what ships (issue 16, step 6): the kernel
+# Checks on a GPU machine that kforecast measures what ships: the kernel
 # families of fixtures/gpu (SGEMM steps; GELU, softmax and layer norm; a sum of sines whose verdict
 # the project's --use_fast_math decides), ten pairs, measured by
 # `kforecast bench` with the project's nvcc build (--project-build, as `pr` hands it to its
 # measuring child; the project's flags are -std=c++17 --use_fast_math, as llm.c builds) and with
-# NVRTC's (kforecast's own build before issue 16, no project flags), against an independent timer
+# NVRTC's (kforecast's own build, no project flags), against an independent timer
 # of our own (scripts/gpu-shipped-timer.cu: the CUDA runtime, nvcc's build linked in, NVRTC's
 # loaded at run time). Also counts each build's SASS instructions and says whether the two
 # compilers' SASS differs (cuobjdump). Reads the GPU's state only.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Peak memory and wall time of `kforecast pr` over a synthetic 50 MB diff (issue 14, item 3).
+"""Peak memory and wall time of `kforecast pr` over a synthetic 50 MB diff.
 
     scripts/pr-memory-bench.py --binary build/release/kforecast [--binary OTHER ...]
                                [--scale 1.0] [--nvrtc both|off|on] [--repo DIR] [--timeout S]
@@ -191,7 +191,7 @@ def make_repository(repo, scale):
     git(repo, "init", "-q", "-b", "main")
     (repo / "include").mkdir()
     # Most files are ordinary (about 60 kernels), some large; one holds 1,000 kernels in about
-    # 1.8 MB and one 3.4 MB (the files issue 14 names).
+    # 1.8 MB and one 3.4 MB (the sizes that once took `kforecast pr` to 10 GB).
     base_plan, head_plan = {}, {}
     total = int(15000 * scale)
     big = {"src/generated/instances_big.cu": 1000, "src/generated/instances_huge.cu": 1550}

@@ -10,7 +10,7 @@
 
 namespace kforecast {
 
-// Exit codes are a contract with CI scripts (DESIGN.md): never renumber.
+// Exit codes are a contract with CI scripts (docs/getting-started.md lists them): never renumber.
 enum class ExitCode : int {
   pass = 0,           // the gate passed, or the command did its job
   gate_failed = 1,    // a regression (or a lint error) was found

@@ -3,7 +3,7 @@
 
 // An immutable text that every holder shares: a source file, or the device-only unit that each
 // of a file's kernels is forecast from. Copying one copies a pointer, never the text: a file of
-// 1,000 kernels read as 1,000 copies of itself is what took `kforecast pr` to 10 GB (issue 14).
+// 1,000 kernels read as 1,000 copies of itself is what took `kforecast pr` to 10 GB.
 // It reads as a string wherever one is expected, so code that takes `const std::string&` or
 // `std::string_view` needs no change.
 

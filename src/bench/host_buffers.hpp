@@ -3,8 +3,7 @@
 
 // Buffer contents on the host: initial values drawn from an argument's distribution (seeded,
 // so both kernels and every rerun see the same inputs), the poison written into outputs before
-// a run, and the dtype-aware comparison of the reference's outputs with the candidate's
-// (BENCHMARKING.md, step 2).
+// a run, and the dtype-aware comparison of the reference's outputs with the candidate's.
 
 #include <cstddef>
 #include <cstdint>

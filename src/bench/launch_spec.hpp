@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// How to launch a kernel for a benchmark (DESIGN.md, "Kernel launch specs"): size variables and
+// How to launch a kernel for a benchmark (docs/getting-started.md, "Launch specs"): size variables and
 // the sizes to measure, grid, block and dynamic shared memory as expressions, the template
 // instantiation, include directories and defines, and each argument — a scalar, or a buffer
 // with its element count, initial values, role and tolerances. Specs come from the config's

@@ -4,7 +4,7 @@
 // Reading launch specs from their two homes. Both are untrusted (a pull request writes them):
 // every problem names the file, the line, the kernel and the key, with a suggestion for a typo.
 //
-// In the config, one [[kernel]] table per spec (DESIGN.md shows the shape).
+// In the config, one [[kernel]] table per spec (docs/getting-started.md shows the shape).
 //
 // In a source file, a block of // comment lines directly above the kernel (its template line or
 // attributes included), starting with a line "// kforecast:"; the text after "kforecast:" and on

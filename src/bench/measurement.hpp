@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The result of measuring one kernel pair: DESIGN.md's `measurement` object (speedup, interval,
-// bin, verdict, times, GPU, GPU seconds) and, for audit (BENCHMARKING.md step 10), everything
+// The result of measuring one kernel pair: the report's `measurement` object (speedup, interval,
+// bin, verdict, times, GPU, GPU seconds) and, for audit, everything
 // behind it: per size the rounds, batch size and correctness checks, and per block the clocks and
 // the samples.
 // The isolated child writes it as JSON; the parent reads it back.
@@ -74,7 +74,7 @@ struct Measurement {
 // A failed measurement with its reason.
 Measurement failed_measurement(std::string reason, std::string gpu = "");
 
-// The JSON object. `detail` adds the audit fields beyond DESIGN.md's.
+// The JSON object. `detail` adds the audit fields beyond the report's.
 enum class Detail { design, audit };
 std::string measurement_json(const Measurement& measurement, Detail detail = Detail::audit);
 

@@ -46,7 +46,7 @@ struct ResolvedLaunch {
 };
 
 // The tolerances a type gets when the spec names none: around 1e-4 relative for float32 (and
-// 1e-9 for double), 1e-2 for half types, exact for integers (BENCHMARKING.md, step 2).
+// 1e-9 for double), 1e-2 for half types, exact for integers.
 double default_rtol(const ElementType& type);
 double default_atol(const ElementType& type);
 

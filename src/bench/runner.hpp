@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Measuring a kernel pair on one GPU, per BENCHMARKING.md: an untimed first launch; outputs
+// Measuring a kernel pair on one GPU: an untimed first launch; outputs
 // poisoned and compared over 2-3 seeds (a disagreeing candidate is `failed`, never timed); the
 // same buffers for both kernels, each between two guard zones (guard_zones.hpp) checked after
 // every correctness launch: a store outside a buffer fails the side that made it, and a
@@ -41,7 +41,7 @@ struct RunnerOptions {
   double confidence = 0.99;
   double max_gpu_seconds = 30;  // for the whole pair, all sizes
   int seeds = 2;
-  // Work scales with the kernel's time (issue 17): a block holds about block_target_us of timed
+  // Work scales with the kernel's time: a block holds about block_target_us of timed
   // samples, between min_samples_per_block and samples_per_block, so a 1 ms kernel's round costs
   // ~12 ms rather than ~40 ms; rounds stop at the first look that decides (statistics.hpp).
   int samples_per_block = 10;  // the most per block
@@ -51,9 +51,9 @@ struct RunnerOptions {
   // needs up to ~50 rounds (~3 ms each) to catch 3% in 99% of runs (bench/decision_rule_bench.cpp).
   int max_rounds = 64;
   // At least this long, and on until two clock readings agree. The correctness launches and the
-  // batch-size samples just before it have already woken the GPU, every block of the H100 and
-  // H200 runs of issue 5 read 1980 MHz, and A B B A cancels what drift is left, so issue 5's
-  // 150 ms was mostly spent waiting; at 25 ms a 1 ms kernel's decision, confirmed in a second
+  // batch-size samples just before it have already woken the GPU, every block of the measured
+  // H100 and H200 runs read 1980 MHz, and A B B A cancels what drift is left, so a 150 ms
+  // warm-up was mostly spent waiting; at 25 ms a 1 ms kernel's decision, confirmed in a second
   // process, stays within 0.25 GPU-s. scripts/gpu-decision-time.sh's A/A runs check it is enough.
   double warmup_ms = 25;
   double target_sample_us = 20;

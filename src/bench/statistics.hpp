@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The statistics of a measurement (BENCHMARKING.md, steps 6 to 8), pure so they are tested on
+// The statistics of a measurement, pure so they are tested on
 // synthetic samples without a GPU. A block is 10-20 timed samples of one kernel; its statistic
 // is the median. Blocks run in A B B A rounds (A the reference, B the candidate), which cancels a
 // drift that is linear in time; each round gives one log speedup, and the interval is over
@@ -47,18 +47,18 @@ double student_t_quantile(double p, int dof);
 enum class Verdict { faster, same, regression, inconclusive, failed };
 std::string_view verdict_name(Verdict verdict);
 
-// Step 8's rule with tolerance `tolerance` (0.02 is 2%) on both sides: REGRESSION when the whole
+// The decision rule with tolerance `tolerance` (0.02 is 2%) on both sides: REGRESSION when the whole
 // interval lies below 1/(1+tolerance), FASTER when above 1+tolerance, SAME when inside both
 // bounds; nullopt while none holds (measure more).
 std::optional<Verdict> decide(const SpeedupInterval& interval, double tolerance);
 
-// The sequential rule (step 8). The interval is looked at after 3, 4, 5, 6, 8, 10, 12, 16, 20, 24,
+// The sequential rule. The interval is looked at after 3, 4, 5, 6, 8, 10, 12, 16, 20, 24,
 // 32, 40, 48, ... rounds (every round to 6, then every 2, 4, and from 24 every 8), and the j-th look
 // is a Student-t interval at two-sided error alpha_j = alpha * 6 / (pi^2 j^2), alpha = 1 -
 // confidence. The alpha_j sum to at most alpha over any number of looks, so by the union bound the
 // probability that any look's interval misses the true speedup is at most alpha however many
 // looks are taken and wherever the measurement stops: the intervals form a confidence sequence.
-// Looking at 99% every time (the rule before issue 17) does not: each look adds its own 1% of
+// Looking at 99% every time (a plain repeated interval) does not: each look adds its own 1% of
 // misses (bench/decision_rule_bench.cpp shows the inflation). Why this spending: the 1/j^2 series
 // gives the early looks most of the error, which is where clear cases (same well inside the
 // tolerance, a large regression) stop, and it never runs out, so raising the round cap or the GPU
@@ -109,19 +109,19 @@ std::string borderline_reason(const SpeedupInterval& interval, double tolerance)
 // How a speedup interval reads as a slowdown: "2.1% slower, interval [0.8%, 3.4%]".
 std::string slowdown_text(const SpeedupInterval& interval);
 
-// A regression is confirmed in a fresh process (step 9) because a process can carry a bias of
+// A regression is confirmed in a fresh process because a process can carry a bias of
 // its own that the A B B A rounds cannot see: where its buffers and modules were placed. The
-// largest such effect measured is 2.2% (separately allocated buffers, BENCHMARKING.md); this
+// largest such effect measured is 2.2% (separately allocated buffers); this
 // bound is above it. A regression whose whole interval lies beyond the tolerance by more than the
 // bound cannot be made by such a bias, so a second process adds no evidence about it.
 inline constexpr double process_bias_bound = 0.025;
 bool beyond_process_bias(const SpeedupInterval& interval, double tolerance, double bias = process_bias_bound);
 
 // A block whose median SM clock fell more than `allowed_drop` below the run's median clock is
-// redone (step 6).
+// redone.
 bool clock_dropped(double block_clock_mhz, double run_median_clock_mhz, double allowed_drop = 0.03);
 
-// Launches per sample so that a sample lasts at least `target_us` (step 5), at most `max_batch`.
+// Launches per sample so that a sample lasts at least `target_us`, at most `max_batch`.
 int batch_size(double one_launch_us, double target_us = 20.0, int max_batch = 1000);
 
 // Samples per block so that a block's timed work lasts about `block_target_us`, between

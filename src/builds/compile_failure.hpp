@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Whether a failed compile is the change's fault or kforecast's lack of context (issue 16, step 4).
+// Whether a failed compile is the change's fault or kforecast's lack of context.
 // kforecast compiles device code on its own (NVRTC: no C or C++ library, no project flags or
 // include folders beyond the ones it finds); a merged commit the project builds fine may still
 // fail there. Only an error in the project's own code, where the base compiled, is a real break.

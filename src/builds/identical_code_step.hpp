@@ -27,7 +27,7 @@ struct KernelCodeVerdict {
   // (device code only, kforecast's own context)"; "" where nothing was compiled.
   std::string compiled_by;
   std::vector<std::string> units;  // the translation units whose builds were compared (nvcc)
-  // The unit's context at each revision where nvcc built it at both (kernel_case.hpp).
+  // The unit's context at each revision where nvcc built it at both (gate/kernel_case.hpp).
   std::optional<BuildArguments> build_arguments;
 };
 

@@ -3,7 +3,7 @@
 // The measurement runs in a child process (this binary with --in-process) under
 // bench.timeout_seconds, so a kernel that faults, hangs or exhausts memory becomes a `failed`
 // result with its reason and this process goes on. A regression is measured again in a second
-// fresh process before it is reported (BENCHMARKING.md, step 9).
+// fresh process before it is reported: a process can carry a bias of its own (bench/statistics.hpp).
 
 #include <unistd.h>
 

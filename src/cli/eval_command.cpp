@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `kforecast eval DATASET.jsonl`: score a forecaster on labelled pairs (DESIGN.md), per family
+// `kforecast eval DATASET.jsonl`: score a forecaster on labelled pairs (embedded/labelled_pairs.hpp), per family
 // and overall, against two baselines on the same rows, and under the configured policy; with
 // --cv family, leave-one-family-out for the embedded model. The stage logic is src/eval's; this
 // file parses the options and builds what eval takes from the outside world (the compiler, the

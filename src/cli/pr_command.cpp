@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kforecast pr`: the gate over a revision range. It finds the changed kernels, settles those
 // whose machine code did not change, forecasts the rest, lets the policy trust a sure forecast,
-// and measures the others on the local GPU (cli/pr_bench.hpp); what cannot be measured is
+// and measures the others on the local GPU (gate/pr_bench.hpp); what cannot be measured is
 // unverified.
 
 #include <fstream>
@@ -26,7 +26,7 @@ namespace kforecast::cli {
 namespace {
 
 // In PR mode the config comes from the base revision, so a pull request cannot loosen its own
-// gate (DESIGN.md, "Configuration"); --config names another file explicitly.
+// gate; --config names another file explicitly.
 Result<config::Config> config_at_base(const Invocation& invocation, const Context& context,
                                       const std::optional<std::string>& base_text, const std::string& base) {
   if (invocation.has("--config"))

@@ -2,7 +2,7 @@
 #pragma once
 
 // The real implementations of every seam the stage libraries reach the outside world through,
-// built here and nowhere else (scripts/check-layers.sh holds the line): NVRTC in a confined
+// built here and nowhere else (scripts/check-layers.py holds the line): NVRTC in a confined
 // child and the toolkit's nvcc confined, the CUDA driver and the benchmark child, libcurl for an
 // LLM endpoint, git, the project's programs run confined, the caches on disk, the clock.
 

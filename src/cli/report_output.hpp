@@ -3,8 +3,8 @@
 
 // Writing the final report the way `kforecast pr` and `kforecast report --merge` both do:
 // --format md|json|sarif (else the config's report.format) to --output or standard output, the
-// GitHub Actions step summary and outputs wherever they are set (cli/step_files.hpp), and with
-// --post the comment (cli/post_step.hpp); the exit code is the gate's.
+// GitHub Actions step summary and outputs wherever they are set (report/step_files.hpp), and with
+// --post the comment (publish/report_comment.hpp); the exit code is the gate's.
 
 #include "base/error.hpp"
 #include "cli/command.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Environment variables override a few keys for CI use (DESIGN.md, "Configuration").
+// Environment variables override a few keys for CI use (docs/config.md names each key's variable).
 
 #include <fmt/format.h>
 

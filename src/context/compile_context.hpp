@@ -5,7 +5,7 @@
 // standard and code-generation flags the project builds it with, and where they came from, so
 // that kforecast compiles a changed kernel as the project's own build would. The sources, in
 // order: a compile database (compile_database.hpp), the config's compile.* keys
-// (config_context.hpp), and inference from the tree (inference.hpp); context_for
+// (configured_context.hpp), and inference from the tree (inferred_context.hpp); context_for
 // (context_for.hpp) picks among them.
 
 #include <string>

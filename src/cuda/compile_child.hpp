@@ -2,7 +2,7 @@
 #pragma once
 
 // The compiler child: kforecast re-executed as `kforecast __compile-child ...` to compile one
-// request that may hold hostile code. It confines itself first (process_confinement.hpp: only
+// request that may hold hostile code. It confines itself first (base/process_confinement.hpp: only
 // NVRTC, the system's libraries and the toolkit's headers readable, its scratch folder writable,
 // memory and CPU time limited), then reads the request from standard input, compiles it with
 // NVRTC and writes the answer (compile_wire.hpp) to standard output. A crash or a runaway

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Pipeline step 1: a unified diff (git diff, git format-patch, GNU diff -u) as per-file records
+// The first stage of the pipeline: a unified diff (git diff, git format-patch, GNU diff -u) as per-file records
 // of changed line numbers. Pure: the text comes from the caller; src/git is what runs git.
 
 #include <cstdint>

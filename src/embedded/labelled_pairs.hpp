@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The labelled-pairs dataset of DESIGN.md (`kforecast eval`, `kforecast train`): one JSON object
+// The labelled-pairs dataset (`kforecast eval`, `kforecast train`): one JSON object
 // per line, a reference and a candidate kernel (source, kernel name, optional launch) and the
 // measured speedup. Untrusted input (a fuzz target): every problem is an error that names the
 // file, the line and the field.

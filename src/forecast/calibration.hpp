@@ -28,7 +28,7 @@ struct ReliabilityBucket {
   double accuracy = 0.0;
 };
 
-inline constexpr std::size_t default_calibration_buckets = 10;  // DESIGN.md: 10 confidence buckets
+inline constexpr std::size_t default_calibration_buckets = 10;  // the usual number of confidence buckets for ece
 
 // `bucket_count` equal-width buckets over [0, 1]; bucket i holds confidences in
 // [i/n, (i+1)/n), except that confidence 1 goes in the last bucket. Errors: no buckets, or a

@@ -2,7 +2,7 @@
 #pragma once
 
 // The forecast-quality metrics that `kforecast eval` and `kforecast calibration` print
-// (DESIGN.md, "Speedup bins"), computed from forecasts and the speedups measured for them.
+// on the speedup bins (forecast/speedup_bin.hpp), computed from forecasts and the speedups measured for them.
 // Metrics that need a policy (gpu_fraction, regression_recall) or groups of alternatives
 // (topk_recovery) are computed where those exist.
 
@@ -19,7 +19,7 @@ struct LabelledForecast {
   double measured_speedup = 0.0;  // its bin is the true bin
 };
 
-// Means over all forecasts. Confidence is max_probability throughout (DESIGN.md); ece uses 10
+// Means over all forecasts. Confidence is max_probability throughout (as the policy reads it); ece uses 10
 // buckets; crps is the raw ranked probability score (in [0, 7]); nll is floored at 1e-6; aurc
 // uses 0/1 loss on the predicted bin.
 struct ForecastMetrics {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The eight speedup bins of DESIGN.md ("Speedup bins"): the scale on which forecasts are made
+// The eight speedup bins (docs/getting-started.md lists them): the scale on which forecasts are made
 // and measurements judged. Speedup S = t_reference / t_candidate; S > 1 means the candidate is
 // faster.
 //

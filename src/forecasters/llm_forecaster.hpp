@@ -5,7 +5,7 @@
 // for the target GPU, then forecast concurrently by the endpoint (cache, retries, validation:
 // llm/forecast_batch.hpp). A kernel whose forecast fails gets none and a note, never a pass; the
 // run notes say which endpoint forecast how many kernels. cli builds it from the config and the
-// environment (cli/llm_settings.hpp); tests hand it a fake transport.
+// environment (forecasters/llm_settings.hpp); tests hand it a fake transport.
 
 #include <chrono>
 #include <iosfwd>

@@ -4,8 +4,8 @@
 // The inputs of `kforecast check`: the file to check as it is in the work tree (the head), and
 // what it is compared with (the base): the same file at a git revision (--against, default HEAD)
 // or another file (--vs). Each side holds the kernel's file and the local headers kernels may
-// include, keyed by path from the repository root, so the rest of the gate (cli/change_review.hpp,
-// cli/pr_bench.hpp) reads them as it reads two revisions of a pull request.
+// include, keyed by path from the repository root, so the rest of the gate (gate/change_review.hpp,
+// gate/pr_bench.hpp) reads them as it reads two revisions of a pull request.
 
 #include <filesystem>
 #include <memory>

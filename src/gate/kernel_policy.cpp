@@ -8,9 +8,9 @@
 namespace kforecast::gate {
 namespace {
 
-// The policy for one entry still open (DESIGN.md step 4): a forecast that policy::is_trusted
+// The policy for one entry still open: a forecast that policy::is_trusted
 // trusts settles its kernel (trusted_forecast, pass); every other changed kernel needs a GPU
-// measurement and stays unverified until the measuring step (cli/measure_step.hpp) measures it.
+// measurement and stays unverified until the measuring step (gate/measure_step.hpp) measures it.
 // A new kernel has nothing to compare with. Returns whether the entry needs a measurement.
 // `second_opinion`: the embedded forecaster's forecast, asked for where the author's standing
 // keeps the LLM's forecast from passing the kernel on its own; nullptr otherwise.

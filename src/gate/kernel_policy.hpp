@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The policy over the changed kernels once forecast (DESIGN.md step 4): a trusted forecast
+// The policy over the changed kernels once forecast: a trusted forecast
 // settles its kernel; every other changed kernel needs a GPU measurement and stays unverified
 // (warn, or fail with policy.on_unverified = "fail") until one is taken. An untrusted author's
 // kernel is never passed on a forecast its own text can steer. Used by pr and check.

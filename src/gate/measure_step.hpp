@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The measuring step of `kforecast pr` (DESIGN.md step 5), after the policy: the kernels it sent
+// The measuring step of `kforecast pr`, after the policy: the kernels it sent
 // to the GPU are measured riskiest first (highest P(regression), then lowest confidence) until
 // the PR's GPU budget is spent, and each measurement decides its kernel: a regression beyond
 // tolerance or a failed candidate fails the gate; an inconclusive one warns, or fails under
@@ -69,7 +69,7 @@ void leave_unmeasured(std::span<KernelCase> cases, std::span<const std::size_t> 
 // of this run's measurements, so nothing is estimated when nothing was measured.
 report::GpuTime gpu_time(std::span<const KernelCase> cases, const MeasureOutcome& outcome, std::string note);
 
-// What the ledger records for a measured entry (DESIGN.md step 4; `kforecast calibration` reads
+// What the ledger records for a measured entry (`kforecast calibration` reads
 // it). `run` carries the fields that are the same for every kernel of the run (version, time,
 // base, head); the hashes are the caller's, of the texts compared.
 policy::LedgerEntry ledger_entry(const report::KernelEntry& entry, const bench::Measurement& measurement,

@@ -27,7 +27,7 @@ struct Caches {
 };
 
 // Everything the gate reaches outside itself, handed in once per command by its caller: cli
-// builds the real world (gate_outside.cpp: dlopen, terminal detection and the sandbox probe happen
+// builds the real world (cli/gate_outside.cpp: dlopen, terminal detection and the sandbox probe happen
 // there, once); tests build one from fakes (tests/support/run_gate_harness.hpp). Each member is
 // named for what it reaches, and is filled by name.
 struct Outside {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // How pr measures a kernel: both revisions' texts (the kernel's file and the local headers it
 // reaches) are written to a private temporary directory, and the pair is measured there exactly
-// as `kforecast bench HEAD_FILE:KERNEL --vs BASE_FILE:KERNEL` would (cli/bench_child.hpp), with
+// as `kforecast bench HEAD_FILE:KERNEL --vs BASE_FILE:KERNEL` would (measure/bench_child.hpp), with
 // the config pr decided under (the base revision's) handed to the child. So the texts measured
 // are the texts analysed, whichever revisions, index or patch they came from.
 

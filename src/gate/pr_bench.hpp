@@ -64,7 +64,7 @@ std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, co
                                      const kernels::RevisionSources& head, std::span<const KernelCase> cases);
 
 // Sees each kernel's outcome as it is decided: a measurement, or why it was not measured (the
-// reason policy.on_unverified is applied with). A plan's shard records them (cli/shard_results.hpp).
+// reason policy.on_unverified is applied with). A plan's shard records them (plan/shard_results.hpp).
 using MeasureObserver = std::function<void(std::size_t entry, const Result<bench::Measurement>& outcome)>;
 
 // measure_in_pr over jobs instead of an analysis: what a plan's shard runs.

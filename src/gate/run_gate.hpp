@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The gate over the changed kernels of two scanned revisions (DESIGN.md steps 2-5): the
+// The gate over the changed kernels of two scanned revisions: the
 // identical-code tier, the forecast, the policy, and the measurement of what the policy sends to
 // the GPU, each kernel a KernelCase (gate/kernel_case.hpp). `kforecast pr` and `kforecast check`
 // run it; `pr --plan` stops it after the policy and hands the rest to GPU jobs.

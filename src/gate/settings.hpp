@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The gate's settings, read from the config once per command (DESIGN.md, "Configuration"), so the
+// The gate's settings, read from the config once per command (docs/config.md), so the
 // steps take typed values instead of looking keys up as they go. The config stays reachable for
 // what hands it on whole: the benchmark child's --config, and [[kernel]] launch specs.
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Whether the author of the change under review may be trusted with an LLM forecast alone
-// (issue 14): kernel source from a fork or from an author without write access is untrusted
+// Whether the author of the change under review may be trusted with an LLM forecast alone:
+// kernel source from a fork or from an author without write access is untrusted
 // input that can address the model, so its kernels need the embedded forecaster's trust or a
 // measurement. Read from where the change comes from:
 // - GitHub Actions, pull request events: `author_association` OWNER, MEMBER or COLLABORATOR and

@@ -2,7 +2,7 @@
 #pragma once
 
 // A project's benchmarks timed at the process level, base against head, with the statistics of
-// the standalone runner (bench/statistics.hpp, BENCHMARKING.md steps 6-9): each run of the
+// the standalone runner (bench/statistics.hpp): each run of the
 // benchmark program is one block, its statistic per benchmark the median of the repetitions it
 // reported; runs go in A B B A rounds (base, head, head, base), which cancels a drift linear in
 // time; each round gives one log speedup per benchmark, the interval is over rounds, and the rule

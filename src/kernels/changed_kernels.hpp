@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Which kernels a change touches (DESIGN.md step 2): a kernel changed when its body or signature
+// Which kernels a change touches: a kernel changed when its body or signature
 // changed, or a device function it reaches, or a macro or file-scope declaration (type, constant,
 // table) its code names, in its file or any local header that file includes, or when a touched
 // file launches it with a new configuration (launch_sites.hpp; reason "launch configuration at

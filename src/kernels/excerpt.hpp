@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The focused text a forecaster reads for one kernel at one revision (DESIGN.md step 2): the
+// The focused text a forecaster reads for one kernel at one revision: the
 // kernel and what it reaches — device functions, macros, types, constants — and nothing else of
 // its file or headers. The whole translation unit (device_source.hpp) is what compiles; this is
 // what a reader needs, in an order that reads top-down: each file's pieces in source order,

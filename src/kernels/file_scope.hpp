@@ -3,7 +3,7 @@
 
 // Declarations at file or namespace scope that are not function definitions: types, constants,
 // __constant__ tables, aliases, variables. A kernel that names one depends on its text, so a
-// change there is a change to the kernel (DESIGN.md: "a macro or constant it uses").
+// change there is a change to the kernel.
 
 #include <span>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Pipeline step 2 (DESIGN.md, "kernels"): what a CUDA source file defines, found at the level
+// The kernel scan: what a CUDA source file defines, found at the level
 // of tokens. This is not a compiler: it reads code that does not compile, headers that are not
 // there, and any bytes at all, and returns what it can. What it finds:
 //   - every __global__ function and every __device__ (or __host__ __device__) function, defined

@@ -103,7 +103,7 @@ Compiled compile_one(const cuda::Compiler& compiler, const FactsRequest& file, c
     if (auto hit = cache->find(key)) return {deserialise(*hit, arch), {}};
   // The cache key is the full request's, whichever way it compiled.
   auto output = [&] {
-    if (cuda::supports_minimal_header(compiler.version())) {  // -minimal first: see compiler.hpp
+    if (cuda::supports_minimal_header(compiler.version())) {  // -minimal first: see cuda/compiler.hpp
       auto minimal = request;
       minimal.options.push_back("-minimal");
       if (auto compiled = compiler.compile(minimal)) return compiled;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The offline forecast inside `kforecast lint` (DESIGN.md, "kforecast lint"): each kernel the
+// The offline forecast inside `kforecast lint`: each kernel the
 // change touches (kernels/changed_kernels, as `kforecast pr` finds them) is forecast through the
 // Forecaster seam against its version at HEAD, and reported as a diagnostic on the kernel's line
 // with the rationale in note lines. A forecast that gives a regression a probability above

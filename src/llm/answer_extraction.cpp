@@ -94,7 +94,7 @@ Result<CompletionAnswer> extract_answer(std::string_view body, std::string_view 
   const Json* message = json_document::object_at(first, "message");
   if (message == nullptr) return answer;
 
-  // Candidates in the order ENDPOINTS.md gives; the first holding a JSON object wins.
+  // Candidates in the order answer_extraction.hpp gives; the first holding a JSON object wins.
   std::vector<std::pair<std::string, std::string>> candidates;
   if (const Json* calls = json_document::array_at(*message, "tool_calls")) {
     const std::size_t count = calls->size();

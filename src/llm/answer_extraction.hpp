@@ -2,7 +2,7 @@
 #pragma once
 
 // Finding the model's answer in a chat-completions response, wherever the server put it
-// (ENDPOINTS.md, "Where the answer can be"): our tool call's arguments (a JSON string to parse
+// (fixtures/endpoints/ holds each server's shape): our tool call's arguments (a JSON string to parse
 // again, or an object), then message.content (a string, an array of parts, or null), then the
 // reasoning fields (`reasoning`, `reasoning_content`). Any bytes are safe input (a fuzz target).
 

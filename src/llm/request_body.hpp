@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The chat-completions request body for each rung of the structured-output ladder
-// (ENDPOINTS.md): nested json_schema, one tool with a forced choice, the same tool with
+// The chat-completions request body for each rung of the structured-output ladder:
+// nested json_schema, one tool with a forced choice, the same tool with
 // tool_choice "required" (the portable spelling where the object form is refused or ignored),
 // json_object, and a plain prompt. Temperature is always sent explicitly.
 

@@ -32,7 +32,7 @@ struct ChildRequest {
 Result<bench::Measurement> measure_in_child(const ChildRequest& request);
 
 // measure_in_child, and a regression measured again in a second fresh process before it is
-// believed (BENCHMARKING.md, step 9), unless its whole interval lies beyond the tolerance by more
+// believed, unless its whole interval lies beyond the tolerance by more
 // than a process-level bias could make (bench::beyond_process_bias; a note says so). Unconfirmed,
 // it becomes `inconclusive` with a "borderline: ..." reason that gives both processes' figures.
 // GPU seconds add up over both. `progress` (may be empty) hears "confirming ..." before the second.

@@ -356,8 +356,8 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
     return bench::measure_resolved(**gpu, {*spin, *flush}, *base, *head, std::move(replayed->sizes), options);
   };
   // A repeated study: each repetition loads the modules and allocates the buffers anew, as a fresh
-  // process does, and the GPU idles between them (clocks fall within milliseconds,
-  // BENCHMARKING.md) as it does while a fresh process compiles; only the start-up and compiles go.
+  // process does, and the GPU idles between them (clocks fall within milliseconds of idling)
+  // as it does while a fresh process compiles; only the start-up and compiles go.
   for (int repetition = 1; repetition < options.repetitions && options.each_repetition; ++repetition) {
     auto again = measure_once();
     if (!again) return std::unexpected(again.error());

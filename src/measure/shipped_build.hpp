@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Measuring what ships (issue 16, step 6): the kernel built by the project's compiler with the
+// Measuring what ships: the kernel built by the project's compiler with the
 // project's context, not a separate NVRTC build of kforecast's. NVRTC and nvcc can make different
 // code of the same source (a GEMM measured 19% slower from NVRTC: same registers, 824 against 776
 // instructions), and a gate that measures the other build judges code nobody runs.

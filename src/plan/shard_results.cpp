@@ -36,7 +36,7 @@ ShardResults read_results(const Json& root, std::string_view name) {
       auto measurement = bench::parse_measurement_json(json_document::compact(field(o, "measurement", path)));
       if (!measurement)
         malformed(path + ".measurement", fmt::format("a measurement ({})", measurement.error().message));
-      // What the measurement object rounds or leaves out, exactly (cli/shard_results.hpp).
+      // What the measurement object rounds or leaves out, exactly (plan/shard_results.hpp).
       measurement->gpu_seconds = number_at(o, "gpu_seconds", path);
       const auto checks = unsigned_at(o, "regression_checks", path);
       if (checks < 1 || checks > 2) malformed(path + ".regression_checks", "1 or 2");

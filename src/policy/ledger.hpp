@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The ledger: one JSON line per measured kernel (DESIGN.md step 4), appended by every run that
+// The ledger: one JSON line per measured kernel, appended by every run that
 // measures and kept by CI as an artifact or cache. Each line pairs what was forecast with what
 // was measured, so `kforecast calibration` can say how good the forecasts are in this
 // repository and which thresholds would have held a target error rate.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The trusted-forecast tier (DESIGN.md step 4): a forecast settles a kernel without the GPU only
+// The trusted-forecast tier: a forecast settles a kernel without the GPU only
 // when it is unlikely to be a regression and sure of itself; everything else is measured. And
 // how a set of thresholds would have fared on the ledger's measured kernels, and which
 // thresholds would have held a target error rate among trusted forecasts.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// One report comment per pull request, updated in place on every run (DESIGN.md step 6), on
+// One report comment per pull request, updated in place on every run, on
 // GitHub or GitLab. The comment is found by a hidden marker at its top *and* by its author being
 // the token's own identity, so a user who quotes the report, or another bot's comment, is never
 // overwritten. Listing is paginated; a missing comment is created. Tokens go into request

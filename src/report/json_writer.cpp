@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The JSON report of DESIGN.md: one object, two-space indentation, stable key order.
+// The JSON report: one object, two-space indentation, stable key order.
 
 #include <fmt/format.h>
 
@@ -62,7 +62,7 @@ std::string measurement_object(const std::optional<MeasurementEntry>& measuremen
 
 std::string optional_number(const std::optional<double>& value) { return value ? finite_number(*value) : "null"; }
 
-// The run's GPU time (an additive key beside DESIGN.md's), written only by runs that measured
+// The run's GPU time (an additive key beside the core ones), written only by runs that measured
 // or could have.
 std::string gpu_time_member(const std::optional<GpuTime>& time) {
   if (!time) return "";
@@ -82,7 +82,7 @@ class JsonWriter final : public Writer {
     out() << fmt::format("{{\n  \"kforecast\": {},\n  \"base\": {},\n  \"head\": {},\n  \"verdict\": {},\n",
                          json_string(report.version), json_string(report.base), json_string(report.head),
                          json_string(to_string(report.verdict)));
-    // Additive keys beside DESIGN.md's: the summary line, how many kernels were not judged, and
+    // Additive keys beside the core ones: the summary line, how many kernels were not judged, and
     // the run's warnings (a forecaster that failed).
     std::vector<std::string> warnings;
     for (const RunWarning& warning : report.warnings) warnings.push_back(warning_text(warning));

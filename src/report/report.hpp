@@ -2,7 +2,7 @@
 #pragma once
 
 // What a `kforecast pr` run concluded, independent of how it is written. Field names and values
-// follow the JSON contract in DESIGN.md ("Interfaces that other tools rely on").
+// are a contract with the tools that read the JSON report: keys are added, never renamed or dropped.
 
 #include <array>
 #include <cstddef>
@@ -18,7 +18,7 @@ enum class Decision { identical_code, trusted_forecast, measured, forecast_only,
 enum class KernelVerdict { pass, fail, warn };
 enum class GateVerdict { pass, fail, inconclusive };
 
-// A forecast as the report shows it: DESIGN.md's "forecast" object, plus a few additive keys
+// A forecast as the report shows it: the JSON report's "forecast" object, plus a few additive keys
 // about the answer's health and provenance.
 struct ForecastEntry {
   std::string forecaster;  // "embedded" | "llm"
@@ -38,7 +38,7 @@ struct ForecastEntry {
   std::string fallback_reason;
 };
 
-// A measurement as the report shows it: DESIGN.md's "measurement" object, plus why it failed or
+// A measurement as the report shows it: the JSON report's "measurement" object, plus why it failed or
 // was inconclusive.
 struct MeasurementEntry {
   double speedup = 0;  // t_base / t_head; 0 where nothing was timed (a failed candidate)

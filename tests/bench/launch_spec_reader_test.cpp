@@ -7,7 +7,7 @@ using namespace kforecast::bench;
 
 namespace {
 
-// DESIGN.md's example, as a config file holds it.
+// The [[kernel]] example of docs/getting-started.md, with include_dirs and defines, as a config file holds it.
 constexpr std::string_view design_example = R"spec([bench]
 tolerance = 0.02
 
@@ -40,7 +40,7 @@ std::string error_of(std::string_view toml) {
 
 }  // namespace
 
-TEST_CASE("bench: DESIGN.md's launch spec reads as written") {
+TEST_CASE("bench: the documented launch spec reads as written") {
   auto specs = read_config_specs(design_example, ".kforecast.toml");
   REQUIRE(specs.has_value());
   REQUIRE(specs->size() == 1);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The measurement JSON: what the isolated child writes is what the parent reads back and writes
-// again (bench's output, shard results), audit fields included (BENCHMARKING.md step 10).
+// again (bench's output, shard results), audit fields included.
 #include "bench/measurement.hpp"
 
 #include <catch2/catch.hpp>

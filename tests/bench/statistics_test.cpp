@@ -122,7 +122,7 @@ TEST_CASE("bench: a regression far beyond the tolerance needs no second process"
 
 TEST_CASE("bench: A B B A cancels a linear drift that A B A B turns into a false difference") {
   // Two identical kernels on a GPU whose times drift up 1% per block (warming, clocks): the
-  // artefact BENCHMARKING.md measured as a false 3-5% difference under A B A B.
+  // artefact that reads as a false 3-5% difference under A B A B.
   const auto drift = [](int block) { return 100.0 * (1 + 0.01 * block); };
   std::vector<double> abba, abab;
   int block = 0;
@@ -154,7 +154,7 @@ TEST_CASE("bench: sizes combine by geometric mean") {
 
 namespace {
 
-// Synthetic rounds under the noise of BENCHMARKING.md: block medians with a relative spread
+// Synthetic rounds under the noise model of docs/perf/bench-runner.md: block medians with a relative spread
 // `spread` (0.05% at 360 us, 0.2% at 50 us, up to 1% at 4-8 us), and with probability 2% a block
 // that is 1-5% slow (interference, a clock dip the 3% check let through). The candidate's blocks
 // take `slowdown` times the reference's.
@@ -200,7 +200,7 @@ Outcome run_rule(NoisyRounds& noise, bool through = false) {
   return outcome;
 }
 
-// The rule before issue 17, for comparison: a 99% t interval after 4, 8, 16 and 32 rounds.
+// A fixed-look rule, for comparison: a 99% t interval after 4, 8, 16 and 32 rounds.
 bool old_rule_missed(NoisyRounds& noise) {
   std::vector<double> logs;
   bool missed = false;
@@ -219,7 +219,7 @@ bool old_rule_missed(NoisyRounds& noise) {
 TEST_CASE("bench: the sequential interval keeps its coverage over all looks") {
   // Normal noise, every look to 64 rounds taken: the chance that any of the 15 intervals misses
   // must stay at most 1% (1000 runs: 10 misses expected at exactly 1%; the union bound makes it
-  // far fewer). The old rule, 99% at each of 4 looks, misses in about 2-3% of runs: peeking.
+  // far fewer). The fixed-look rule, 99% at each of 4 looks, misses in about 2-3% of runs: peeking.
   NoisyRounds noise{std::mt19937_64(23), 0.002, 1.0, false};
   int missed = 0, old_missed = 0;
   for (int run = 0; run < 1000; ++run) missed += run_rule(noise, true).missed;

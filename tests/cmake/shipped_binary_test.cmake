@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# The shipped binary is self-contained (issue 18): run with -P, BINARY=path to kforecast, and
+# The shipped binary is self-contained: run with -P, BINARY=path to kforecast, and
 # OBJCOPY/READELF/OBJDUMP tools. It fails when
 #  - a NEEDED entry (readelf -d) is not glibc's: libc, libm, ld-linux, and the libpthread, libdl
 #    and librt that older glibc kept apart; fmt, nlohmann/json and the C++ runtime are inside it,

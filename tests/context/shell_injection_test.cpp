@@ -3,7 +3,7 @@
 // setup.py, a compile database's arguments or command, the config), what reaches nvcc holds
 // nothing its shell acts on, and each hostile define is refused with a note naming it and the
 // file. Values are generated from every shell metacharacter, quote and newline. The nvcc test
-// (tests/cuda/nvcc_shell_injection_nvcc_test.cpp) runs the real compiler on what passes.
+// (tests/context/shell_injection_nvcc_test.cpp) runs the real compiler on what passes.
 #include <cctype>
 #include <random>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // fixtures/corpus, read as kforecast reads it: the scanner finds every kernel its launch specs
 // name, with the parameters the specs give arguments for, and the specs hold the corpus's
-// contracts (README.md there): at least 15 families (the 12 of issue 6 and three more) of at
+// contracts (README.md there): at least 15 families of at
 // least 6 variants, one signature and one set of arguments per family.
 
 #include <catch2/catch.hpp>

@@ -47,7 +47,7 @@ TEST_CASE("e2e: the binary links no CUDA library and nothing beyond its declared
   CHECK_THAT(ldd->out, !Contains("not found"));
 
   if (sanitizer_build) return;  // the sanitizer runtimes add their own libraries
-  // Only glibc (issue 18): fmt, nlohmann/json and the C++ runtime are linked in. libcurl, Debian's,
+  // Only glibc: fmt, nlohmann/json and the C++ runtime are linked in. libcurl, Debian's,
   // is opened when the first LLM request is made (src/http/libcurl_on_demand.cpp): linked, it and
   // its ~30 libraries were loaded at every start of every command.
   CHECK_THAT(ldd->out, !Contains("libcurl"));

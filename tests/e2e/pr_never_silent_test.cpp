@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Issue 14, "never silent": a forecaster that failed is a warning on standard error and in the
+// Never silent: a forecaster that failed is a warning on standard error and in the
 // report's first line, in every format; a gate that passed with kernels it could not judge says
 // so in its summary line; a stalled endpoint ends within its stall limit, loudly.
 

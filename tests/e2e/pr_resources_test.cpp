@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Bounded resources (issue 14, item 3): `kforecast pr` over a file of many kernels keeps its
+// Bounded resources: `kforecast pr` over a file of many kernels keeps its
 // memory independent of kernels x file size; files over kernels.max_file_kib are skipped with a
 // note; progress lines reach a CI log only when asked. The big fixture is generated here, at run
 // time. NVRTC is kept out (KFORECAST_NVRTC_LIBRARY=/nonexistent): compiles run in child processes

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Issue 14: an LLM forecast alone never passes a kernel from an untrusted author (a fork, or an
+// An LLM forecast alone never passes a kernel from an untrusted author (a fork, or an
 // author without write access by the pull request's author_association); the embedded
 // forecaster's trust or a measurement still can. Outside GitHub the report says which
 // assumption was made: a local run trusts its user, CI without author information does not.

@@ -18,7 +18,7 @@ constexpr const char* good =
 
 }  // namespace
 
-TEST_CASE("embedded: labelled pairs in the dataset format of DESIGN.md") {
+TEST_CASE("embedded: labelled pairs in the dataset format") {
   const std::string text =
       std::string(good) + "\n\n" +
       R"({"reference": {"source": "s", "kernel": "k<64>", "launch": null}, "candidate": {"source": "t", "kernel": "k<128>"}, "speedup": 1})" +

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The figures of `kforecast eval` on rows made by hand, with every expected number worked out
-// below from the definitions (DESIGN.md, "Speedup bins"), not from the code.
+// below from the definitions (the speedup bins of docs/getting-started.md), not from the code.
 
 #include <catch2/catch.hpp>
 
