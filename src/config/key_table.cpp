@@ -48,8 +48,8 @@ const std::array keys{
         "\"H100\"",
         "",
         "The GPU the forecast is for, as named in the labelled data (H100, A100, L4, ...); the LLM prompt "
-        "describes it from a built-in table (V100, T4, A10, A100, L4, L40S, H100, H200, B200, RTX 4090, RTX 6000 Ada), "
-        "or \"local\" for the first GPU the CUDA driver reports on this machine.",
+        "describes it from kforecast's built-in table of datasheet figures (a name it does not know is an error that "
+        "lists the table), or \"local\" for the first GPU the CUDA driver reports on this machine.",
         {},
         {},
         {}},

@@ -2,7 +2,7 @@
 #include "embedded/occupancy.hpp"
 
 #include <algorithm>
-#include <array>
+#include <vector>
 #include <cctype>
 
 #include "gpu/gpu_specs.hpp"
@@ -10,17 +10,12 @@
 namespace kforecast::embedded {
 namespace {
 
-// The GPUs the embedded forecaster offers, in this order; their figures are gpu/gpu_specs.hpp's.
-constexpr std::array<std::string_view, 10> offered{"H100", "H200", "H800", "A100", "A10",
-                                                   "L4",   "L40S", "V100", "T4",   "B200"};
-
-std::array<Gpu, offered.size()> offered_gpus() {
-  std::array<Gpu, offered.size()> out;
-  for (std::size_t i = 0; i < offered.size(); ++i) {
-    const gpu::GpuSpec spec = gpu::gpu_spec(offered[i]).value();
-    out[i] = {spec.name, spec.compute_capability, spec.multiprocessors, spec.boost_clock_mhz,
-              spec.memory_bandwidth_gbs};
-  }
+// Every GPU of the one table (gpu/gpu_specs.hpp), in its order.
+std::vector<Gpu> offered_gpus() {
+  std::vector<Gpu> out;
+  for (const gpu::GpuSpec& spec : gpu::gpu_specs())
+    out.push_back({spec.name, spec.compute_capability, spec.multiprocessors, spec.boost_clock_mhz,
+                   spec.memory_bandwidth_gbs});
   return out;
 }
 
@@ -39,14 +34,14 @@ std::int64_t round_up(std::int64_t value, std::int64_t unit) {
 }  // namespace
 
 std::span<const Gpu> all_gpus() {
-  static const std::array<Gpu, offered.size()> gpus = offered_gpus();  // on first use: no static-order hazard
+  static const std::vector<Gpu> gpus = offered_gpus();  // on first use: no static-order hazard
   return gpus;
 }
 
 std::optional<Gpu> find_gpu(std::string_view name) {
   if (iequal_prefix_word(name, "NVIDIA")) name.remove_prefix(std::min<std::size_t>(7, name.size()));
   // Longest names first, so "L40S" is not read as "L4" and "A100" not as "A10".
-  std::array<Gpu, offered.size()> by_length = offered_gpus();
+  std::vector<Gpu> by_length = offered_gpus();
   std::ranges::sort(by_length, [](const Gpu& a, const Gpu& b) { return a.name.size() > b.name.size(); });
   for (const Gpu& gpu : by_length)
     if (iequal_prefix_word(name, gpu.name)) return gpu;

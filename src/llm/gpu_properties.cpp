@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "llm/gpu_properties.hpp"
 
-#include <array>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,12 +11,9 @@
 namespace kforecast::llm {
 namespace {
 
-// The GPUs the prompt can describe by name, in this order (what `forecast.hardware` matches and
-// an unknown name's message lists). Their figures are gpu/gpu_specs.hpp's, and the per-SM limits
-// their compute capability's (gpu/arch_limits.hpp); extend by naming a row of that table here.
-constexpr std::array<std::string_view, 11> offered{"V100", "T4",   "A10",  "A100",     "L4",          "L40S",
-                                                   "H100", "H200", "B200", "RTX 4090", "RTX 6000 Ada"};
-
+// The prompt can describe every GPU of the one table (gpu/gpu_specs.hpp), in its order: what
+// `forecast.hardware` matches and an unknown name's message lists. The per-SM limits are its
+// compute capability's (gpu/arch_limits.hpp). A figure the table lacks (zero) is left out.
 GpuProperties properties(const gpu::GpuSpec& spec) {
   const gpu::ArchLimits limits = gpu::arch_limits(spec.compute_capability).value();
   return {std::string(spec.name),
@@ -39,7 +35,7 @@ GpuProperties properties(const gpu::GpuSpec& spec) {
 const std::vector<GpuProperties>& table() {
   static const std::vector<GpuProperties> gpus = [] {  // on first use: no static-order hazard
     std::vector<GpuProperties> out;
-    for (std::string_view name : offered) out.push_back(properties(gpu::gpu_spec(name).value()));
+    for (const gpu::GpuSpec& spec : gpu::gpu_specs()) out.push_back(properties(spec));
     return out;
   }();
   return gpus;
