@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
 [ -f "$build/compile_commands.json" ] || { echo "clang-tidy: no $build/compile_commands.json; configure first (cmake --preset release)" >&2; exit 1; }
-# Our sources only: not tests/ or bench/, not the generated sources in the build folder.
+# Our sources only: not tests/ or benchmarks/, not the generated sources in the build folder.
 src_regex="^$(printf '%s' "$PWD" | sed 's/[][\\.*^$+?(){}|]/\\&/g')/src/"
 # -Wno-error: the compile commands are GCC's, -Werror included. GCC's warnings already fail the
 # build; clang's compiler warnings are not checks .clang-tidy asks for (its "-*" turns

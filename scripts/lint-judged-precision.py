@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Per-rule precision of `kforecast lint` on the judged set of real kernels (bench/lint-judged/).
+"""Per-rule precision of `kforecast lint` on the judged set of real kernels (benchmarks/lint-judged/).
 
     scripts/lint-judged-precision.py                      # the committed judgements alone
     scripts/lint-judged-precision.py --runs DIR           # re-score a fresh lint run
@@ -13,7 +13,7 @@ that line). Precision = (TRUE + PLAUSIBLE) / judged. A FALSE diagnostic of sever
 false error: it would block a commit on its own.
 
 With --runs, DIR holds one `kforecast lint --format json` report per repository, named
-OWNER+NAME.json and run from the repository's folder as bench/lint-judged/reproduce.sh does.
+OWNER+NAME.json and run from the repository's folder as benchmarks/lint-judged/reproduce.sh does.
 Each fresh diagnostic takes the judgement of the judged row with the same repository, path, line
 and rule (rows sharing those four are paired in message order); a fresh diagnostic with no such
 row is UNJUDGED, and a judged row the fresh run no longer prints is GONE (a fixed false positive,
@@ -223,7 +223,7 @@ def main(argv):
     parser = argparse.ArgumentParser(
         description="Per-rule precision of kforecast lint on the judged set of real kernels.")
     parser.add_argument("--judged", type=Path, default=JUDGED,
-                        help="the judged set (default: bench/lint-judged/judged.tsv)")
+                        help="the judged set (default: benchmarks/lint-judged/judged.tsv)")
     parser.add_argument("--runs", type=Path,
                         help="folder of fresh reports, OWNER+NAME.json, to re-score")
     parser.add_argument("--max-per-file", type=int, metavar="N",
@@ -243,7 +243,7 @@ def main(argv):
             reports = sorted(args.runs.glob("*.json"))
             if not reports:
                 raise InputError(f"{args.runs}: no OWNER+NAME.json reports; run "
-                                 "bench/lint-judged/reproduce.sh first")
+                                 "benchmarks/lint-judged/reproduce.sh first")
             runs = dict(read_run(path) for path in reports)
             missing = sorted({row.repo for row in judged} - set(runs))
             if missing:

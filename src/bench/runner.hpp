@@ -48,7 +48,7 @@ struct RunnerOptions {
   int min_samples_per_block = 3;
   double block_target_us = 2000;
   // 64, not 32: the spent error makes late looks stricter, and a 5 us kernel (1% noise per round)
-  // needs up to ~50 rounds (~3 ms each) to catch 3% in 99% of runs (bench/decision_rule_bench.cpp).
+  // needs up to ~50 rounds (~3 ms each) to catch 3% in 99% of runs (benchmarks/decision_rule_bench.cpp).
   int max_rounds = 64;
   // At least this long, and on until two clock readings agree. The correctness launches and the
   // batch-size samples just before it have already woken the GPU, every block of the measured

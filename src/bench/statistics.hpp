@@ -59,7 +59,7 @@ std::optional<Verdict> decide(const SpeedupInterval& interval, double tolerance)
 // probability that any look's interval misses the true speedup is at most alpha however many
 // looks are taken and wherever the measurement stops: the intervals form a confidence sequence.
 // Looking at 99% every time (a plain repeated interval) does not: each look adds its own 1% of
-// misses (bench/decision_rule_bench.cpp shows the inflation). Why this spending: the 1/j^2 series
+// misses (benchmarks/decision_rule_bench.cpp shows the inflation). Why this spending: the 1/j^2 series
 // gives the early looks most of the error, which is where clear cases (same well inside the
 // tolerance, a large regression) stop, and it never runs out, so raising the round cap or the GPU
 // time cap keeps the coverage. Why Student t at each look: the round log-speedups are close to

@@ -6,7 +6,7 @@
 
 #include "embedded/facts_cache.hpp"
 #include "embedded/time_estimate.hpp"
-#include "gpu/arch_limits.hpp"
+#include "hardware/arch_limits.hpp"
 #include "kernels/scanner.hpp"
 
 namespace kforecast::embedded {
@@ -98,7 +98,7 @@ FeatureVector kernel_features(const SourceFeatures& s, const std::optional<Compi
     set(v, block_threads, static_cast<double>(threads));
     set(v, grid_blocks, static_cast<double>(blocks));
     set(v, dynamic_shared_bytes, static_cast<double>(launch->shared_bytes));
-    if (const auto limits = gpu::arch_limits(gpu.compute_capability)) {
+    if (const auto limits = hardware::arch_limits(gpu.compute_capability)) {
       const BlockResources block{
           .threads = static_cast<int>(std::min<std::int64_t>(threads, 1 << 20)),
           .registers_per_thread = v.compiler ? compiler->resources.registers : 0,

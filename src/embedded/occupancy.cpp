@@ -5,15 +5,15 @@
 #include <vector>
 #include <cctype>
 
-#include "gpu/gpu_specs.hpp"
+#include "hardware/gpu_specs.hpp"
 
 namespace kforecast::embedded {
 namespace {
 
-// Every GPU of the one table (gpu/gpu_specs.hpp), in its order.
+// Every GPU of the one table (hardware/gpu_specs.hpp), in its order.
 std::vector<Gpu> offered_gpus() {
   std::vector<Gpu> out;
-  for (const gpu::GpuSpec& spec : gpu::gpu_specs())
+  for (const hardware::GpuSpec& spec : hardware::gpu_specs())
     out.push_back({spec.name, spec.compute_capability, spec.multiprocessors, spec.boost_clock_mhz,
                    spec.memory_bandwidth_gbs});
   return out;
@@ -48,7 +48,7 @@ std::optional<Gpu> find_gpu(std::string_view name) {
   return std::nullopt;
 }
 
-Occupancy theoretical_occupancy(const gpu::ArchLimits& limits, const BlockResources& block) {
+Occupancy theoretical_occupancy(const hardware::ArchLimits& limits, const BlockResources& block) {
   Occupancy result;
   if (block.threads <= 0 || block.threads > limits.max_threads_per_block ||
       block.registers_per_thread > limits.max_registers_per_thread || block.shared_bytes < 0 ||

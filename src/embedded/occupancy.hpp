@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Theoretical occupancy from the per-architecture limits (gpu/arch_limits.hpp, the CUDA occupancy
-// calculator's rules), and the GPUs the forecast can be for (figures from gpu/gpu_specs.hpp). Pure:
+// Theoretical occupancy from the per-architecture limits (hardware/arch_limits.hpp, the CUDA occupancy
+// calculator's rules), and the GPUs the forecast can be for (figures from hardware/gpu_specs.hpp). Pure:
 // no device is asked.
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <span>
 #include <string_view>
 
-#include "gpu/arch_limits.hpp"
+#include "hardware/arch_limits.hpp"
 
 namespace kforecast::embedded {
 
@@ -39,6 +39,6 @@ struct Occupancy {
   enum class Limit { warps, blocks, registers, shared, none } limit = Limit::none;
 };
 
-Occupancy theoretical_occupancy(const gpu::ArchLimits& limits, const BlockResources& block);
+Occupancy theoretical_occupancy(const hardware::ArchLimits& limits, const BlockResources& block);
 
 }  // namespace kforecast::embedded

@@ -5,7 +5,7 @@
 
 namespace kforecast::embedded {
 
-std::optional<TimeEstimate> estimate_time(const PtxMix& mix, double threads, const Gpu& gpu, const gpu::ArchLimits& limits) {
+std::optional<TimeEstimate> estimate_time(const PtxMix& mix, double threads, const Gpu& gpu, const hardware::ArchLimits& limits) {
   if (!mix.found || mix.backward_branches > 0 || threads <= 0 || gpu.sm_count <= 0 || gpu.boost_clock_mhz <= 0 ||
       gpu.dram_gb_per_s <= 0)
     return std::nullopt;

@@ -16,7 +16,7 @@
 
 #include "embedded/occupancy.hpp"
 #include "embedded/ptx_mix.hpp"
-#include "gpu/arch_limits.hpp"
+#include "hardware/arch_limits.hpp"
 
 namespace kforecast::embedded {
 
@@ -26,6 +26,6 @@ struct TimeEstimate {
   double time_us() const { return dram_us > compute_us ? dram_us : compute_us; }
 };
 
-std::optional<TimeEstimate> estimate_time(const PtxMix& mix, double threads, const Gpu& gpu, const gpu::ArchLimits& limits);
+std::optional<TimeEstimate> estimate_time(const PtxMix& mix, double threads, const Gpu& gpu, const hardware::ArchLimits& limits);
 
 }  // namespace kforecast::embedded

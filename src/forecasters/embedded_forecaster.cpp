@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "embedded/embedded_forecaster.hpp"
+#include "embedded/pair_forecast.hpp"
 #include "embedded/ordinal_model.hpp"
 #include "forecasters/forecast_entry.hpp"
 

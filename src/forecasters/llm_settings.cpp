@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "forecasters/local_gpu.hpp"
+#include "forecasters/local_hardware.hpp"
 #include "llm/forecast_cache.hpp"
 
 namespace kforecast::forecasters {
@@ -64,7 +64,7 @@ Result<llm::GpuProperties> target_gpu(const config::Config& config, const LlmWor
       return usage_error(fmt::format("forecast.hardware is 'local' ({}) but {}; name a GPU instead: one of {}",
                                      config.setting("forecast.hardware").origin, device.error(),
                                      llm::known_gpu_names()));
-    return local_gpu_properties(*device);
+    return local_hardware_properties(*device);
   }
   return usage_error(
       fmt::format("forecast.hardware '{}' ({}) is not a GPU kforecast knows; use one of {}, or "

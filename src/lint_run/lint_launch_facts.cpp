@@ -7,7 +7,7 @@
 #include "bench/launch_spec_reader.hpp"
 #include "bench/resolved_launch.hpp"
 #include "embedded/occupancy.hpp"
-#include "gpu/arch_limits.hpp"
+#include "hardware/arch_limits.hpp"
 #include "kernels/scanner.hpp"
 
 namespace kforecast::lint_run {
@@ -75,7 +75,7 @@ Result<LaunchFactsResult> gather_launch_facts(const std::vector<LaunchFile>& fil
     config_specs = std::move(*specs);
   }
   const auto gpu = embedded::find_gpu(settings.hardware);
-  const auto limits = gpu ? gpu::arch_limits(gpu->compute_capability) : std::nullopt;
+  const auto limits = gpu ? hardware::arch_limits(gpu->compute_capability) : std::nullopt;
   if (!limits)
     result.notes.push_back(
         fmt::format("occupancy not computed: forecast.hardware '{}' is not in the GPU table", settings.hardware));

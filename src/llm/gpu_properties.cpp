@@ -5,17 +5,17 @@
 
 #include <fmt/format.h>
 
-#include "gpu/arch_limits.hpp"
-#include "gpu/gpu_specs.hpp"
+#include "hardware/arch_limits.hpp"
+#include "hardware/gpu_specs.hpp"
 
 namespace kforecast::llm {
 namespace {
 
-// The prompt can describe every GPU of the one table (gpu/gpu_specs.hpp), in its order: what
+// The prompt can describe every GPU of the one table (hardware/gpu_specs.hpp), in its order: what
 // `forecast.hardware` matches and an unknown name's message lists. The per-SM limits are its
-// compute capability's (gpu/arch_limits.hpp). A figure the table lacks (zero) is left out.
-GpuProperties properties(const gpu::GpuSpec& spec) {
-  const gpu::ArchLimits limits = gpu::arch_limits(spec.compute_capability).value();
+// compute capability's (hardware/arch_limits.hpp). A figure the table lacks (zero) is left out.
+GpuProperties properties(const hardware::GpuSpec& spec) {
+  const hardware::ArchLimits limits = hardware::arch_limits(spec.compute_capability).value();
   return {std::string(spec.name),
           std::string(spec.full_name),
           std::string(spec.architecture),
@@ -35,7 +35,7 @@ GpuProperties properties(const gpu::GpuSpec& spec) {
 const std::vector<GpuProperties>& table() {
   static const std::vector<GpuProperties> gpus = [] {  // on first use: no static-order hazard
     std::vector<GpuProperties> out;
-    for (const gpu::GpuSpec& spec : gpu::gpu_specs()) out.push_back(properties(spec));
+    for (const hardware::GpuSpec& spec : hardware::gpu_specs()) out.push_back(properties(spec));
     return out;
   }();
   return gpus;

@@ -2,11 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include "embedded/occupancy.hpp"
-#include "gpu/arch_limits.hpp"
+#include "hardware/arch_limits.hpp"
 
 using namespace kforecast::embedded;
-using kforecast::gpu::ArchLimits;
-using kforecast::gpu::arch_limits;
+using kforecast::hardware::ArchLimits;
+using kforecast::hardware::arch_limits;
 
 TEST_CASE("embedded: GPUs by name") {
   REQUIRE(find_gpu("H100").has_value());

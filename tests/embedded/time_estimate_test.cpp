@@ -2,11 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include "embedded/time_estimate.hpp"
-#include "gpu/arch_limits.hpp"
+#include "hardware/arch_limits.hpp"
 
 using namespace kforecast::embedded;
-using kforecast::gpu::ArchLimits;
-using kforecast::gpu::arch_limits;
+using kforecast::hardware::ArchLimits;
+using kforecast::hardware::arch_limits;
 
 namespace {
 

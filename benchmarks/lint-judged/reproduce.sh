@@ -4,7 +4,7 @@
 # their pinned commits and runs `kforecast lint` on them, one JSON report per repository, so that
 # scripts/lint-judged-precision.py can re-score the rules against judged.tsv.
 #
-#   bench/lint-judged/reproduce.sh [KFORECAST] [OUT_DIR]
+#   benchmarks/lint-judged/reproduce.sh [KFORECAST] [OUT_DIR]
 #   scripts/lint-judged-precision.py --runs OUT_DIR/runs
 #
 # KFORECAST defaults to build/release/src/kforecast, OUT_DIR to /tmp/lint-judged. MIRRORS

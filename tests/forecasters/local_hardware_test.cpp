@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "forecasters/local_gpu.hpp"
+#include "forecasters/local_hardware.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -9,7 +9,7 @@ using namespace kforecast;
 using Catch::Matchers::Contains;
 
 TEST_CASE("local gpu: the driver's figures as the LLM prompt describes them") {
-  const auto gpu = forecasters::local_gpu_properties(cuda::fake_h100());
+  const auto gpu = forecasters::local_hardware_properties(cuda::fake_h100());
   CHECK(gpu.arch == "sm_90");
   CHECK(gpu.memory_bandwidth_gbs == Approx(3352.32));  // 2 x 2619 MHz x 5120 bits / 8
   const std::string text = llm::describe(gpu);
@@ -22,7 +22,7 @@ TEST_CASE("local gpu: the driver's figures as the LLM prompt describes them") {
   auto ada = cuda::fake_h100();
   ada.compute_major = 8;
   ada.compute_minor = 9;
-  CHECK(forecasters::local_gpu_properties(ada).architecture == "Ada Lovelace");
+  CHECK(forecasters::local_hardware_properties(ada).architecture == "Ada Lovelace");
   ada.compute_major = 13;
-  CHECK(forecasters::local_gpu_properties(ada).architecture == "compute capability 13.9");
+  CHECK(forecasters::local_hardware_properties(ada).architecture == "compute capability 13.9");
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "forecasters/local_gpu.hpp"
+#include "forecasters/local_hardware.hpp"
 
 namespace kforecast::forecasters {
 namespace {
@@ -22,7 +22,7 @@ std::string architecture(int major, int minor) {
 
 }  // namespace
 
-llm::GpuProperties local_gpu_properties(const cuda::DeviceInfo& device) {
+llm::GpuProperties local_hardware_properties(const cuda::DeviceInfo& device) {
   llm::GpuProperties gpu;
   gpu.name = "local";
   gpu.full_name = device.name + " (queried from the local driver)";

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "embedded/corpus_source.hpp"
-#include "embedded/embedded_forecaster.hpp"
+#include "embedded/pair_forecast.hpp"
 
 using namespace kforecast;
 using namespace kforecast::embedded;

@@ -11,6 +11,6 @@ namespace kforecast::forecasters {
 
 // The queried figures as the prompt shows them. What the driver does not report (peak FLOPS)
 // stays zero and is left out of the description.
-llm::GpuProperties local_gpu_properties(const cuda::DeviceInfo& device);
+llm::GpuProperties local_hardware_properties(const cuda::DeviceInfo& device);
 
 }  // namespace kforecast::forecasters

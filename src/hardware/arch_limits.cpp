@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/arch_limits.hpp"
+#include "hardware/arch_limits.hpp"
 
 #include <array>
 
-namespace kforecast::gpu {
+namespace kforecast::hardware {
 namespace {
 
 // CUDA C++ Programming Guide, "Compute capabilities", table of technical specifications; the
@@ -31,4 +31,4 @@ std::optional<ArchLimits> arch_limits(int compute_capability) {
   return std::nullopt;
 }
 
-}  // namespace kforecast::gpu
+}  // namespace kforecast::hardware

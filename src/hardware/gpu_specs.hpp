@@ -9,7 +9,7 @@
 #include <span>
 #include <string_view>
 
-namespace kforecast::gpu {
+namespace kforecast::hardware {
 
 struct GpuSpec {
   std::string_view name;          // as forecast.hardware names it: "H100"
@@ -31,4 +31,4 @@ std::span<const GpuSpec> gpu_specs();
 // user's own rule (llm::find_gpu, embedded::find_gpu).
 std::optional<GpuSpec> gpu_spec(std::string_view name);
 
-}  // namespace kforecast::gpu
+}  // namespace kforecast::hardware

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/gpu_specs.hpp"
+#include "hardware/gpu_specs.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <set>
 #include <string_view>
 
-#include "gpu/arch_limits.hpp"
+#include "hardware/arch_limits.hpp"
 
-using namespace kforecast::gpu;
+using namespace kforecast::hardware;
 
 TEST_CASE("gpu: every GPU in the table has a unique name and its architecture's limits") {
   std::set<std::string_view> names;

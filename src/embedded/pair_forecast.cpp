@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "embedded/embedded_forecaster.hpp"
+#include "embedded/pair_forecast.hpp"
 
 #include "embedded/rationale.hpp"
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "cuda/nvrtc.hpp"
-#include "embedded/embedded_forecaster.hpp"
+#include "embedded/pair_forecast.hpp"
 #include "embedded/facts_cache.hpp"
 #include "embedded/ordinal_model.hpp"
 #include "embedded/rationale.hpp"

@@ -9,7 +9,7 @@
 #include <optional>
 #include <span>
 
-namespace kforecast::gpu {
+namespace kforecast::hardware {
 
 struct ArchLimits {
   int compute_capability = 0;  // 90 for sm_90
@@ -36,4 +36,4 @@ std::span<const ArchLimits> all_arch_limits();
 // The limits of a compute capability, or nullopt for one the table lacks.
 std::optional<ArchLimits> arch_limits(int compute_capability);
 
-}  // namespace kforecast::gpu
+}  // namespace kforecast::hardware

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/gpu_specs.hpp"
+#include "hardware/gpu_specs.hpp"
 
 #include <array>
 
-namespace kforecast::gpu {
+namespace kforecast::hardware {
 namespace {
 
 // NVIDIA's datasheets (SXM where there is a choice; dense throughput). Extend by adding a row,
@@ -35,4 +35,4 @@ std::optional<GpuSpec> gpu_spec(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace kforecast::gpu
+}  // namespace kforecast::hardware
