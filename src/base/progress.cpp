@@ -64,7 +64,7 @@ void Progress::tick() {
 
 void Progress::start_heartbeat(std::chrono::milliseconds period) {
   if (m_style != ProgressStyle::log || m_heartbeat.joinable()) return;
-  m_heartbeat = std::jthread([this, period](std::stop_token stop) {
+  m_heartbeat = std::jthread([this, period](const std::stop_token& stop) {
     std::mutex idle;
     std::unique_lock lock(idle);
     while (!m_wake.wait_for(lock, stop, period, [] { return false; })) {

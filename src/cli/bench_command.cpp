@@ -7,7 +7,8 @@
 
 #include <unistd.h>
 
-#include <charconv>
+#include <optional>
+#include <string>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -15,7 +16,9 @@
 #include "bench/measurement_text.hpp"
 #include "cli/gate_outside.hpp"
 #include "cli/real_world.hpp"
+#include "cli/command_progress.hpp"
 #include "cli/handlers.hpp"
+#include "cli/options.hpp"
 #include "cli/shard_step.hpp"
 #include "measure/bench_child.hpp"
 
@@ -50,54 +53,53 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     return usage_error(
         "'kforecast bench' takes one FILE:KERNEL (the candidate), e.g. kforecast bench src/gemm.cu:sgemm "
         "--against HEAD~1");
-  const std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
-  if (format != "text" && format != "json")
-    return usage_error(fmt::format("--format: '{}' is not text or json", format));
+  const auto format = format_option(invocation, {"text", "json"});
+  if (!format) return std::unexpected(format.error());
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
   const measure::BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against"),
                              invocation.value("--project-build"), invocation.value("--capture")};
   auto options = measure::runner_options(*config);
-  const bool terminal = context.err_is_terminal;
 
   if (invocation.has("--confirming")) options.seeds = 1;  // a regression's confirmation (measure/bench_child.hpp)
   if (invocation.has("--repeat")) {
     const std::string text = invocation.value("--repeat");
-    int count = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
-    if (error != std::errc() || end != text.data() + text.size() || count < 1 || count > 10000)
+    const auto count = whole_number<int>(text);
+    if (!count || *count < 1 || *count > 10000)
       return usage_error(fmt::format("--repeat: '{}' is not a count from 1 to 10000", text));
-    if (!invocation.has("--in-process") || format != "json")
+    if (!invocation.has("--in-process") || *format != "json")
       return usage_error("--repeat needs --in-process and --format json (one JSON line per measurement)");
-    options.repetitions = count;
+    options.repetitions = *count;
     options.each_repetition = [&](const Measurement& m) { context.out << bench::measurement_json(m) << "\n" << std::flush; };
   }
 
   Result<Measurement> measurement;
+  // The measuring child of `pr` (--in-process, its standard error a pipe) shows no progress: its
+  // parent does.
+  std::optional<CommandProgress> progress;
+  if (!invocation.has("--in-process") || context.err_is_terminal) progress.emplace(invocation, context);
+  const auto stage = [&](const std::string& name) { if (progress) (*progress)->stage(name); };
+  const auto detail = [&](std::string_view line) { if (progress) (*progress)->detail(line); };
   if (invocation.has("--in-process")) {
-    if (terminal) options.progress = [&](std::string_view line) { context.err << "\r\033[K" << line << std::flush; };
+    if (progress) options.progress = detail;
+    stage(fmt::format("measuring {}", pair.candidate));
     measurement = measure::measure_here(pair, *config, real_bench_world(*config, context.env), options);
-    if (terminal) context.err << "\r\033[K" << std::flush;
   } else {
     if (auto checked = measure::prepare_pair(pair, *config, real_bench_world(*config, context.env)); !checked) return std::unexpected(checked.error().error);
     const double timeout = config->number_value("bench.timeout_seconds");
-    if (terminal)
-      context.err << fmt::format("measuring {} in a child process (limit {:g} s)...", pair.candidate, timeout)
-                  << std::flush;
+    stage(fmt::format("measuring {} in a child process (limit {:g} s)", pair.candidate, timeout));
     const measure::ChildRequest request{
         pair, invocation.has("--config") ? std::optional(invocation.value("--config")) : std::nullopt, "", timeout};
-    measurement = measure::measure_confirmed(request, [&](std::string_view line) {
-      if (terminal) context.err << "\r\033[K" << line << std::flush;
-    });
-    if (terminal) context.err << "\r\033[K" << std::flush;
+    measurement = measure::measure_confirmed(request, detail);
   }
+  if (progress) (*progress)->finish();
   if (!measurement) return std::unexpected(measurement.error());
   // The user's own files are compiled and run whatever confines them here; the measuring child
   // (--in-process, pr's) leaves this to its parent.
   if (const std::string missing = this_machine_sandbox().missing(); !missing.empty() && !invocation.has("--in-process"))
     measurement->notes.push_back(
         fmt::format("not confined: the kernels were compiled without the whole sandbox ({})", missing));
-  if (format == "json")
+  if (*format == "json")
     context.out << bench::measurement_json(*measurement) << "\n";
   else
     print_text(context.out, pair, *measurement);

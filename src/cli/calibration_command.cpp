@@ -3,7 +3,6 @@
 // ledger), what the configured policy did with them, and which thresholds would have held a
 // target error rate among trusted forecasts.
 
-#include <charconv>
 #include <filesystem>
 #include <ostream>
 
@@ -11,6 +10,8 @@
 
 #include "base/text_file.hpp"
 #include "cli/handlers.hpp"
+#include "cli/options.hpp"
+#include "gate/settings.hpp"
 #include "eval/plots.hpp"
 #include "eval/rows.hpp"
 #include "policy/ledger_calibration.hpp"
@@ -24,31 +25,22 @@ struct Options {
   bool json = false;
 };
 
-// The ledger's path: --ledger, else policy.ledger, relative to the config file's directory (the
-// repository root), or to --repo or the current directory when there is no config file.
-std::filesystem::path ledger_path(const Invocation& invocation, const config::Config& config) {
-  if (invocation.has("--ledger")) return invocation.value("--ledger");
-  std::filesystem::path configured = config.string_value("policy.ledger");
-  if (configured.is_absolute()) return configured;
-  if (config.file()) return config.file()->parent_path() / configured;
-  return (invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo")) : std::filesystem::path()) /
-         configured;
-}
-
 Result<Options> read_options(const Invocation& invocation, const config::Config& config) {
-  Options options{ledger_path(invocation, config)};
+  // --ledger, else policy.ledger relative to the config file's directory (the repository root),
+  // or to --repo or the current directory when there is no config file.
+  Options options{invocation.has("--ledger")
+                      ? std::filesystem::path(invocation.value("--ledger"))
+                      : gate::ledger_path(config, invocation.has("--repo") ? invocation.value("--repo") : "")};
   if (invocation.has("--target-risk")) {
     const std::string text = invocation.value("--target-risk");
-    double rate = -1;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), rate);
-    if (error != std::errc() || end != text.data() + text.size() || !(rate >= 0 && rate < 1))
+    const auto rate = whole_number<double>(text);
+    if (!rate || !(*rate >= 0 && *rate < 1))
       return usage_error(fmt::format("--target-risk {}: expected a rate in [0, 1), e.g. 0.02", text));
-    options.target_risk = rate;
+    options.target_risk = *rate;
   }
-  const std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
-  if (format != "text" && format != "json")
-    return usage_error(fmt::format("--format {}: expected text or json", format));
-  options.json = format == "json";
+  const auto format = format_option(invocation, {"text", "json"});
+  if (!format) return std::unexpected(format.error());
+  options.json = *format == "json";
   return options;
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "capture/attached_process.hpp"
+#include "base/this_executable.hpp"
 #include "capture/capture_request.hpp"
 #include "capture/capture_summary.hpp"
 #include "capture/injection_library.hpp"
@@ -39,8 +40,7 @@ Result<ExitCode> capture_command(const Invocation& invocation, Context& context)
   auto request =
       capture::make_capture_request(options, working_directory, capture::repository_root_above(working_directory));
   if (!request) return std::unexpected(request.error());
-  const fs::path binary = fs::read_symlink("/proc/self/exe", error);
-  auto library = capture::find_injection_library(binary, context.env, [](const fs::path& path) {
+  auto library = capture::find_injection_library(this_executable(), context.env, [](const fs::path& path) {
     std::error_code ignored;
     return fs::is_regular_file(path, ignored);
   });

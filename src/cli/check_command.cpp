@@ -8,9 +8,11 @@
 
 #include <fmt/format.h>
 
+#include "cli/command_progress.hpp"
 #include "cli/gate_outside.hpp"
 #include "cli/real_world.hpp"
 #include "cli/handlers.hpp"
+#include "cli/options.hpp"
 #include "git/repository.hpp"
 #include "gate/check_pairs.hpp"
 #include "gate/check_sources.hpp"
@@ -40,9 +42,8 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
     return usage_error(
         "--against and --vs both name what to compare with: give one (--against REV: this file at a revision, "
         "default HEAD; --vs FILE[:KERNEL]: another file)");
-  const std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
-  if (format != "text" && format != "json")
-    return usage_error(fmt::format("--format {}: expected text or json", format));
+  const auto format = format_option(invocation, {"text", "json"});
+  if (!format) return std::unexpected(format.error());
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
   auto llm = use_llm_forecaster(invocation, *config);
@@ -77,6 +78,7 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
   auto analysis = gate::pairs_to_check(base, head, *sources, *target, against);
   if (!analysis) return std::unexpected(analysis.error());
 
+  CommandProgress progress(invocation, context);
   const gate::Settings settings = gate::read_settings(*config, sources->root);
   RealOutside real(*config, context);
   gate::Outside& outside = real.outside();
@@ -86,9 +88,10 @@ Result<ExitCode> check_command(const Invocation& invocation, Context& context) {
        {!bench, "check measures only with --bench: add it to measure on this machine's GPU", "--bench not given"},
        true, bench},
       settings, outside);
+  progress->finish();
   if (!result) return std::unexpected(result.error());
   const report::Report report = gate::build_report(result->run);
-  if (format == "json")
+  if (*format == "json")
     report::make_json_writer(context.out)->write(report);
   else
     report::write_check_text(context.out, report);

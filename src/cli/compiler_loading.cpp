@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/compiler_loading.hpp"
 
+#include "base/this_executable.hpp"
 #include "cuda/isolated_compiler.hpp"
 #include "cuda/library_search.hpp"
 #include "cuda/nvrtc.hpp"
@@ -13,7 +14,7 @@ cuda::LoadedCompiler load_compiler(const config::Config& config, const EnvLookup
   auto nvrtc = cuda::load_nvrtc({config.string_value("cuda.nvrtc_library"), ""}, env);
   if (!nvrtc) return nvrtc;
   cuda::IsolationSettings settings;
-  settings.program = cuda::this_executable();
+  settings.program = this_executable();
   if (const auto include = cuda::toolkit_include_dir(env); !include.empty())
     settings.roots.toolkit.emplace_back(include);
   settings.roots.work_tree = std::move(work_tree);
@@ -33,7 +34,7 @@ std::expected<std::unique_ptr<cuda::UnitCompiler>, std::string> load_unit_compil
   std::error_code ec;
   settings.nvcc = std::filesystem::absolute(toolkit->nvcc, ec).string();
   settings.version = toolkit->version;
-  settings.program = cuda::this_executable();
+  settings.program = this_executable();
   settings.timeout = std::chrono::seconds(static_cast<long>(config.number_value("cuda.compile_timeout_seconds")));
   settings.max_memory_bytes = static_cast<std::uint64_t>(config.integer_value("cuda.compile_memory_mib")) << 20;
   settings.max_cpu_seconds = static_cast<std::uint64_t>(config.number_value("cuda.compile_timeout_seconds")) + 60;

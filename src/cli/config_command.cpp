@@ -28,12 +28,16 @@ Result<config::Config> with_secrets_registered(Result<config::Config> config) {
   return config;
 }
 
+std::filesystem::path repo_directory(const Invocation& invocation) {
+  std::error_code ec;
+  return invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo")) : std::filesystem::current_path(ec);
+}
+
 Result<config::Config> load_command_config(const Invocation& invocation, const Context& context) {
   if (invocation.has("--config"))
     return with_secrets_registered(config::load_config(invocation.value("--config"), context.env));
   std::error_code ec;
-  const std::filesystem::path start =
-      invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo")) : std::filesystem::current_path(ec);
+  const std::filesystem::path start = repo_directory(invocation);
   if (invocation.has("--repo") && !std::filesystem::is_directory(start, ec))
     return usage_error(fmt::format("--repo: '{}' is not a directory", start.string()));
   return with_secrets_registered(config::load_config(config::find_config_file(start), context.env));
@@ -53,10 +57,7 @@ Result<ExitCode> config_command(const Invocation& invocation, Context& context) 
     return std::unexpected(harnesses.error());
   context.out << config::render_effective(*config);
 
-  std::error_code ec;
-  const std::filesystem::path start =
-      invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo")) : std::filesystem::current_path(ec);
-  auto repository = git::open_repository(start);
+  auto repository = git::open_repository(repo_directory(invocation));
   const auto check = measure::check_launch_specs(*config, repository ? repository->get() : nullptr);
   context.out << fmt::format("\n# launch specs: {} [[kernel]] table{} and {} `// kforecast:` block{} read\n",
                              check.config_specs, check.config_specs == 1 ? "" : "s", check.comment_specs,

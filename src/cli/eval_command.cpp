@@ -9,8 +9,10 @@
 
 #include <fmt/format.h>
 
-#include "base/text_file.hpp"
+#include "embedded/labelled_pairs.hpp"
+#include "cli/command_progress.hpp"
 #include "cli/handlers.hpp"
+#include "cli/options.hpp"
 #include "embedded/occupancy.hpp"
 #include "eval/evaluation.hpp"
 #include "eval/output.hpp"
@@ -39,10 +41,9 @@ Result<EvalOptions> read_options(const Invocation& invocation, const config::Con
   if (cv != "family" && cv != "none")
     return usage_error(fmt::format("--cv {}: expected family (leave one family out) or none", cv));
   options.cv = cv == "family" ? CrossValidation::family : CrossValidation::none;
-  const std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
-  if (format != "text" && format != "json")
-    return usage_error(fmt::format("--format {}: expected text or json", format));
-  options.json = format == "json";
+  const auto format = format_option(invocation, {"text", "json"});
+  if (!format) return std::unexpected(format.error());
+  options.json = *format == "json";
   return options;
 }
 
@@ -57,18 +58,13 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
   if (!options) return std::unexpected(options.error());
   const std::string hardware =
       invocation.has("--hardware") ? invocation.value("--hardware") : config->string_value("forecast.hardware");
-  const auto gpu = embedded::find_gpu(hardware);
-  if (!gpu)
-    return usage_error(fmt::format(
-        "--hardware (or forecast.hardware): unknown GPU '{}'; known: H100, H200, A100, A10, L4, L40S, V100, T4, B200",
-        hardware));
+  const auto gpu = embedded::named_gpu(hardware, "--hardware (or forecast.hardware)");
+  if (!gpu) return std::unexpected(gpu.error());
   std::string arch = invocation.has("--arch") ? invocation.value("--arch") : config->string_value("cuda.arch");
   if (arch == "auto") arch = fmt::format("sm_{}", gpu->compute_capability);
 
   const std::string path = invocation.positional[0];
-  auto text = read_text_file(path, "the dataset");
-  if (!text) return std::unexpected(text.error());
-  auto pairs = embedded::parse_labelled_pairs(*text, path);
+  auto pairs = embedded::read_labelled_pairs(path);
   if (!pairs) return std::unexpected(pairs.error());
   if (pairs->empty())
     return fail(ExitCode::could_not_run, fmt::format("{}: no labelled pairs (one JSON object per line)", path));
@@ -89,23 +85,23 @@ Result<ExitCode> eval_command(const Invocation& invocation, Context& context) {
     else
       run.notes.push_back("no NVRTC facts: " + loaded.error().message());
   }
-  std::ostream* progress = context.err_is_terminal ? &context.err : nullptr;
+  CommandProgress progress(invocation, context);
 
   auto evaluation = [&]() -> Result<eval::Evaluation> {
     if (options->forecaster == "embedded") {
       const auto facts_cache = default_facts_cache(context.env);
       return eval::evaluate_embedded(*pairs, std::move(run),
                                      {compiler.get(), arch, *gpu, facts_cache ? &*facts_cache : nullptr}, hardware,
-                                     progress);
+                                     &*progress);
     }
     auto prompts = eval::work_tree_prompts(*config);
     if (!prompts) return std::unexpected(prompts.error());
-    Progress live(context.err, context.err_is_terminal ? ProgressStyle::live : ProgressStyle::silent);
     auto forecaster = forecasters::make_llm_forecaster(*config, context.env, real_llm_world(*config, context.env),
-                                                       std::move(*prompts), &live);
+                                                       std::move(*prompts), &*progress);
     if (!forecaster) return std::unexpected(forecaster.error());
     return eval::evaluate_with(**forecaster, *pairs, std::move(run), {compiler.get(), arch, ""});
   }();
+  progress->finish();
   if (!evaluation) return std::unexpected(evaluation.error());
 
   if (invocation.has("--predictions")) {

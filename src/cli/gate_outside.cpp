@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "base/this_executable.hpp"
 #include "cuda/isolated_compiler.hpp"
 #include "forecasters/configured_forecaster.hpp"
 #include "git/repository.hpp"
@@ -18,7 +19,7 @@ const T* pointer_to(const std::optional<T>& value) {
 }  // namespace
 
 const SandboxStatus& this_machine_sandbox() {
-  static const SandboxStatus status = probe_sandbox(cuda::this_executable());
+  static const SandboxStatus status = probe_sandbox(this_executable());
   return status;
 }
 

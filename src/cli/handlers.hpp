@@ -3,6 +3,8 @@
 
 // The handlers the command table points at, one file each.
 
+#include <filesystem>
+
 #include "cli/command.hpp"
 #include "config/config.hpp"
 
@@ -26,6 +28,8 @@ Result<ExitCode> capture_command(const Invocation& invocation, Context& context)
 // The configuration a command runs with: --config FILE if given, else .kforecast.toml at the
 // root of the work tree around --repo (or the current directory), then the environment.
 Result<config::Config> load_command_config(const Invocation& invocation, const Context& context);
+// --repo, else the current directory (empty where it cannot be read).
+std::filesystem::path repo_directory(const Invocation& invocation);
 // `config` as it is, after registering the values of the variables it names as secrets
 // (security.secret_env, endpoint.api_key_env) for redaction from everything kforecast writes.
 Result<config::Config> with_secrets_registered(Result<config::Config> config);

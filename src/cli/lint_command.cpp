@@ -8,17 +8,18 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
 
-#include "base/redaction.hpp"
+#include "base/output_file.hpp"
+#include "base/this_executable.hpp"
 #include "cli/gate_outside.hpp"
 #include "cli/compiler_loading.hpp"
 #include "cli/real_world.hpp"
 #include "cuda/library_search.hpp"
 #include "cli/handlers.hpp"
+#include "cli/options.hpp"
 #include "lint_run/lint_forecast.hpp"
 #include "lint_run/lint_hook.hpp"
 #include "lint_run/lint_rules.hpp"
@@ -32,13 +33,10 @@ namespace {
 Result<ExitCode> install_hook_command(const Invocation& invocation, Context& context) {
   if (invocation.has("--staged") || !invocation.positional.empty())
     return usage_error("--install-hook takes no files and no --staged");
-  std::error_code ec;
-  const std::string directory =
-      invocation.has("--repo") ? invocation.value("--repo") : std::filesystem::current_path(ec).string();
-  std::error_code link_error;
-  const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe", link_error);
+  const std::string directory = repo_directory(invocation).string();
+  const std::string binary = this_executable();
   auto hook =
-      lint_run::install_pre_commit_hook(directory, link_error ? "kforecast" : binary.string(),
+      lint_run::install_pre_commit_hook(directory, binary.empty() ? "kforecast" : binary,
                                     invocation.has("--force") ? lint_run::ForeignHook::replace : lint_run::ForeignHook::keep);
   if (!hook) return std::unexpected(hook.error());
   context.out << fmt::format("installed {}: 'git commit' now runs 'kforecast lint --staged'\n", hook->string());
@@ -46,27 +44,23 @@ Result<ExitCode> install_hook_command(const Invocation& invocation, Context& con
 }
 
 Result<ExitCode> write_report(const lint::LintReport& report, const Invocation& invocation, Context& context) {
-  const std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
-  if (format != "text" && format != "json" && format != "sarif")
-    return usage_error(fmt::format("--format {}: expected text, json or sarif", format));
+  const auto format = format_option(invocation, {"text", "json", "sarif"});
+  if (!format) return std::unexpected(format.error());
   const std::string when = invocation.has("--color") ? invocation.value("--color") : "auto";
   if (when != "auto" && when != "always" && when != "never")
     return usage_error(fmt::format("--color {}: expected auto, always or never", when));
-  std::ofstream file;
-  if (invocation.has("--output")) {
-    file.open(invocation.value("--output"), std::ios::binary);
-    if (!file) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", invocation.value("--output")));
-  }
-  RedactingStream redacted_file(file);
-  std::ostream& out = file.is_open() ? redacted_file.stream() : context.out;
-  const bool terminal = !file.is_open() && context.out_is_terminal;
+  auto output = OutputFile::open(invocation.has("--output") ? std::optional(invocation.value("--output")) : std::nullopt,
+                                 context.out);
+  if (!output) return std::unexpected(output.error());
+  std::ostream& out = (*output)->stream();
+  const bool terminal = !(*output)->is_file() && context.out_is_terminal;
   const auto no_color = context.env("NO_COLOR");
   const lint::Colour colour = when == "always"  ? lint::Colour::on
                               : when == "never" ? lint::Colour::off
                                                 : lint::colour_for(terminal, no_color && !no_color->empty());
-  if (format == "json")
+  if (*format == "json")
     lint::write_json(out, report);
-  else if (format == "sarif")
+  else if (*format == "sarif")
     lint::write_sarif(out, report);
   else
     lint::write_text(out, report, colour);
@@ -98,9 +92,7 @@ Result<ExitCode> lint_command(const Invocation& invocation, Context& context) {
       .sandbox = &this_machine_sandbox()};
   std::unique_ptr<git::Repository> repository;
   if (staged) {
-    std::error_code ec;
-    auto opened = git::open_repository(invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo"))
-                                                                : std::filesystem::current_path(ec));
+    auto opened = git::open_repository(repo_directory(invocation));
     if (!opened) return std::unexpected(opened.error());
     repository = std::move(*opened);
     request.staged = repository.get();

@@ -54,4 +54,13 @@ Result<Invocation> parse_arguments(const Command& command, std::span<const std::
   return invocation;
 }
 
+Result<std::string> format_option(const Invocation& invocation, std::initializer_list<std::string_view> allowed) {
+  std::string format = invocation.has("--format") ? invocation.value("--format") : "text";
+  if (std::ranges::find(allowed, format) != allowed.end()) return format;
+  std::string listed;
+  for (std::size_t i = 0; const std::string_view name : allowed)
+    listed += fmt::format("{}{}", i++ == 0 ? "" : i == allowed.size() ? " or " : ", ", name);
+  return usage_error(fmt::format("--format {}: expected {}", format, listed));
+}
+
 }  // namespace kforecast::cli

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <initializer_list>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "base/whole_number.hpp"
 #include "cli/command.hpp"
 
 namespace kforecast::cli {
@@ -13,5 +16,9 @@ namespace kforecast::cli {
 // flags, and positionals; `--` ends options. Unknown options are usage errors that suggest the
 // nearest valid one. `--help`/`-h` are accepted by every command.
 Result<Invocation> parse_arguments(const Command& command, std::span<const std::string> args);
+
+// --format's value, or "text" without one: one of `allowed` ("text", "json"), else a usage error
+// that lists them.
+Result<std::string> format_option(const Invocation& invocation, std::initializer_list<std::string_view> allowed);
 
 }  // namespace kforecast::cli

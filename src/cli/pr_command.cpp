@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/command_progress.hpp"
 #include "cli/gate_outside.hpp"
 #include "cli/real_world.hpp"
 #include "cli/handlers.hpp"
@@ -37,58 +38,16 @@ Result<config::Config> config_at_base(const Invocation& invocation, const Contex
   return with_secrets_registered(config::apply_environment(std::move(*parsed), context.env));
 }
 
-// On a terminal a live line. In a CI log, plain lines: from the start with --progress or
-// KFORECAST_PROGRESS=1; none with KFORECAST_PROGRESS=0; otherwise only once a run has taken 30 s,
-// and then every 30 s even while one step runs long, so that a long run never leaves a log quiet
-// and a short one prints nothing.
-enum class ProgressAsk { yes, no, unsaid };
-
-ProgressAsk progress_asked(const Invocation& invocation, const Context& context) {
-  if (invocation.has("--progress")) return ProgressAsk::yes;
-  const auto asked = context.env("KFORECAST_PROGRESS");
-  if (!asked || asked->empty()) return ProgressAsk::unsaid;
-  return *asked == "0" ? ProgressAsk::no : ProgressAsk::yes;
-}
-
-void show_progress(Progress& progress, const Invocation& invocation, const Context& context) {
-  if (context.err_is_terminal) return;
-  const ProgressAsk asked = progress_asked(invocation, context);
-  if (asked == ProgressAsk::no) return;
-  if (asked == ProgressAsk::unsaid) {
-    progress.log_delay = 30;
-    progress.log_interval = 30;
-  }
-  progress.start_heartbeat();
-}
-
-ProgressStyle progress_style(const Invocation& invocation, const Context& context) {
-  if (context.err_is_terminal) return ProgressStyle::live;
-  return progress_asked(invocation, context) == ProgressAsk::no ? ProgressStyle::silent : ProgressStyle::log;
-}
-
-// Lends `progress` to the context for the length of the command.
-struct ProgressLease {
-  ProgressLease(Context& context, Progress& progress) : m_context(context) { context.progress = &progress; }
-  ~ProgressLease() { m_context.progress = nullptr; }
-  ProgressLease(const ProgressLease&) = delete;
-  ProgressLease& operator=(const ProgressLease&) = delete;
-  Context& m_context;
-};
-
 }  // namespace
 
 Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (invocation.has("--plan") && invocation.has("--post"))
     return usage_error("--plan writes a plan, not a report: give --post to 'kforecast report --merge' instead");
   if (!invocation.positional.empty()) return usage_error("'kforecast pr' takes no arguments; see 'kforecast help pr'");
-  Progress progress(context.err, progress_style(invocation, context));
-  show_progress(progress, invocation, context);
-  const ProgressLease lease(context, progress);
-  progress.stage("reading the revisions");
+  CommandProgress progress(invocation, context);
+  progress->stage("reading the revisions");
 
-  std::error_code ec;
-  auto repository = git::open_repository(invocation.has("--repo") ? std::filesystem::path(invocation.value("--repo"))
-                                                                  : std::filesystem::current_path(ec));
+  auto repository = git::open_repository(repo_directory(invocation));
   if (!repository) return std::unexpected(repository.error());
   const git::Repository& repo = **repository;
 
@@ -132,7 +91,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   // NOLINTNEXTLINE(bugprone-unused-local-non-trivial-variable): its destructor waits for the close
   auto close_repository = std::async(std::launch::async, [owned = std::move(*repository)]() mutable { owned.reset(); });
 
-  const change::ScannedChange scanned = change::scan_change(sources, progress);
+  const change::ScannedChange scanned = change::scan_change(sources, *progress);
 
   RealOutside real(*config, context);
   gate::Outside& outside = real.outside();
@@ -149,8 +108,8 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
     return plan::write_plan(gate_result->run, gate_result->to_measure,
                       {scanned.base, scanned.head, settings.ledger, no_bench}, *config,
                       invocation.value("--plan"), context.env, context.err);
-  progress.stage("writing the report");
-  progress.finish();
+  progress->stage("writing the report");
+  progress->finish();
   return deliver_report(gate::build_report(gate_result->run), *config, invocation, context);
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "base/this_executable.hpp"
 #include "capture/injection_library.hpp"
 #include "cli/compiler_loading.hpp"
 #include "cuda/cuda_driver.hpp"
@@ -83,7 +84,7 @@ measure::BenchWorld real_bench_world(const config::Config& config, const EnvLook
 }
 
 measure::ProjectPrograms real_project_programs(const EnvLookup& env) {
-  const std::string program = cuda::this_executable();
+  const std::string program = this_executable();
   return {.shell = harness::confined_shell_runner(program),
           .harness =
               [program](const harness::HarnessRequest& request, const harness::HarnessProgress& progress) {

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/report_output.hpp"
 
-#include <fstream>
-
 #include <fmt/format.h>
 
-#include "base/redaction.hpp"
+#include "base/output_file.hpp"
 #include "http/curl_transport.hpp"
-#include "publish/report_comment.hpp"
+#include "publish/report_delivery.hpp"
 #include "report/step_files.hpp"
 #include "report/writer.hpp"
 
@@ -34,14 +32,10 @@ Result<ExitCode> write_report(const report::Report& report, const config::Config
                                  : config.string_value("report.format");
   if (format != "md" && format != "json" && format != "sarif" && format != "text")
     return usage_error(fmt::format("--format {}: expected text, md, json or sarif", format));
-  std::ofstream file;
-  if (invocation.has("--output")) {
-    file.open(invocation.value("--output"), std::ios::binary);
-    if (!file) return fail(ExitCode::could_not_run, fmt::format("cannot write '{}'", invocation.value("--output")));
-  }
-  // A file leaves kforecast as much as standard output does: it passes the same redaction.
-  RedactingStream redacted_file(file);
-  std::ostream& out = file.is_open() ? redacted_file.stream() : context.out;
+  auto output = OutputFile::open(invocation.has("--output") ? std::optional(invocation.value("--output")) : std::nullopt,
+                                 context.out);
+  if (!output) return std::unexpected(output.error());
+  std::ostream& out = (*output)->stream();
   const auto writer = format == "json"    ? report::make_json_writer(out)
                       : format == "sarif" ? report::make_sarif_writer(out)
                       : format == "text"  ? report::make_terminal_writer(out, to_terminal && colour_allowed(context.env))
@@ -54,22 +48,15 @@ Result<ExitCode> deliver_report(const report::Report& report, const config::Conf
                                 const Invocation& invocation, Context& context) {
   auto written = write_report(report, config, invocation, context);
   if (!written) return written;
-  // A gate that passed without judging every kernel says so where a CI log shows it, not only
-  // in the report (which may go to a file or a comment).
-  if (const std::size_t unjudged = report::unjudged_kernels(report); unjudged > 0)
-    context.err << fmt::format(
-        "kforecast: warning: {} kernel{} could not be judged (policy.on_unverified = {}): the report's notes say why\n",
-        unjudged, unjudged == 1 ? "" : "s", config.string_value("policy.on_unverified"));
-  // Where the whole report is when the summary must be cut to GitHub's limit.
-  const std::string full_report = invocation.has("--output")
-                                      ? fmt::format("{} (--output)", invocation.value("--output"))
-                                      : std::string(report::full_report_elsewhere);
-  if (auto step = report::write_step_report(report, context.env, full_report); !step)
-    return std::unexpected(step.error());
-  if (!invocation.has("--post")) return written;
-  const auto transport = http::make_curl_transport({.proxies = http::proxy_settings_from(context.env)});
-  if (auto posted = publish::post_report(report, context.env, *transport, context.err); !posted)
-    return std::unexpected(posted.error());
+  const auto transport =
+      invocation.has("--post") ? http::make_curl_transport({.proxies = http::proxy_settings_from(context.env)}) : nullptr;
+  const publish::Delivery delivery{
+      config.string_value("policy.on_unverified"),
+      invocation.has("--output") ? fmt::format("{} (--output)", invocation.value("--output"))
+                                 : std::string(report::full_report_elsewhere),
+      transport.get()};
+  if (auto delivered = publish::deliver_report(report, delivery, context.env, context.err); !delivered)
+    return std::unexpected(delivered.error());
   return written;
 }
 

@@ -16,7 +16,7 @@ namespace kforecast::cli {
 Result<ExitCode> write_report(const report::Report& report, const config::Config& config, const Invocation& invocation,
                               Context& context);
 
-// write_report, then the step files, then --post: each only once the one before it worked.
+// write_report, then publish::deliver_report.
 Result<ExitCode> deliver_report(const report::Report& report, const config::Config& config,
                                 const Invocation& invocation, Context& context);
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/shard_step.hpp"
 
-#include <charconv>
 #include <fstream>
 
 #include <fmt/format.h>
 
 #include "base/redaction.hpp"
+#include "cli/command_progress.hpp"
 #include "cli/gate_outside.hpp"
 #include "cli/handlers.hpp"
+#include "cli/options.hpp"
 #include "config/config.hpp"
 #include "plan/plan_config.hpp"
 #include "plan/plan_file.hpp"
@@ -21,15 +22,11 @@ namespace {
 
 Result<std::pair<std::size_t, std::size_t>> parse_shard(std::string_view text) {
   const auto slash = text.find('/');
-  std::size_t index = 0, count = 0;
-  const auto number = [](std::string_view part, std::size_t& value) {
-    const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), value);
-    return error == std::errc{} && end == part.data() + part.size() && !part.empty();
-  };
-  if (slash == std::string_view::npos || !number(text.substr(0, slash), index) ||
-      !number(text.substr(slash + 1), count) || count == 0 || index == 0 || index > count || count > 10000)
+  const auto index = whole_number<std::size_t>(text.substr(0, slash));
+  const auto count = whole_number<std::size_t>(slash == std::string_view::npos ? "" : text.substr(slash + 1));
+  if (!index || !count || *count == 0 || *index == 0 || *index > *count || *count > 10000)
     return usage_error(fmt::format("--shard {}: expected I/N with 1 <= I <= N, e.g. --shard 1/2", text));
-  return std::pair{index, count};
+  return std::pair{*index, *count};
 }
 
 }  // namespace
@@ -52,12 +49,14 @@ Result<ExitCode> bench_shard_command(const Invocation& invocation, Context& cont
   auto config = plan::plan_config(plan->plan, plan_path, *own, context.env);
   if (!config) return std::unexpected(config.error());
 
+  CommandProgress progress(invocation, context);
   const gate::Settings settings = gate::read_settings(*config, {});
   RealOutside real(*config, context);
   gate::Outside& outside = real.outside();
   const plan::ShardResults results =
       plan::measure_shard(plan->plan, plan->hash, shard->first, shard->second, settings,
                           git::change_author(context.env), outside);
+  progress->finish();
 
   const std::string json = redact_secrets(plan::results_json(results));
   if (invocation.has("--output")) {

@@ -2,7 +2,6 @@
 // `kforecast train DATASET.jsonl`: fit the embedded forecaster's model to labelled pairs and
 // write its parameter file (the format of src/embedded/default_model.txt, which it can replace).
 
-#include <charconv>
 #include <fstream>
 #include <ostream>
 
@@ -10,6 +9,7 @@
 
 #include "base/text_file.hpp"
 #include "cli/handlers.hpp"
+#include "cli/options.hpp"
 #include "embedded/occupancy.hpp"
 #include "embedded/ordinal_model.hpp"
 #include "embedded/training_set.hpp"
@@ -22,11 +22,10 @@ namespace {
 Result<std::size_t> parse_folds(const Invocation& invocation) {
   if (!invocation.has("--folds")) return std::size_t{5};
   const std::string text = invocation.value("--folds");
-  std::size_t folds = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), folds);
-  if (error != std::errc() || end != text.data() + text.size() || folds < 2 || folds > 1000)
+  const auto folds = whole_number<std::size_t>(text);
+  if (!folds || *folds < 2 || *folds > 1000)
     return usage_error(fmt::format("--folds: '{}' is not a whole number from 2 to 1000", text));
-  return folds;
+  return *folds;
 }
 
 }  // namespace
@@ -37,17 +36,13 @@ Result<ExitCode> train_command(const Invocation& invocation, Context& context) {
   auto folds = parse_folds(invocation);
   if (!folds) return std::unexpected(folds.error());
   const std::string hardware = invocation.has("--hardware") ? invocation.value("--hardware") : "H100";
-  const auto gpu = embedded::find_gpu(hardware);
-  if (!gpu)
-    return usage_error(
-        fmt::format("--hardware: unknown GPU '{}'; known: H100, H200, A100, A10, L4, L40S, V100, T4, B200", hardware));
+  const auto gpu = embedded::named_gpu(hardware, "--hardware");
+  if (!gpu) return std::unexpected(gpu.error());
   const std::string arch =
       invocation.has("--arch") ? invocation.value("--arch") : fmt::format("sm_{}", gpu->compute_capability);
 
   const std::string path = invocation.positional[0];
-  auto text = read_text_file(path, "the dataset");
-  if (!text) return std::unexpected(text.error());
-  auto pairs = embedded::parse_labelled_pairs(*text, path);
+  auto pairs = embedded::read_labelled_pairs(path);
   if (!pairs) return std::unexpected(pairs.error());
 
   auto config = load_command_config(invocation, context);

@@ -93,10 +93,4 @@ std::vector<std::string> compile_child_environment(const std::string& scratch, c
   return environment;
 }
 
-std::string this_executable() {
-  std::error_code ec;
-  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : path.string();
-}
-
 }  // namespace kforecast::cuda

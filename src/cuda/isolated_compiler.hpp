@@ -48,7 +48,4 @@ class IsolatedCompiler final : public Compiler {
 // API keys) but what starting the same executable needs.
 std::vector<std::string> compile_child_environment(const std::string& scratch, const EnvLookup& env);
 
-// The path of the running executable, for IsolationSettings::program.
-std::string this_executable();
-
 }  // namespace kforecast::cuda

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_document.hpp"
+#include "base/text_file.hpp"
 
 namespace kforecast::embedded {
 namespace {
@@ -137,6 +138,12 @@ Result<std::vector<LabelledPair>> parse_labelled_pairs(std::string_view text, st
     pairs.push_back(std::move(*pair));
   }
   return pairs;
+}
+
+Result<std::vector<LabelledPair>> read_labelled_pairs(const std::string& path) {
+  auto text = read_text_file(path, "the dataset");
+  if (!text) return std::unexpected(text.error());
+  return parse_labelled_pairs(*text, path);
 }
 
 }  // namespace kforecast::embedded

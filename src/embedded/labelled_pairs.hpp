@@ -36,5 +36,7 @@ struct LabelledPair {
 
 // Blank lines are skipped. `origin` names the file in messages.
 Result<std::vector<LabelledPair>> parse_labelled_pairs(std::string_view text, std::string_view origin);
+// The dataset file at `path`, read and parsed.
+Result<std::vector<LabelledPair>> read_labelled_pairs(const std::string& path);
 
 }  // namespace kforecast::embedded

@@ -2,8 +2,10 @@
 #include "embedded/occupancy.hpp"
 
 #include <algorithm>
-#include <vector>
 #include <cctype>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "hardware/gpu_specs.hpp"
 
@@ -46,6 +48,11 @@ std::optional<Gpu> find_gpu(std::string_view name) {
   for (const Gpu& gpu : by_length)
     if (iequal_prefix_word(name, gpu.name)) return gpu;
   return std::nullopt;
+}
+
+Result<Gpu> named_gpu(std::string_view name, std::string_view where) {
+  if (auto gpu = find_gpu(name)) return *gpu;
+  return usage_error(fmt::format("{}: unknown GPU '{}'; known: {}", where, name, hardware::gpu_names()));
 }
 
 Occupancy theoretical_occupancy(const hardware::ArchLimits& limits, const BlockResources& block) {

@@ -10,6 +10,7 @@
 #include <span>
 #include <string_view>
 
+#include "base/error.hpp"
 #include "hardware/arch_limits.hpp"
 
 namespace kforecast::embedded {
@@ -25,6 +26,9 @@ struct Gpu {
 std::span<const Gpu> all_gpus();
 // The GPU of this name (case-insensitive, "H100" or "NVIDIA H100 80GB HBM3"), or nullopt.
 std::optional<Gpu> find_gpu(std::string_view name);
+// find_gpu, or a usage error that names `where` the name came from ("--hardware") and lists the
+// known GPUs.
+Result<Gpu> named_gpu(std::string_view name, std::string_view where);
 
 struct BlockResources {
   int threads = 0;

@@ -23,7 +23,7 @@ Evaluation start(std::span<const embedded::LabelledPair> pairs, EvalRun run) {
 
 Result<Evaluation> evaluate_embedded(std::span<const embedded::LabelledPair> pairs, EvalRun run,
                                      const embedded::FeatureContext& features, std::string_view hardware,
-                                     std::ostream* progress) {
+                                     Progress* progress) {
   Evaluation evaluation = start(pairs, std::move(run));
   auto summary = forecast_embedded(pairs, evaluation.rows, features, evaluation.run.cv, progress);
   if (!summary) return std::unexpected(summary.error());

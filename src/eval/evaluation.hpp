@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/progress.hpp"
 #include "embedded/labelled_pairs.hpp"
 #include "embedded/pair_features.hpp"
 #include "eval/forecasts.hpp"
@@ -31,11 +32,11 @@ struct Evaluation {
 };
 
 // The embedded model (in-sample or leave-one-family-out, as `run.cv` says), with `features` for
-// the GPU named `hardware` (as the user gave it, for the notes). `progress`: a terminal for the
-// folds' progress, or nullptr. `pairs` must not be empty.
+// the GPU named `hardware` (as the user gave it, for the notes). `progress`: where the
+// folds' progress shows (base/progress.hpp), or nullptr. `pairs` must not be empty.
 Result<Evaluation> evaluate_embedded(std::span<const embedded::LabelledPair> pairs, EvalRun run,
                                      const embedded::FeatureContext& features, std::string_view hardware,
-                                     std::ostream* progress);
+                                     Progress* progress);
 
 // `forecaster` (the configured LLM endpoint, built by cli) over every pair; a pair it gives no
 // forecast for is scored as the uniform distribution, and counted in the notes. `pairs` must not

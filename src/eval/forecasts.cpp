@@ -37,7 +37,7 @@ std::string compiler_facts(const PromptCompiler& prompt_compiler, const std::str
 
 Result<EmbeddedEvalSummary> forecast_embedded(std::span<const embedded::LabelledPair> pairs, std::vector<EvalRow>& rows,
                                               const embedded::FeatureContext& features, CrossValidation cv,
-                                              std::ostream* progress) {
+                                              Progress* progress) {
   EmbeddedEvalSummary summary;
   // Features do not depend on any label, so every fold shares one cache: each text is read and
   // compiled once.
@@ -81,8 +81,8 @@ Result<EmbeddedEvalSummary> forecast_embedded(std::span<const embedded::Labelled
     for (std::size_t i = 0; i < rows.size(); ++i)
       if (rows[i].family != family) training.push_back({deltas[i], rows[i].true_bin, rows[i].family});
     if (progress)
-      *progress << fmt::format("kforecast eval: fold {}/{} ({}): training on {} pairs\n", fold + 1, families.size(),
-                               family_label(family), training.size());
+      progress->stage(fmt::format("fold {}/{} ({}): training on {} pairs", fold + 1, families.size(),
+                                  family_label(family), training.size()));
     auto trained = embedded::train_model(training);
     if (!trained)
       return fail(trained.error().exit_code,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/progress.hpp"
 #include "config/config.hpp"
 #include "cuda/compiler.hpp"
 #include "embedded/labelled_pairs.hpp"
@@ -35,7 +36,7 @@ struct EmbeddedEvalSummary {
 // Errors: fewer than two families for CrossValidation::family, a fold with too little to train on.
 Result<EmbeddedEvalSummary> forecast_embedded(std::span<const embedded::LabelledPair> pairs, std::vector<EvalRow>& rows,
                                               const embedded::FeatureContext& features, CrossValidation cv,
-                                              std::ostream* progress);
+                                              Progress* progress);
 
 // What a prompt's compiler facts are compiled with.
 struct PromptCompiler {

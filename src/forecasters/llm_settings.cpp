@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "forecasters/local_hardware.hpp"
+#include "hardware/gpu_specs.hpp"
 #include "llm/forecast_cache.hpp"
 
 namespace kforecast::forecasters {
@@ -63,13 +64,13 @@ Result<llm::GpuProperties> target_gpu(const config::Config& config, const LlmWor
     if (!device)
       return usage_error(fmt::format("forecast.hardware is 'local' ({}) but {}; name a GPU instead: one of {}",
                                      config.setting("forecast.hardware").origin, device.error(),
-                                     llm::known_gpu_names()));
+                                     hardware::gpu_names()));
     return local_hardware_properties(*device);
   }
   return usage_error(
       fmt::format("forecast.hardware '{}' ({}) is not a GPU kforecast knows; use one of {}, or "
                   "\"local\" for this machine's GPU",
-                  name, config.setting("forecast.hardware").origin, llm::known_gpu_names()));
+                  name, config.setting("forecast.hardware").origin, hardware::gpu_names()));
 }
 
 Result<llm::PromptSet> configured_prompts(const config::Config& config, const git::Repository& repository,

@@ -35,4 +35,10 @@ std::optional<GpuSpec> gpu_spec(std::string_view name) {
   return std::nullopt;
 }
 
+std::string gpu_names() {
+  std::string names;
+  for (const GpuSpec& spec : gpu_specs()) names += std::string(names.empty() ? "" : ", ") + std::string(spec.name);
+  return names;
+}
+
 }  // namespace kforecast::hardware

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace kforecast::hardware {
@@ -26,6 +27,9 @@ struct GpuSpec {
 };
 
 std::span<const GpuSpec> gpu_specs();
+
+// The table's names, in its order, for a message about a name it does not know: "V100, T4, ...".
+std::string gpu_names();
 
 // The row of exactly this table name ("H100"), or nullopt. Matching what a user typed is each
 // user's own rule (llm::find_gpu, embedded::find_gpu).

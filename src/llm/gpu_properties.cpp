@@ -61,12 +61,6 @@ std::optional<GpuProperties> find_gpu(std::string_view name) {
   return std::nullopt;
 }
 
-std::string known_gpu_names() {
-  std::string names;
-  for (const auto& gpu : table()) names += (names.empty() ? "" : ", ") + gpu.name;
-  return names;
-}
-
 std::string describe(const GpuProperties& gpu) {
   std::string text = fmt::format("{} ({} architecture, {})\n", gpu.full_name, gpu.architecture, gpu.arch);
   if (gpu.multiprocessors > 0) text += fmt::format("- {} SMs", gpu.multiprocessors);

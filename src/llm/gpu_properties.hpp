@@ -34,9 +34,6 @@ std::span<const GpuProperties> known_gpus();
 // Case-insensitive, ignoring spaces and dashes: "h100", "RTX 4090", "rtx-4090", "L40S".
 std::optional<GpuProperties> find_gpu(std::string_view name);
 
-// The names in the table, for a message: "V100, T4, ...".
-std::string known_gpu_names();
-
 // The block the prompt shows, one property per line.
 std::string describe(const GpuProperties& gpu);
 

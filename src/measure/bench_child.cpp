@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "base/this_executable.hpp"
 #include "base/subprocess.hpp"
 #include "bench/statistics.hpp"
 
@@ -17,12 +18,6 @@ namespace {
 
 using bench::Measurement;
 using bench::Verdict;
-
-std::string self_executable() {
-  std::array<char, 4096> path{};
-  const auto length = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
-  return length > 0 ? std::string(path.data(), static_cast<std::size_t>(length)) : std::string("kforecast");
-}
 
 std::string last_lines(const std::string& text, std::size_t count) {
   std::size_t start = text.size();
@@ -44,7 +39,8 @@ std::string trimmed(std::string text) {
 
 Result<Measurement> measure_in_child(const ChildRequest& request) {
   const BenchPair& pair = request.pair;
-  std::vector<std::string> argv{self_executable(), "bench", pair.candidate, "--in-process", "--format", "json"};
+  const std::string self = this_executable();
+  std::vector<std::string> argv{self.empty() ? std::string("kforecast") : self, "bench", pair.candidate, "--in-process", "--format", "json"};
   if (!pair.versus.empty()) argv.insert(argv.end(), {"--vs", pair.versus});
   if (!pair.against.empty()) argv.insert(argv.end(), {"--against", pair.against});
   if (!pair.project_build.empty()) argv.insert(argv.end(), {"--project-build", pair.project_build});

@@ -55,7 +55,7 @@ TEST_CASE("cli bench: usage mistakes exit 2 and say what to write") {
   CHECK(no_reference.code == ExitCode::usage);
   CHECK_THAT(no_reference.err, Contains("--vs FILE[:KERNEL]"));
   CHECK_THAT(bench({file, "--vs", file}).err, Contains("name the kernel as FILE:KERNEL"));
-  CHECK_THAT(bench({file + ":copy", "--vs", file, "--format", "xml"}).err, Contains("not text or json"));
+  CHECK_THAT(bench({file + ":copy", "--vs", file, "--format", "xml"}).err, Contains("--format xml: expected text or json"));
   CHECK_THAT(bench({"/nonexistent.cu:k", "--vs", file}).err, Contains("/nonexistent.cu: no such file"));
   auto typo = bench({file + ":cpy", "--vs", file + ":copy"});
   CHECK(typo.code == ExitCode::usage);

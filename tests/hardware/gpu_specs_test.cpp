@@ -32,3 +32,10 @@ TEST_CASE("gpu: a row by its exact table name") {
   CHECK_FALSE(gpu_spec("h100"));  // matching what a user typed is each user's own rule
   CHECK_FALSE(gpu_spec("H1000"));
 }
+
+TEST_CASE("hardware: the names a message lists are the table's, in its order") {
+  const std::string names = kforecast::hardware::gpu_names();
+  CHECK(names.starts_with("V100, T4, "));
+  CHECK_THAT(names, Catch::Contains("H100") && Catch::Contains("L40S") && Catch::Contains("RTX 6000 Ada"));
+  CHECK(names.find("H100") < names.find("H200"));
+}

@@ -17,7 +17,6 @@ TEST_CASE("llm: the GPU table holds current data-centre and workstation GPUs") {
   CHECK(find_gpu("rtx-4090")->name == "RTX 4090");
   CHECK(find_gpu("h100")->arch == "sm_90");
   CHECK_FALSE(find_gpu("H1000"));
-  CHECK_THAT(known_gpu_names(), Catch::Contains("H100") && Catch::Contains("L40S"));
 }
 
 TEST_CASE("llm: a GPU's description gives the figures the model needs") {
