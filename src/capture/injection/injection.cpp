@@ -19,6 +19,7 @@
 #include <set>
 
 #include "capture/injection/capture_files.hpp"
+#include "capture/injection/launch_arguments.hpp"
 #include "capture/injection/library_loading.hpp"
 #include "capture/injection/sha256.hpp"
 
@@ -28,13 +29,6 @@ namespace {
 struct KernelInModule {
   std::string module;  // sha256 of the cubin
   std::vector<ParameterSlot> slots;
-};
-
-struct LaunchArguments {
-  CUstream stream = nullptr;
-  LaunchShape shape;
-  void** kernel_params = nullptr;
-  void** extra = nullptr;
 };
 
 struct State {
@@ -128,27 +122,6 @@ void on_module_loaded(State& s, const CUpti_ResourceData& resource) {
   }
 }
 
-// Reads the parameter of `slot` from the launch: kernelParams[ordinal] points at its bytes, or
-// `extra` passes one buffer that the slot's offset indexes.
-std::optional<std::vector<std::byte>> parameter_bytes(const LaunchArguments& launch, const ParameterSlot& slot) {
-  const std::byte* source = nullptr;
-  if (launch.kernel_params != nullptr) {
-    source = static_cast<const std::byte*>(launch.kernel_params[slot.ordinal]);
-  } else if (launch.extra != nullptr) {
-    const std::byte* buffer = nullptr;
-    std::size_t size = 0;
-    for (void** at = launch.extra; reinterpret_cast<std::uintptr_t>(*at) != launch_param_end; at += 2) {
-      const auto key = reinterpret_cast<std::uintptr_t>(at[0]);
-      if (key == launch_param_buffer_pointer) buffer = static_cast<const std::byte*>(at[1]);
-      if (key == launch_param_buffer_size) size = *static_cast<const std::size_t*>(at[1]);
-    }
-    if (buffer == nullptr || std::size_t{slot.offset} + slot.size > size) return std::nullopt;
-    source = buffer + slot.offset;
-  }
-  if (source == nullptr) return std::nullopt;
-  return std::vector<std::byte>(source, source + slot.size);
-}
-
 // Copies each captured region to the host in the launch's stream order, before the launch.
 void read_contents(State& s, LaunchRecord& record, CUstream stream) {
   const DriverApi& driver = s.apis.driver;
@@ -232,44 +205,6 @@ void on_launch(State& s, const CUpti_CallbackData& data, const LaunchArguments& 
   learn_device(s);
   read_contents(s, record, launch.stream);
   if (auto problem = write_capture(s.settings.dir, record, s.program); !problem.empty()) report(s, problem);
-}
-
-LaunchArguments launch_arguments(DriverCallback id, const void* params) {
-  LaunchArguments launch;
-  switch (id) {
-    case DriverCallback::cuLaunchKernel:
-    case DriverCallback::cuLaunchKernel_ptsz: {
-      const auto& p = *static_cast<const cuLaunchKernel_params*>(params);
-      launch = {p.hStream,
-                {{p.gridDimX, p.gridDimY, p.gridDimZ}, {p.blockDimX, p.blockDimY, p.blockDimZ}, p.sharedMemBytes},
-                p.kernelParams,
-                p.extra};
-      break;
-    }
-    case DriverCallback::cuLaunchCooperativeKernel:
-    case DriverCallback::cuLaunchCooperativeKernel_ptsz: {
-      const auto& p = *static_cast<const cuLaunchCooperativeKernel_params*>(params);
-      launch = {p.hStream,
-                {{p.gridDimX, p.gridDimY, p.gridDimZ}, {p.blockDimX, p.blockDimY, p.blockDimZ}, p.sharedMemBytes},
-                p.kernelParams,
-                nullptr};
-      break;
-    }
-    default: {  // cuLaunchKernelEx and its _ptsz
-      const auto& p = *static_cast<const cuLaunchKernelEx_params*>(params);
-      if (p.config == nullptr) return launch;  // the driver refuses it; nothing to record
-      const LaunchConfig& c = *p.config;
-      launch = {c.stream,
-                {{c.grid_x, c.grid_y, c.grid_z}, {c.block_x, c.block_y, c.block_z}, c.shared_bytes},
-                p.kernelParams,
-                p.extra};
-      break;
-    }
-  }
-  const bool per_thread = id == DriverCallback::cuLaunchKernel_ptsz || id == DriverCallback::cuLaunchKernelEx_ptsz ||
-                          id == DriverCallback::cuLaunchCooperativeKernel_ptsz;
-  if (per_thread && launch.stream == nullptr) launch.stream = per_thread_stream;
-  return launch;
 }
 
 bool succeeded(const CUpti_CallbackData& data) {
