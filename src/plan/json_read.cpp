@@ -96,4 +96,17 @@ bool is_null(const Json& object, std::string_view key) {
   return element == nullptr || element->is_null();
 }
 
+Result<Json> tagged_document(std::string_view text, std::string_view name, const DocumentKind& kind) {
+  const std::string how = fmt::format(fmt::runtime(kind.how_to_write), fmt::arg("name", name));
+  auto document = json_document::parse(text);
+  if (!document) return usage_error(fmt::format("{}: not {}: not JSON ({}); {}", name, kind.what, document.error(), how));
+  if (!document->is_object()) return usage_error(fmt::format("{}: not {} (not a JSON object)", name, kind.what));
+  const Json* tag = json_document::find(*document, kind.tag);
+  if (tag == nullptr) return usage_error(fmt::format("{}: not {} (no \"{}\" key); {}", name, kind.what, kind.tag, how));
+  if (!tag->is_number_unsigned() || tag->get<std::uint64_t>() != kind.version)
+    return usage_error(fmt::format("{}: {} schema {} is not the one this kforecast reads ({}); {}", name, kind.schema,
+                                   json_document::compact(*tag), kind.version, kind.on_mismatch));
+  return std::move(*document);
+}
+
 }  // namespace kforecast::plan::json_read

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.hpp"
 #include "base/json_document.hpp"
 
 namespace kforecast::plan::json_read {
@@ -46,5 +47,21 @@ std::string bounded_string_at(const Json& object, std::string_view key, std::str
 std::string bounded_string(const Json& element, std::string_view path, std::size_t max_bytes, std::string_view what);
 const Json& bounded_array_at(const Json& object, std::string_view key, std::string_view path, std::size_t max_items,
                              std::string_view what);
+
+// A document one kforecast job writes for another (a plan, a shard's results), as its errors name
+// it. {name} in `how_to_write` is the file's name.
+struct DocumentKind {
+  std::string_view what;           // "a kforecast plan", "kforecast results"
+  std::string_view tag;            // the top-level key that carries the schema: "kforecast_plan"
+  std::string_view schema;         // "plan", "results"
+  std::uint64_t version = 0;       // the schema this kforecast reads
+  std::string_view how_to_write;   // "write one with `kforecast pr --plan {name}`"
+  std::string_view on_mismatch;    // what to do when the schema differs
+};
+
+// `text` parsed and checked as a `kind` document: JSON, an object, tagged with the schema this
+// kforecast reads. The document's root object, or a usage error naming `name` and the way to
+// write one.
+Result<Json> tagged_document(std::string_view text, std::string_view name, const DocumentKind& kind);
 
 }  // namespace kforecast::plan::json_read

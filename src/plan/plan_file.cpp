@@ -148,25 +148,13 @@ std::string plan_json(const Plan& plan) {
 
 Result<Plan> parse_plan_json(std::string_view text, std::string_view name, const PlanLimits& limits) {
   if (text.size() > limits.max_bytes) return too_large(name, text.size(), limits);
-  auto document = json_document::parse(text);
-  if (!document)
-    return usage_error(fmt::format("{}: not a kforecast plan: not JSON ({}); write one with `kforecast pr --plan {}`",
-                                   name, document.error(), name));
-  const Json& root = *document;
-  if (!root.is_object()) return usage_error(fmt::format("{}: not a kforecast plan (not a JSON object)", name));
+  auto root = tagged_document(text, name,
+                              {"a kforecast plan", "kforecast_plan", "plan", plan_schema_version,
+                               "write one with `kforecast pr --plan {name}`",
+                               "make the plan and read it with the same kforecast version"});
+  if (!root) return std::unexpected(root.error());
   try {
-    const auto& object = as_object(root, "the plan");
-    const Json* tag = json_document::find(object, "kforecast_plan");
-    if (tag == nullptr)
-      return usage_error(
-          fmt::format("{}: not a kforecast plan (no \"kforecast_plan\" key); write one with "
-                      "`kforecast pr --plan {}`",
-                      name, name));
-    if (!tag->is_number_unsigned() || tag->get<std::uint64_t>() != plan_schema_version)
-      return usage_error(
-          fmt::format("{}: plan schema {} is not the one this kforecast reads ({}); make the plan "
-                      "and read it with the same kforecast version",
-                      name, json_document::compact(*tag), plan_schema_version));
+    const auto& object = as_object(*root, "the plan");
     Plan plan = read_plan(object, limits);
     if (auto arguments = check_plan_arguments(plan, name); !arguments) return std::unexpected(arguments.error());
     return plan;

@@ -75,27 +75,13 @@ std::string results_json(const ShardResults& r) {
 }
 
 Result<ShardResults> parse_results_json(std::string_view text, std::string_view name) {
-  auto document = json_document::parse(text);
-  if (!document)
-    return usage_error(
-        fmt::format("{}: not kforecast results: not JSON ({}); write them with "
-                    "`kforecast bench --plan PLAN --shard I/N --output {}`",
-                    name, document.error(), name));
-  const Json& root = *document;
-  if (!root.is_object()) return usage_error(fmt::format("{}: not kforecast results (not a JSON object)", name));
+  auto root = tagged_document(text, name,
+                              {"kforecast results", "kforecast_results", "results", results_schema_version,
+                               "write them with `kforecast bench --plan PLAN --shard I/N --output {name}`",
+                               "use the same kforecast version for plan, bench and report"});
+  if (!root) return std::unexpected(root.error());
   try {
-    const auto& object = as_object(root, "the results");
-    const Json* tag = json_document::find(object, "kforecast_results");
-    if (tag == nullptr)
-      return usage_error(
-          fmt::format("{}: not kforecast results (no \"kforecast_results\" key); write them with "
-                      "`kforecast bench --plan PLAN --shard I/N --output {}`",
-                      name, name));
-    if (!tag->is_number_unsigned() || tag->get<std::uint64_t>() != results_schema_version)
-      return usage_error(
-          fmt::format("{}: results schema {} is not the one this kforecast reads ({}); use the same "
-                      "kforecast version for plan, bench and report",
-                      name, json_document::compact(*tag), results_schema_version));
+    const auto& object = as_object(*root, "the results");
     return read_results(object, name);
   } catch (const JsonFieldError& error) {
     return usage_error(fmt::format("{}: malformed results: {}", name, error.message));
