@@ -23,8 +23,6 @@ constexpr std::array<ArchLimits, 8> limits_table{{
 
 }  // namespace
 
-std::span<const ArchLimits> all_arch_limits() { return limits_table; }
-
 std::optional<ArchLimits> arch_limits(int compute_capability) {
   for (const ArchLimits& limits : limits_table)
     if (limits.compute_capability == compute_capability) return limits;

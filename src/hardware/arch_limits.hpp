@@ -32,7 +32,6 @@ struct ArchLimits {
   int memory_per_clock = 32;   // load/store instructions (one warp's per clock)
 };
 
-std::span<const ArchLimits> all_arch_limits();
 // The limits of a compute capability, or nullopt for one the table lacks.
 std::optional<ArchLimits> arch_limits(int compute_capability);
 

@@ -35,8 +35,6 @@ std::uint32_t SourceView::column_of(std::size_t at) const {
   return static_cast<std::uint32_t>(at - m_line_starts[line - 1] + 1);
 }
 
-std::uint32_t SourceView::column(const Token& token) const { return column_of(offset(token)); }
-
 std::string_view SourceView::line_text(std::uint32_t line) const {
   if (line == 0 || line > m_line_starts.size()) return {};
   const std::size_t begin = m_line_starts[line - 1];

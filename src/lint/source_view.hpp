@@ -32,8 +32,6 @@ class SourceView {
   std::span<const Token> tokens_in(const kernels::Span& span) const;
 
   std::size_t offset(const Token& token) const { return static_cast<std::size_t>(token.text().data() - m_text.data()); }
-  // 1-based byte column of the token's first byte.
-  std::uint32_t column(const Token& token) const;
   // 1-based line and column of a byte offset.
   std::uint32_t line_of(std::size_t offset) const;
   std::uint32_t column_of(std::size_t offset) const;

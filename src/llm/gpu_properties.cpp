@@ -52,8 +52,6 @@ std::string folded(std::string_view name) {
 
 }  // namespace
 
-std::span<const GpuProperties> known_gpus() { return table(); }
-
 std::optional<GpuProperties> find_gpu(std::string_view name) {
   const std::string wanted = folded(name);
   for (const auto& gpu : table())

@@ -29,8 +29,6 @@ struct GpuProperties {
   double fp16_tensor_tflops = 0;  // dense
 };
 
-std::span<const GpuProperties> known_gpus();
-
 // Case-insensitive, ignoring spaces and dashes: "h100", "RTX 4090", "rtx-4090", "L40S".
 std::optional<GpuProperties> find_gpu(std::string_view name);
 
