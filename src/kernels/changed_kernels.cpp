@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/fingerprint.hpp"
 #include "kernels/kernel_pairing.hpp"
 #include "kernels/launch_inputs.hpp"
 #include "kernels/launch_sites.hpp"
@@ -108,6 +109,22 @@ std::string_view whole_text(const RevisionSources& sources, const KernelSite& si
   return std::string_view(sources.files().at(site.file)).substr(span.begin, span.end - span.begin);
 }
 
+std::uint64_t written_fingerprint(const RevisionSources& sources, const KernelSite& site) {
+  return token_fingerprint(sources.files().at(site.file),
+                           sources.scanned(site.file).functions[site.function_index].whole,
+                           {.form = TokenForm::as_written});
+}
+
+// A kernel that did not change (no reason): noted where its own text did, as comments or
+// whitespace only where its tokens read as before, else as formatting only.
+void note_unchanged_text(const RevisionSources& base, const KernelSite& base_site, const RevisionSources& head,
+                         const KernelSite& head_site, ChangeAnalysis& analysis) {
+  if (whole_text(base, base_site) == whole_text(head, head_site)) return;
+  auto& list = written_fingerprint(base, base_site) == written_fingerprint(head, head_site) ? analysis.comment_only
+                                                                                            : analysis.formatting_only;
+  list.push_back(fmt::format("{}: {}", head_site.file, head_site.qualified_name));
+}
+
 // Removed and added kernels that are one kernel moved (kernel_pairing.hpp): a change of
 // qualification alone is no change (comments aside), with edits it is a modification; an
 // identical body under a new name is a rename; a similar one is a modification that says so.
@@ -129,8 +146,7 @@ void add_moved_kernels(const RevisionSources& base, const RevisionSources& head,
       case PairedBy::qualification: {
         auto reasons = reasons_for_pair(base, *fresh.base, head, *fresh.head);
         if (reasons.empty()) {
-          if (whole_text(base, *fresh.base) != whole_text(head, *fresh.head))
-            analysis.comment_only.push_back(fmt::format("{}: {}", fresh.head->file, fresh.head->qualified_name));
+          note_unchanged_text(base, *fresh.base, head, *fresh.head, analysis);
           unchanged[pair.added] = true;
           break;
         }
@@ -230,10 +246,12 @@ void add_launch_changes(const RevisionSources& base, const RevisionSources& head
             kernel_in(base, kernel_base_file == to_base_path.end() ? head_site.file : kernel_base_file->second,
                       head_site.qualified_name);
         if (!base_site) continue;
-        // Before the removed kernels, which come last; no longer a comment-only change.
+        // Before the removed kernels, which come last; no longer a comment or formatting change.
         const auto first_removed = std::ranges::find_if(analysis.kernels, [](const auto& k) { return !k.head; });
         analysis.kernels.insert(first_removed, {KernelChange::modified, base_site, head_site, {reason}});
-        std::erase(analysis.comment_only, fmt::format("{}: {}", head_site.file, head_site.qualified_name));
+        const std::string noted = fmt::format("{}: {}", head_site.file, head_site.qualified_name);
+        std::erase(analysis.comment_only, noted);
+        std::erase(analysis.formatting_only, noted);
       }
     }
   }
@@ -331,8 +349,8 @@ ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionS
     ++next_kept;
     if (!reasons.empty())
       analysis.kernels.push_back({KernelChange::modified, base_site, head_site, std::move(reasons)});
-    else if (whole_text(base, base_site) != whole_text(head, head_site))
-      analysis.comment_only.push_back(fmt::format("{}: {}", head_site.file, head_site.qualified_name));
+    else
+      note_unchanged_text(base, base_site, head, head_site, analysis);
   }
   for (const auto& [key, base_site] : base_kernels)
     if (!head_kernels.contains(key)) removed.push_back({KernelChange::removed, base_site, std::nullopt, {}});

@@ -12,7 +12,8 @@
 // ("demo::ScaleOp::operator()"), its first reason "library kernel cutlass::device_kernel<
 // demo::ScaleOp> runs demo::ScaleOp::operator()"; its sites' function is then a __device__
 // function, not a __global__ one. Changes to
-// comments and whitespace alone are not changes. Kernels only in the head are added, only in the
+// comments and whitespace alone are not changes, nor are those a code formatter makes
+// (canonical_tokens.hpp): a commit that only reformats changes no kernel. Kernels only in the head are added, only in the
 // base removed, except where a removed and an added kernel of one file are one kernel moved
 // (kernel_pairing.hpp): under a new qualification only (ns::k was k) it is the same kernel,
 // modified only where its code changed (reason "qualified name changed from k"); with the same
@@ -54,6 +55,10 @@ struct ChangeAnalysis {
   std::vector<ChangedKernel> kernels;  // in head file order, then removed kernels
   // Kernels whose text changed only in comments or whitespace: "file: name".
   std::vector<std::string> comment_only;
+  // Kernels whose text changed only in what a code formatter rewrites beyond whitespace (braces
+  // around one statement, the order of specifiers, `> >`, a number's case: canonical_tokens.hpp),
+  // and in comments and whitespace: "file: name". Not changed kernels, as comment_only's are not.
+  std::vector<std::string> formatting_only;
 };
 
 // `touched` holds every path the diff names, old and new. Only kernels whose file, or a header

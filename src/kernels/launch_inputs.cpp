@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernels/canonical_tokens.hpp"
 #include "kernels/launch_sites.hpp"
 #include "kernels/lexer.hpp"
 #include "kernels/token_text.hpp"
@@ -47,7 +48,7 @@ bool declares_a_type(std::string_view declaration) {
 }
 
 struct Definition {
-  std::string text;                // its tokens joined by single spaces: layout is no change
+  std::string text;                // its canonical tokens joined by single spaces: layout is no change
   std::vector<std::string> names;  // the names it uses, to follow in turn
 };
 
@@ -65,9 +66,9 @@ class Definitions {
         // A redefinition with the same body (a second header defining CEIL_DIV alike) is the
         // same macro, not a change.
         Definition& definition = m_macros[macro.name];
-        const std::string one =
-            fmt::format("#define {}{}{}{} {}\n", macro.name, macro.function_like ? "(" : "",
-                        fmt::join(macro.parameters, ","), macro.function_like ? ")" : "", spaced_text(lex(macro.body)));
+        const std::string one = fmt::format("#define {}{}{}{} {}\n", macro.name, macro.function_like ? "(" : "",
+                                            fmt::join(macro.parameters, ","), macro.function_like ? ")" : "",
+                                            canonical_text(lex(macro.body)));
         if (definition.text.find(one) == std::string::npos) definition.text += one;
         for (std::string& name : names_used(macro.body))
           if (std::ranges::find(macro.parameters, name) == macro.parameters.end() &&
@@ -115,7 +116,7 @@ class Definitions {
   const Definition& read(std::string_view code) {
     auto [slot, fresh] = m_read.try_emplace(code);
     if (fresh) {
-      slot->second.text = spaced_text(lex(code));
+      slot->second.text = canonical_text(lex(code));
       slot->second.names = names_used(code);
     }
     return slot->second;
@@ -285,7 +286,7 @@ std::vector<std::string> changed_inputs(const LaunchSite& base_launch, Definitio
       pending.push_back({name, root ? *root : name, part, depth});
     }
   };
-  add(names_used(head_launch.template_arguments), nullptr, LaunchPart::template_argument, 0);
+  add(names_used(head_launch.compared_template_arguments), nullptr, LaunchPart::template_argument, 0);
   add(names_used(head_launch.configuration), nullptr, LaunchPart::configuration, 0);
   const std::size_t base_at = base.token_at(base_launch.offset), head_at = head.token_at(head_launch.offset);
   std::vector<std::string> reasons;
@@ -319,11 +320,11 @@ std::vector<LaunchInputChange> changed_launch_inputs(const RevisionSources& base
   using Launch = std::tuple<std::string, std::string, std::string>;  // kernel, arguments, configuration
   std::map<Launch, std::deque<LaunchSite>> before;
   for (LaunchSite& site : launch_sites(base.files().at(base_path)))
-    before[{site.kernel, site.template_arguments, site.configuration}].push_back(std::move(site));
+    before[{site.kernel, site.compared_template_arguments, site.configuration}].push_back(std::move(site));
   std::optional<Definitions> base_definitions, head_definitions;
   std::vector<LaunchInputChange> changes;
   for (const LaunchSite& site : launch_sites(head_text)) {
-    const auto same = before.find({site.kernel, site.template_arguments, site.configuration});
+    const auto same = before.find({site.kernel, site.compared_template_arguments, site.configuration});
     if (same == before.end() || same->second.empty()) continue;  // new text: changed_launches' to report
     const LaunchSite base_site = std::move(same->second.front());
     same->second.pop_front();

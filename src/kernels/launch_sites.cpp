@@ -5,6 +5,7 @@
 #include <optional>
 #include <tuple>
 
+#include "kernels/canonical_tokens.hpp"
 #include "kernels/lexer.hpp"
 #include "kernels/token_text.hpp"
 
@@ -59,11 +60,13 @@ std::vector<LaunchSite> launch_sites(std::string_view text) {
     const auto end = configuration_end(tokens, i + 2);
     if (!end) continue;
     std::size_t name_last = i - 1;
-    std::string template_arguments;
+    std::string template_arguments, compared_template_arguments;
     if (tokens[name_last].is_punct(">") || tokens[name_last].is_punct(">>")) {
       const auto open = template_open(tokens, name_last);
       if (!open || *open == 0) continue;
-      template_arguments = spaced_text(std::span(tokens).subspan(*open, name_last + 1 - *open));
+      const auto arguments = std::span(tokens).subspan(*open, name_last + 1 - *open);
+      template_arguments = spaced_text(arguments);
+      compared_template_arguments = canonical_text(arguments);
       name_last = *open - 1;
     }
     if (!tokens[name_last].is_identifier() || is_keyword(tokens[name_last].text())) continue;
@@ -73,10 +76,8 @@ std::vector<LaunchSite> launch_sites(std::string_view text) {
     LaunchSite site;
     for (std::size_t k = name_first; k <= name_last; ++k) site.kernel += tokens[k].text();
     site.template_arguments = std::move(template_arguments);
-    for (std::size_t k = i + 2; k < *end; ++k) {
-      if (!site.configuration.empty()) site.configuration += ' ';
-      site.configuration += tokens[k].text();
-    }
+    site.compared_template_arguments = std::move(compared_template_arguments);
+    site.configuration = canonical_text(std::span(tokens).subspan(i + 2, *end - (i + 2)));
     site.line = tokens[name_last].line;
     site.offset = static_cast<std::size_t>(tokens[name_first].text().data() - text.data());
     sites.push_back(std::move(site));
@@ -91,12 +92,12 @@ std::vector<LaunchSite> changed_launches(std::string_view base_text, std::string
   std::map<std::string, bool, std::less<>> launched_before;
   for (LaunchSite& site : launch_sites(base_text)) {
     launched_before[site.kernel] = true;
-    ++before[{std::move(site.kernel), std::move(site.template_arguments), std::move(site.configuration)}];
+    ++before[{std::move(site.kernel), std::move(site.compared_template_arguments), std::move(site.configuration)}];
   }
   std::vector<LaunchSite> changed;
   for (LaunchSite& site : launch_sites(head_text)) {
     if (!launched_before.contains(site.kernel)) continue;
-    const auto found = before.find({site.kernel, site.template_arguments, site.configuration});
+    const auto found = before.find({site.kernel, site.compared_template_arguments, site.configuration});
     if (found != before.end() && found->second > 0) {
       --found->second;
       continue;

@@ -15,9 +15,11 @@ namespace kforecast::kernels {
 
 struct LaunchSite {
   std::string kernel;              // as written, template arguments left out: "k", "ns::k"
-  std::string template_arguments;  // "<float, 4>", or empty
-  // Between <<< and >>>, its tokens joined by single spaces ("grid , 64 , 0 , stream"), so that
-  // layout alone never makes two configurations differ.
+  std::string template_arguments;  // as written: "<float, 4>", or empty
+  // The template arguments and the configuration (between <<< and >>>) as launches compare:
+  // their canonical tokens (canonical_tokens.hpp) joined by single spaces, so that layout and
+  // what a formatter rewrites never make two launches differ. "< float , 4 >", "grid , 64 , 0 , s".
+  std::string compared_template_arguments;
   std::string configuration;
   std::uint32_t line = 0;  // of the kernel's name
   std::size_t offset = 0;  // of the kernel's name, in the text

@@ -69,6 +69,8 @@ RevisionSources::RevisionSources(const SourceFiles& files)
     m_includes.emplace(path, std::move(resolved));
   }
   rescan_with_header_macros();
+  for (const auto& [path, scanned] : m_scanned)
+    for (const Macro& macro : scanned.macros) m_statement_macros.add(macro);
 }
 
 // A kernel-defining macro (or one that stands for __device__) lives in a header more often than
@@ -311,7 +313,8 @@ Dependencies RevisionSources::dependencies(const std::string& path, std::size_t 
   using Kind = ReachedPiece::Kind;
   Dependencies found;
   for (const ReachedPiece& piece : reach(path, function_index)) {
-    const std::uint64_t fingerprint = token_fingerprint(m_files.at(piece.file), piece.span);
+    const std::uint64_t fingerprint =
+        token_fingerprint(m_files.at(piece.file), piece.span, {.macros = &m_statement_macros});
     switch (piece.kind) {
       case Kind::kernel:
         found["kernel"] = fingerprint;
@@ -327,7 +330,9 @@ Dependencies RevisionSources::dependencies(const std::string& path, std::size_t 
         // where called: a kernel that names the class is not changed by a member it never calls.
         const std::vector<Span> members = member_functions(piece.file, piece.span);
         const std::uint64_t without_members =
-            members.empty() ? fingerprint : token_fingerprint(m_files.at(piece.file), piece.span, members);
+            members.empty()
+                ? fingerprint
+                : token_fingerprint(m_files.at(piece.file), piece.span, members, {.macros = &m_statement_macros});
         // Several declarations may share a first name (a forward declaration and the definition).
         std::uint64_t& slot = found[fmt::format("declaration {}", piece.name)];
         slot = slot * 0x9E3779B97F4A7C15ULL + without_members;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/call_graph.hpp"
+#include "kernels/canonical_tokens.hpp"
 #include "kernels/file_scope.hpp"
 #include "kernels/scanner.hpp"
 
@@ -99,6 +100,9 @@ class RevisionSources {
   std::map<std::string, std::vector<std::string>, std::less<>> m_by_file_name;
   std::map<std::string, std::vector<FileScopeDeclaration>, std::less<>> m_declarations;
   mutable std::map<std::string, std::unique_ptr<ClosureGraph>, std::less<>> m_graphs;
+  // Every file's macros, by what a call of one as a statement expands to: a formatter's braces
+  // around such a call are no change only where it is one statement.
+  MacroStatements m_statement_macros;
 };
 
 // Whether a path is CUDA C++ kforecast reads: .cu, .cuh, and C++ headers (.h, .hpp, .hh, .hxx,

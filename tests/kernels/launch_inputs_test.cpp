@@ -166,3 +166,14 @@ TEST_CASE("kernels: a launch input that names a struct is not changed by the str
   const RevisionSources base2(typedef_base), head2(typedef_head);
   CHECK(find_changed_kernels(base2, head2, {}, {"run.cu"}).kernels.empty());
 }
+
+TEST_CASE("kernels: fixture launch_inputs, a reformatted macro or definition a launch names is no change") {
+  // clang-format writes `(b)-1` and realigns a continued macro's backslashes; re-wraps a local.
+  CHECK(after_edit("src/runner.cu", "#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))",
+                   "#define CEIL_DIV(a, b) \\\n    (((a) + (b)-1) / (b))")
+            .empty());
+  CHECK(after_edit("src/runner.cu", "dim3 block((BM * BN) / 16);", "dim3 block((BM*BN)/\n      16);").empty());
+  CHECK(after_edit("src/runner.cu", "const uint BK = 8;", "uint const BK = 8;").empty());
+  // A value that changed in the same edit still does.
+  CHECK(after_edit("src/runner.cu", "dim3 block((BM * BN) / 16);", "dim3 block((BM*BN)/\n      32);").size() == 1);
+}

@@ -51,3 +51,15 @@ TEST_CASE("kernels: fixture launch_config_base.cu to _head.cu, a launch configur
   CHECK(analysis.kernels[0].reasons == std::vector<std::string>{"launch configuration at run.cu:24 changed"});
   CHECK(analysis.kernels[1].reasons == std::vector<std::string>{"launch configuration at run.cu:26 changed"});
 }
+
+TEST_CASE("kernels: launches compare by canonical tokens, what a formatter rewrites aside") {
+  const std::string base = "k<64, Tile<N>><<<g, 1>>>(a);\nj<<<(n + 255) / 256, 256, 0, s>>>(b);\n";
+  const auto sites = launch_sites(base);
+  REQUIRE(sites.size() == 2);
+  CHECK(sites[0].template_arguments == "<64, Tile<N>>");  // as written, for messages
+  CHECK(sites[0].compared_template_arguments == "< 64 , Tile < N > >");
+  CHECK(changed_launches(base, "k<64,Tile<N> ><<<g,1>>>(a);\nj<<<(n+255)/256,\n    256,0,s>>>(b);\n").empty());
+  const auto changed = changed_launches(base, "k<32, Tile<N>><<<g, 1>>>(a);\nj<<<(n + 255) / 256, 256, 0, s>>>(b);\n");
+  REQUIRE(changed.size() == 1);
+  CHECK(changed[0].kernel == "k");
+}
