@@ -90,11 +90,14 @@ std::vector<LibraryKernel> library_kernels(const RevisionSources& sources) {
       template_arguments.insert(arguments.begin(), arguments.end());
       const std::string_view name = tokens[i - 1].text();
       if (kernels.contains(name)) continue;
-      const bool launched =
-          close + 2 < tokens.size() && tokens[close + 1].is_punct("<<") && tokens[close + 2].is_punct("<");
-      if (!launched && !ends_with_kernel(name)) continue;
       std::size_t first = i - 1;
       while (first >= 2 && tokens[first - 1].is_punct("::") && tokens[first - 2].is_identifier()) first -= 2;
+      // k<Compose<A, B>><<<...>>>: the `>>` closes Compose's arguments and k's; Compose, an
+      // argument of k, is not what is launched.
+      const bool nested = first > 0 && (tokens[first - 1].is_punct("<") || tokens[first - 1].is_punct(","));
+      const bool launched = close + 2 < tokens.size() && tokens[close + 1].is_punct("<<") &&
+                            tokens[close + 2].is_punct("<") && !(nested && tokens[close].is_punct(">>"));
+      if (!launched && !ends_with_kernel(name)) continue;
       std::string launcher;
       for (std::size_t k = first; k < i; ++k) launcher += tokens[k].text();
       for (const std::string_view argument : arguments) {

@@ -63,3 +63,22 @@ TEST_CASE("kernels: a changed operator() of a launched class is a changed kernel
     CHECK(edited("void launch_all(", "static void launch_all(").kernels.empty());
   }
 }
+
+TEST_CASE("kernels: a class template nested in a project kernel's template arguments is no library kernel") {
+  // map_kernel<Compose<Gamma, Threshold>><<<...>>>: the `>>` that closes Compose's arguments
+  // closes map_kernel's too; Compose is an argument, not what is launched.
+  const std::string kernels = R"(struct Gamma { float g; __device__ float operator()(float x) const { return x * g; } };
+struct Threshold { float t; __device__ float operator()(float x) const { return x > t ? 1.0f : 0.0f; } };
+template <typename A, typename B> struct Compose { A a; B b; __device__ float operator()(float x) const { return b(a(x)); } };
+template <typename Op> __global__ void map_kernel(float* d, Op op) { d[threadIdx.x] = op(d[threadIdx.x]); }
+void run(float* d, Compose<Gamma, Threshold> op) { map_kernel<Compose<Gamma, Threshold>><<<1, 32>>>(d, op); }
+)";
+  const SourceFiles files{{"map.cu", kernels}};
+  CHECK(library_kernels(RevisionSources(files)).empty());
+  SourceFiles head_files = files;
+  head_files["map.cu"].replace(head_files["map.cu"].find("x * g"), 5, "x * g * g");
+  const RevisionSources base(files), head(head_files);
+  const auto analysis = find_changed_kernels(base, head, {}, {"map.cu"});
+  REQUIRE(analysis.kernels.size() == 1);
+  CHECK(analysis.kernels[0].head->qualified_name == "map_kernel");
+}
