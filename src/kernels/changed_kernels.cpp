@@ -215,18 +215,25 @@ void add_launch_changes(const RevisionSources& base, const RevisionSources& head
   std::map<std::string, std::string> to_base_path;
   for (const auto& [old_path, new_path] : to_head_path) to_base_path[new_path] = old_path;
   for (const auto& [path, head_text] : head.files()) {
-    if (head_text.find("<<<") == std::string::npos) continue;
     const auto renamed = to_base_path.find(path);
     const std::string base_path = renamed == to_base_path.end() ? path : renamed->second;
     const auto base_text = base.files().find(base_path);
     if (base_text == base.files().end()) continue;
     const auto closure = head.closure(path);
     if (std::ranges::none_of(closure, [&](const auto& file) { return touched.contains(file); })) continue;
+    const auto head_wrappers = launch_wrappers_of(head, path);
+    const LaunchSiteOptions head_options{.api_calls = true, .wrappers = head_wrappers};
+    if (!may_launch(head_text, head_options)) continue;
+    const auto base_wrappers = launch_wrappers_of(base, base_path);
+    const LaunchSiteOptions base_options{.api_calls = true, .wrappers = base_wrappers};
     std::vector<std::pair<std::string, std::string>> launched;  // kernel as written, reason
     if (touched.contains(path) && base_text->second != head_text)
-      for (LaunchSite& launch : changed_launches(base_text->second, head_text))
+      for (LaunchSite& launch : changed_launches(base_text->second, head_text, base_options, head_options))
         launched.emplace_back(std::move(launch.kernel),
-                              fmt::format("launch configuration at {}:{} changed", path, launch.line));
+                              launch.through.empty()
+                                  ? fmt::format("launch configuration at {}:{} changed", path, launch.line)
+                                  : fmt::format("launch configuration at {}:{} changed (launched through {})", path,
+                                                launch.line, launch.through));
     for (LaunchInputChange& change : changed_launch_inputs(base, base_path, head, path))
       launched.emplace_back(std::move(change.kernel), std::move(change.reason));
     for (const auto& [kernel, reason] : launched) {

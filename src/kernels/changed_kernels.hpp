@@ -11,14 +11,14 @@
 // device_kernel<Op>, library_kernels.hpp) is reported under the operator()'s sites and name
 // ("demo::ScaleOp::operator()"), its first reason "library kernel cutlass::device_kernel<
 // demo::ScaleOp> runs demo::ScaleOp::operator()"; its sites' function is then a __device__
-// function, not a __global__ one. Changes to
-// comments and whitespace alone are not changes, nor are those a code formatter makes
-// (canonical_tokens.hpp): a commit that only reformats changes no kernel. Kernels only in the head are added, only in the
-// base removed, except where a removed and an added kernel of one file are one kernel moved
-// (kernel_pairing.hpp): under a new qualification only (ns::k was k) it is the same kernel,
-// modified only where its code changed (reason "qualified name changed from k"); with the same
-// body and parameters under a new name it is renamed; with a similar body under a new name it is
-// modified, its first reason "renamed from old_name".
+// function, not a __global__ one. Changes to comments and whitespace alone are not changes, nor
+// are those a code formatter makes (canonical_tokens.hpp): a commit that only reformats changes no
+// kernel. Kernels only in the head are added, only in the base removed, except where a removed and
+// an added kernel of one file are one kernel moved (kernel_pairing.hpp): under a new qualification
+// only (ns::k was k) it is the same kernel, modified only where its code changed (reason
+// "qualified name changed from k"); with the same body and parameters under a new name it is
+// renamed; with a similar body under a new name it is modified, its first reason "renamed from
+// old_name".
 
 #include <optional>
 #include <set>

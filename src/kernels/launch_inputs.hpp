@@ -11,12 +11,17 @@
 // the file or a header it includes, else the last declaration of it in the launching function
 // before the launch (`const`, `constexpr`, `auto`, `int`, `dim3` ..., or a parameter), else a
 // file-scope declaration of the file or its headers. The names a definition uses are followed in turn,
-// a few steps deep (grid -> BN), so that the change is found where it was made.
+// a few steps deep (grid -> BN), so that the change is found where it was made. A template
+// parameter of a generic lambda or a function template around the launch means what its calls
+// give it (`launch.template operator()<16, 64>()`, `run<128>(...)`); a class named as a template
+// argument, or given as the argument a kernel template deduces its template arguments from
+// (`scale<<<g, b>>>(params)` with `const ForwardParams params`), means its definition.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "kernels/launch_sites.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::kernels {
@@ -28,6 +33,9 @@ struct LaunchInputChange {
   // grid changed through BN (src/runner.cu:369)".
   std::string reason;
 };
+
+// The wrapper macros (launch_sites.hpp) of `path` and the headers it includes, in one revision.
+std::vector<LaunchWrapper> launch_wrappers_of(const RevisionSources& sources, const std::string& path);
 
 // The launches of `head_path` that read as they did in `base_path` (same kernel, arguments and
 // configuration, matched in order) but name something whose definition differs. Bounded: a
