@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "kernels/fingerprint.hpp"
+#include "kernels/generated_units.hpp"
 #include "kernels/kernel_pairing.hpp"
 #include "kernels/launch_inputs.hpp"
 #include "kernels/launch_sites.hpp"
@@ -295,6 +296,86 @@ void add_library_kernel_changes(const RevisionSources& base, const RevisionSourc
   }
 }
 
+// The kernels a changed generated file instantiates (generated_units.hpp) changed with it: the
+// generator added, removed or rewrote an instantiation though no kernel's text changed.
+void add_generated_changes(const RevisionSources& base, const RevisionSources& head,
+                           const std::map<std::string, std::string>& to_head_path,
+                           const std::set<std::string, std::less<>>& touched, ChangeAnalysis& analysis) {
+  std::map<std::string, std::string> to_base_path;
+  for (const auto& [old_path, new_path] : to_head_path) to_base_path[new_path] = old_path;
+  for (const std::string& path : touched) {
+    const bool in_head = head.files().contains(path);
+    if (!in_head && !base.files().contains(path)) continue;
+    const RevisionSources& sources = in_head ? head : base;
+    const auto generated = generated_file(sources.files().at(path));
+    if (!generated) continue;
+    const auto base_path = to_base_path.contains(path) ? to_base_path.at(path) : path;
+    const std::string_view how = !in_head ? "removed" : !base.files().contains(base_path) ? "added" : "changed";
+    const std::string reason = fmt::format("instantiated by generated file {} ({})", path, how);
+    const KernelOrigin origin{KernelOrigin::Kind::generator, generated->generator, path};
+    for (const std::string& kernel : kernels_instantiated(sources, path)) {
+      for (const KernelSite& site : launched_kernels(sources, path, kernel)) {
+        // A removed generated file's kernels are found in the base: the same kernel at the head.
+        const auto head_file = to_head_path.contains(site.file) ? to_head_path.at(site.file) : site.file;
+        const auto found = in_head ? std::optional(site) : kernel_in(head, head_file, site.qualified_name);
+        if (!found) continue;
+        const KernelSite& head_site = *found;
+        const auto reported = std::ranges::find_if(analysis.kernels, [&](const ChangedKernel& changed) {
+          return changed.head && changed.head->file == head_site.file &&
+                 changed.head->qualified_name == head_site.qualified_name;
+        });
+        if (reported != analysis.kernels.end()) {
+          if (std::ranges::find(reported->reasons, reason) == reported->reasons.end())
+            reported->reasons.push_back(reason);
+          if (!reported->produced_by) reported->produced_by = origin;
+          continue;
+        }
+        const auto mapped = to_base_path.find(head_site.file);
+        const auto base_site =
+            kernel_in(base, mapped == to_base_path.end() ? head_site.file : mapped->second, head_site.qualified_name);
+        if (!base_site) continue;
+        const auto first_removed = std::ranges::find_if(analysis.kernels, [](const auto& k) { return !k.head; });
+        analysis.kernels.insert(first_removed, {KernelChange::modified, base_site, head_site, {reason}, origin});
+        const std::string noted = fmt::format("{}: {}", head_site.file, head_site.qualified_name);
+        std::erase(analysis.comment_only, noted);
+        std::erase(analysis.formatting_only, noted);
+      }
+    }
+  }
+}
+
+// The file among `path` and the headers it includes that defines the macro `name`, or `path`.
+std::string macro_file(const RevisionSources& sources, const std::string& path, std::string_view name) {
+  for (const std::string& file : sources.closure(path))
+    if (std::ranges::any_of(sources.scanned(file).macros, [&](const Macro& m) { return m.name == name; })) return file;
+  return path;
+}
+
+// Names what writes each kernel where a macro does, or a generator (its file says so), and
+// what settles its machine code.
+void note_origins(const RevisionSources& base, const RevisionSources& head, ChangeAnalysis& analysis) {
+  for (ChangedKernel& kernel : analysis.kernels) {
+    const RevisionSources& sources = kernel.head ? head : base;
+    const KernelSite& site = kernel.head ? *kernel.head : *kernel.base;
+    const Function& function = sources.scanned(site.file).functions[site.function_index];
+    if (!kernel.produced_by && function.from_macro) {
+      kernel.produced_by = {KernelOrigin::Kind::macro, function.macro, macro_file(sources, site.file, function.macro)};
+    } else if (!kernel.produced_by) {
+      if (const auto generated = generated_file(sources.files().at(site.file)))
+        kernel.produced_by = {KernelOrigin::Kind::generator, generated->generator, site.file};
+    }
+    if (!kernel.produced_by || kernel.change == KernelChange::removed) continue;
+    const KernelOrigin& origin = *kernel.produced_by;
+    kernel.reasons.push_back(
+        origin.kind == KernelOrigin::Kind::macro
+            ? fmt::format("written by macro {} ({}): compiling the units that expand it settles whether its code "
+                          "changed",
+                          origin.name, origin.file)
+            : fmt::format("generated ({}{}): compiling the units that instantiate it settles whether its code changed",
+                          origin.file, origin.name.empty() ? "" : ", by " + origin.name));
+  }
+}
+
 }  // namespace
 
 std::string_view to_string(KernelChange change) {
@@ -365,6 +446,8 @@ ChangeAnalysis find_changed_kernels(const RevisionSources& base, const RevisionS
   add_moved_kernels(base, head, to_head_path, removed, added, analysis);
   add_launch_changes(base, head, to_head_path, touched, analysis);
   add_library_kernel_changes(base, head, to_head_path, touched, analysis);
+  add_generated_changes(base, head, to_head_path, touched, analysis);
+  note_origins(base, head, analysis);
   return analysis;
 }
 

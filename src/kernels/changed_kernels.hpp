@@ -18,7 +18,9 @@
 // only (ns::k was k) it is the same kernel, modified only where its code changed (reason
 // "qualified name changed from k"); with the same body and parameters under a new name it is
 // renamed; with a similar body under a new name it is modified, its first reason "renamed from
-// old_name".
+// old_name". A kernel a macro writes, or that a changed generated file instantiates
+// (generated_units.hpp; reason "instantiated by generated file F (added)"), is named so
+// (ChangedKernel::produced_by), its last reason saying what settles it.
 
 #include <optional>
 #include <set>
@@ -39,11 +41,24 @@ struct KernelSite {
   std::size_t function_index = 0;  // into RevisionSources::scanned(file).functions
 };
 
+// Where a kernel's code is not text the scan reads whole: written by a macro
+// (DEFINE_KERNEL(foo, ...) or DEFINE_FWD(name, ...) { body }), or instantiated by a file that a
+// build-time generator wrote (generated_units.hpp). Its change is read from the macro's text or
+// the generated file; only compiling the units that expand or instantiate it settles whether
+// its machine code changed.
+struct KernelOrigin {
+  enum class Kind { macro, generator };
+  Kind kind = Kind::macro;
+  std::string name;  // the macro ("DEFINE_REDUCE_KERNEL"), or the generator the file names ("generate_kernels.py")
+  std::string file;  // where the macro is defined, or the generated file
+};
+
 struct ChangedKernel {
   KernelChange change = KernelChange::modified;
   std::optional<KernelSite> base;    // absent for an added kernel
   std::optional<KernelSite> head;    // absent for a removed kernel
   std::vector<std::string> reasons;  // "device function ns::f changed", "macro TILE changed", ...
+  std::optional<KernelOrigin> produced_by;  // set where a macro or a generator writes the kernel
 };
 
 struct FileRename {

@@ -146,3 +146,58 @@ TEST_CASE("kernels: fixture launch_api, kernels launched through the runtime's f
         std::vector<std::string>{"notify_kernel: launch configuration argument cfg changed through "
                                  "SETUP_LAUNCH_CONFIG (src/exchange.cu:27)"});
 }
+
+TEST_CASE("kernels: fixture macro_kernels, kernels a macro writes are named so, with what settles them") {
+  const auto analysis = analyse(read_project("macro_kernels", "base"), read_project("macro_kernels", "head"));
+  const std::string settle =
+      "written by macro DEFINE_REDUCE_KERNEL (src/kernel_macros.cuh): compiling the units "
+      "that expand it settles whether its code changed";
+  CHECK(changes(analysis) == std::vector<std::string>{"max_f32: macro DEFINE_REDUCE_KERNEL changed | " + settle,
+                                                      "sum_f32: macro DEFINE_REDUCE_KERNEL changed | " + settle});
+  for (const ChangedKernel& kernel : analysis.kernels) {
+    REQUIRE(kernel.produced_by);
+    CHECK(kernel.produced_by->kind == KernelOrigin::Kind::macro);
+    CHECK(kernel.produced_by->name == "DEFINE_REDUCE_KERNEL");
+  }
+  // A body written after a macro that writes only the signature.
+  CHECK(after_edit("macro_kernels", "src/forward.cu", "acc += params.x[j] * Traits::kScale;",
+                   "acc += params.x[j] * Traits::kScale * 0.5f;") ==
+        std::vector<std::string>{"fwd_kernel: device function compute_row changed | written by macro "
+                                 "DEFINE_FWD_KERNEL (src/kernel_macros.cuh): compiling the units that expand it "
+                                 "settles whether its code changed"});
+}
+
+TEST_CASE("kernels: fixture generated, a generated file added or removed instantiates a kernel anew") {
+  const auto analysis = analyse(read_project("generated", "base"), read_project("generated", "head"));
+  CHECK(changes(analysis) ==
+        std::vector<std::string>{"fwd_kernel: instantiated by generated file src/instantiations/fwd_hdim96_fp32.cu "
+                                 "(added) | generated (src/instantiations/fwd_hdim96_fp32.cu, by generate_kernels.py): "
+                                 "compiling the units that instantiate it settles whether its code changed"});
+  REQUIRE(analysis.kernels.size() == 1);
+  REQUIRE(analysis.kernels[0].produced_by);
+  CHECK(analysis.kernels[0].produced_by->kind == KernelOrigin::Kind::generator);
+  CHECK(analysis.kernels[0].produced_by->name == "generate_kernels.py");
+  SourceFiles without = read_project("generated", "base");
+  without.erase("src/instantiations/fwd_hdim128_fp32.cu");
+  const auto removed = changes(analyse(read_project("generated", "base"), without));
+  REQUIRE(removed.size() == 1);
+  CHECK(
+      removed[0].starts_with("fwd_kernel: instantiated by generated file src/instantiations/fwd_hdim128_fp32.cu "
+                             "(removed)"));
+  // flash-attention's split files: an explicit instantiation, no function of their own.
+  SourceFiles split = read_project("generated", "base");
+  split["src/instantiations/fwd_hdim32_fp32_split.cu"] =
+      "// This file is auto-generated. See \"generate_kernels.py\"\n#include \"../fwd_launch.h\"\n"
+      "template void run_fwd_hdim<float, 32>(FwdParams& params, cudaStream_t stream);\n";
+  const auto instantiated = changes(analyse(read_project("generated", "base"), split));
+  REQUIRE(instantiated.size() == 1);
+  CHECK(
+      instantiated[0].starts_with("fwd_kernel: instantiated by generated file "
+                                  "src/instantiations/fwd_hdim32_fp32_split.cu (added)"));
+  // A hand-written file of the same shape says nothing of a generator: no kernel changed.
+  SourceFiles hand_written = read_project("generated", "head");
+  std::string& added = hand_written.at("src/instantiations/fwd_hdim96_fp32.cu");
+  added.erase(added.find("// This file"),
+              std::string_view("// This file is auto-generated. See \"generate_kernels.py\"\n").size());
+  CHECK(changes(analyse(read_project("generated", "base"), hand_written)).empty());
+}
