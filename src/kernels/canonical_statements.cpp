@@ -2,6 +2,7 @@
 // The canonical form's passes over statements: redundant parentheses, and the braces around a
 // body of one statement (canonical_tokens.hpp).
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 
 #include "kernels/canonical_passes.hpp"
@@ -43,8 +44,10 @@ bool closes_list(const Token& t) { return t.is_punct(")") || t.is_punct(",") || 
 // macro call, whose text a macro may turn into a string.
 class RedundantParentheses {
  public:
-  RedundantParentheses(std::span<const Token> tokens, const MacroStatements* macros)
-      : m_tokens(tokens), m_macros(macros), m_dropped(tokens.size(), false) {}
+  RedundantParentheses(std::span<const Token> tokens, const MacroStatements* macros, std::vector<bool>& dropped)
+      : m_tokens(tokens), m_macros(macros), m_dropped(dropped) {
+    m_dropped.assign(tokens.size(), false);
+  }
 
   void write(std::vector<Token>& out) {
     mark();
@@ -113,7 +116,7 @@ class RedundantParentheses {
 
   std::span<const Token> m_tokens;
   const MacroStatements* m_macros;
-  std::vector<bool> m_dropped;
+  std::vector<bool>& m_dropped;
 };
 
 // Where one statement that starts at `at` ends, and whether it ends in an `if` without an
@@ -198,8 +201,11 @@ std::optional<StatementEnd> statement_end(std::span<const Token> tokens, std::si
 // The braces around a body of one statement are left out.
 class BodyBraces {
  public:
-  BodyBraces(std::span<const Token> tokens, const MacroStatements* macros)
-      : m_tokens(tokens), m_macros(macros), m_role(tokens.size(), Role::plain) {
+  // `roles` and `scratch` lend their memory: a revision takes thousands of canonical forms.
+  BodyBraces(std::span<const Token> tokens, const MacroStatements* macros, std::vector<std::uint8_t>& roles,
+             std::vector<std::vector<Token>>& scratch)
+      : m_tokens(tokens), m_macros(macros), m_role(roles), m_scratch(scratch) {
+    m_role.assign(tokens.size(), plain);
     mark_bodies();
   }
 
@@ -214,8 +220,10 @@ class BodyBraces {
   // after a function's body (`void f() { ... };`), an empty declaration that says nothing.
   void mark_bodies() {
     enum class Parentheses : std::uint8_t { none, control, lambda, other };
-    std::vector<Parentheses> parentheses;    // per open '('
-    std::vector<bool> function_body;         // per open '{'
+    thread_local std::vector<Parentheses> parentheses;  // per open '('
+    thread_local std::vector<bool> function_body;       // per open '{'
+    parentheses.clear();
+    function_body.clear();
     Parentheses closed = Parentheses::none;  // those just closed, before a '{' or qualifiers
     bool trailing_type = false;              // after their `->`
     for (std::size_t i = 0; i < m_tokens.size(); ++i) {
@@ -234,7 +242,7 @@ class BodyBraces {
       }
       if (t.is_punct(")")) {
         if (parentheses.empty()) continue;
-        if (parentheses.back() == Parentheses::control && next_is_brace) m_role[i + 1] = Role::body;
+        if (parentheses.back() == Parentheses::control && next_is_brace) m_role[i + 1] = body;
         closed = parentheses.back();
         parentheses.pop_back();
         continue;
@@ -243,12 +251,12 @@ class BodyBraces {
         function_body.push_back(closed == Parentheses::other);
       } else if (t.is_punct("}")) {
         if (function_body.empty()) continue;
-        if (function_body.back() && i + 1 < m_tokens.size() && m_tokens[i + 1].is_punct(";"))
-          m_role[i + 1] = Role::dropped;
+        if (function_body.back() && i + 1 < m_tokens.size() && m_tokens[i + 1].is_punct(";")) m_role[i + 1] = dropped;
         function_body.pop_back();
       } else if ((t.is_identifier("else") || t.is_identifier("do")) && next_is_brace) {
-        m_role[i + 1] = Role::body;
+        m_role[i + 1] = body;
       }
+      if (closed == Parentheses::none) continue;
       // `) const noexcept {`, `) const -> ns::T<4>* {`: still the function's body to come.
       const bool qualifier = t.is_identifier("const") || t.is_identifier("volatile") || t.is_identifier("noexcept") ||
                              t.is_identifier("override") || t.is_identifier("final") || t.is_punct("&") ||
@@ -264,11 +272,11 @@ class BodyBraces {
 
   void write(std::size_t begin, std::size_t end, std::vector<Token>& out, int depth) {
     for (std::size_t i = begin; i < end;) {
-      if (m_role[i] == Role::dropped) {
+      if (m_role[i] == dropped) {
         ++i;
         continue;
       }
-      if (m_role[i] != Role::body || depth > deepest_statement) {
+      if (m_role[i] != body || depth > deepest_statement) {
         out.push_back(m_tokens[i++]);
         continue;
       }
@@ -295,21 +303,33 @@ class BodyBraces {
     }
   }
 
-  enum class Role : std::uint8_t { plain, body, dropped };
+  // What a token is to this pass: a body's '{', or a ';' left out.
+  static constexpr std::uint8_t plain = 0, body = 1, dropped = 2;
   std::span<const Token> m_tokens;
   const MacroStatements* m_macros;
-  std::vector<Role> m_role;
-  std::vector<std::vector<Token>> m_scratch;  // per depth, kept between bodies
+  std::vector<std::uint8_t>& m_role;
+  std::vector<std::vector<Token>>& m_scratch;  // per depth, kept between bodies
 };
 
 }  // namespace
 
 void drop_redundant_parentheses(std::span<const Token> tokens, std::vector<Token>& out, const MacroStatements* macros) {
-  RedundantParentheses(tokens, macros).write(out);
+  // Most code has no parentheses that could go: then the tokens are copied as they are.
+  bool candidate = false;
+  for (std::size_t i = 1; i < tokens.size() && !candidate; ++i)
+    candidate = tokens[i].is_punct("(") && (opens_list(tokens[i - 1]) || tokens[i - 1].is_identifier("return"));
+  if (!candidate) {
+    out.assign(tokens.begin(), tokens.end());
+    return;
+  }
+  thread_local std::vector<bool> dropped;
+  RedundantParentheses(tokens, macros, dropped).write(out);
 }
 
 void drop_body_braces(std::span<const Token> tokens, std::vector<Token>& out, const MacroStatements* macros) {
-  BodyBraces(tokens, macros).write(out);
+  thread_local std::vector<std::uint8_t> roles;
+  thread_local std::vector<std::vector<Token>> scratch;
+  BodyBraces(tokens, macros, roles, scratch).write(out);
 }
 
 }  // namespace kforecast::kernels

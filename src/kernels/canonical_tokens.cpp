@@ -59,8 +59,25 @@ constexpr auto movable_specifiers = [] {
   return words;
 }();
 
+// Per first byte, the range of movable_specifiers that start with it: most names are looked up
+// with no comparison at all (this runs for every name of every fingerprinted piece).
+constexpr auto specifiers_by_first_byte = [] {
+  std::array<std::pair<std::uint8_t, std::uint8_t>, 256> ranges{};
+  for (std::size_t i = 0; i < movable_specifiers.size(); ++i) {
+    auto& range = ranges[static_cast<unsigned char>(movable_specifiers[i][0])];
+    if (range.first == range.second) range.first = static_cast<std::uint8_t>(i);
+    range.second = static_cast<std::uint8_t>(i + 1);
+  }
+  return ranges;
+}();
+
 bool is_movable_specifier(const Token& t) {
-  return t.kind == TokenKind::identifier && std::ranges::binary_search(movable_specifiers, t.text());
+  if (t.kind != TokenKind::identifier) return false;
+  const std::string_view text = t.text();
+  const auto [first, last] = specifiers_by_first_byte[static_cast<unsigned char>(text[0])];
+  for (std::size_t i = first; i < last; ++i)
+    if (movable_specifiers[i] == text) return true;
+  return false;
 }
 
 bool is_cv(const Token& t) { return t.is_identifier("const") || t.is_identifier("volatile"); }
@@ -133,7 +150,11 @@ class SpecifierOrder {
 
   void reorder(std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end;) {
-      if (is_movable_specifier(m_tokens[i]) || starts_name(i, end)) {
+      // Most names stand alone, an operator or a bracket after them: a run of one, nothing to move.
+      const bool alone = m_tokens[i].kind == TokenKind::identifier && i + 1 < end &&
+                         m_tokens[i + 1].kind == TokenKind::punctuation && !m_tokens[i + 1].is_punct("<") &&
+                         !m_tokens[i + 1].is_punct("::") && !is_movable_specifier(m_tokens[i]);
+      if (!alone && (is_movable_specifier(m_tokens[i]) || starts_name(i, end))) {
         i = run(i, end);
       } else {
         m_out.push_back(m_tokens[i++]);
@@ -159,7 +180,10 @@ class SpecifierOrder {
     if (m_tokens[i].is_punct("::")) m_out.push_back(m_tokens[i++]);
     while (true) {
       m_out.push_back(m_tokens[i++]);
-      if (i < end && m_tokens[i].is_punct("<")) {
+      // `a < b` is read as template arguments only where a '>' may close it: a comparison
+      // followed by `;` or `)` costs no search.
+      if (i + 2 < end && m_tokens[i].is_punct("<") && !m_tokens[i + 2].is_punct(";") &&
+          !m_tokens[i + 2].is_punct(")")) {
         const std::size_t close = matching_angle(m_tokens.first(end), i, 64);
         if (close < end) {
           m_out.push_back(m_tokens[i]);
@@ -269,7 +293,7 @@ void CanonicalTokens::read(std::span<const Token> tokens, const MacroStatements*
 }
 
 std::string canonical_text(std::span<const Token> tokens) {
-  CanonicalTokens canonical;
+  thread_local CanonicalTokens canonical;
   canonical.read(tokens);
   std::string text;
   for (const Token& t : canonical.tokens()) {

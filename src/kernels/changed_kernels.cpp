@@ -222,14 +222,11 @@ void add_launch_changes(const RevisionSources& base, const RevisionSources& head
     if (base_text == base.files().end()) continue;
     const auto closure = head.closure(path);
     if (std::ranges::none_of(closure, [&](const auto& file) { return touched.contains(file); })) continue;
-    const auto head_wrappers = launch_wrappers_of(head, path);
-    const LaunchSiteOptions head_options{.api_calls = true, .wrappers = head_wrappers};
-    if (!may_launch(head_text, head_options)) continue;
-    const auto base_wrappers = launch_wrappers_of(base, base_path);
-    const LaunchSiteOptions base_options{.api_calls = true, .wrappers = base_wrappers};
+    const auto& head_launches = head.launches(path);
+    if (head_launches.empty()) continue;
     std::vector<std::pair<std::string, std::string>> launched;  // kernel as written, reason
     if (touched.contains(path) && base_text->second != head_text)
-      for (LaunchSite& launch : changed_launches(base_text->second, head_text, base_options, head_options))
+      for (LaunchSite& launch : changed_launches(base.launches(base_path), head_launches))
         launched.emplace_back(std::move(launch.kernel),
                               launch.through.empty()
                                   ? fmt::format("launch configuration at {}:{} changed", path, launch.line)

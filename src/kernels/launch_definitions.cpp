@@ -48,21 +48,8 @@ std::vector<std::string> names_used(std::string_view code) {
 Definitions::Definitions(const RevisionSources& sources, const std::string& path)
     : m_text(sources.files().at(path)), m_tokens(lex(m_text)) {
   for (const std::string& file : sources.closure(path)) {
-    for (const Macro& macro : sources.scanned(file).macros) {
-      // Every #define of the name (under #if and #else), in closure order; the names its
-      // body uses, its parameters apart (CEIL_DIV's `a` is no local `a`).
-      // A redefinition with the same body (a second header defining CEIL_DIV alike) is the
-      // same macro, not a change.
-      Definition& definition = m_macros[macro.name];
-      const std::string one = fmt::format("#define {}{}{}{} {}\n", macro.name, macro.function_like ? "(" : "",
-                                          fmt::join(macro.parameters, ","), macro.function_like ? ")" : "",
-                                          canonical_text(lex(macro.body)));
-      if (definition.text.find(one) == std::string::npos) definition.text += one;
-      for (std::string& name : names_used(macro.body))
-        if (std::ranges::find(macro.parameters, name) == macro.parameters.end() &&
-            std::ranges::find(definition.names, name) == definition.names.end())
-          definition.names.push_back(std::move(name));
-    }
+    // Every #define of a name (under #if and #else), in closure order; read at its first use.
+    for (const Macro& macro : sources.scanned(file).macros) m_macro_sources[macro.name].push_back(&macro);
     const std::string_view text = sources.files().at(file);
     // A struct or class is a type, not a value: its layout changing (a host struct gaining a
     // field, llm.c's GPT2) changes no launch input that merely names it (`GPT2* model`), only
@@ -85,7 +72,7 @@ Definitions::Definitions(const RevisionSources& sources, const std::string& path
 
 const Definition& Definitions::find(std::string_view name, std::size_t at, LaunchPart part) {
   static const Definition none;
-  if (const auto macro = m_macros.find(name); macro != m_macros.end()) return macro->second;
+  if (const Definition* defined = macro(name)) return *defined;
   // A template parameter of a lambda or function around the launch, unless a local declared
   // inside that lambda or function hides it.
   std::size_t scope_open = 0;
@@ -97,6 +84,28 @@ const Definition& Definitions::find(std::string_view name, std::size_t at, Launc
   if (const auto global = m_file_scope.find(name); global != m_file_scope.end()) return read(global->second);
   if (part == LaunchPart::template_argument) return find_class(name);
   return none;
+}
+
+const Definition* Definitions::macro(std::string_view name) {
+  const auto sources = m_macro_sources.find(name);
+  if (sources == m_macro_sources.end()) return nullptr;
+  auto [slot, fresh] = m_macros.try_emplace(sources->first);
+  if (!fresh) return &slot->second;
+  // The names each body uses, its parameters apart (CEIL_DIV's `a` is no local `a`). A
+  // redefinition with the same body (a second header defining CEIL_DIV alike) is the same
+  // macro, not a change.
+  Definition& definition = slot->second;
+  for (const Macro* one : sources->second) {
+    const std::string text =
+        fmt::format("#define {}{}{}{} {}\n", one->name, one->function_like ? "(" : "", fmt::join(one->parameters, ","),
+                    one->function_like ? ")" : "", canonical_text(lex(one->body)));
+    if (definition.text.find(text) == std::string::npos) definition.text += text;
+    for (std::string& used : names_used(one->body))
+      if (std::ranges::find(one->parameters, used) == one->parameters.end() &&
+          std::ranges::find(definition.names, used) == definition.names.end())
+        definition.names.push_back(std::move(used));
+  }
+  return &definition;
 }
 
 const Definition& Definitions::find_class(std::string_view name) {
@@ -277,8 +286,8 @@ void Definitions::index_locals(std::size_t begin, std::size_t end, Index& index)
     // A macro call standing as a statement declares what its body names (SETUP_LAUNCH_CONFIG's
     // `cfg`); its definition is the call, which names the macro, compared in turn.
     if (after.is_punct("(") && starts_statement(before))
-      if (const auto macro = m_macros.find(t.text()); macro != m_macros.end())
-        for (const std::string& declared : macro->second.names) index[declared].push_back(i);
+      if (const Definition* defined = macro(t.text()))
+        for (const std::string& declared : defined->names) index[declared].push_back(i);
     const bool after_type = (before.is_identifier() && !before.is_identifier("return") &&
                              !before.is_identifier("case") && !before.is_identifier("else")) ||
                             before.is_punct(">") || before.is_punct("*") || before.is_punct("&");

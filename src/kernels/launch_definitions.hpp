@@ -77,6 +77,8 @@ class Definitions {
   using Index = std::map<std::string_view, std::vector<std::size_t>>;
 
   const Definition& read(std::string_view code);
+  // The definitions of a macro of the file or its headers, or nothing.
+  const Definition* macro(std::string_view name);
   void find_function_bodies();
   std::optional<std::pair<std::size_t, std::size_t>> body_around(std::size_t at) const;
   std::optional<std::size_t> local_declaration(std::string_view name, std::size_t at);
@@ -94,7 +96,8 @@ class Definitions {
 
   const std::string& m_text;
   std::vector<Token> m_tokens;
-  std::map<std::string, Definition, std::less<>> m_macros;
+  std::map<std::string, std::vector<const Macro*>, std::less<>> m_macro_sources;  // every #define of a name
+  std::map<std::string, Definition, std::less<>> m_macros;                        // read at their first use
   std::map<std::string_view, Definition> m_read;                      // by the source text read
   std::map<std::string, std::string_view, std::less<>> m_file_scope;  // the first declaration of a name
   std::map<std::string, std::string_view, std::less<>> m_classes;     // the first definition of a class

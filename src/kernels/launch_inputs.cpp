@@ -122,32 +122,20 @@ bool deduces_template_arguments(const RevisionSources& sources, const std::strin
 
 }  // namespace
 
-std::vector<LaunchWrapper> launch_wrappers_of(const RevisionSources& sources, const std::string& path) {
-  std::vector<LaunchWrapper> wrappers;
-  for (const std::string& file : sources.closure(path))
-    for (LaunchWrapper& wrapper : launch_wrappers(sources.scanned(file).macros))
-      if (std::ranges::none_of(wrappers, [&](const LaunchWrapper& w) { return w.name == wrapper.name; }))
-        wrappers.push_back(std::move(wrapper));
-  return wrappers;
-}
-
 std::vector<LaunchInputChange> changed_launch_inputs(const RevisionSources& base, const std::string& base_path,
                                                      const RevisionSources& head, const std::string& head_path) {
-  const std::string_view head_text = head.files().at(head_path);
-  const auto head_wrappers = launch_wrappers_of(head, head_path);
-  const LaunchSiteOptions head_options{.api_calls = true, .wrappers = head_wrappers};
-  if (!may_launch(head_text, head_options)) return {};
-  const auto base_wrappers = launch_wrappers_of(base, base_path);
-  using Launch = std::tuple<std::string, std::string, std::string>;  // kernel, arguments, configuration
-  std::map<Launch, std::deque<LaunchSite>> before;
-  for (LaunchSite& site : launch_sites(base.files().at(base_path), {.api_calls = true, .wrappers = base_wrappers}))
-    before[{site.kernel, site.compared_template_arguments, site.configuration}].push_back(std::move(site));
+  const auto& head_launches = head.launches(head_path);
+  if (head_launches.empty()) return {};
+  using Launch = std::tuple<std::string_view, std::string_view, std::string_view>;  // kernel, arguments, configuration
+  std::map<Launch, std::deque<const LaunchSite*>> before;
+  for (const LaunchSite& site : base.launches(base_path))
+    before[{site.kernel, site.compared_template_arguments, site.configuration}].push_back(&site);
   std::optional<Definitions> base_definitions, head_definitions;
   std::vector<LaunchInputChange> changes;
-  for (const LaunchSite& site : launch_sites(head_text, head_options)) {
+  for (const LaunchSite& site : head_launches) {
     const auto same = before.find({site.kernel, site.compared_template_arguments, site.configuration});
     if (same == before.end() || same->second.empty()) continue;  // new text: changed_launches' to report
-    const LaunchSite base_site = std::move(same->second.front());
+    const LaunchSite& base_site = *same->second.front();
     same->second.pop_front();
     const bool deduces = site.template_arguments.empty() && !site.argument_names.empty() &&
                          deduces_template_arguments(head, head_path, site.kernel);

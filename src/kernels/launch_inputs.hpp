@@ -21,7 +21,6 @@
 #include <string>
 #include <vector>
 
-#include "kernels/launch_sites.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::kernels {
@@ -33,9 +32,6 @@ struct LaunchInputChange {
   // grid changed through BN (src/runner.cu:369)".
   std::string reason;
 };
-
-// The wrapper macros (launch_sites.hpp) of `path` and the headers it includes, in one revision.
-std::vector<LaunchWrapper> launch_wrappers_of(const RevisionSources& sources, const std::string& path);
 
 // The launches of `head_path` that read as they did in `base_path` (same kernel, arguments and
 // configuration, matched in order) but name something whose definition differs. Bounded: a

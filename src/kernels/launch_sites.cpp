@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 #include "kernels/canonical_tokens.hpp"
@@ -326,24 +327,28 @@ bool may_launch(std::string_view text, const LaunchSiteOptions& options) {
                              [&](const LaunchWrapper& w) { return text.find(w.name) != std::string_view::npos; });
 }
 
-std::vector<LaunchSite> changed_launches(std::string_view base_text, std::string_view head_text,
-                                         const LaunchSiteOptions& base_options, const LaunchSiteOptions& head_options) {
-  using Launch = std::tuple<std::string, std::string, std::string>;  // kernel, arguments, configuration
+std::vector<LaunchSite> changed_launches(std::string_view base_text, std::string_view head_text) {
+  return changed_launches(launch_sites(base_text), launch_sites(head_text));
+}
+
+std::vector<LaunchSite> changed_launches(std::span<const LaunchSite> base_launches,
+                                         std::span<const LaunchSite> head_launches) {
+  using Launch = std::tuple<std::string_view, std::string_view, std::string_view>;  // kernel, arguments, configuration
   std::map<Launch, std::size_t> before;
-  std::map<std::string, bool, std::less<>> launched_before;
-  for (LaunchSite& site : launch_sites(base_text, base_options)) {
-    launched_before[site.kernel] = true;
-    ++before[{std::move(site.kernel), std::move(site.compared_template_arguments), std::move(site.configuration)}];
+  std::set<std::string_view> launched_before;
+  for (const LaunchSite& site : base_launches) {
+    launched_before.insert(site.kernel);
+    ++before[{site.kernel, site.compared_template_arguments, site.configuration}];
   }
   std::vector<LaunchSite> changed;
-  for (LaunchSite& site : launch_sites(head_text, head_options)) {
+  for (const LaunchSite& site : head_launches) {
     if (!launched_before.contains(site.kernel)) continue;
     const auto found = before.find({site.kernel, site.compared_template_arguments, site.configuration});
     if (found != before.end() && found->second > 0) {
       --found->second;
       continue;
     }
-    changed.push_back(std::move(site));
+    changed.push_back(site);
   }
   return changed;
 }

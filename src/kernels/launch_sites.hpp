@@ -75,8 +75,9 @@ bool may_launch(std::string_view text, const LaunchSiteOptions& options = {});
 // The launches of `head_text` whose configuration or template arguments are new: not among the
 // launches of the same kernel in `base_text` (as many times over). Only kernels that
 // `base_text` launches count: a launch moved in from elsewhere is not a configuration change.
-std::vector<LaunchSite> changed_launches(std::string_view base_text, std::string_view head_text,
-                                         const LaunchSiteOptions& base_options = {},
-                                         const LaunchSiteOptions& head_options = {});
+std::vector<LaunchSite> changed_launches(std::string_view base_text, std::string_view head_text);
+// The same over launches already read.
+std::vector<LaunchSite> changed_launches(std::span<const LaunchSite> base_launches,
+                                         std::span<const LaunchSite> head_launches);
 
 }  // namespace kforecast::kernels
