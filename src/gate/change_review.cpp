@@ -158,6 +158,8 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
   warn_of_uncompared_units(run, machine_code.uncompared_gap_units, outside.console.warnings);
   for (const auto& note : inputs.context_notes) run.notes.push_back(note);
   for (const auto& name : analysis.comment_only) run.notes.push_back(fmt::format("{}: comments or whitespace only", name));
+  for (const auto& name : analysis.formatting_only)
+    run.notes.push_back(fmt::format("{}: formatting only (what a code formatter rewrites)", name));
   for (std::size_t i = 0; i < changed.size(); ++i) {
     auto entry = entry_for(changed[i], code.empty() ? nullptr : &code[i], arch, no_compiler);
     run.cases.push_back({std::move(changed[i]), std::move(entry), {},
