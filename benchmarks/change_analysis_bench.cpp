@@ -18,10 +18,11 @@
 
 #include <fmt/format.h>
 
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 
 namespace fs = std::filesystem;
 using namespace kforecast::kernels;
+using namespace kforecast::kernel_changes;
 
 namespace {
 

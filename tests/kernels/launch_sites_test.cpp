@@ -3,12 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "kernels/changed_kernels.hpp"
-#include "scanned.hpp"
-
 using namespace kforecast::kernels;
-using namespace kforecast::kernels::testing;
-using Catch::Matchers::VectorContains;
 
 TEST_CASE("kernels: launch sites give the kernel, its template arguments and the configuration") {
   const auto sites = launch_sites(
@@ -34,22 +29,6 @@ TEST_CASE("kernels: changed launches are those new in the head, layout aside") {
   CHECK(one[0].kernel == "k");
   CHECK(one[0].line == 2);
   CHECK(changed_launches(base, base + "fresh<<<1, 1>>>();\n").empty());  // not launched before
-}
-
-TEST_CASE("kernels: fixture launch_config_base.cu to _head.cu, a launch configuration change changes the kernel") {
-  const SourceFiles base{{"run.cu", read_fixture("launch_config_base.cu")}};
-  const SourceFiles head{{"run.cu", read_fixture("launch_config_head.cu")}};
-  const RevisionSources base_sources(base), head_sources(head);
-  const auto analysis = find_changed_kernels(base_sources, head_sources, {}, {"run.cu"});
-  std::vector<std::string> names;
-  for (const auto& kernel : analysis.kernels) {
-    names.push_back(std::string(to_string(kernel.change)) + " " + kernel.head->qualified_name);
-    CHECK(kernel.base.has_value());
-  }
-  // Before: nothing, the kernels' code being the same.
-  REQUIRE(names == std::vector<std::string>{"modified reduce_rows", "modified scatter_add"});
-  CHECK(analysis.kernels[0].reasons == std::vector<std::string>{"launch configuration at run.cu:24 changed"});
-  CHECK(analysis.kernels[1].reasons == std::vector<std::string>{"launch configuration at run.cu:26 changed"});
 }
 
 TEST_CASE("kernels: launches compare by canonical tokens, what a formatter rewrites aside") {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/generated_units.hpp"
+#include "kernel_changes/generated_units.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,16 @@
 #include "kernels/lexer.hpp"
 #include "kernels/token_text.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
+
+using kernels::is_keyword;
+using kernels::LaunchSite;
+using kernels::lex;
+using kernels::matching_angle;
+using kernels::matching_close;
+using kernels::RevisionSources;
+using kernels::Token;
+
 namespace {
 
 // Where a generator's note stands: the first lines, before any code of size.
@@ -182,4 +191,4 @@ std::vector<std::string> kernels_instantiated(const RevisionSources& sources, co
   return kernels;
 }
 
-}  // namespace kforecast::kernels
+}  // namespace kforecast::kernel_changes

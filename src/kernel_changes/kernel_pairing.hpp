@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
 
 enum class PairedBy { qualification, identical_code, similar_code };
 
@@ -39,8 +39,9 @@ inline constexpr double similar_code_threshold = 0.6;
 inline constexpr std::size_t most_kernels_compared_per_file = 128;
 
 // `to_head_path` maps a base file renamed by the change to its head path.
-std::vector<KernelPair> pair_removed_with_added(const RevisionSources& base, std::span<const KernelSite> removed,
-                                                const RevisionSources& head, std::span<const KernelSite> added,
+std::vector<KernelPair> pair_removed_with_added(const kernels::RevisionSources& base,
+                                                std::span<const KernelSite> removed,
+                                                const kernels::RevisionSources& head, std::span<const KernelSite> added,
                                                 const std::map<std::string, std::string>& to_head_path);
 
-}  // namespace kforecast::kernels
+}  // namespace kforecast::kernel_changes

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/launch_inputs.hpp"
+#include "kernel_changes/launch_inputs.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -11,12 +11,22 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "kernels/launch_definitions.hpp"
+#include "kernel_changes/launch_definitions.hpp"
 #include "kernels/launch_sites.hpp"
 #include "kernels/lexer.hpp"
 #include "kernels/token_text.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
+
+using kernels::Function;
+using kernels::FunctionKind;
+using kernels::is_keyword;
+using kernels::LaunchSite;
+using kernels::lex;
+using kernels::Parameter;
+using kernels::RevisionSources;
+using kernels::Token;
+
 namespace {
 
 // launch -> grid -> BN -> ...: deep enough for a grid sized by a tile sized by a constant.
@@ -148,4 +158,4 @@ std::vector<LaunchInputChange> changed_launch_inputs(const RevisionSources& base
   return changes;
 }
 
-}  // namespace kforecast::kernels
+}  // namespace kforecast::kernel_changes

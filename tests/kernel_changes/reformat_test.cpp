@@ -10,9 +10,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 
 using namespace kforecast::kernels;
+using namespace kforecast::kernel_changes;
 namespace fs = std::filesystem;
 
 namespace {
@@ -50,7 +51,7 @@ std::vector<std::string> changed_names(const ChangeAnalysis& analysis) {
 
 }  // namespace
 
-TEST_CASE("kernels: a project reformatted by clang-format, in any style, changes no kernel") {
+TEST_CASE("kernel_changes: a project reformatted by clang-format, in any style, changes no kernel") {
   const SourceFiles original = read_project("original");
   for (const std::string variant :
        {"google", "llvm_narrow", "mozilla_east_const", "webkit_no_braces", "braces_by_hand"}) {
@@ -64,7 +65,7 @@ TEST_CASE("kernels: a project reformatted by clang-format, in any style, changes
   }
 }
 
-TEST_CASE("kernels: braces, specifier order and literal case read as formatting only, not as comments") {
+TEST_CASE("kernel_changes: braces, specifier order and literal case read as formatting only, not as comments") {
   const ChangeAnalysis analysis = analyse(read_project("original"), read_project("braces_by_hand"));
   CHECK(analysis.kernels.empty());
   CHECK(analysis.comment_only.empty());
@@ -74,7 +75,7 @@ TEST_CASE("kernels: braces, specifier order and literal case read as formatting 
              Catch::Matchers::VectorContains(std::string("src/reduce.cu: imgstat::normalise_kernel")));
 }
 
-TEST_CASE("kernels: a real edit inside a reformatted project is still found") {
+TEST_CASE("kernel_changes: a real edit inside a reformatted project is still found") {
   const SourceFiles original = read_project("original");
   SourceFiles edited = read_project("webkit_no_braces");
   std::string& filter = edited.at("src/filter.cu");

@@ -10,11 +10,17 @@
 
 #include <fmt/format.h>
 
+#include "kernel_changes/launch_definitions.hpp"
 #include "kernels/canonical_tokens.hpp"
-#include "kernels/launch_definitions.hpp"
 #include "kernels/token_text.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
+
+using kernels::is_keyword;
+using kernels::matching_angle;
+using kernels::matching_close;
+using kernels::Token;
+using kernels::TokenKind;
 
 namespace {
 
@@ -197,4 +203,4 @@ const Definition* Definitions::find_template_parameter(std::string_view name, st
   return slot->second.text.empty() ? nullptr : &slot->second;
 }
 
-}  // namespace kforecast::kernels
+}  // namespace kforecast::kernel_changes

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/launch_definitions.hpp"
+#include "kernel_changes/launch_definitions.hpp"
 
 #include <algorithm>
 
@@ -11,7 +11,18 @@
 #include "kernels/lexer.hpp"
 #include "kernels/token_text.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
+
+using kernels::canonical_text;
+using kernels::FileScopeDeclaration;
+using kernels::is_keyword;
+using kernels::LaunchSite;
+using kernels::lex;
+using kernels::Macro;
+using kernels::RevisionSources;
+using kernels::Token;
+using kernels::TokenKind;
+
 namespace {
 
 // Tokens read either side of a name for the statement that declares it.
@@ -333,4 +344,4 @@ std::pair<std::size_t, std::size_t> Definitions::statement_around(std::size_t na
   return {first, last};
 }
 
-}  // namespace kforecast::kernels
+}  // namespace kforecast::kernel_changes

@@ -10,9 +10,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 
 using namespace kforecast::kernels;
+using namespace kforecast::kernel_changes;
 namespace fs = std::filesystem;
 
 namespace {
@@ -71,7 +72,7 @@ std::vector<std::string> after_edit(const std::string& name, const std::string& 
 
 }  // namespace
 
-TEST_CASE("kernels: fixture generic_lambda, template arguments given to a generic lambda that launches") {
+TEST_CASE("kernel_changes: fixture generic_lambda, template arguments given to a generic lambda that launches") {
   // gsplat's RasterizeContributingLaunch shape: `launch_variant.template operator()<16, 64>()`
   // became <16, 256>; the launch inside the lambda reads the same.
   CHECK(changes("generic_lambda") ==
@@ -87,7 +88,8 @@ TEST_CASE("kernels: fixture generic_lambda, template arguments given to a generi
 }
 
 TEST_CASE(
-    "kernels: fixture host_template_args, template arguments changed at the launch or at a host template's call") {
+    "kernel_changes: fixture host_template_args, template arguments changed at the launch or at a host template's "
+    "call") {
   CHECK(changes("host_template_args") ==
         std::vector<std::string>{"sgemm_tiled: launch configuration at src/runner.cu:9 changed"});
   CHECK(changes("host_wrapper_args") ==
@@ -98,7 +100,7 @@ TEST_CASE(
             .size() == 1);
 }
 
-TEST_CASE("kernels: fixture member_alias, members defined outside their class and called through aliases") {
+TEST_CASE("kernel_changes: fixture member_alias, members defined outside their class and called through aliases") {
   // using FloatSampler = tex::Bilinear<float>; FloatSampler::sample(...) with the definition
   // `template <typename T> __device__ T tex::Bilinear<T>::sample(...) { ... }` after the class.
   CHECK(changes("member_alias") ==
@@ -111,7 +113,7 @@ TEST_CASE("kernels: fixture member_alias, members defined outside their class an
                                  "resize_nearest_index: device function tex::Nearest::index changed"});
 }
 
-TEST_CASE("kernels: fixture template_struct, a kernel instantiated with a struct that changed") {
+TEST_CASE("kernel_changes: fixture template_struct, a kernel instantiated with a struct that changed") {
   CHECK(changes("template_struct") ==
         std::vector<std::string>{"scale_kernel: launch template argument ForwardParams changed (src/apply.cu:29)"});
   // Deduced from the argument's type: scale_grad_kernel<<<...>>>(params), params a BackwardParams.
@@ -121,7 +123,7 @@ TEST_CASE("kernels: fixture template_struct, a kernel instantiated with a struct
                                  "BackwardParams (src/apply.cu:34)"});
 }
 
-TEST_CASE("kernels: fixture pointer_launch, a kernel launched through a local that holds it") {
+TEST_CASE("kernel_changes: fixture pointer_launch, a kernel launched through a local that holds it") {
   // flash-attention's `auto kernel = &flash_fwd_kernel<...>; kernel<<<...>>>(params);`
   CHECK(changes("pointer_launch") ==
         std::vector<std::string>{"attn_fwd_kernel: launch configuration at src/attention.cuh:40 changed (launched "
@@ -132,7 +134,7 @@ TEST_CASE("kernels: fixture pointer_launch, a kernel launched through a local th
                                  "through kernel)"});
 }
 
-TEST_CASE("kernels: fixture launch_api, kernels launched through the runtime's functions and a wrapper macro") {
+TEST_CASE("kernel_changes: fixture launch_api, kernels launched through the runtime's functions and a wrapper macro") {
   CHECK(changes("launch_api") ==
         std::vector<std::string>{
             "combine_kernel: launch configuration argument config changed (src/exchange.cu:41)",
@@ -147,7 +149,7 @@ TEST_CASE("kernels: fixture launch_api, kernels launched through the runtime's f
                                  "SETUP_LAUNCH_CONFIG (src/exchange.cu:27)"});
 }
 
-TEST_CASE("kernels: fixture macro_kernels, kernels a macro writes are named so, with what settles them") {
+TEST_CASE("kernel_changes: fixture macro_kernels, kernels a macro writes are named so, with what settles them") {
   const auto analysis = analyse(read_project("macro_kernels", "base"), read_project("macro_kernels", "head"));
   const std::string settle =
       "written by macro DEFINE_REDUCE_KERNEL (src/kernel_macros.cuh): compiling the units "
@@ -167,7 +169,7 @@ TEST_CASE("kernels: fixture macro_kernels, kernels a macro writes are named so, 
                                  "settles whether its code changed"});
 }
 
-TEST_CASE("kernels: fixture generated, a generated file added or removed instantiates a kernel anew") {
+TEST_CASE("kernel_changes: fixture generated, a generated file added or removed instantiates a kernel anew") {
   const auto analysis = analyse(read_project("generated", "base"), read_project("generated", "head"));
   CHECK(changes(analysis) ==
         std::vector<std::string>{"fwd_kernel: instantiated by generated file src/instantiations/fwd_hdim96_fp32.cu "

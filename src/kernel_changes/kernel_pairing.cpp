@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/kernel_pairing.hpp"
+#include "kernel_changes/kernel_pairing.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -8,7 +8,14 @@
 #include "kernels/fingerprint.hpp"
 #include "kernels/token_similarity.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
+
+using kernels::Function;
+using kernels::jaccard;
+using kernels::RevisionSources;
+using kernels::token_fingerprint;
+using kernels::TokenShingles;
+
 namespace {
 
 std::string_view unqualified(std::string_view name) {
@@ -162,4 +169,4 @@ std::vector<KernelPair> pair_removed_with_added(const RevisionSources& base, std
   return Pairing(base, removed, head, added, to_head_path).run();
 }
 
-}  // namespace kforecast::kernels
+}  // namespace kforecast::kernel_changes

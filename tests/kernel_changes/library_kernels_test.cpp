@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/library_kernels.hpp"
+#include "kernel_changes/library_kernels.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "scanned.hpp"
+#include "support/scanned.hpp"
 
 using namespace kforecast::kernels;
+using namespace kforecast::kernel_changes;
 using namespace kforecast::kernels::testing;
 using Catch::Matchers::VectorContains;
 
@@ -24,7 +25,7 @@ ChangeAnalysis edited(std::string_view from, std::string_view to) {
 
 }  // namespace
 
-TEST_CASE("kernels: fixture library_kernel.cu, a library's kernel runs the project's operator()") {
+TEST_CASE("kernel_changes: fixture library_kernel.cu, a library's kernel runs the project's operator()") {
   const SourceFiles files{{"ops.cu", read_fixture("library_kernel.cu")}};
   const RevisionSources sources(files);
   const auto found = library_kernels(sources);
@@ -40,7 +41,7 @@ TEST_CASE("kernels: fixture library_kernel.cu, a library's kernel runs the proje
   CHECK(only(sources.scanned("ops.cu"), "demo::UnlaunchedOp::operator()").host);
 }
 
-TEST_CASE("kernels: a changed operator() of a launched class is a changed kernel") {
+TEST_CASE("kernel_changes: a changed operator() of a launched class is a changed kernel") {
   SECTION("launched directly") {
     const auto analysis = edited("params.data[i] *= params.factor", "params.data[i] *= 2.0f * params.factor");
     REQUIRE(analysis.kernels.size() == 1);
@@ -64,7 +65,7 @@ TEST_CASE("kernels: a changed operator() of a launched class is a changed kernel
   }
 }
 
-TEST_CASE("kernels: a class template nested in a project kernel's template arguments is no library kernel") {
+TEST_CASE("kernel_changes: a class template nested in a project kernel's template arguments is no library kernel") {
   // map_kernel<Compose<Gamma, Threshold>><<<...>>>: the `>>` that closes Compose's arguments
   // closes map_kernel's too; Compose is an argument, not what is launched.
   const std::string kernels = R"(struct Gamma { float g; __device__ float operator()(float x) const { return x * g; } };

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/launch_inputs.hpp"
+#include "kernel_changes/launch_inputs.hpp"
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
 
-#include "kernels/changed_kernels.hpp"
-#include "scanned.hpp"
+#include "kernel_changes/changed_kernels.hpp"
+#include "support/scanned.hpp"
 
 using namespace kforecast::kernels;
+using namespace kforecast::kernel_changes;
 using namespace kforecast::kernels::testing;
 
 namespace {
@@ -43,7 +44,7 @@ std::vector<std::string> after_edit(const std::string& path, std::string_view fr
 
 }  // namespace
 
-TEST_CASE("kernels: fixture launch_inputs, a launch's template argument whose value changed") {
+TEST_CASE("kernel_changes: fixture launch_inputs, a launch's template argument whose value changed") {
   // SGEMM_CUDA's tuning commits (c09b35070029, 1d2038c7b4c3) change `const uint K10_BK = 8;`
   // to 16 and nothing else: another instantiation runs, and the kernel in the header is reported
   // at its definition, the reason naming the launch.
@@ -56,7 +57,7 @@ TEST_CASE("kernels: fixture launch_inputs, a launch's template argument whose va
                                  "changed (src/runner.cu:14) |"});
 }
 
-TEST_CASE("kernels: fixture launch_inputs, a launch configuration sized by a changed constant") {
+TEST_CASE("kernel_changes: fixture launch_inputs, a launch configuration sized by a changed constant") {
   CHECK(after_edit("src/runner.cu", "const int rows_per_block = 4;", "const int rows_per_block = 8;") ==
         std::vector<std::string>{"row_norm src/launch_inputs_kernels.cuh:24: launch configuration argument blocks "
                                  "changed through rows_per_block (src/runner.cu:21) |"});
@@ -70,14 +71,14 @@ TEST_CASE("kernels: fixture launch_inputs, a launch configuration sized by a cha
                                  "kScaleThreads changed (src/runner.cu:27) |"});
 }
 
-TEST_CASE("kernels: fixture launch_inputs, what a launch does not name is no change to it") {
+TEST_CASE("kernel_changes: fixture launch_inputs, what a launch does not name is no change to it") {
   // Another function's BK, a comment, the definition's layout.
   CHECK(after_edit("src/runner.cu", "const uint BK = 32;", "const uint BK = 64;").empty());
   CHECK(after_edit("src/runner.cu", "const uint BK = 8;", "const uint BK = 8;  // tuned").empty());
   CHECK(after_edit("src/runner.cu", "const uint BM = 64;", "const uint BM =\n      64;").empty());
 }
 
-TEST_CASE("kernels: a launch's inputs are followed a few steps deep, and no further") {
+TEST_CASE("kernel_changes: a launch's inputs are followed a few steps deep, and no further") {
   std::string chain = "void run(float* x) {\n  const int a0 = 1;\n";
   for (int i = 1; i < 200; ++i) chain += fmt::format("  const int a{} = a{} + 1;\n", i, i - 1);
   chain += "  k<<<a199, 1>>>(x);\n}\n";
@@ -91,7 +92,7 @@ TEST_CASE("kernels: a launch's inputs are followed a few steps deep, and no furt
   CHECK(changed_launch_inputs(base, "run.cu", far, "run.cu").empty());
 }
 
-TEST_CASE("kernels: launch inputs of broken input end") {
+TEST_CASE("kernel_changes: launch inputs of broken input end") {
   for (std::string_view junk :
        {"k<<<a, b>>>(", "void f() { k<T><<<g, b>>>(x); ", "} } k<<<{, (>>>;", "void f() { const int = ; k<<<, >>>(); }",
         "#define A A\nvoid f() { k<<<A, A>>>(); }"}) {
@@ -102,7 +103,7 @@ TEST_CASE("kernels: launch inputs of broken input end") {
   }
 }
 
-TEST_CASE("kernels: a launch input declared beside another, and a macro's parameters") {
+TEST_CASE("kernel_changes: a launch input declared beside another, and a macro's parameters") {
   const SourceFiles base_files{{"run.cu",
                                 "#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))\n"
                                 "template <int BM, int BN> __global__ void k(float* x) { x[0] = BM * BN; }\n"
@@ -121,7 +122,7 @@ TEST_CASE("kernels: a launch input declared beside another, and a macro's parame
   CHECK(inputs("const int a = 3;", "const int a = 4;").empty());  // CEIL_DIV's `a` is its own
 }
 
-TEST_CASE("kernels: a launching function's parameter shadows a header's constant of its name") {
+TEST_CASE("kernel_changes: a launching function's parameter shadows a header's constant of its name") {
   const SourceFiles base_files{{"run.cu",
                                 "#include \"sizes.h\"\n__global__ void k(float* x) { x[0] = 1; }\n"
                                 "void run(float* x, int threads = 128) {\n  k<<<1, threads>>>(x);\n}\n"},
@@ -138,7 +139,7 @@ TEST_CASE("kernels: a launching function's parameter shadows a header's constant
   CHECK(changes[0].reason == "launch configuration argument threads changed (run.cu:4)");
 }
 
-TEST_CASE("kernels: fixture launch_inputs, a macro defined again alike in a new header is no change") {
+TEST_CASE("kernel_changes: fixture launch_inputs, a macro defined again alike in a new header is no change") {
   // SGEMM_CUDA de3c245a8242: a new kernel header defines CEIL_DIV as the runner does; the
   // runner's launches read the same macro and are not reported.
   CHECK(after_edit("src/launch_inputs_kernels.cuh", "#pragma once",
@@ -150,7 +151,7 @@ TEST_CASE("kernels: fixture launch_inputs, a macro defined again alike in a new 
                   .empty());
 }
 
-TEST_CASE("kernels: a launch input that names a struct is not changed by the struct's layout") {
+TEST_CASE("kernel_changes: a launch input that names a struct is not changed by the struct's layout") {
   // llm.c's shape: `int layers = model->config.layers;` sizes the grid, and a host struct the
   // model type holds gains a field; the value launched is the same.
   const std::string kernel = "__global__ void cast(float* p) { p[threadIdx.x] = 0; }\n";
@@ -167,7 +168,7 @@ TEST_CASE("kernels: a launch input that names a struct is not changed by the str
   CHECK(find_changed_kernels(base2, head2, {}, {"run.cu"}).kernels.empty());
 }
 
-TEST_CASE("kernels: fixture launch_inputs, a reformatted macro or definition a launch names is no change") {
+TEST_CASE("kernel_changes: fixture launch_inputs, a reformatted macro or definition a launch names is no change") {
   // clang-format writes `(b)-1` and realigns a continued macro's backslashes; re-wraps a local.
   CHECK(after_edit("src/runner.cu", "#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))",
                    "#define CEIL_DIV(a, b) \\\n    (((a) + (b)-1) / (b))")

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "scanned.hpp"
+#include "support/scanned.hpp"
 
 using namespace kforecast::kernels;
+using namespace kforecast::kernel_changes;
 using Catch::Matchers::VectorContains;
 
 namespace {
@@ -83,20 +84,20 @@ Outcome edit(const std::string& path, std::string_view from, std::string_view to
 
 }  // namespace
 
-TEST_CASE("kernels: no change, no changed kernel") {
+TEST_CASE("kernel_changes: no change, no changed kernel") {
   auto outcome = analyse(base_files(), base_files());
   CHECK(outcome.analysis.kernels.empty());
   CHECK(outcome.analysis.comment_only.empty());
 }
 
-TEST_CASE("kernels: comments and whitespace are not changes") {
+TEST_CASE("kernel_changes: comments and whitespace are not changes") {
   auto outcome = edit("src/gemm.cu", "// Scales by alpha.\n__global__ void scale(float* a, Params p) {",
                       "// Scales by alpha, reformatted.\n__global__ void scale(float* a,\n    Params p)\n{");
   CHECK(outcome.analysis.kernels.empty());
   CHECK(outcome.analysis.comment_only == std::vector<std::string>{"src/gemm.cu: scale"});
 }
 
-TEST_CASE("kernels: a file saved with bare CR line ends keeps its kernels") {
+TEST_CASE("kernel_changes: a file saved with bare CR line ends keeps its kernels") {
   // A `//` comment ran to the next LF, which such a file never has: every kernel after it was
   // reported removed.
   const SourceFiles base{{"k.cu",
@@ -113,7 +114,7 @@ TEST_CASE("kernels: a file saved with bare CR line ends keeps its kernels") {
   CHECK(outcome.only().head->line == 2);
 }
 
-TEST_CASE("kernels: an edit to the second of two same-named kernels is that kernel's change") {
+TEST_CASE("kernel_changes: an edit to the second of two same-named kernels is that kernel's change") {
   // vLLM's shape: a vectorised kernel and its fallback share a name, chosen by enable_if. Keyed
   // by name alone only the first was compared, and an edit to the fallback passed as no change.
   const auto file = [](std::string_view fallback_body) {
@@ -134,7 +135,7 @@ TEST_CASE("kernels: an edit to the second of two same-named kernels is that kern
   CHECK(analyse(base, base).analysis.kernels.empty());
 }
 
-TEST_CASE("kernels: a call through a class template's member reaches it, beside a free function of that name") {
+TEST_CASE("kernel_changes: a call through a class template's member reaches it, beside a free function of that name") {
   // vLLM's attention shape: the kernel calls Dot<T, G>::dot(q, k), a static member that calls
   // dot_; the namespace also has a free dot. The call bound to the free dot alone, so an edit in
   // dot_ was no change to the kernel.
@@ -156,14 +157,14 @@ TEST_CASE("kernels: a call through a class template's member reaches it, beside 
   CHECK_THAT(outcome.only().reasons, VectorContains(std::string("device function ns::dot_ changed")));
 }
 
-TEST_CASE("kernels: a change two calls deep changes the kernel, and only it") {
+TEST_CASE("kernel_changes: a change two calls deep changes the kernel, and only it") {
   auto outcome = edit("src/gemm.cu", "x * table[1]", "x * table[2]");
   CHECK(outcome.names() == std::vector<std::string>{"modified scale"});
   CHECK_THAT(outcome.only().reasons, VectorContains(std::string("device function leaf changed")));
   CHECK(outcome.only().head->line == 8);
 }
 
-TEST_CASE("kernels: macros, constants and types the kernel uses") {
+TEST_CASE("kernel_changes: macros, constants and types the kernel uses") {
   SECTION("a macro") {
     auto outcome = edit("src/gemm.cu", "#define TILE 16", "#define TILE 32");
     CHECK(outcome.names() == std::vector<std::string>{"modified scale"});
@@ -181,7 +182,7 @@ TEST_CASE("kernels: macros, constants and types the kernel uses") {
   }
 }
 
-TEST_CASE("kernels: host code alone changes no kernel, unless a launch configuration changed") {
+TEST_CASE("kernel_changes: host code alone changes no kernel, unless a launch configuration changed") {
   auto outcome =
       edit("src/gemm.cu", "scale<<<1, TILE>>>(a, p);", "Params q = p;\n  scale<<<1,TILE>>>(a, q); /* more */");
   CHECK(outcome.analysis.kernels.empty());
@@ -198,14 +199,14 @@ TEST_CASE("kernels: host code alone changes no kernel, unless a launch configura
   CHECK_THAT(kernel_and_launch.only().reasons, VectorContains(std::string("the kernel's own source changed")));
 }
 
-TEST_CASE("kernels: a shared header's change reaches kernels in every file that includes it") {
+TEST_CASE("kernel_changes: a shared header's change reaches kernels in every file that includes it") {
   auto outcome = edit("src/common.cuh", "2.0f * x", "x + x");
   CHECK(outcome.names() == std::vector<std::string>{"modified softmax"});  // scale does not call twice
   auto macro_in_header = edit("src/common.cuh", "#pragma once", "#pragma once\n#define TILE 64");
   CHECK(macro_in_header.names() == std::vector<std::string>{"modified scale"});
 }
 
-TEST_CASE("kernels: added, removed and renamed kernels") {
+TEST_CASE("kernel_changes: added, removed and renamed kernels") {
   SECTION("added") {
     auto outcome = edit("src/softmax.cu", "__global__ void softmax",
                         "__global__ void fresh(int* p) { *p = 1; }\n__global__ void softmax");
@@ -241,7 +242,7 @@ TEST_CASE("kernels: added, removed and renamed kernels") {
   }
 }
 
-TEST_CASE("kernels: a renamed file with unchanged kernels changes nothing") {
+TEST_CASE("kernel_changes: a renamed file with unchanged kernels changes nothing") {
   SourceFiles head = base_files();
   head["src/softmax_kernels.cu"] = head["src/softmax.cu"];
   head.erase("src/softmax.cu");
@@ -249,7 +250,7 @@ TEST_CASE("kernels: a renamed file with unchanged kernels changes nothing") {
   CHECK(outcome.analysis.kernels.empty());
 }
 
-TEST_CASE("kernels: a template kernel and a kernel in an included .cuh") {
+TEST_CASE("kernel_changes: a template kernel and a kernel in an included .cuh") {
   SourceFiles base{{"k.cuh", "template <int N>\n__global__ void tiled(float* a) { a[threadIdx.x] *= N; }\n"},
                    {"k.cu", "#include \"k.cuh\"\ntemplate __global__ void tiled<64>(float*);\n"}};
   SourceFiles head = base;
@@ -259,7 +260,7 @@ TEST_CASE("kernels: a template kernel and a kernel in an included .cuh") {
   CHECK(outcome.only().head->file == "k.cuh");
 }
 
-TEST_CASE("kernels: the reasons of one named pair, across files and names") {
+TEST_CASE("kernel_changes: the reasons of one named pair, across files and names") {
   SourceFiles base = base_files();
   SourceFiles head = base_files();
   head["old/gemm_v1.cu"] = replaced(gemm, "x * table[1]", "x * table[2]");
@@ -288,7 +289,7 @@ TEST_CASE("kernels: the reasons of one named pair, across files and names") {
   }
 }
 
-TEST_CASE("kernels: revision sources made from bare-CR files survive a move") {
+TEST_CASE("kernel_changes: revision sources made from bare-CR files survive a move") {
   // pr scans the base on another thread and moves the result out of the future.
   const SourceFiles files{{"k.cu", "// c\r__global__ void k(float* a) { a[0] = 1.0f; }\r"}};
   RevisionSources first(files);
@@ -297,7 +298,7 @@ TEST_CASE("kernels: revision sources made from bare-CR files survive a move") {
   CHECK(moved.scanned("k.cu").functions.size() == 1);
 }
 
-TEST_CASE("kernels: kernels a macro defines change with the macro") {
+TEST_CASE("kernel_changes: kernels a macro defines change with the macro") {
   constexpr std::string_view stamped = R"(#define KERNEL(name) __global__ void name(float* p) { p[0] = 1; }
 #define DEFINE_FWD_KERNEL(name, T) __global__ void name(T* x, int n)
 KERNEL(a) KERNEL(b)
@@ -339,7 +340,7 @@ DEFINE_FWD_KERNEL(fwd_f64, double) {
   }
 }
 
-TEST_CASE("kernels: a member function the kernel never calls is no change to a class it names") {
+TEST_CASE("kernel_changes: a member function the kernel never calls is no change to a class it names") {
   constexpr std::string_view ops = R"(struct Op {
   float scale;
   __device__ float apply(float x) const { return x * scale; }
@@ -355,7 +356,7 @@ __global__ void k(float* x, Op op) { x[0] = op.apply(x[0]); }
   CHECK(field.names() == std::vector<std::string>{"modified k"});
 }
 
-TEST_CASE("kernels: a changed enum in a shared header changes only the kernels that name it") {
+TEST_CASE("kernel_changes: a changed enum in a shared header changes only the kernels that name it") {
   // The shape of tiny-cuda-nn's Activation: one enumerator added to a header that every file
   // includes reported every kernel of every file. Only those whose code, device functions or
   // the declarations they name (a struct's field) name the enum changed.

@@ -4,8 +4,8 @@
 // What a launch's template arguments and configuration name, and whether those names mean
 // something else at the head. `sgemm<BM, BN><<<grid, block>>>(...)` runs another instantiation
 // when `const uint BM = 64;` in the launching function becomes 128, or when `dim3 grid(N / BN)`
-// is sized by a BN that changed, though the launch's own text reads the same (launch_sites.hpp
-// compares that text only).
+// is sized by a BN that changed, though the launch's own text reads the same
+// (kernels/launch_sites.hpp compares that text only).
 //
 // A name is looked up as the preprocessor and the compiler would, without types: a macro of
 // the file or a header it includes, else the last declaration of it in the launching function
@@ -23,7 +23,7 @@
 
 #include "kernels/revision_sources.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
 
 struct LaunchInputChange {
   std::string kernel;      // as written at the launch: "k", "ns::k"
@@ -36,7 +36,8 @@ struct LaunchInputChange {
 // The launches of `head_path` that read as they did in `base_path` (same kernel, arguments and
 // configuration, matched in order) but name something whose definition differs. Bounded: a
 // few steps deep and a fixed number of names per launch, whatever the input.
-std::vector<LaunchInputChange> changed_launch_inputs(const RevisionSources& base, const std::string& base_path,
-                                                     const RevisionSources& head, const std::string& head_path);
+std::vector<LaunchInputChange> changed_launch_inputs(const kernels::RevisionSources& base, const std::string& base_path,
+                                                     const kernels::RevisionSources& head,
+                                                     const std::string& head_path);
 
-}  // namespace kforecast::kernels
+}  // namespace kforecast::kernel_changes

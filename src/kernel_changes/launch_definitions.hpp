@@ -20,7 +20,7 @@
 #include "kernels/revision_sources.hpp"
 #include "kernels/token.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
 
 enum class LaunchPart { template_argument, configuration };
 
@@ -37,7 +37,7 @@ std::vector<std::string> names_used(std::string_view code);
 
 class Definitions {
  public:
-  Definitions(const RevisionSources& sources, const std::string& path);
+  Definitions(const kernels::RevisionSources& sources, const std::string& path);
 
   // What `name` means at the token `at` (a launch's), looked up as the preprocessor and the
   // compiler would: a macro, a local or parameter of the function around `at` (with the
@@ -60,7 +60,7 @@ class Definitions {
   // Where a launch runs: at its token, or, for a launch in a macro's #define inside a function
   // (DeepEP's `#define CASE(r) LAUNCH_KERNEL(&cfg, k<r>, ...)` before `SETUP_LAUNCH_CONFIG(...);
   // SWITCH_RANKS(CASE);`), where the function last uses the macro.
-  std::size_t where_run(const LaunchSite& launch) const;
+  std::size_t where_run(const kernels::LaunchSite& launch) const;
 
  private:
   // A lambda or function template with template parameters, around launches.
@@ -95,8 +95,8 @@ class Definitions {
   std::vector<std::vector<std::pair<std::size_t, std::size_t>>> call_arguments(const TemplateScope& scope) const;
 
   const std::string& m_text;
-  std::vector<Token> m_tokens;
-  std::map<std::string, std::vector<const Macro*>, std::less<>> m_macro_sources;  // every #define of a name
+  std::vector<kernels::Token> m_tokens;
+  std::map<std::string, std::vector<const kernels::Macro*>, std::less<>> m_macro_sources;  // every #define of a name
   std::map<std::string, Definition, std::less<>> m_macros;                        // read at their first use
   std::map<std::string_view, Definition> m_read;                      // by the source text read
   std::map<std::string, std::string_view, std::less<>> m_file_scope;  // the first declaration of a name
@@ -109,4 +109,4 @@ class Definitions {
   std::map<std::pair<std::size_t, std::size_t>, Definition> m_bound;  // (scope, parameter)
 };
 
-}  // namespace kforecast::kernels
+}  // namespace kforecast::kernel_changes

@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/library_kernels.hpp"
+#include "kernel_changes/library_kernels.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
+#include "kernel_changes/kernel_lookup.hpp"
 #include "kernels/lexer.hpp"
 #include "kernels/token_text.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
+
+using kernels::Function;
+using kernels::FunctionKind;
+using kernels::is_keyword;
+using kernels::lex;
+using kernels::matching_angle;
+using kernels::RevisionSources;
+using kernels::Token;
+
 namespace {
 
 std::string_view last_part(std::string_view qualified) {
@@ -114,4 +127,28 @@ std::vector<LibraryKernel> library_kernels(const RevisionSources& sources) {
   return found;
 }
 
-}  // namespace kforecast::kernels
+void add_library_kernel_changes(const RevisionSources& base, const RevisionSources& head,
+                                const std::map<std::string, std::string>& to_head_path,
+                                const std::set<std::string, std::less<>>& touched, ChangeAnalysis& analysis) {
+  const auto head_kernels = library_kernels(head);
+  if (head_kernels.empty()) return;
+  std::map<std::pair<std::string, std::string>, KernelSite> base_by_op;  // (head path, op) -> site
+  for (const LibraryKernel& kernel : library_kernels(base)) {
+    const auto mapped = to_head_path.find(kernel.body.file);
+    base_by_op.emplace(std::pair(mapped == to_head_path.end() ? kernel.body.file : mapped->second, kernel.op),
+                       kernel.body);
+  }
+  for (const LibraryKernel& kernel : head_kernels) {
+    const auto closure = head.closure(kernel.body.file);
+    if (std::ranges::none_of(closure, [&](const auto& file) { return touched.contains(file); })) continue;
+    const auto base_site = base_by_op.find({kernel.body.file, kernel.op});
+    if (base_site == base_by_op.end()) continue;
+    auto reasons = kernel_change_reasons(base, base_site->second, head, kernel.body);
+    if (reasons.empty()) continue;
+    reasons.insert(reasons.begin(),
+                   fmt::format("library kernel {} runs {}", kernel.name(), kernel.body.qualified_name));
+    report_modified(analysis, {KernelChange::modified, base_site->second, kernel.body, std::move(reasons)});
+  }
+}
+
+}  // namespace kforecast::kernel_changes

@@ -18,7 +18,7 @@
 
 #include "kernels/revision_sources.hpp"
 
-namespace kforecast::kernels {
+namespace kforecast::kernel_changes {
 
 struct GeneratedFile {
   std::string note;       // the line that says so: "This file is auto-generated. See \"generate_kernels.py\""
@@ -34,6 +34,6 @@ std::optional<GeneratedFile> generated_file(std::string_view text);
 // of host functions defined in it and the headers it includes:
 // run_fwd_<float, 96> -> run_fwd_hdim -> run_fwd -> kernel<<<...>>> with `auto kernel =
 // &fwd_kernel<...>`. Bounded: a fixed number of functions followed, whatever the input.
-std::vector<std::string> kernels_instantiated(const RevisionSources& sources, const std::string& path);
+std::vector<std::string> kernels_instantiated(const kernels::RevisionSources& sources, const std::string& path);
 
-}  // namespace kforecast::kernels
+}  // namespace kforecast::kernel_changes

@@ -2,13 +2,14 @@
 // Removed and added kernels paired as one kernel moved: through find_changed_kernels on the
 // fixture pairs fixtures/cuda/NAME_base.cu and NAME_head.cu, and through pair_removed_with_added.
 
-#include "kernels/kernel_pairing.hpp"
+#include "kernel_changes/kernel_pairing.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "scanned.hpp"
+#include "support/scanned.hpp"
 
 using namespace kforecast::kernels;
+using namespace kforecast::kernel_changes;
 using namespace kforecast::kernels::testing;
 using Catch::Matchers::VectorContains;
 
@@ -40,7 +41,7 @@ const ChangedKernel& named(const ChangeAnalysis& analysis, std::string_view head
 
 }  // namespace
 
-TEST_CASE("kernels: fixture namespace_wrap_base.cu to _head.cu, kernels moved into a namespace stay") {
+TEST_CASE("kernel_changes: fixture namespace_wrap_base.cu to _head.cu, kernels moved into a namespace stay") {
   const SourceFiles base{{"ops.cu", read_fixture("namespace_wrap_base.cu")}};
   const SourceFiles head{{"ops.cu", read_fixture("namespace_wrap_head.cu")}};
   const auto analysis = changes(base, head);
@@ -55,7 +56,7 @@ TEST_CASE("kernels: fixture namespace_wrap_base.cu to _head.cu, kernels moved in
   CHECK(analysis.comment_only == std::vector<std::string>{"ops.cu: ops::fill_value"});
 }
 
-TEST_CASE("kernels: fixture rename_edit_base.cu to _head.cu, kernels renamed and edited are modified") {
+TEST_CASE("kernel_changes: fixture rename_edit_base.cu to _head.cu, kernels renamed and edited are modified") {
   const SourceFiles base{{"norm.cu", read_fixture("rename_edit_base.cu")}};
   const SourceFiles head{{"norm.cu", read_fixture("rename_edit_head.cu")}};
   const auto analysis = changes(base, head);
@@ -71,7 +72,7 @@ TEST_CASE("kernels: fixture rename_edit_base.cu to _head.cu, kernels renamed and
   CHECK(named(analysis, "transpose_smem").base->qualified_name == "transpose_tile");
 }
 
-TEST_CASE("kernels: pairing is one to one, by name, then by identical code, then by the most similar code") {
+TEST_CASE("kernel_changes: pairing is one to one, by name, then by identical code, then by the most similar code") {
   const std::string body = "{ for (int i = 0; i < n; ++i) out[i] = in[i] * 2.0f + bias[i % 8]; }";
   const SourceFiles base{
       {"b.cu", "__global__ void k(const float* in, float* out, float* bias, int n) " + body},

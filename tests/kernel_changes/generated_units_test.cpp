@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/generated_units.hpp"
+#include "kernel_changes/generated_units.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace kforecast::kernels;
+using namespace kforecast::kernel_changes;
 
-TEST_CASE("kernels: a generated file is known by its note, and the generator it names") {
+TEST_CASE("kernel_changes: a generated file is known by its note, and the generator it names") {
   const auto flash = generated_file(
       "// Copyright (c) 2024.\n// Splitting the different head dimensions to speed up compilation.\n"
       "// This file is auto-generated. See \"generate_kernels.py\"\n#include \"x.h\"\n");
@@ -20,7 +21,7 @@ TEST_CASE("kernels: a generated file is known by its note, and the generator it 
   CHECK_FALSE(generated_file(std::string(4096, ' ') + "// auto-generated\n"));
 }
 
-TEST_CASE("kernels: the kernels a file's functions and instantiations reach through host templates") {
+TEST_CASE("kernel_changes: the kernels a file's functions and instantiations reach through host templates") {
   const SourceFiles files{
       {"launch.h",
        "template <typename T> __global__ void k(T* x) { x[0] = 1; }\n"
