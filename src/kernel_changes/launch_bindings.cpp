@@ -32,7 +32,8 @@ constexpr std::size_t most_calls = 256;
 // The '<' that opens the angle brackets closed at `close`, read backwards, or nothing.
 std::optional<std::size_t> open_angle(std::span<const Token> tokens, std::size_t close) {
   std::size_t depth = 0;
-  for (std::size_t i = close + 1; i-- > 0 && close - i < longest_head;) {
+  for (std::size_t back = 0; back <= close && back < longest_head; ++back) {
+    const std::size_t i = close - back;
     const Token& t = tokens[i];
     if (t.is_punct(">") || t.is_punct(">>")) depth += t.text().size();
     if (t.is_punct("<") && --depth == 0) return i;
@@ -44,7 +45,8 @@ std::optional<std::size_t> open_angle(std::span<const Token> tokens, std::size_t
 std::optional<std::size_t> open_bracket(std::span<const Token> tokens, std::size_t close, std::string_view open,
                                         std::string_view closing) {
   int depth = 0;
-  for (std::size_t i = close + 1; i-- > 0 && close - i < longest_head;) {
+  for (std::size_t back = 0; back <= close && back < longest_head; ++back) {
+    const std::size_t i = close - back;
     if (tokens[i].is_punct(closing)) ++depth;
     if (tokens[i].is_punct(open) && --depth == 0) return i;
   }

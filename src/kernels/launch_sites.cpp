@@ -152,6 +152,7 @@ class SiteReader {
     if (held.empty()) {
       name_kernel(site, written);
       m_sites.push_back(std::move(site));
+      return *end;
     }
     for (const KernelReference& kernel : held) {
       LaunchSite through = site;
@@ -170,7 +171,8 @@ class SiteReader {
     const std::string_view name = m_tokens[at].text();
     std::optional<std::size_t> declared;
     int depth = 0;
-    for (std::size_t i = at; i-- > 2 && at - i < longest_body && !declared;) {
+    for (std::size_t back = 1; back + 2 <= at && back < longest_body && !declared; ++back) {
+      const std::size_t i = at - back;
       const Token& t = m_tokens[i];
       if (t.is_punct("}")) ++depth;
       if (t.is_punct("{") && --depth < 0) {
@@ -225,7 +227,8 @@ class SiteReader {
   // Whether the ')' at `close` ends the condition of an if, for, while or switch.
   bool opens_control(std::size_t close) const {
     int depth = 0;
-    for (std::size_t i = close + 1; i-- > 0 && close - i < most_tokens_per_part;) {
+    for (std::size_t back = 0; back <= close && back < most_tokens_per_part; ++back) {
+      const std::size_t i = close - back;
       if (m_tokens[i].is_punct(")")) ++depth;
       if (m_tokens[i].is_punct("(") && --depth == 0)
         return i > 0 && (m_tokens[i - 1].is_identifier("if") || m_tokens[i - 1].is_identifier("for") ||
