@@ -94,8 +94,8 @@ function(kf_library name)
     target_compile_options(${name} PRIVATE -Os)
   endif()
 endfunction()
-# The libraries kept at the build type's -O2: the diff parser, the CUDA scanner and lint (each
-# with a throughput benchmark in bench/), the embedded forecaster's features and the forecast math,
-# and the GPU runner and capture replay, whose host work (inputs generated, outputs compared,
+# The libraries kept at the build type's -O2: the diff parser, the CUDA scanner, the changed kernels
+# found with it, and lint (each with a throughput benchmark in bench/), the embedded forecaster's
+# features and the forecast math, and the GPU runner and capture replay, whose host work (inputs generated, outputs compared,
 # captures restored) is on the GPU clock: about 30 ms per correctness seed for a 1M-element kernel.
-set(KF_SPEED_LIBRARIES kf_diff kf_kernels kf_lint kf_embedded kf_forecast kf_bench kf_capture)
+set(KF_SPEED_LIBRARIES kf_diff kf_kernels kf_kernel_changes kf_lint kf_embedded kf_forecast kf_bench kf_capture)

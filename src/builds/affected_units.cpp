@@ -74,7 +74,7 @@ struct UnitReach {
 }  // namespace
 
 std::vector<AffectedUnit> affected_units(const RevisionSources& base, const RevisionSources& head,
-                                         const std::vector<kernels::ChangedKernel>& changed) {
+                                         const std::vector<kernel_changes::ChangedKernel>& changed) {
   std::vector<UnitReach> reaches;
   for (const auto& [path, text] : head.files())
     if (path.ends_with(".cu") && base.files().contains(path))

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::builds {
@@ -34,6 +34,6 @@ struct AffectedUnit {
 // once, nearest first (then by how many of the changed kernels they reach, then by path); then
 // the units built for the scanner's gaps, as above.
 std::vector<AffectedUnit> affected_units(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                         const std::vector<kernels::ChangedKernel>& changed);
+                                         const std::vector<kernel_changes::ChangedKernel>& changed);
 
 }  // namespace kforecast::builds

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "cuda/library_search.hpp"
 #include "builds/compile_failure.hpp"
+#include "cuda/library_search.hpp"
 #include "kernels/device_source.hpp"
 
 namespace kforecast::builds {
@@ -119,7 +119,7 @@ struct UnitGroup {
 }  // namespace
 
 std::vector<KernelCodeVerdict> compare_changed_kernels(const RevisionSources& base, const RevisionSources& head,
-                                                       const std::vector<kernels::ChangedKernel>& changed,
+                                                       const std::vector<kernel_changes::ChangedKernel>& changed,
                                                        const IdenticalCodeContext& context) {
   std::vector<KernelCodeVerdict> verdicts(changed.size());
   auto base_function = [&](std::size_t i) -> const kernels::Function& {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda/compiler.hpp"
-#include "builds/unit_builds.hpp"
 #include "base/run_deadline.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "builds/unit_builds.hpp"
+#include "cuda/compiler.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "policy/identical_code.hpp"
 
 namespace kforecast::builds {
@@ -51,7 +51,7 @@ policy::CompileUnit compile_unit(const kernels::RevisionSources& sources, const 
 // One verdict per entry of `changed`, in order.
 std::vector<KernelCodeVerdict> compare_changed_kernels(const kernels::RevisionSources& base,
                                                        const kernels::RevisionSources& head,
-                                                       const std::vector<kernels::ChangedKernel>& changed,
+                                                       const std::vector<kernel_changes::ChangedKernel>& changed,
                                                        const IdenticalCodeContext& context);
 
 }  // namespace kforecast::builds

@@ -26,7 +26,7 @@ std::function<void(std::size_t, std::size_t)> progress_of(const Console& console
 // nvcc over the units the change affects; nullopt where there is no nvcc (the reason in `notes`).
 std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources& base,
                                                   const kernels::RevisionSources& head,
-                                                  const std::vector<kernels::ChangedKernel>& changed,
+                                                  const std::vector<kernel_changes::ChangedKernel>& changed,
                                                   const MachineCodeSetup& setup, std::vector<std::string>& notes,
                                                   FoundKernels& found) {
   if (setup.nvcc == nullptr) return std::nullopt;
@@ -84,7 +84,7 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
 }  // namespace
 
 MachineCodeVerdicts compare_machine_code(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                         const std::vector<kernels::ChangedKernel>& changed,
+                                         const std::vector<kernel_changes::ChangedKernel>& changed,
                                          const MachineCodeSetup& setup) {
   const std::string& arch = setup.arch;
   const cuda::LoadedCompiler& compiler = setup.nvrtc;
@@ -93,7 +93,7 @@ MachineCodeVerdicts compare_machine_code(const kernels::RevisionSources& base, c
   if (by_nvcc) result.uncompared_gap_units = by_nvcc->uncompared_gap_units;
 
   // NVRTC for what nvcc did not settle: a kernel no built unit holds, or every kernel without nvcc.
-  std::vector<kernels::ChangedKernel> for_nvrtc = changed;
+  std::vector<kernel_changes::ChangedKernel> for_nvrtc = changed;
   std::size_t left = 0;
   for (std::size_t i = 0; i < changed.size(); ++i) {
     if (by_nvcc && by_nvcc->kernels[i].outcome) {

@@ -18,9 +18,9 @@
 #include "builds/unit_context.hpp"
 #include "builds/unreported_kernels.hpp"
 #include "config/config.hpp"
-#include "policy/ptx_cache.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
+#include "policy/ptx_cache.hpp"
 
 namespace kforecast::builds {
 
@@ -54,7 +54,7 @@ struct MachineCodeSetup {
 // Compares the changed kernels' machine code at both revisions (nvcc where the setup has it, NVRTC
 // for what nvcc did not settle).
 MachineCodeVerdicts compare_machine_code(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                         const std::vector<kernels::ChangedKernel>& changed,
+                                         const std::vector<kernel_changes::ChangedKernel>& changed,
                                          const MachineCodeSetup& setup);
 
 }  // namespace kforecast::builds

@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "cuda/include_confinement.hpp"
 #include "builds/affected_units.hpp"
 #include "builds/revision_tree.hpp"
+#include "cuda/include_confinement.hpp"
 
 namespace kforecast::builds {
 namespace {
@@ -138,7 +138,7 @@ SideBuild build_one(const std::string& unit, const UnitContext& context, Side& s
 }  // namespace
 
 UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSources& head,
-                                const std::vector<kernels::ChangedKernel>& changed, const UnitBuildSettings& settings) {
+                                const std::vector<kernel_changes::ChangedKernel>& changed, const UnitBuildSettings& settings) {
   UnitBuilds builds;
   builds.compiler = settings.compiler.name();
   auto affected = affected_units(base, head, changed);

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda/nvcc_unit.hpp"
 #include "builds/unit_cache.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "cuda/nvcc_unit.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::builds {
@@ -76,6 +76,6 @@ struct UnitBuilds {
 };
 
 UnitBuilds build_affected_units(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                const std::vector<kernels::ChangedKernel>& changed, const UnitBuildSettings& settings);
+                                const std::vector<kernel_changes::ChangedKernel>& changed, const UnitBuildSettings& settings);
 
 }  // namespace kforecast::builds

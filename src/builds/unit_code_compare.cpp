@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "builds/compile_failure.hpp"
 #include "cubin/cubin_kernel.hpp"
 #include "cubin/kernel_difference.hpp"
-#include "builds/compile_failure.hpp"
 #include "kernels/lexer.hpp"
 
 namespace kforecast::builds {
@@ -245,7 +245,7 @@ std::string comparable_kernel_name(std::string_view name) {
   return text;
 }
 
-UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector<kernels::ChangedKernel>& changed,
+UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector<kernel_changes::ChangedKernel>& changed,
                                      const std::string& arch, const kernels::SourceFiles* base_files,
                                      const kernels::RevisionSources* head) {
   UnitCodeVerdicts verdicts;

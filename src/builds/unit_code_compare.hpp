@@ -12,7 +12,7 @@
 
 #include "builds/identical_code_step.hpp"
 #include "builds/unit_builds.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 
 namespace kforecast::builds {
 
@@ -47,8 +47,9 @@ struct UnitCodeVerdicts {
 // __global__ and __device__ function) is not a kernel's break but, for a merged project, most
 // often host code this toolkit rejects (a runtime signature a newer CUDA removed): missing
 // context, never a gate failure.
-UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector<kernels::ChangedKernel>& changed,
-                                     const std::string& arch, const kernels::SourceFiles* base_files = nullptr,
+UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds,
+                                     const std::vector<kernel_changes::ChangedKernel>& changed, const std::string& arch,
+                                     const kernels::SourceFiles* base_files = nullptr,
                                      const kernels::RevisionSources* head = nullptr);
 
 // A kernel's name as the scanner and the demangler both can give it: "(anonymous namespace)::"

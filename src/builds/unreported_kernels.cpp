@@ -9,7 +9,7 @@ namespace kforecast::builds {
 namespace {
 
 // The definition of the kernel named `name` among the files `unit` reaches, nearest first.
-std::optional<kernels::KernelSite> find_kernel(const kernels::RevisionSources& sources, const std::string& unit,
+std::optional<kernel_changes::KernelSite> find_kernel(const kernels::RevisionSources& sources, const std::string& unit,
                                                const std::string& name) {
   for (const auto& file : sources.closure(unit)) {
     const auto& functions = sources.scanned(file).functions;
@@ -17,7 +17,7 @@ std::optional<kernels::KernelSite> find_kernel(const kernels::RevisionSources& s
       const auto& function = functions[i];
       if (function.kind == kernels::FunctionKind::global && function.has_body &&
           comparable_kernel_name(function.qualified_name) == name)
-        return kernels::KernelSite{file, function.qualified_name, function.whole.first_line, i};
+        return kernel_changes::KernelSite{file, function.qualified_name, function.whole.first_line, i};
     }
   }
   return std::nullopt;
@@ -54,7 +54,7 @@ FoundKernels kernels_from_machine_code(const kernels::RevisionSources& base, con
                       change.kernel, what));
       continue;
     }
-    kernels::ChangedKernel kernel;
+    kernel_changes::ChangedKernel kernel;
     kernel.base = std::move(base_site);
     kernel.head = std::move(head_site);
     kernel.reasons = {std::string(machine_code_reason)};
@@ -71,7 +71,7 @@ FoundKernels kernels_from_machine_code(const kernels::RevisionSources& base, con
   return found;
 }
 
-bool found_by_machine_code(const kernels::ChangedKernel& kernel) {
+bool found_by_machine_code(const kernel_changes::ChangedKernel& kernel) {
   return !kernel.reasons.empty() && kernel.reasons.front() == machine_code_reason;
 }
 

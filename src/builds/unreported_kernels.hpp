@@ -12,7 +12,7 @@
 
 #include "builds/identical_code_step.hpp"
 #include "builds/unit_code_compare.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::builds {
@@ -21,7 +21,7 @@ namespace kforecast::builds {
 inline constexpr std::string_view machine_code_reason = "machine code changed where the source scan saw no change";
 
 struct FoundKernels {
-  std::vector<kernels::ChangedKernel> kernels;
+  std::vector<kernel_changes::ChangedKernel> kernels;
   std::vector<KernelCodeVerdict> verdicts;  // verdicts[i] for kernels[i]
   // A change whose kernel has no definition in the repository at both revisions (a library's
   // kernel): said for the run.
@@ -32,6 +32,6 @@ FoundKernels kernels_from_machine_code(const kernels::RevisionSources& base, con
                                        const std::vector<UnreportedChange>& changes);
 
 // Whether the scanner's view of `kernel` came from the compiled view alone.
-bool found_by_machine_code(const kernels::ChangedKernel& kernel);
+bool found_by_machine_code(const kernel_changes::ChangedKernel& kernel);
 
 }  // namespace kforecast::builds

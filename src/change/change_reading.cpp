@@ -41,7 +41,7 @@ ScannedChange scan_change(const PrSources& sources, Progress& progress) {
   kernels::RevisionSources head(sources.head_files);
   kernels::RevisionSources base = base_scan.get();
   progress.stage("finding the changed kernels");
-  auto analysis = kernels::find_changed_kernels(base, head, sources.renames, sources.touched);
+  auto analysis = kernel_changes::find_changed_kernels(base, head, sources.renames, sources.touched);
   return {std::move(base), std::move(head), std::move(analysis)};
 }
 

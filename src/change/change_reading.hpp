@@ -15,7 +15,7 @@
 #include "change/pr_sources.hpp"
 #include "git/repository.hpp"
 #include "git/revision_range.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::change {
@@ -38,7 +38,7 @@ Result<ReadChange> read_change(const git::Repository& repository, const ChangeRe
 struct ScannedChange {
   kernels::RevisionSources base;
   kernels::RevisionSources head;
-  kernels::ChangeAnalysis analysis;
+  kernel_changes::ChangeAnalysis analysis;
 };
 
 // Both revisions scanned side by side (the machine has a second core, and nothing else is left

@@ -11,7 +11,7 @@
 
 #include "diff/unified_diff.hpp"
 #include "git/repository.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 
 namespace kforecast::change {
 
@@ -21,7 +21,7 @@ struct PrSources {
   std::string range_origin;
   diff::ParsedDiff diff;
   std::set<std::string, std::less<>> touched;  // CUDA paths the diff names, old and new
-  std::vector<kernels::FileRename> renames;
+  std::vector<kernel_changes::FileRename> renames;
   kernels::SourceFiles base_files;
   kernels::SourceFiles head_files;
   std::optional<std::string> base_config;  // .kforecast.toml at the base revision, if there is one

@@ -9,13 +9,13 @@
 #include <string>
 
 #include "base/shared_text.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::forecasters {
 
 // `cuda_include` is the CUDA include directory ("" where there is none).
-std::string device_unit_text(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
+std::string device_unit_text(const kernels::RevisionSources& sources, const kernel_changes::KernelSite& site,
                              const std::string& cuda_include);
 
 // The device-only units of one revision, each made once and shared by every kernel of its file:
@@ -26,7 +26,7 @@ class DeviceUnits {
       : m_sources(sources), m_cuda_include(std::move(cuda_include)) {}
 
   // device_unit_text(sources, site, cuda_include), shared.
-  SharedText text(const kernels::KernelSite& site);
+  SharedText text(const kernel_changes::KernelSite& site);
 
  private:
   const kernels::RevisionSources& m_sources;

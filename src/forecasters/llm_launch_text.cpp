@@ -12,7 +12,7 @@
 namespace kforecast::forecasters {
 namespace {
 
-const kernels::Function& function_at(const kernels::RevisionSources& sources, const kernels::KernelSite& site) {
+const kernels::Function& function_at(const kernels::RevisionSources& sources, const kernel_changes::KernelSite& site) {
   return sources.scanned(site.file).functions.at(site.function_index);
 }
 
@@ -24,7 +24,7 @@ struct FoundSpec {
 // One side's own spec, as `kforecast bench` finds it: the `// kforecast:` block above the kernel,
 // else a [[kernel]] table of the config naming it. A block that cannot be read is a note (it
 // names the file and line) and no spec.
-std::optional<FoundSpec> own_spec(const kernels::RevisionSources& sources, const kernels::KernelSite& site,
+std::optional<FoundSpec> own_spec(const kernels::RevisionSources& sources, const kernel_changes::KernelSite& site,
                                   std::string_view side, const std::vector<bench::LaunchSpec>& config_specs,
                                   std::vector<std::string>& notes) {
   const auto& function = function_at(sources, site);
@@ -43,7 +43,8 @@ std::optional<FoundSpec> own_spec(const kernels::RevisionSources& sources, const
 // by the spec's instantiation (or the first explicit one), as `kforecast bench` does; where that
 // cannot be done the parameters stay as written and a buffer needs a `type`.
 std::vector<kernels::Parameter> bound_parameters(const kernels::RevisionSources& sources,
-                                                 const kernels::KernelSite& site, const bench::LaunchSpec& spec) {
+                                                 const kernel_changes::KernelSite& site,
+                                                 const bench::LaunchSpec& spec) {
   const auto& function = function_at(sources, site);
   if (function.template_parameters.empty()) return function.parameters;
   const std::string name = spec.name.find('<') != std::string::npos ? spec.name : site.qualified_name;
@@ -79,8 +80,8 @@ ConfigLaunchSpecs config_launch_specs(const config::Config& config) {
   return result;
 }
 
-KernelLaunchText kernel_launch_text(const kernels::RevisionSources& base, const kernels::KernelSite& base_site,
-                                    const kernels::RevisionSources& head, const kernels::KernelSite& head_site,
+KernelLaunchText kernel_launch_text(const kernels::RevisionSources& base, const kernel_changes::KernelSite& base_site,
+                                    const kernels::RevisionSources& head, const kernel_changes::KernelSite& head_site,
                                     const std::vector<bench::LaunchSpec>& config_specs) {
   KernelLaunchText result;
   auto candidate = own_spec(head, head_site, "candidate's", config_specs, result.notes);
@@ -100,8 +101,8 @@ KernelLaunchText kernel_launch_text(const kernels::RevisionSources& base, const 
   return result;
 }
 
-PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernels::KernelSite& base_site,
-                             const kernels::RevisionSources& head, const kernels::KernelSite& head_site,
+PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernel_changes::KernelSite& base_site,
+                             const kernels::RevisionSources& head, const kernel_changes::KernelSite& head_site,
                              const std::vector<bench::LaunchSpec>& config_specs) {
   std::vector<std::string> ignored;  // the report's notes on a broken spec come from the prompt's lookup
   auto candidate = own_spec(head, head_site, "candidate's", config_specs, ignored);
@@ -114,7 +115,7 @@ PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernels
   const auto reference_spec = bench::with_geometry_of(problem, reference ? reference->spec : candidate->spec);
   const auto& size = problem.sizes.front();
   const auto resolve = [&](const bench::LaunchSpec& spec, const kernels::RevisionSources& sources,
-                           const kernels::KernelSite& site) -> std::optional<bench::ResolvedLaunch> {
+                           const kernel_changes::KernelSite& site) -> std::optional<bench::ResolvedLaunch> {
     auto launch = bench::resolve_launch(spec, size, bound_parameters(sources, site, spec));
     return launch ? std::optional(std::move(*launch)) : std::nullopt;
   };

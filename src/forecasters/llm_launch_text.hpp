@@ -18,7 +18,7 @@
 #include "bench/launch_spec.hpp"
 #include "bench/resolved_launch.hpp"
 #include "config/config.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::forecasters {
@@ -36,8 +36,8 @@ struct KernelLaunchText {
   std::vector<std::string> notes;  // for the kernel's report entry
 };
 
-KernelLaunchText kernel_launch_text(const kernels::RevisionSources& base, const kernels::KernelSite& base_site,
-                                    const kernels::RevisionSources& head, const kernels::KernelSite& head_site,
+KernelLaunchText kernel_launch_text(const kernels::RevisionSources& base, const kernel_changes::KernelSite& base_site,
+                                    const kernels::RevisionSources& head, const kernel_changes::KernelSite& head_site,
                                     const std::vector<bench::LaunchSpec>& config_specs);
 
 // Each side's launch as the runner would launch it at the spec's first size (the same lookup as
@@ -47,8 +47,8 @@ struct PairLaunches {
   std::optional<bench::ResolvedLaunch> reference;
   std::optional<bench::ResolvedLaunch> candidate;
 };
-PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernels::KernelSite& base_site,
-                             const kernels::RevisionSources& head, const kernels::KernelSite& head_site,
+PairLaunches kernel_launches(const kernels::RevisionSources& base, const kernel_changes::KernelSite& base_site,
+                             const kernels::RevisionSources& head, const kernel_changes::KernelSite& head_site,
                              const std::vector<bench::LaunchSpec>& config_specs);
 
 }  // namespace kforecast::forecasters

@@ -7,35 +7,35 @@
 #include <fmt/format.h>
 
 #include "builds/identical_code_step.hpp"
-#include "gate/forecast_step.hpp"
-#include "gate/kernel_policy.hpp"
 #include "builds/machine_code_tier.hpp"
 #include "builds/unreported_kernels.hpp"
+#include "gate/forecast_step.hpp"
+#include "gate/kernel_policy.hpp"
 
 namespace kforecast::gate {
 namespace {
 
-report::Change change_of(kernels::KernelChange change) {
+report::Change change_of(kernel_changes::KernelChange change) {
   switch (change) {
-    case kernels::KernelChange::added:
+    case kernel_changes::KernelChange::added:
       return report::Change::added;
-    case kernels::KernelChange::removed:
+    case kernel_changes::KernelChange::removed:
       return report::Change::removed;
-    case kernels::KernelChange::renamed:
+    case kernel_changes::KernelChange::renamed:
       return report::Change::renamed;
-    case kernels::KernelChange::modified:
+    case kernel_changes::KernelChange::modified:
       break;
   }
   return report::Change::modified;
 }
 
-report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const builds::KernelCodeVerdict* code,
+report::KernelEntry entry_for(const kernel_changes::ChangedKernel& kernel, const builds::KernelCodeVerdict* code,
                               const std::string& arch, const std::string& no_compiler) {
   const auto& site = kernel.head ? *kernel.head : *kernel.base;
   report::KernelEntry entry{
       site.qualified_name,         site.file,     site.line, change_of(kernel.change), report::Decision::forecast_only,
       report::KernelVerdict::warn, kernel.reasons};
-  if (kernel.change == kernels::KernelChange::removed) {
+  if (kernel.change == kernel_changes::KernelChange::removed) {
     entry.decision = report::Decision::skipped;
     entry.verdict = report::KernelVerdict::pass;
     entry.notes.push_back("removed: nothing to measure");
@@ -78,7 +78,7 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const builds
                                              : fmt::format("machine code differs for {}: {}", arch, code->note));
   else if (code != nullptr && !code->note.empty())
     entry.notes.push_back(code->note);
-  else if (kernel.change != kernels::KernelChange::added && !no_compiler.empty())
+  else if (kernel.change != kernel_changes::KernelChange::added && !no_compiler.empty())
     entry.notes.push_back(no_compiler);
   if (builds::found_by_machine_code(kernel))
     entry.notes.push_back(
@@ -89,7 +89,7 @@ report::KernelEntry entry_for(const kernels::ChangedKernel& kernel, const builds
 
 // Whether a changed kernel is forecast: present at both revisions, and neither settled nor failed
 // by the identical-code tier.
-bool needs_forecast(const kernels::ChangedKernel& kernel, const report::KernelEntry& entry) {
+bool needs_forecast(const kernel_changes::ChangedKernel& kernel, const report::KernelEntry& entry) {
   return kernel.base && kernel.head && !builds::found_by_machine_code(kernel) &&
          entry.decision == report::Decision::forecast_only && entry.verdict != report::KernelVerdict::fail;
 }
@@ -120,7 +120,7 @@ std::pair<std::string, std::string> target_arch(const Settings& settings, const 
 
 Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInputs inputs, const Settings& settings,
                                                         Outside& outside) {
-  const kernels::ChangeAnalysis& analysis = inputs.analysis;
+  const kernel_changes::ChangeAnalysis& analysis = inputs.analysis;
   const std::string& cuda_include = outside.compilers.cuda_include_dir;
 
   const auto [arch, arch_note] = target_arch(settings, outside);
@@ -145,7 +145,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
                                           .reads_confined = outside.sandbox.files.in_force})
           : builds::MachineCodeVerdicts{};
   // Every changed kernel, the scan's then those only the machine code showed, each with its verdict.
-  std::vector<kernels::ChangedKernel> changed = analysis.kernels;
+  std::vector<kernel_changes::ChangedKernel> changed = analysis.kernels;
   std::vector<builds::KernelCodeVerdict>& code = machine_code.kernels;
   for (std::size_t i = 0; i < machine_code.found.kernels.size(); ++i) {
     changed.push_back(std::move(machine_code.found.kernels[i]));
@@ -158,6 +158,8 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
   warn_of_uncompared_units(run, machine_code.uncompared_gap_units, outside.console.warnings);
   for (const auto& note : inputs.context_notes) run.notes.push_back(note);
   for (const auto& name : analysis.comment_only) run.notes.push_back(fmt::format("{}: comments or whitespace only", name));
+  for (const auto& name : analysis.formatting_only)
+    run.notes.push_back(fmt::format("{}: formatting only (what a code formatter rewrites)", name));
   for (std::size_t i = 0; i < changed.size(); ++i) {
     auto entry = entry_for(changed[i], code.empty() ? nullptr : &code[i], arch, no_compiler);
     run.cases.push_back({std::move(changed[i]), std::move(entry), {},

@@ -19,7 +19,7 @@
 #include "gate/outside.hpp"
 #include "gate/settings.hpp"
 #include "git/change_author.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 #include "llm/kernel_prompt.hpp"
 
@@ -34,7 +34,7 @@ struct ReviewInputs {
   const kernels::RevisionSources& head;
   // The scan's changed kernels; the kernels whose machine code changed where the scan reported
   // none (builds/unreported_kernels.hpp) join them in the run's cases.
-  const kernels::ChangeAnalysis& analysis;
+  const kernel_changes::ChangeAnalysis& analysis;
   std::optional<llm::PromptSet> prompts;       // set: the LLM forecaster (checked by the caller)
   std::span<const std::string> context_notes;  // run notes placed after the target's (the diff's)
   // Who wrote the change: an untrusted author's kernel is not passed on an LLM forecast alone.

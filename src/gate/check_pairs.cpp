@@ -8,8 +8,8 @@
 namespace kforecast::gate {
 namespace {
 
-using kernels::ChangedKernel;
-using kernels::KernelSite;
+using kernel_changes::ChangedKernel;
+using kernel_changes::KernelSite;
 
 std::vector<KernelSite> kernels_of(const kernels::RevisionSources& sources, const std::string& path) {
   std::vector<KernelSite> sites;
@@ -40,19 +40,19 @@ std::string not_found(const std::vector<KernelSite>& sites, std::string_view nam
 
 }  // namespace
 
-Result<kernels::ChangeAnalysis> pairs_to_check(const kernels::RevisionSources& base,
-                                               const kernels::RevisionSources& head, const CheckSources& sources,
-                                               const CheckTarget& target, const std::string& against) {
+Result<kernel_changes::ChangeAnalysis> pairs_to_check(const kernels::RevisionSources& base,
+                                                      const kernels::RevisionSources& head, const CheckSources& sources,
+                                                      const CheckTarget& target, const std::string& against) {
   const auto head_sites = kernels_of(head, sources.head_path);
   const auto base_sites = kernels_of(base, sources.base_path);
   const std::string base_where =
       against.empty() ? sources.base_label : fmt::format("{} at {}", sources.base_path, against);
   const auto pair = [&](const KernelSite& head_site, const KernelSite& base_site) {
-    auto reasons = kernels::kernel_change_reasons(base, base_site, head, head_site);
+    auto reasons = kernel_changes::kernel_change_reasons(base, base_site, head, head_site);
     if (reasons.empty()) reasons.push_back(fmt::format("no source change from {}", base_where));
-    return ChangedKernel{kernels::KernelChange::modified, base_site, head_site, std::move(reasons)};
+    return ChangedKernel{kernel_changes::KernelChange::modified, base_site, head_site, std::move(reasons)};
   };
-  kernels::ChangeAnalysis analysis;
+  kernel_changes::ChangeAnalysis analysis;
   if (!target.kernel.empty()) {
     const KernelSite* head_site = find_site(head_sites, target.kernel);
     if (head_site == nullptr) return usage_error(not_found(head_sites, target.kernel, target.file));
@@ -77,11 +77,11 @@ Result<kernels::ChangeAnalysis> pairs_to_check(const kernels::RevisionSources& b
     if (const KernelSite* base_site = find_site(base_sites, head_site.qualified_name))
       analysis.kernels.push_back(pair(head_site, *base_site));
     else
-      analysis.kernels.push_back({kernels::KernelChange::added, std::nullopt, head_site, {}});
+      analysis.kernels.push_back({kernel_changes::KernelChange::added, std::nullopt, head_site, {}});
   }
   for (const auto& base_site : base_sites)
     if (find_site(head_sites, base_site.qualified_name) == nullptr)
-      analysis.kernels.push_back({kernels::KernelChange::removed, base_site, std::nullopt, {}});
+      analysis.kernels.push_back({kernel_changes::KernelChange::removed, base_site, std::nullopt, {}});
   return analysis;
 }
 

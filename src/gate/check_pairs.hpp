@@ -9,7 +9,7 @@
 
 #include "base/error.hpp"
 #include "gate/check_sources.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::gate {
@@ -17,8 +17,8 @@ namespace kforecast::gate {
 // The pairs to check: the named kernel, or every kernel of the file (those only in the head are
 // added, those only in the base removed). `against`: the revision compared with, "" for --vs.
 // A name that matches no kernel is a usage error with the nearest names.
-Result<kernels::ChangeAnalysis> pairs_to_check(const kernels::RevisionSources& base,
-                                               const kernels::RevisionSources& head, const CheckSources& sources,
-                                               const CheckTarget& target, const std::string& against);
+Result<kernel_changes::ChangeAnalysis> pairs_to_check(const kernels::RevisionSources& base,
+                                                      const kernels::RevisionSources& head, const CheckSources& sources,
+                                                      const CheckTarget& target, const std::string& against);
 
 }  // namespace kforecast::gate

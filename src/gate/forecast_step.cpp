@@ -21,7 +21,7 @@ namespace {
 
 // The text the forecasters read for a kernel at one revision (forecasters/device_unit.hpp), shared by
 // every kernel of its file.
-SharedText kernel_text(forecasters::DeviceUnits& units, const kernels::KernelSite& site) { return units.text(site); }
+SharedText kernel_text(forecasters::DeviceUnits& units, const kernel_changes::KernelSite& site) { return units.text(site); }
 
 // The embedded forecaster's launch features: a side's grid, block and dynamic shared memory.
 std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::ResolvedLaunch>& launch) {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "builds/unit_builds.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "report/report.hpp"
 
 namespace kforecast::gate {
@@ -20,7 +20,7 @@ namespace kforecast::gate {
 // by tier: the change (name, file, line, change, reasons), the code verdict's decision and notes,
 // the forecast, the policy's decision, the measurement and the verdict.
 struct KernelCase {
-  kernels::ChangedKernel kernel;  // what changed, as the scan or the machine code found it
+  kernel_changes::ChangedKernel kernel;  // what changed, as the scan or the machine code found it
   report::KernelEntry entry;
   // The embedded forecaster's forecast, asked for where the author's standing keeps the LLM's
   // forecast from passing the kernel on its own (gate/kernel_policy.hpp); nullopt otherwise.

@@ -23,10 +23,10 @@
 
 #include "base/content_hash.hpp"
 #include "base/shell_text.hpp"
-#include "measure/bench_measure.hpp"
-#include "measure/capture_command_step.hpp"
 #include "gate/harness_step.hpp"
 #include "gate/measure_step.hpp"
+#include "measure/bench_measure.hpp"
+#include "measure/capture_command_step.hpp"
 #include "measure/revision_captures.hpp"
 #include "measure/shipped_build.hpp"
 #include "policy/ledger.hpp"
@@ -89,7 +89,7 @@ Result<std::string> write_side(const MeasureSide& side, const fs::path& root) {
 // One revision's texts as the jobs hold them: each file copied once, however many kernels it has.
 using SharedFiles = std::map<std::string, SharedText, std::less<>>;
 
-MeasureSide side_of(const kernels::RevisionSources& sources, const kernels::KernelSite& site, SharedFiles& shared) {
+MeasureSide side_of(const kernels::RevisionSources& sources, const kernel_changes::KernelSite& site, SharedFiles& shared) {
   MeasureSide side{site.file, site.qualified_name, {}};
   for (const auto& file : sources.closure(site.file)) {
     const auto found = sources.files().find(file);

@@ -23,7 +23,7 @@
 #include "gate/measure_step.hpp"
 #include "gate/outside.hpp"
 #include "gate/settings.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 #include "report/report.hpp"
 

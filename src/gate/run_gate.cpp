@@ -13,7 +13,7 @@
 namespace kforecast::gate {
 namespace {
 
-bool unchanged(const kernels::ChangedKernel& kernel) {
+bool unchanged(const kernel_changes::ChangedKernel& kernel) {
   return kernel.reasons.size() == 1 && kernel.reasons.front().starts_with("no source change");
 }
 
@@ -22,7 +22,7 @@ bool unchanged(const kernels::ChangedKernel& kernel) {
 void settle_unchanged(GateRun& run, std::vector<std::size_t>& to_measure) {
   for (std::size_t i = 0; i < run.cases.size(); ++i) {
     auto& entry = run.cases[i].entry;
-    const kernels::ChangedKernel& kernel = run.cases[i].kernel;
+    const kernel_changes::ChangedKernel& kernel = run.cases[i].kernel;
     if (!unchanged(kernel) || entry.decision == report::Decision::identical_code) continue;
     entry.decision = report::Decision::identical_code;
     entry.verdict = report::KernelVerdict::pass;

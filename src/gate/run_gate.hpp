@@ -18,7 +18,7 @@
 #include "gate/pr_bench.hpp"
 #include "gate/settings.hpp"
 #include "git/change_author.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "kernels/revision_sources.hpp"
 #include "llm/kernel_prompt.hpp"
 
@@ -30,7 +30,7 @@ struct GateInputs {
   std::string target_note;  // the run's first note: which revisions or files were compared
   const kernels::RevisionSources& base_sources;
   const kernels::RevisionSources& head_sources;
-  const kernels::ChangeAnalysis& analysis;
+  const kernel_changes::ChangeAnalysis& analysis;
   std::optional<llm::PromptSet> prompts;        // set: the LLM forecaster (checked by the caller)
   std::span<const std::string> context_notes;   // run notes after the target's (the diff's)
   git::ChangeAuthor author;

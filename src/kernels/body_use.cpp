@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/declaration.hpp"
 #include "kernels/token_text.hpp"
 
 namespace kforecast::kernels {
@@ -155,6 +156,7 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
   BodyUse use;
   scratch.clear();
   std::vector<std::string_view> auto_locals;
+  std::vector<std::pair<std::string_view, std::string_view>> local_aliases;  // `using N = t::Nearest;`
   for (std::size_t i = 0; i < body.size(); ++i) {
     const Token& t = body[i];
     if (t.kind != TokenKind::identifier) {
@@ -162,6 +164,12 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
       continue;
     }
     scratch.insert(t.text());
+    if (t.text() == "using" && i + 3 < body.size() && body[i + 1].is_identifier() && body[i + 2].is_punct("=")) {
+      std::size_t semicolon = i + 3;
+      while (semicolon < body.size() && !body[semicolon].is_punct(";")) ++semicolon;
+      const std::string target = qualified_type_name(body.subspan(i + 3, semicolon - (i + 3)));
+      if (!target.empty()) local_aliases.emplace_back(body[i + 1].text(), store.keep(target));
+    }
     if (t.text() == "auto") {
       std::size_t k = i + 1;
       while (k < body.size() && (body[k].is_punct("*") || body[k].is_punct("&") || body[k].is_identifier("const"))) ++k;
@@ -193,6 +201,14 @@ BodyUse collect_body_use(std::span<const Token> body, std::span<const std::span<
     if (after_template && first == i)
       if (const std::string_view owner = template_owner(body, first - 2); !owner.empty())
         use.calls.push_back(store.keep(fmt::format("{}::{}", owner, t.text())));
+    // N::f(...) where N is a local alias also calls the target's f (t::Nearest::f).
+    if (first + 2 <= i && body[first].is_identifier())
+      for (const auto& [alias, target] : local_aliases)
+        if (body[first].text() == alias) {
+          std::string through = std::string(target);
+          for (std::size_t k = first + 1; k <= i; ++k) through += body[k].text();
+          use.calls.push_back(store.keep(through));
+        }
     // A qualified name written without spaces is its own view of the source.
     bool contiguous = true;
     for (std::size_t k = first + 1; k <= i && contiguous; ++k)

@@ -87,6 +87,8 @@ CallGraph::CallGraph(std::span<const ScannedSource> sources) : m_sources(sources
       m_by_name[sources[s].functions[i].name].push_back({s, i});
       m_by_qualified_name[sources[s].functions[i].qualified_name].push_back({s, i});
     }
+    for (const Alias& alias : sources[s].aliases)
+      m_aliases[last_component(alias.name)].emplace_back(alias.name, alias.target);
     auto& names = m_macro_names.emplace_back();
     for (std::size_t m = 0; m < sources[s].macros.size(); ++m) {
       const Macro& macro = sources[s].macros[m];
@@ -159,7 +161,23 @@ std::optional<std::string_view> CallGraph::wide_call(FunctionRef caller, std::st
   return std::nullopt;
 }
 
-std::vector<FunctionRef> CallGraph::resolve(FunctionRef caller, std::string_view call) const {
+std::vector<std::string> CallGraph::through_aliases(std::string_view call) const {
+  std::vector<std::string> calls;
+  const std::size_t colons = call.starts_with("::") ? call.find("::", 2) : call.find("::");
+  if (colons == std::string_view::npos || m_aliases.empty()) return calls;
+  const std::string_view qualifier =
+      call.substr(call.starts_with("::") ? 2 : 0, colons - (call.starts_with("::") ? 2 : 0));
+  const auto found = m_aliases.find(last_component(qualifier));
+  if (found == m_aliases.end()) return calls;
+  for (const auto& [name, target] : found->second)
+    if (ends_with_component(name, qualifier)) calls.push_back(std::string(target).append(call.substr(colons)));
+  return calls;
+}
+
+// A bound on aliases of aliases followed (using A = B; using B = C; ...): far above real code.
+constexpr int deepest_alias = 4;
+
+std::vector<FunctionRef> CallGraph::resolve(FunctionRef caller, std::string_view call, int alias_depth) const {
   auto exactly = [&](std::string_view qualified) {
     const auto found = m_by_qualified_name.find(qualified);
     return found == m_by_qualified_name.end() ? std::vector<FunctionRef>{} : found->second;
@@ -178,6 +196,11 @@ std::vector<FunctionRef> CallGraph::resolve(FunctionRef caller, std::string_view
   if (candidates == m_by_name.end()) return found;
   for (const FunctionRef ref : candidates->second)
     if (ends_with_component(function(ref).qualified_name, call)) found.push_back(ref);
+  if (found.empty() && alias_depth < deepest_alias)
+    for (const std::string& target : through_aliases(call)) {
+      const auto reached = resolve(caller, target, alias_depth + 1);
+      found.insert(found.end(), reached.begin(), reached.end());
+    }
   return found;
 }
 

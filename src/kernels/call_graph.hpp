@@ -9,7 +9,8 @@
 // which is the safe side for deciding whether a kernel changed. So calls that name no function
 // resolve wide: Runner::Run(...) where Runner is the caller's template parameter calls every
 // function named Run, and f(x) where f is a parameter or a template parameter (a functor) calls
-// every operator(). Calls through pointers are the caller's to follow (dispatches()).
+// every operator(). A call through an alias (using F = ns::Foo<float>; F::bar(...)) calls the
+// target's member. Calls through pointers are the caller's to follow (dispatches()).
 
 #include <compare>
 #include <cstddef>
@@ -66,7 +67,10 @@ class CallGraph {
   std::vector<MacroRef> macros_used(FunctionRef function, MacroReach reach) const;
 
  private:
-  std::vector<FunctionRef> resolve(FunctionRef caller, std::string_view call) const;
+  std::vector<FunctionRef> resolve(FunctionRef caller, std::string_view call, int alias_depth = 0) const;
+  // Ns::f where Ns is an alias (using Ns = ns::Foo<float>; namespace Ns = ns;): the calls it
+  // stands for, the target in place of the alias ("ns::Foo::f").
+  std::vector<std::string> through_aliases(std::string_view call) const;
   // The name every function of which a call may reach (Runner::Run -> "Run", op(x) ->
   // "operator()"), for a call through a template parameter or a parameter.
   std::optional<std::string_view> wide_call(FunctionRef caller, std::string_view call,
@@ -83,6 +87,8 @@ class CallGraph {
   std::unordered_map<std::string_view, std::vector<FunctionRef>> m_by_name;  // by last component
   std::unordered_map<std::string_view, std::vector<FunctionRef>> m_by_qualified_name;
   std::unordered_map<std::string_view, std::vector<MacroRef>> m_macros_by_name;
+  // Aliases by the last component of their name: (qualified name, target). Views of the sources.
+  std::unordered_map<std::string_view, std::vector<std::pair<std::string_view, std::string_view>>> m_aliases;
   // Per source, per macro: the names its body uses (views of Macro::body), parameters left out.
   std::vector<std::vector<std::vector<std::string_view>>> m_macro_names;
 };

@@ -180,6 +180,28 @@ std::string declarator_name(std::span<const Token> head, const FunctionHead& fou
   return name;
 }
 
+std::string qualified_type_name(std::span<const Token> tokens) {
+  std::size_t i = 0;
+  while (i < tokens.size() &&
+         (tokens[i].is_identifier("typename") || tokens[i].is_identifier("struct") ||
+          tokens[i].is_identifier("class") || tokens[i].is_identifier("const") || tokens[i].is_identifier("volatile")))
+    ++i;
+  std::string name;
+  if (i < tokens.size() && tokens[i].is_punct("::")) ++i;
+  while (i < tokens.size() && is_name(tokens[i])) {
+    if (!name.empty()) name += "::";
+    name += tokens[i++].text();
+    if (i < tokens.size() && tokens[i].is_punct("<")) i = matching_angle(tokens, i) + 1;
+    if (i + 1 < tokens.size() && tokens[i].is_punct("::")) {
+      ++i;
+      if (i < tokens.size() && tokens[i].is_identifier("template")) ++i;
+      continue;
+    }
+    break;
+  }
+  return name;
+}
+
 std::size_t skip_template_headers(std::span<const Token> head, std::size_t from) {
   while (from + 1 < head.size() && head[from].is_identifier("template") && head[from + 1].is_punct("<")) {
     const std::size_t close = matching_angle(head, from + 1);

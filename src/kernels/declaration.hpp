@@ -32,6 +32,11 @@ std::optional<FunctionHead> find_function_head(std::span<const Token> head, std:
 // "ns::S::f" from the declarator's name tokens, template arguments of qualifiers left out.
 std::string declarator_name(std::span<const Token> head, const FunctionHead& found);
 
+// The type or namespace a declaration names first, qualified, template arguments left out:
+// "ns::Foo" from `typename ns::Foo<float>::type` is "ns::Foo::type"; `const`, `struct` and
+// `typename` before it are skipped. Empty where the tokens start with no name.
+std::string qualified_type_name(std::span<const Token> tokens);
+
 // The index after the leading template headers (template <...> ...) at `from`, or `from`.
 std::size_t skip_template_headers(std::span<const Token> head, std::size_t from);
 

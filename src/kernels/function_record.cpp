@@ -138,6 +138,26 @@ void SourceScanner::instantiation(std::size_t from, std::size_t end) {
   m_result.instantiations.push_back({written, std::move(text), head[found->name_first].line});
 }
 
+void SourceScanner::alias(std::size_t from, std::size_t end) {
+  const auto head = m_code.subspan(from, end - from);
+  std::string_view name;
+  std::size_t target_at = 0;
+  if ((head[0].is_identifier("using") || head[0].is_identifier("namespace")) && head.size() > 3 &&
+      head[1].is_identifier() && head[2].is_punct("=")) {
+    name = head[1].text();
+    target_at = 3;
+  } else if (head[0].is_identifier("typedef") && head.size() > 2 && head.back().is_identifier()) {
+    if (std::ranges::any_of(head, [](const Token& t) { return t.is_punct("("); })) return;  // a function type
+    name = head.back().text();
+    target_at = 1;
+  } else {
+    return;
+  }
+  auto target = qualified_type_name(head.subspan(target_at));
+  if (target.empty() || target == name) return;
+  m_result.aliases.push_back({join_scope(m_prefix, name), std::move(target)});
+}
+
 void SourceScanner::resolve_instantiations() {
   if (m_pending.empty()) return;
   auto& functions = m_result.functions;

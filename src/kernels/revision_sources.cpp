@@ -69,6 +69,8 @@ RevisionSources::RevisionSources(const SourceFiles& files)
     m_includes.emplace(path, std::move(resolved));
   }
   rescan_with_header_macros();
+  for (const auto& [path, scanned] : m_scanned)
+    for (const Macro& macro : scanned.macros) m_statement_macros.add(macro);
 }
 
 // A kernel-defining macro (or one that stands for __device__) lives in a header more often than
@@ -307,11 +309,35 @@ std::vector<Span> RevisionSources::member_functions(const std::string& path, Spa
   return members;
 }
 
+const std::vector<LaunchSite>& RevisionSources::launches(const std::string& path) const {
+  auto [slot, fresh] = m_launches.try_emplace(path);
+  if (!fresh) return slot->second;
+  std::vector<LaunchWrapper> wrappers;
+  for (const std::string& file : closure(path))
+    for (LaunchWrapper& wrapper : launch_wrappers(m_scanned.at(file).macros))
+      if (std::ranges::none_of(wrappers, [&](const LaunchWrapper& w) { return w.name == wrapper.name; }))
+        wrappers.push_back(std::move(wrapper));
+  const LaunchSiteOptions options{.api_calls = true, .wrappers = wrappers};
+  const std::string& text = m_files.at(path);
+  if (may_launch(text, options)) slot->second = launch_sites(text, options);
+  return slot->second;
+}
+
+std::uint64_t RevisionSources::cached_fingerprint(const ReachedPiece& piece, bool without_members) const {
+  // A header's device functions and declarations are reached by every kernel of every file that
+  // includes it: each is fingerprinted once.
+  auto [slot, fresh] = m_fingerprints.try_emplace({piece.file, piece.span.begin, piece.span.end, without_members});
+  if (!fresh) return slot->second;
+  const std::vector<Span> members = without_members ? member_functions(piece.file, piece.span) : std::vector<Span>{};
+  slot->second = token_fingerprint(m_files.at(piece.file), piece.span, members, {.macros = &m_statement_macros});
+  return slot->second;
+}
+
 Dependencies RevisionSources::dependencies(const std::string& path, std::size_t function_index) const {
   using Kind = ReachedPiece::Kind;
   Dependencies found;
   for (const ReachedPiece& piece : reach(path, function_index)) {
-    const std::uint64_t fingerprint = token_fingerprint(m_files.at(piece.file), piece.span);
+    const std::uint64_t fingerprint = cached_fingerprint(piece, false);
     switch (piece.kind) {
       case Kind::kernel:
         found["kernel"] = fingerprint;
@@ -325,9 +351,7 @@ Dependencies RevisionSources::dependencies(const std::string& path, std::size_t 
       case Kind::declaration: {
         // A class's member functions are functions of their own, reached (and fingerprinted)
         // where called: a kernel that names the class is not changed by a member it never calls.
-        const std::vector<Span> members = member_functions(piece.file, piece.span);
-        const std::uint64_t without_members =
-            members.empty() ? fingerprint : token_fingerprint(m_files.at(piece.file), piece.span, members);
+        const std::uint64_t without_members = cached_fingerprint(piece, true);
         // Several declarations may share a first name (a forward declaration and the definition).
         std::uint64_t& slot = found[fmt::format("declaration {}", piece.name)];
         slot = slot * 0x9E3779B97F4A7C15ULL + without_members;

@@ -11,10 +11,13 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/call_graph.hpp"
+#include "kernels/canonical_tokens.hpp"
 #include "kernels/file_scope.hpp"
+#include "kernels/launch_sites.hpp"
 #include "kernels/scanner.hpp"
 
 namespace kforecast::kernels {
@@ -68,6 +71,10 @@ class RevisionSources {
   // The kernel's dependencies: each reached piece by label, with a fingerprint of its tokens.
   Dependencies dependencies(const std::string& path, std::size_t function_index) const;
 
+  // Every launch in `path` (launch_sites.hpp), in every form: <<<...>>>, the runtime's launch
+  // functions, and the wrapper macros of `path` and the headers it includes. Read once.
+  const std::vector<LaunchSite>& launches(const std::string& path) const;
+
  private:
   // A file's closure and the call graph over it, built once per file however many of its
   // kernels are asked about. The graph refers to `sources`, so the struct never moves.
@@ -87,6 +94,8 @@ class RevisionSources {
   std::vector<Span> member_functions(const std::string& path, Span declaration) const;
   const std::vector<FunctionRef>& address_taken(const ClosureGraph& closure) const;
   void rescan_with_header_macros();
+  // A piece's fingerprint, a class's without its member functions' bodies where asked.
+  std::uint64_t cached_fingerprint(const ReachedPiece& piece, bool without_members) const;
 
   // A copy only where some file ends its lines with a lone CR (made LF, byte for byte); null
   // otherwise, and m_files is the caller's map, never copied. On the heap, so that m_files still
@@ -99,6 +108,12 @@ class RevisionSources {
   std::map<std::string, std::vector<std::string>, std::less<>> m_by_file_name;
   std::map<std::string, std::vector<FileScopeDeclaration>, std::less<>> m_declarations;
   mutable std::map<std::string, std::unique_ptr<ClosureGraph>, std::less<>> m_graphs;
+  // Every file's macros, by what a call of one as a statement expands to: a formatter's braces
+  // around such a call are no change only where it is one statement.
+  MacroStatements m_statement_macros;
+  mutable std::map<std::string, std::vector<LaunchSite>, std::less<>> m_launches;
+  // Fingerprints by (file, span begin, span end, without members), as dependencies() reads them.
+  mutable std::map<std::tuple<std::string, std::size_t, std::size_t, bool>, std::uint64_t> m_fingerprints;
 };
 
 // Whether a path is CUDA C++ kforecast reads: .cu, .cuh, and C++ headers (.h, .hpp, .hh, .hxx,

@@ -186,12 +186,16 @@ std::size_t SourceScanner::declaration(std::size_t start) {
     return end + 1;
   } else if (lead.is_identifier("namespace") ||
              (lead.is_identifier("inline") && from + 1 < end && m_code[from + 1].is_identifier("namespace"))) {
-    if (!ends_with_brace) return end + 1;
+    if (!ends_with_brace) {
+      alias(from, end);
+      return end + 1;
+    }
     open_scope(ScopeKind::name_space, namespace_name(from, end), from);
     return end + 1;
   } else if (specifier_at && (specifiers.global || specifiers.device) && *specifier_at >= from) {
     if (const auto next = function(from, end, *specifier_at, specifiers)) return *next;
   }
+  if (!ends_with_brace && (lead.is_identifier("using") || lead.is_identifier("typedef"))) alias(from, end);
   if (ends_with_brace) {
     if (auto name = class_name(from, end)) {
       open_scope(ScopeKind::class_body, std::move(*name), from);

@@ -19,7 +19,7 @@
 //     be passed as one plain identifier, not pasted (name##_f32); the invocation must stand at
 //     namespace scope; macros that expand to other kernel-defining macros are not followed;
 //   - explicit instantiations (template __global__ void k<64>(float*);), attached to the kernel;
-//   - #define macros, #include directives and namespaces.
+//   - #define macros, #include directives, namespaces and aliases of types and namespaces.
 // Preprocessor conditionals: #if 0 / #if 1 and their #elif and #else branches are honoured (a
 // kernel inside #if 0 is not found); every other condition (#ifdef X, #if defined(X), #if N > 2)
 // is unknown, so all of its branches are scanned and a kernel defined in both the #ifdef and the
@@ -120,6 +120,14 @@ struct ExplicitInstantiation {
   std::uint32_t line = 0;
 };
 
+// A name given to a type or a namespace at namespace or class scope: `using F = ns::Foo<float>;`,
+// `typedef ns::Foo<float> F;`, `namespace t = tex;`. A call through it (F::bar(...)) calls the
+// target's member.
+struct Alias {
+  std::string name;    // qualified with the enclosing named scopes: "ns::F"
+  std::string target;  // as written, template arguments left out: "ns::Foo"
+};
+
 // Text that a scan composed instead of finding it whole in the source: a qualified call written
 // with spaces ("ns :: f" gives "ns::f"), the names of a kernel a macro defines (its arguments
 // substituted). Written once into blocks that never move, so views of it stay valid as long as
@@ -151,6 +159,7 @@ struct ScannedSource {
   std::vector<Namespace> namespaces;
   // Every explicit instantiation, also those of functions this source does not define.
   std::vector<ExplicitInstantiation> instantiations;
+  std::vector<Alias> aliases;  // in source order
   // What composed names of `functions` view (set by every scan; holds no memory until needed).
   std::shared_ptr<TextStore> text_store;
 };

@@ -67,6 +67,8 @@ class SourceScanner {
   // and a body follows the invocation, the body is the kernel's: returns where the walk goes on.
   std::optional<std::size_t> macro_kernel(const MacroMeaning& meaning, std::size_t name_at, std::size_t close);
   void instantiation(std::size_t from, std::size_t end);
+  // Records `using N = T;`, `typedef T N;` or `namespace N = T;` in [from, end).
+  void alias(std::size_t from, std::size_t end);
   void resolve_instantiations();
   std::optional<std::string> class_name(std::size_t from, std::size_t end) const;
   std::string namespace_name(std::size_t from, std::size_t end) const;

@@ -66,9 +66,9 @@ Result<LintForecasts> forecast_changed_kernels(const change::PrSources& sources,
   LintForecasts result;
   const kernels::RevisionSources base(sources.base_files);
   const kernels::RevisionSources head(sources.head_files);
-  const auto analysis = kernels::find_changed_kernels(base, head, sources.renames, sources.touched);
+  const auto analysis = kernel_changes::find_changed_kernels(base, head, sources.renames, sources.touched);
 
-  std::vector<kernels::KernelSite> sites;
+  std::vector<kernel_changes::KernelSite> sites;
   std::vector<forecasters::ForecastRequest> requests;
   forecasters::DeviceUnits base_units(base, settings.cuda_include), head_units(head, settings.cuda_include);
   for (const auto& kernel : analysis.kernels) {
@@ -98,7 +98,7 @@ Result<LintForecasts> forecast_changed_kernels(const change::PrSources& sources,
       continue;
     }
     const auto& forecast = *run->kernels[i].forecast;
-    const kernels::KernelSite& site = sites[i];
+    const kernel_changes::KernelSite& site = sites[i];
     const bool fails = forecast.p_regression > settings.fail_above;
     std::string message = fmt::format("forecast: speedup {} (bin {}, {}), P(regression) {:.2f}, confidence {:.2f}",
                                       bin_range(forecast.bin), forecast.bin, forecast.bin_label, forecast.p_regression,

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "change/pr_sources.hpp"
 #include "embedded/labelled_pairs.hpp"
 #include "forecasters/embedded_forecaster.hpp"
 #include "forecasters/forecaster.hpp"
-#include "change/pr_sources.hpp"
 #include "git/repository.hpp"
-#include "kernels/changed_kernels.hpp"
+#include "kernel_changes/changed_kernels.hpp"
 #include "lint/linter.hpp"
 
 namespace kforecast::lint_run {
@@ -36,7 +36,7 @@ struct LintForecasts {
 };
 
 // The launch geometry of a kernel at the head revision, where a launch spec gives one.
-using LaunchLookup = std::function<std::optional<embedded::LaunchGeometry>(const kernels::KernelSite&)>;
+using LaunchLookup = std::function<std::optional<embedded::LaunchGeometry>(const kernel_changes::KernelSite&)>;
 
 // The pseudo-rule forecast diagnostics carry ("forecast"), for the writers' rule table.
 const lint::Rule& forecast_rule();

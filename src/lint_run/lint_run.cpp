@@ -6,13 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "kforecast_version.hpp"
+#include "lint/suppression.hpp"
 #include "lint_run/lint_compiler_facts.hpp"
 #include "lint_run/lint_forecast.hpp"
 #include "lint_run/lint_inputs.hpp"
 #include "lint_run/lint_launch_facts.hpp"
 #include "lint_run/lint_rules.hpp"
-#include "kforecast_version.hpp"
-#include "lint/suppression.hpp"
 
 namespace kforecast::lint_run {
 namespace {
@@ -89,7 +89,7 @@ Result<LintForecasts> lint_forecasts(
                                       config.string_value("forecast.hardware"), request.cuda_include_dir};
   // Launch features where a spec gives the launch (paths as the lint knows them: relative to the
   // config's directory, which is the repository root in the usual layout).
-  const auto launch = [&](const kernels::KernelSite& site) -> std::optional<embedded::LaunchGeometry> {
+  const auto launch = [&](const kernel_changes::KernelSite& site) -> std::optional<embedded::LaunchGeometry> {
     auto it = geometry.find({site.file, site.qualified_name});
     if (it == geometry.end()) return std::nullopt;
     return it->second;

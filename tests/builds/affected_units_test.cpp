@@ -16,10 +16,10 @@ struct Tree {
     std::set<std::string, std::less<>> touched;
     for (const auto& [path, text] : head_files)
       if (!base_files.contains(path) || base_files.at(path) != text) touched.insert(path);
-    changed = kernels::find_changed_kernels(base, head, {}, touched).kernels;
+    changed = kernel_changes::find_changed_kernels(base, head, {}, touched).kernels;
     return affected_units(base, head, changed);
   }
-  std::vector<kernels::ChangedKernel> changed;
+  std::vector<kernel_changes::ChangedKernel> changed;
 };
 
 std::vector<std::string> paths(const std::vector<AffectedUnit>& units) {

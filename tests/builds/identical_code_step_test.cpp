@@ -22,7 +22,8 @@ struct Scenario {
                                    "__global__ void a(float* x) { x[0] = 3; }\n"
                                    "__global__ void b(float* x) { x[0] = 4; }\n"}};
   kernels::RevisionSources base{base_files}, head{head_files};
-  std::vector<kernels::ChangedKernel> changed = kernels::find_changed_kernels(base, head, {}, {"k.cu"}).kernels;
+  std::vector<kernel_changes::ChangedKernel> changed =
+      kernel_changes::find_changed_kernels(base, head, {}, {"k.cu"}).kernels;
 };
 
 }  // namespace

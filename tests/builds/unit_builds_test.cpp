@@ -68,7 +68,7 @@ struct Scenario {
   UnitBuilds build(const UnitCache* cache, std::chrono::seconds budget = std::chrono::seconds(60), std::size_t jobs = 2,
                    std::size_t max_units = 8) {
     const kernels::RevisionSources base(base_files), head(head_files);
-    const auto changed = kernels::find_changed_kernels(base, head, {}, {"k.cuh"}).kernels;
+    const auto changed = kernel_changes::find_changed_kernels(base, head, {}, {"k.cuh"}).kernels;
     const UnitBuildSettings settings{compiler,
                                      "sm_90",
                                      [this](const std::string& unit, const kernels::RevisionSources&) {
@@ -188,8 +188,8 @@ TEST_CASE("unit builds: a kernel that only unbuilt units reach names the first f
     skipped.not_run = "compile.max_units (0) reached";
     builds.units.push_back(std::move(skipped));
   }
-  const kernels::KernelSite site{"k.cuh", "k", 1, 0};
-  const std::vector<kernels::ChangedKernel> changed{{kernels::KernelChange::modified, site, site, {}}};
+  const kernel_changes::KernelSite site{"k.cuh", "k", 1, 0};
+  const std::vector<kernel_changes::ChangedKernel> changed{{kernel_changes::KernelChange::modified, site, site, {}}};
   const auto verdicts = compare_unit_builds(builds, changed, "sm_90");
   REQUIRE(verdicts.kernels.size() == 1);
   CHECK_FALSE(verdicts.kernels[0].outcome.has_value());

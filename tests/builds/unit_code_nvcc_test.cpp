@@ -9,10 +9,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "measure/shipped_build.hpp"
 #include "builds/unit_builds.hpp"
 #include "builds/unit_code_compare.hpp"
 #include "builds/unreported_kernels.hpp"
+#include "measure/shipped_build.hpp"
 #include "support/cuda_requirements.hpp"
 #include "support/requirement.hpp"
 #include "support/temp_dir.hpp"
@@ -39,14 +39,14 @@ const std::string kernels_v1 =
 
 struct Case {
   kernels::SourceFiles base_files, head_files;
-  std::vector<kernels::FileRename> renames;
+  std::vector<kernel_changes::FileRename> renames;
   UnitBuilds builds;
-  std::vector<kernels::ChangedKernel> changed;
+  std::vector<kernel_changes::ChangedKernel> changed;
 
   // The units a change reaches, built with nvcc at both revisions under `arguments`. With no
   // changed kernels, the units built for the scanner's gaps alone.
   static UnitBuilds build_units(const kernels::RevisionSources& base, const kernels::RevisionSources& head,
-                                const std::vector<kernels::ChangedKernel>& kernels,
+                                const std::vector<kernel_changes::ChangedKernel>& kernels,
                                 const std::vector<std::string>& arguments = {}, std::size_t max_units = 8) {
     cuda::NvccSettings settings;
     settings.nvcc = testing::nvcc_for_tests();
@@ -72,7 +72,7 @@ struct Case {
       if (!base_files.contains(path) || base_files.at(path) != text) touched.insert(path);
     for (const auto& [path, text] : base_files)
       if (!head_files.contains(path)) touched.insert(path);
-    changed = kernels::find_changed_kernels(base, head, renames, touched).kernels;
+    changed = kernel_changes::find_changed_kernels(base, head, renames, touched).kernels;
     builds = build_units(base, head, changed, arguments);
     return compare_unit_builds(builds, changed, "sm_90", &base_files, &head);
   }
@@ -188,7 +188,7 @@ TEST_CASE("nvcc units: machine code that changed in a kernel the scan did not re
   Case c = kernels_edited({{"3.0f", "5.0f"}, {"2.0f", "7.0f"}});
   c.compare();
   // Tell the comparison about tiled only, as a scanner blind to scale would.
-  std::vector<kernels::ChangedKernel> only_tiled;
+  std::vector<kernel_changes::ChangedKernel> only_tiled;
   for (const auto& kernel : c.changed)
     if (kernel.head && kernel.head->qualified_name == "tiled") only_tiled.push_back(kernel);
   REQUIRE(only_tiled.size() == 1);
@@ -294,7 +294,7 @@ TEST_CASE("nvcc units: identical in the units built is not settled while a unit 
   c.head_files["src/kern.cuh"] = header("5.0f");
   const kernels::RevisionSources base(c.base_files), head(c.head_files);
   std::set<std::string, std::less<>> touched{"src/kern.cuh"};
-  c.changed = kernels::find_changed_kernels(base, head, {}, touched).kernels;
+  c.changed = kernel_changes::find_changed_kernels(base, head, {}, touched).kernels;
   REQUIRE(c.changed.size() == 1);
   c.builds = Case::build_units(base, head, c.changed, {}, 1);
   REQUIRE(c.builds.units.size() == 2);  // the unit over the cap is listed, not built

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kforecast pr` on real git repositories built from fixtures/pr/<case>/{base,head}: the exact
-// set of changed kernels, their decisions and verdicts, and the exit code (fixtures/pr/README.md).
+// set of changed kernels, their decisions and verdicts, the exit code, and where a case names
+// them, notes the report must hold (fixtures/pr/README.md).
 // Needs NVRTC, since the identical-code tier decides several cases; skipped (77) without it.
 
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -25,6 +27,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A kernel's string field, or "?".
+std::string text(const nlohmann::json& kernel, const char* key) {
+  return kernel.contains(key) && kernel.at(key).is_string() ? kernel.at(key).get<std::string>() : std::string("?");
+}
+
 // "change decision verdict file:name" per kernel of our own JSON report, sorted.
 std::vector<std::string> kernel_lines(const std::string& json) {
   INFO(json);
@@ -34,9 +41,6 @@ std::vector<std::string> kernel_lines(const std::string& json) {
   const auto& kernels = report.at("kernels");
   REQUIRE(kernels.is_array());
   std::vector<std::string> lines;
-  auto text = [](const nlohmann::json& kernel, const char* key) {
-    return kernel.contains(key) && kernel.at(key).is_string() ? kernel.at(key).get<std::string>() : std::string("?");
-  };
   for (const auto& kernel : kernels)
     lines.push_back(fmt::format("{} {} {} {}:{}", text(kernel, "change"), text(kernel, "decision"),
                                 text(kernel, "verdict"), text(kernel, "file"), text(kernel, "name")));
@@ -44,6 +48,25 @@ std::vector<std::string> kernel_lines(const std::string& json) {
   return lines;
 }
 
+// Every note of the report: the run's as written, each kernel's as "file:name: note".
+std::set<std::string> report_notes(const std::string& json) {
+  const auto report = nlohmann::json::parse(json, nullptr, false);
+  std::set<std::string> notes;
+  if (!report.is_object()) return notes;
+  auto add_strings = [&](const nlohmann::json& list, const std::string& prefix) {
+    if (!list.is_array()) return;
+    for (const auto& note : list)
+      if (note.is_string()) notes.insert(prefix + note.get<std::string>());
+  };
+  if (report.contains("notes")) add_strings(report.at("notes"), "");
+  if (report.contains("kernels") && report.at("kernels").is_array())
+    for (const auto& kernel : report.at("kernels"))
+      if (kernel.is_object() && kernel.contains("notes"))
+        add_strings(kernel.at("notes"), fmt::format("{}:{}: ", text(kernel, "file"), text(kernel, "name")));
+  return notes;
+}
+
+// A file's non-empty lines; none where the file is absent.
 std::vector<std::string> expected_lines(const fs::path& file) {
   std::ifstream in(file);
   std::vector<std::string> lines;
@@ -71,6 +94,13 @@ TEST_CASE("e2e: kforecast pr on every fixture repository") {
     expected.pop_back();
     CHECK(kernel_lines(run.out) == expected);
     CHECK(fmt::format("exit {}", run.status) == exit_line);
+    // Notes say why a kernel changed, or that one did not: the kernel lines alone cannot tell a
+    // change the scan named from one only the machine code showed.
+    const auto notes = report_notes(run.out);
+    for (const auto& note : expected_lines(dir / "notes.txt")) {
+      INFO("expected note: " << note);
+      CHECK(notes.contains(note));
+    }
   }
 }
 

@@ -11,7 +11,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-kernels::KernelSite site_of(const kernels::RevisionSources& sources, const std::string& file, const std::string& name) {
+kernel_changes::KernelSite site_of(const kernels::RevisionSources& sources, const std::string& file, const std::string& name) {
   const auto& functions = sources.scanned(file).functions;
   for (std::size_t i = 0; i < functions.size(); ++i)
     if (functions[i].qualified_name == name && functions[i].kind == kernels::FunctionKind::global)

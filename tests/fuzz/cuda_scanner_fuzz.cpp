@@ -6,13 +6,13 @@
 #include <cstdint>
 #include <string_view>
 
+#include "kernel_changes/changed_kernels.hpp"
+#include "kernel_changes/launch_inputs.hpp"
+#include "kernel_changes/library_kernels.hpp"
 #include "kernels/call_graph.hpp"
-#include "kernels/changed_kernels.hpp"
 #include "kernels/fingerprint.hpp"
-#include "kernels/launch_inputs.hpp"
 #include "kernels/launch_sites.hpp"
 #include "kernels/lexer.hpp"
-#include "kernels/library_kernels.hpp"
 #include "kernels/scanner.hpp"
 #include "kernels/token_similarity.hpp"
 
@@ -26,6 +26,7 @@ bool within(const kforecast::kernels::Span& span, std::size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace kforecast::kernels;
+  using namespace kforecast::kernel_changes;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
   // Every token lies inside the input, in order, on the line its offset says.

@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "scanned.hpp"
+#include "support/scanned.hpp"
 
 using namespace kforecast::kernels;
 using namespace kforecast::kernels::testing;
@@ -150,4 +150,37 @@ TEST_CASE("kernels: a view's call operator and a cast are no calls through a val
   CHECK(graph.dispatches(one(graph, "pointer"), classes));
   CHECK(graph.dispatches(one(graph, "deref"), classes));
   CHECK(graph.dispatches(one(graph, "chained"), classes));
+}
+
+TEST_CASE("kernels: a call through an alias of a class or a namespace calls the target's member") {
+  const auto scanned = scan_cuda_source(
+      "namespace ns { template <typename T> struct Foo { __device__ static T bar(T x); };\n"
+      "  struct Plain { __device__ static int baz(int x); }; }\n"
+      "template <typename T> __device__ T ns::Foo<T>::bar(T x) { return x * 2; }\n"
+      "__device__ int ns::Plain::baz(int x) { return x + 1; }\n"
+      "__device__ int bar(int x) { return x; }\n"
+      "using Alias = ns::Foo<float>;\n"
+      "typedef ns::Plain P;\n"
+      "namespace n2 = ns;\n"
+      "__global__ void by_using(float* x) { x[0] = Alias::bar(x[0]); }\n"
+      "__global__ void by_typedef(int* x) { x[0] = P::baz(x[0]); }\n"
+      "__global__ void by_namespace(int* x) { x[0] = n2::Plain::baz(x[0]); }\n"
+      "__global__ void by_local(int* x) { using Q = n2::Plain; x[0] = Q::baz(x[0]); }\n"
+      "__global__ void unrelated(int* x) { x[0] = bar(x[0]); }\n");
+  REQUIRE(scanned.aliases.size() == 3);
+  CHECK(scanned.aliases[0].name == "Alias");
+  CHECK(scanned.aliases[0].target == "ns::Foo");
+  CHECK(scanned.aliases[1].name == "P");
+  CHECK(scanned.aliases[2].target == "ns");
+  const CallGraph graph(scanned);
+  // The out-of-class definition and the declaration in the class: both are ns::Foo::bar.
+  const auto reached = [&](std::string_view kernel) {
+    const auto names = names_of(graph, graph.reachable_from(one(graph, kernel)));
+    return std::set<std::string>(names.begin(), names.end());
+  };
+  CHECK(reached("by_using") == std::set<std::string>{"ns::Foo::bar"});
+  CHECK(reached("by_typedef") == std::set<std::string>{"ns::Plain::baz"});
+  CHECK(reached("by_namespace") == std::set<std::string>{"ns::Plain::baz"});
+  CHECK(reached("by_local") == std::set<std::string>{"ns::Plain::baz"});
+  CHECK(reached("unrelated") == std::set<std::string>{"bar"});
 }

@@ -65,5 +65,5 @@ TEST_CASE("kernels: a fingerprint can leave out spans, such as member function b
   const Span left_a[] = {member(a)}, left_b[] = {member(b)}, left_c[] = {member(c)};
   CHECK(token_fingerprint(a, whole_a, left_a) == token_fingerprint(b, whole_b, left_b));
   CHECK(token_fingerprint(a, whole_a, left_a) != token_fingerprint(c, whole_c, left_c));
-  CHECK(token_fingerprint(a, whole_a, {}) == token_fingerprint(a, whole_a));
+  CHECK(token_fingerprint(a, whole_a, std::span<const Span>{}) == token_fingerprint(a, whole_a));
 }

@@ -5,7 +5,7 @@
 
 #include "kernels/call_graph.hpp"
 #include "kernels/fingerprint.hpp"
-#include "scanned.hpp"
+#include "support/scanned.hpp"
 
 using namespace kforecast::kernels;
 using namespace kforecast::kernels::testing;

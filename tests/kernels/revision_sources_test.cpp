@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "scanned.hpp"
+#include "support/scanned.hpp"
 
 using namespace kforecast::kernels;
 

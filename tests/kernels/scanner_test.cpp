@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "kernels/lexer.hpp"
-#include "scanned.hpp"
+#include "support/scanned.hpp"
 
 using namespace kforecast::kernels;
 using namespace kforecast::kernels::testing;

@@ -115,7 +115,7 @@ struct Harness {
     std::set<std::string, std::less<>> touched;
     for (const auto& [path, text] : head_files) touched.insert(path);
     for (const auto& [path, text] : base_files) touched.insert(path);
-    const auto analysis = kernels::find_changed_kernels(base, head, {}, touched);
+    const auto analysis = kernel_changes::find_changed_kernels(base, head, {}, touched);
     // The caches the environment names, as cli opens them.
     std::optional<policy::PtxCache> ptx;
     std::optional<embedded::FactsCache> facts;
