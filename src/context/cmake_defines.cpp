@@ -53,6 +53,8 @@ class Reader {
     for (const char* flags : {"CMAKE_CUDA_FLAGS", "CUDA_NVCC_FLAGS"})
       if (auto value = variables.find(flags); value != variables.end())
         add_define_words(flag_words(value->second), fmt::format("{} ({})", file, flags));
+    if (auto value = variables.find("CMAKE_CUDA_SEPARABLE_COMPILATION"); value != variables.end())
+      add_separable(value->second, variables, fmt::format("{} (CMAKE_CUDA_SEPARABLE_COMPILATION)", file));
     // The language standard CMake passes as -std= for the CUDA files, the C++ one standing in.
     for (const char* standard : {"CMAKE_CUDA_STANDARD", "CMAKE_CXX_STANDARD"})
       if (auto value = variables.find(standard); value != variables.end() && is_standard_number(value->second)) {
@@ -234,9 +236,33 @@ class Reader {
         add_define(words[++i], where);
       else if (words[i].starts_with("-D"))
         add_define(words[i].substr(2), where);
-      else if (code_flag(words[i]) && m_result.flags.size() < m_limits.max_defines)
-        m_result.flags.push_back({words[i], where});
+      else if (words[i] == "-dc" || words[i] == "--device-c")
+        add_flag("-rdc=true", where);
+      else if (code_flag(words[i]))
+        add_flag(words[i], where);
     }
+  }
+
+  void add_flag(const std::string& flag, const std::string& where) {
+    if (m_result.flags.size() >= m_limits.max_defines) return;
+    if (std::ranges::find(m_result.flags, flag, &FoundDefine::text) == m_result.flags.end())
+      m_result.flags.push_back({flag, where});
+  }
+
+  // CUDA_SEPARABLE_COMPILATION (a target's, or CMAKE_ its default): CMake compiles the target's
+  // CUDA files with -rdc=true, so a kernel may call a device function of another file. kforecast
+  // reads one context for the project, so one such target makes every unit relocatable: that
+  // compiles whole-program code too, the same way at both revisions.
+  void add_separable(const std::string& value, const Variables& variables, const std::string& where) {
+    if (evaluate_condition({value}, variables, m_arch) == Truth::yes) add_flag("-rdc=true", where);
+  }
+
+  // set_target_properties(T... PROPERTIES NAME VALUE ...) and set_property(TARGET T... PROPERTY
+  // NAME VALUE): the separable-compilation property.
+  void read_target_properties(const std::vector<std::string>& words, const Variables& variables,
+                              const std::string& where) {
+    for (std::size_t i = 0; i + 1 < words.size(); ++i)
+      if (words[i] == "CUDA_SEPARABLE_COMPILATION") add_separable(words[i + 1], variables, where);
   }
 
   static bool is_standard_number(const std::string& value) {
@@ -268,6 +294,8 @@ class Reader {
         if (std::ranges::find(scopes, words[i]) != scopes.end()) continue;
         add_define(words[i].starts_with("-D") ? words[i].substr(2) : words[i], where);
       }
+    } else if (name == "set_target_properties" || name == "set_property") {
+      read_target_properties(words, variables, where);
     } else if (name == "add_subdirectory") {
       add_subdirectory(command, variables, place);
     } else if (auto output = computed_variable(name, words)) {
@@ -369,9 +397,9 @@ bool code_flag(std::string_view word) {
       "--extended-lambda",       "-extended-lambda", "--expt-extended-lambda", "-expt-extended-lambda",
       "--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--use_fast_math", "-use_fast_math",
       "--use-fast-math",         "-use-fast-math"};
-  static constexpr std::array<std::string_view, 10> prefixes{"-std=",      "--std=",      "-ftz=",       "--ftz=",
-                                                              "-prec-div=", "--prec-div=", "-prec-sqrt=", "--prec-sqrt=",
-                                                              "-fmad=",     "--fmad="};
+  static constexpr std::array<std::string_view, 12> prefixes{
+      "-std=",       "--std=",        "-ftz=",  "--ftz=",  "-prec-div=", "--prec-div=", "-prec-sqrt=",
+      "--prec-sqrt=", "-fmad=",       "--fmad=", "-rdc=",  "--relocatable-device-code="};
   if (std::ranges::find(exact, word) != exact.end()) return true;
   return std::ranges::any_of(prefixes, [&](std::string_view prefix) { return word.starts_with(prefix); });
 }

@@ -52,8 +52,9 @@ struct CMakeLimits {
 struct CMakeDefines {
   std::vector<FoundDefine> defines;  // in the order the build states them
   // The flags among the same words that change what device code means or compiles to
-  // (code_flag(): --extended-lambda, --use_fast_math, -std=c++17, ...), and -std=c++NN for
-  // CMAKE_CUDA_STANDARD (else CMAKE_CXX_STANDARD), in the order the build states them.
+  // (code_flag(): --extended-lambda, --use_fast_math, -std=c++17, ...), -rdc=true for -dc and for
+  // CUDA_SEPARABLE_COMPILATION, and -std=c++NN for CMAKE_CUDA_STANDARD (else CMAKE_CXX_STANDARD),
+  // in the order the build states them; each once.
   std::vector<FoundDefine> flags;
   std::vector<std::string> files;    // the CMakeLists.txt files read, the root's first
   std::vector<std::string> notes;    // what could not be read ("samples/CMakeLists.txt: line 3: ...")

@@ -20,6 +20,7 @@ enum class Rule {
   standard,
   allow,  // passed as "-name" or "-name=value"
   ptxas,  // -Xptxas: passed where every ptxas option in it is harmless
+  relocatable,  // -dc: relocatable device code, passed as -rdc=true (kforecast picks the output)
   drop,   // not passed, harmless: the reason says why kforecast does not need it
   refuse  // not passed, and the reason says what it would have done
 };
@@ -114,7 +115,8 @@ constexpr std::array options{
     OptionSpec{"-cubin", none, drop, picks_output},
     OptionSpec{"-ptx", none, drop, picks_output},
     OptionSpec{"-fatbin", none, drop, picks_output},
-    OptionSpec{"-dc", none, drop, picks_output},
+    OptionSpec{"-dc", none, relocatable},
+    OptionSpec{"--device-c", none, relocatable},
     OptionSpec{"-dw", none, drop, picks_output},
     OptionSpec{"-dlink", none, drop, picks_output},
     OptionSpec{"-E", none, drop, picks_output},
@@ -318,6 +320,9 @@ void apply(const Match& match, const FolderPlace& place, const FolderLookup& loo
     case ptxas:
       if (!harmless_ptxas_options(match.value)) return refuse_with("a ptxas option not on kforecast's allow-list");
       return add_once(context.flags, spelled(match));
+    case relocatable:
+      // Without it, a kernel that calls a device function of another file stops ptxas.
+      return add_once(context.flags, std::string("-rdc=true"));
     case drop:
       return drop_with(spec.reason);
     case refuse:

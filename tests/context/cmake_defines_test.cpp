@@ -246,3 +246,26 @@ add_definitions(-DAFTER)
                                        std::nullopt);
   CHECK(texts(read) == Strings{"SECOND", "AFTER"});
 }
+
+TEST_CASE("cmake defines: separable compilation, a target's or the default, and -dc make the code relocatable") {
+  const auto flags = [](const std::string& cmake) {
+    Strings out;
+    for (const auto& flag : read_cmake_defines(files_reader({{"CMakeLists.txt", cmake}}), std::nullopt).flags)
+      out.push_back(flag.text);
+    return out;
+  };
+  CHECK(flags("set_target_properties(a b PROPERTIES POSITION_INDEPENDENT_CODE ON CUDA_SEPARABLE_COMPILATION ON)\n") ==
+        Strings{"-rdc=true"});
+  CHECK(flags("set_property(TARGET a PROPERTY CUDA_SEPARABLE_COMPILATION TRUE)\n") == Strings{"-rdc=true"});
+  CHECK(flags("set(CMAKE_CUDA_SEPARABLE_COMPILATION ON)\n") == Strings{"-rdc=true"});
+  CHECK(flags("set(SEP YES)\nset_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ${SEP})\n") ==
+        Strings{"-rdc=true"});
+  CHECK(flags("set(CMAKE_CUDA_FLAGS \"-dc --relocatable-device-code=true\")\n") ==
+        Strings{"-rdc=true", "--relocatable-device-code=true"});
+  CHECK(flags("set_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)\n").empty());
+  const auto read = read_cmake_defines(
+      files_reader({{"CMakeLists.txt", "set_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n"}}),
+      std::nullopt);
+  REQUIRE(read.flags.size() == 1);
+  CHECK(read.flags[0].where == "CMakeLists.txt:1");
+}

@@ -222,3 +222,9 @@ TEST_CASE("flag filter: string-valued defines with quotes, braces, slashes and s
   REQUIRE(context.refused.size() == 1);  // the one with a backslash
   CHECK(context.refused[0].starts_with("-DNAME="));
 }
+
+TEST_CASE("flag filter: -dc compiles relocatable device code, as -rdc=true, once") {
+  const auto context = filtered({"-dc", "src/k.cu", "-o", "k.o", "--device-c", "-rdc=true"});
+  CHECK(context.flags == Strings{"-rdc=true"});
+  CHECK(context.refused.empty());
+}
