@@ -93,7 +93,7 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
   };
 
   for (const auto& rule : rules) {
-    if (rule.match.scope != Scope::file) continue;
+    if (!rule.enabled || rule.match.scope != Scope::file) continue;
     if (rule.match.kind == MatcherKind::tokens) match_tokens(rule, view, view.code(), view.code(), found);
     if (rule.match.kind == MatcherKind::block_size) match_launch_block_size(rule, view, found);
     collect(rule, nullptr);
@@ -116,7 +116,7 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
                                  facts,
                                  view.tokens_in({function.signature.begin, function.body.end})};
     for (const auto& rule : rules) {
-      if (rule.match.scope == Scope::file || !in_scope(function, rule.match.scope)) continue;
+      if (!rule.enabled || rule.match.scope == Scope::file || !in_scope(function, rule.match.scope)) continue;
       run_function_rule(rule, unit, found);
       collect(rule, &function);
     }

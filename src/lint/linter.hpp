@@ -38,7 +38,7 @@ struct LintOptions {
   const std::vector<std::uint32_t>* changed_lines = nullptr;
 };
 
-// Diagnostics sorted by line, column and rule id.
+// Diagnostics sorted by line, column and rule id. Rules that are not enabled (opt-in) do not run.
 std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text, std::span<const Rule> rules,
                                     const LintOptions& options = {});
 

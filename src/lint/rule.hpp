@@ -77,6 +77,12 @@ struct Rule {
   std::string good;     // its corrected form
   Matcher match;
   std::string origin;  // "rules/precision.toml:12", where the rule (or its last override) was read
+  // Off rules are opt-in: listed by `kforecast rules`, run only where a rule file turns them on
+  // (enabled = true). A built-in rule is on by default only where its measured precision earns it.
+  bool enabled = true;
+  // The rule's measured precision on the judged set (bench/lint-judged), as the rule file states
+  // it ("97% (116/119)"); empty where it was not measured.
+  std::string precision;
 };
 
 // A rule file's text and the name its messages use.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -17,8 +18,8 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::string_view, 9> rule_fields{"id",  "severity", "summary", "message", "guide",
-                                                      "bad", "good",     "enabled", "match"};
+constexpr std::array<std::string_view, 10> rule_fields{"id",  "severity", "summary", "message", "guide",
+                                                       "bad", "good",     "enabled", "precision", "match"};
 constexpr std::array<std::string_view, 12> match_fields{"kind",         "scope",       "pattern",  "not_after",
                                                         "only_if_uses", "unless_uses", "names",    "fact",
                                                         "above",        "below",       "multiple", "min_pointers"};
@@ -158,6 +159,7 @@ class Reader {
     text(table, "guide", rule.guide, "rule");
     text(table, "bad", rule.bad, "rule");
     text(table, "good", rule.good, "rule");
+    text(table, "precision", rule.precision, "rule");
     if (const toml::node* guide = table.get("guide"); guide && !rule.guide.starts_with("https://"))
       problem(*guide, "guide must be an https:// link to the CUDA guide section");
     if (const toml::node* match = table.get("match")) {
@@ -219,19 +221,18 @@ Result<void> RuleSet::read(std::string_view text, std::string_view name) {
         continue;
       }
       auto existing = std::ranges::find(rules, *id, &Rule::id);
-      if (auto enabled = table["enabled"]; enabled) {
-        if (!enabled.is_boolean()) {
-          reader.problem(*enabled.node(), "'enabled' must be true or false");
+      std::optional<bool> enabled;
+      if (auto flag = table["enabled"]; flag) {
+        if (!flag.is_boolean()) {
+          reader.problem(*flag.node(), "'enabled' must be true or false");
           continue;
         }
-        if (!*enabled.value<bool>()) {
-          if (existing != rules.end()) rules.erase(existing);
-          continue;
-        }
+        enabled = *flag.value<bool>();
       }
       const bool known = existing != rules.end();
       Rule rule = known ? *existing : Rule{.id = *id};
       reader.rule(table, rule, known);
+      if (enabled) rule.enabled = *enabled;
       if (known)
         *existing = std::move(rule);
       else

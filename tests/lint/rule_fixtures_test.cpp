@@ -33,8 +33,17 @@ std::set<std::uint32_t> marked_lines(const std::string& text, const std::string&
   return lines;
 }
 
+// Every built-in rule turned on: a fixture checks what a rule's matcher finds, opt-in or not.
+RuleSet all_rules_on() {
+  RuleSet rules = builtin_rules();
+  std::string text;
+  for (const auto& rule : rules.rules()) text += "[[rule]]\nid = \"" + rule.id + "\"\nenabled = true\n";
+  REQUIRE(rules.read(text, "all-on.toml").has_value());
+  return rules;
+}
+
 void check_fixture(const std::string& id) {
-  static const RuleSet rules = builtin_rules();
+  static const RuleSet rules = all_rules_on();
   REQUIRE(rules.find(id) != nullptr);
   const std::string text = read_fixture(id + ".cu");
   const auto expected = marked_lines(text, id);
@@ -90,8 +99,10 @@ TEST_CASE("lint: each source rule fires on its own bad example and not on its go
   for (const auto& rule : rules.rules()) {
     if (rule.match.kind == MatcherKind::compiler_fact || rule.match.kind == MatcherKind::launch_fact) continue;
     INFO(rule.id);
+    Rule on = rule;
+    on.enabled = true;
     const auto fires = [&](const std::string& text) {
-      const auto found = lint_source("example.cu", text, std::span(&rule, 1));
+      const auto found = lint_source("example.cu", text, std::span(&on, 1));
       return !found.empty();
     };
     CHECK(fires(rule.bad));
