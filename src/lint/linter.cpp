@@ -99,7 +99,7 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
     collect(rule, nullptr);
   }
   for (const auto& function : view.scanned().functions) {
-    if (!function.has_body || function.from_macro) continue;
+    if (!function.has_body || function.from_macro || !view.live(function.body.begin)) continue;
     if (options.changed_lines != nullptr &&
         !changed_within(*options.changed_lines, function.whole.first_line, function.whole.last_line))
       continue;

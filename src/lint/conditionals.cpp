@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "lint/conditionals.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+
+#include "kernels/lexer.hpp"
+#include "kernels/token_text.hpp"
+#include "lint/source_view.hpp"
+
+namespace kforecast::lint {
+namespace {
+
+using kernels::Token;
+using kernels::TokenKind;
+
+// A condition's value; nullopt where it depends on something this file does not say.
+using Value = std::optional<std::int64_t>;
+
+// The lowest __CUDA_ARCH__ lint assumes: the _sync warp intrinsics and independent thread
+// scheduling start with Volta, and code for older GPUs is what a CUDA build of today skips.
+constexpr std::int64_t lowest_arch = 700;
+
+// Macro bodies that name macros, nested deeper than this, are not a real file's conditions.
+constexpr int max_depth = 16;
+
+// Names whose '_'-separated words include one of these are HIP's or a project's own switch for
+// AMD builds (USE_ROCM, __HIP_PLATFORM_AMD__, BNB_HIP): never defined in a CUDA build.
+bool hip_name(std::string_view name) {
+  if (name.empty() || std::ranges::any_of(name, [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
+    return false;
+  std::size_t at = 0;
+  while (at < name.size()) {
+    const std::size_t end = std::min(name.find('_', at), name.size());
+    const std::string_view word = name.substr(at, end - at);
+    for (std::string_view hip : {"HIP", "HIPCC", "HIPRTC", "ROCM", "HCC", "AMD"})
+      if (word == hip) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+struct MacroState {
+  bool known = true;  // false: defined in a branch that may not be compiled, or defined twice differently
+  bool function_like = false;
+  std::string body;
+};
+
+using Macros = std::map<std::string, MacroState, std::less<>>;
+
+class Evaluator {
+ public:
+  Evaluator(std::span<const Token> tokens, const Macros& macros, std::optional<std::int64_t> arch, int depth)
+      : m_tokens(tokens), m_macros(macros), m_arch(arch), m_depth(depth) {}
+
+  Value whole() {
+    const Value value = conditional();
+    return m_at == m_tokens.size() ? value : std::nullopt;
+  }
+
+ private:
+  bool accept(std::string_view punct) {
+    if (m_at < m_tokens.size() && m_tokens[m_at].is_punct(punct)) {
+      ++m_at;
+      return true;
+    }
+    return false;
+  }
+
+  Value conditional() {
+    const Value test = logical_or();
+    if (!accept("?")) return test;
+    const Value yes = conditional();
+    if (!accept(":")) return std::nullopt;
+    const Value no = conditional();
+    if (!test) return yes && no && *yes == *no ? yes : std::nullopt;
+    return *test != 0 ? yes : no;
+  }
+
+  // Short-circuit with unknown operands: true || unknown is true, false && unknown is false.
+  Value logical_or() {
+    Value left = logical_and();
+    while (accept("||")) {
+      const Value right = logical_and();
+      if ((left && *left != 0) || (right && *right != 0))
+        left = 1;
+      else
+        left = left && right ? Value(0) : std::nullopt;
+    }
+    return left;
+  }
+
+  Value logical_and() {
+    Value left = binary(0);
+    while (accept("&&")) {
+      const Value right = binary(0);
+      if ((left && *left == 0) || (right && *right == 0))
+        left = 0;
+      else
+        left = left && right ? Value(1) : std::nullopt;
+    }
+    return left;
+  }
+
+  // Binary operators by level, loosest first; each level is left-associative.
+  Value binary(int level) {
+    static constexpr std::array<std::array<std::string_view, 4>, 7> levels{{{"|"},
+                                                                            {"^"},
+                                                                            {"&"},
+                                                                            {"==", "!="},
+                                                                            {"<", ">", "<=", ">="},
+                                                                            {"<<", ">>"},
+                                                                            {"+", "-"}}};
+    if (level == static_cast<int>(levels.size())) return multiplicative();
+    Value left = binary(level + 1);
+    for (;;) {
+      std::string_view op;
+      for (std::string_view candidate : levels[static_cast<std::size_t>(level)])
+        if (!candidate.empty() && accept(candidate)) op = candidate;
+      if (op.empty()) return left;
+      const Value right = binary(level + 1);
+      left = left && right ? apply(op, *left, *right) : std::nullopt;
+    }
+  }
+
+  Value multiplicative() {
+    Value left = unary();
+    for (;;) {
+      std::string_view op;
+      for (std::string_view candidate : {"*", "/", "%"})
+        if (accept(candidate)) op = candidate;
+      if (op.empty()) return left;
+      const Value right = unary();
+      left = left && right ? apply(op, *left, *right) : std::nullopt;
+    }
+  }
+
+  static Value apply(std::string_view op, std::int64_t a, std::int64_t b) {
+    if (op == "|") return a | b;
+    if (op == "^") return a ^ b;
+    if (op == "&") return a & b;
+    if (op == "==") return a == b;
+    if (op == "!=") return a != b;
+    if (op == "<") return a < b;
+    if (op == ">") return a > b;
+    if (op == "<=") return a <= b;
+    if (op == ">=") return a >= b;
+    if (op == "<<") return b >= 0 && b < 63 ? Value(a << b) : std::nullopt;
+    if (op == ">>") return b >= 0 && b < 63 ? Value(a >> b) : std::nullopt;
+    if (op == "+") return a + b;
+    if (op == "-") return a - b;
+    if (op == "*") return a * b;
+    if (b == 0) return std::nullopt;
+    return op == "/" ? a / b : a % b;
+  }
+
+  Value unary() {
+    if (m_depth > max_depth) return std::nullopt;
+    if (accept("!")) {
+      const Value v = unary();
+      return v ? Value(*v == 0) : std::nullopt;
+    }
+    if (accept("-")) {
+      const Value v = unary();
+      return v ? Value(-*v) : std::nullopt;
+    }
+    if (accept("~")) {
+      const Value v = unary();
+      return v ? Value(~*v) : std::nullopt;
+    }
+    if (accept("+")) return unary();
+    return primary();
+  }
+
+  Value primary() {
+    if (m_at >= m_tokens.size()) return std::nullopt;
+    if (accept("(")) {
+      ++m_depth;
+      const Value v = conditional();
+      --m_depth;
+      return accept(")") ? v : std::nullopt;
+    }
+    const Token& token = m_tokens[m_at++];
+    if (token.kind == TokenKind::number) return integer_literal(token);
+    if (!token.is_identifier()) return std::nullopt;
+    const std::string_view name = token.text();
+    if (name == "defined") return defined();
+    if (name == "true") return 1;
+    if (name == "false") return 0;
+    if (m_at < m_tokens.size() && m_tokens[m_at].is_punct("(")) {  // a function-like macro or __has_include
+      m_at = std::min(m_tokens.size(), kernels::matching_close(m_tokens, m_at) + 1);
+      return std::nullopt;
+    }
+    if (name == "__CUDA_ARCH__") return m_arch;
+    if (hip_name(name)) return 0;
+    return macro_value(name);
+  }
+
+  Value defined() {
+    const bool parenthesised = accept("(");
+    if (m_at >= m_tokens.size() || !m_tokens[m_at].is_identifier()) return std::nullopt;
+    const std::string_view name = m_tokens[m_at++].text();
+    if (parenthesised && !accept(")")) return std::nullopt;
+    if (hip_name(name)) return 0;
+    if (name == "__CUDACC__") return 1;
+    if (auto it = m_macros.find(name); it != m_macros.end() && it->second.known) return 1;
+    return std::nullopt;
+  }
+
+  Value macro_value(std::string_view name) const {
+    auto it = m_macros.find(name);
+    if (it == m_macros.end() || !it->second.known || it->second.function_like) return std::nullopt;
+    const auto tokens = kernels::lex(it->second.body);
+    if (tokens.empty()) return std::nullopt;
+    return Evaluator(tokens, m_macros, m_arch, m_depth + 1).whole();
+  }
+
+  std::span<const Token> m_tokens;
+  const Macros& m_macros;
+  std::optional<std::int64_t> m_arch;
+  int m_depth;
+  std::size_t m_at = 0;
+};
+
+// The condition's value over every __CUDA_ARCH__ from lowest_arch up: known only where it is
+// the same for all of them. The values tried are the boundaries the condition itself names.
+Value evaluate(std::span<const Token> condition, const Macros& macros) {
+  const bool names_arch =
+      std::ranges::any_of(condition, [](const Token& t) { return t.is_identifier("__CUDA_ARCH__"); });
+  if (!names_arch) return Evaluator(condition, macros, std::nullopt, 0).whole();
+  std::set<std::int64_t> archs{lowest_arch, 100000};
+  for (const Token& t : condition)
+    if (auto value = integer_literal(t); value && *value >= lowest_arch && *value < 100000)
+      archs.insert({*value - 1, *value, *value + 1});
+  Value common;
+  for (auto it = archs.lower_bound(lowest_arch); it != archs.end(); ++it) {
+    const Value value = Evaluator(condition, macros, *it, 0).whole();
+    if (!value) return std::nullopt;
+    if (common && (*common != 0) != (*value != 0)) return std::nullopt;
+    common = value;
+  }
+  return common;
+}
+
+struct Branch {
+  bool parent_live = true;
+  bool parent_certain = true;  // every enclosing branch is certainly compiled
+  bool live = true;            // this branch may be compiled
+  bool certain = true;         // ... and certainly is
+  bool decided = false;        // an earlier branch was certainly compiled: the rest are dead
+  bool maybe_taken = false;    // an earlier branch may have been compiled
+};
+
+class LiveReader final : public kernels::DirectiveHandler {
+ public:
+  LiveReader(std::string_view text, LiveCode& out) : m_text(text), m_out(out) {}
+
+  bool directive(const Token& hash, std::span<const Token> words) override {
+    const bool was_live = live();
+    read(words);
+    const std::size_t at = static_cast<std::size_t>(hash.text().data() - m_text.data());
+    if (was_live && !live()) m_dead_from = at;
+    if (!was_live && live()) m_out.dead.emplace_back(m_dead_from, at);
+    return live();
+  }
+
+  void finish() {
+    if (!live()) m_out.dead.emplace_back(m_dead_from, m_text.size());
+  }
+
+ private:
+  bool live() const { return m_branches.empty() || m_branches.back().live; }
+  bool certain() const { return m_branches.empty() || (m_branches.back().live && m_branches.back().certain); }
+
+  Value condition(std::string_view directive, std::span<const Token> rest) const {
+    if (directive == "if" || directive == "elif") return evaluate(rest, m_macros);
+    if (rest.empty() || !rest[0].is_identifier()) return std::nullopt;
+    // #ifdef X is #if defined(X), #ifndef X is #if !defined(X).
+    const std::vector<Token> spelled{Token("defined", 0, TokenKind::identifier), rest[0]};
+    const Value defined = evaluate(spelled, m_macros);
+    if (!defined) return std::nullopt;
+    const bool negated = directive == "ifndef" || directive == "elifndef";
+    return negated ? Value(*defined == 0) : defined;
+  }
+
+  void enter(Branch& branch, Value value) {
+    branch.live = branch.parent_live && !branch.decided && (!value || *value != 0);
+    branch.certain = branch.parent_certain && branch.live && value && *value != 0;
+    branch.decided = branch.decided || (value && *value != 0);
+    branch.maybe_taken = branch.maybe_taken || branch.live;
+  }
+
+  void read(std::span<const Token> words) {
+    if (words.empty() || !words[0].is_identifier()) return;
+    const std::string_view directive = words[0].text();
+    const auto rest = words.subspan(1);
+    if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
+      Branch branch{live(), certain(), true, true, false, false};
+      enter(branch, live() ? condition(directive, rest) : Value(0));
+      m_branches.push_back(branch);
+    } else if (directive == "elif" || directive == "elifdef" || directive == "elifndef") {
+      if (m_branches.empty()) return;
+      Branch& branch = m_branches.back();
+      const std::string_view as_if = directive == "elif" ? "if" : directive == "elifdef" ? "ifdef" : "ifndef";
+      enter(branch, branch.parent_live && !branch.decided ? condition(as_if, rest) : Value(0));
+    } else if (directive == "else") {
+      if (m_branches.empty()) return;
+      Branch& branch = m_branches.back();
+      branch.live = branch.parent_live && !branch.decided;
+      branch.certain = branch.parent_certain && branch.live && !branch.maybe_taken;
+      branch.decided = true;
+    } else if (directive == "endif") {
+      if (!m_branches.empty()) m_branches.pop_back();
+    } else if (live() && directive == "define") {
+      define(rest);
+    } else if (live() && directive == "undef" && !rest.empty() && rest[0].is_identifier()) {
+      if (certain())
+        m_macros.erase(std::string(rest[0].text()));
+      else
+        m_macros[std::string(rest[0].text())].known = false;
+    }
+  }
+
+  void define(std::span<const Token> rest) {
+    if (rest.empty() || !rest[0].is_identifier()) return;
+    MacroState state;
+    std::size_t body = 1;
+    if (rest.size() > 1 && rest[1].is_punct("(") &&
+        rest[1].text().data() == rest[0].text().data() + rest[0].text().size()) {
+      state.function_like = true;
+      body = std::min(rest.size(), kernels::matching_close(rest, 1) + 1);
+    }
+    if (body < rest.size()) {
+      const char* from = rest[body].text().data();
+      const char* to = rest.back().text().data() + rest.back().text().size();
+      state.body.assign(from, static_cast<std::size_t>(to - from));
+    }
+    const std::string name(rest[0].text());
+    auto it = m_macros.find(name);
+    state.known = certain() && (it == m_macros.end() || (it->second.known && it->second.body == state.body));
+    m_macros[name] = std::move(state);
+  }
+
+  std::string_view m_text;
+  LiveCode& m_out;
+  std::vector<Branch> m_branches;
+  Macros m_macros;
+  std::size_t m_dead_from = 0;
+};
+
+}  // namespace
+
+LiveCode cuda_live_code(std::string_view text) {
+  LiveCode live;
+  LiveReader reader(text, live);
+  kernels::lex_code(text, live.code, reader);
+  reader.finish();
+  return live;
+}
+
+bool in_dead_branch(const LiveCode& live, std::size_t offset) {
+  auto it = std::ranges::upper_bound(live.dead, offset, {}, [](const auto& range) { return range.first; });
+  return it != live.dead.begin() && offset < std::prev(it)->second;
+}
+
+}  // namespace kforecast::lint
