@@ -66,13 +66,15 @@ std::string normalised_line(std::string_view line) {
   return text;
 }
 
-std::string render_message(std::string_view message, std::string_view detail) {
+std::string render_placeholder(std::string_view message, std::string_view placeholder, std::string_view value) {
   std::string text(message);
-  constexpr std::string_view placeholder = "{match}";
-  for (std::size_t at = text.find(placeholder); at != std::string::npos;
-       at = text.find(placeholder, at + detail.size()))
-    text.replace(at, placeholder.size(), detail);
+  for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size()))
+    text.replace(at, placeholder.size(), value);
   return text;
+}
+
+std::string render_message(std::string_view message, std::string_view detail) {
+  return render_placeholder(message, "{match}", detail);
 }
 
 std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text, std::span<const Rule> rules,
@@ -98,13 +100,24 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
     if (rule.match.kind == MatcherKind::block_size) match_launch_block_size(rule, view, found);
     collect(rule, nullptr);
   }
+  // Names the file's static_asserts pin (static_assert(COLS % 32 == 0)): loops bounded by them
+  // run the same tiling in every thread (BodyAnalysis).
+  std::vector<std::string_view> asserted;
+  const auto code = view.code();
+  for (std::size_t i = 0; i + 1 < code.size(); ++i) {
+    if (!code[i].is_identifier("static_assert") || !code[i + 1].is_punct("(")) continue;
+    const std::size_t close = closing(code, i + 1);
+    for (std::size_t k = i + 2; k < close && k < code.size(); ++k)
+      if (code[k].is_identifier() && !(k + 1 < code.size() && code[k + 1].is_punct("::")))
+        asserted.push_back(code[k].text());
+  }
   for (const auto& function : view.scanned().functions) {
     if (!function.has_body || function.from_macro || !view.live(function.body.begin)) continue;
     if (options.changed_lines != nullptr &&
         !changed_within(*options.changed_lines, function.whole.first_line, function.whole.last_line))
       continue;
     const auto body = view.tokens_in(function.body);
-    const BodyAnalysis analysis(body);
+    const BodyAnalysis analysis(body, asserted);
     const KernelFacts* facts = nullptr;
     if (options.facts != nullptr)
       if (auto it = options.facts->find(function.qualified_name); it != options.facts->end()) facts = &it->second;
@@ -133,10 +146,12 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
       if (!kept) continue;
     }
     if (suppressed_on_line(view.line_text(line), rule->id)) continue;
+    std::vector<std::string> notes;
+    if (!rule->note.empty() && (rule->note.find("{fix}") == std::string::npos || !finding.fix.empty()))
+      notes.push_back(render_placeholder(render_message(rule->note, finding.detail), "{fix}", finding.fix));
     diagnostics.push_back({std::string(path), line, view.column_of(finding.offset), rule, rule->severity,
                            render_message(rule->message, finding.detail),
-                           finding.function ? finding.function->qualified_name : std::string(),
-                           {},
+                           finding.function ? finding.function->qualified_name : std::string(), std::move(notes),
                            normalised_line(view.line_text(line))});
   }
   std::ranges::sort(diagnostics, [](const Diagnostic& a, const Diagnostic& b) {

@@ -44,6 +44,8 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
 
 // The message with "{match}" replaced by `detail`.
 std::string render_message(std::string_view message, std::string_view detail);
+// The message with every `placeholder` replaced by `value`.
+std::string render_placeholder(std::string_view message, std::string_view placeholder, std::string_view value);
 // Diagnostic::line_text of a source line.
 std::string normalised_line(std::string_view line);
 

@@ -24,6 +24,7 @@ struct Finding {
   // mode it is reported when any line of the function changed, not only its own line.
   bool whole_function = false;
   const kernels::Function* function = nullptr;
+  std::string fix;  // replaces "{fix}" in the rule's note: the rewrite in the code's own words
 };
 
 struct FunctionUnderLint {

@@ -65,6 +65,10 @@ struct Matcher {
   std::optional<double> below;
   std::int64_t multiple = 32;  // block_size, shared_array_stride
   std::int64_t min_pointers = 2;
+  // barrier_in_divergent_branch: what the threads that skip the barrier do next. "continue": they
+  // reach another barrier (or return to a caller that may), so barriers pair up out of step;
+  // "exit": they leave the kernel without another barrier (a bounds check around the rest).
+  std::string skipping_threads = "continue";
 };
 
 struct Rule {
@@ -83,6 +87,11 @@ struct Rule {
   // The rule's measured precision on the judged set (bench/lint-judged), as the rule file states
   // it ("97% (116/119)"); empty where it was not measured.
   std::string precision;
+  // (Fields are in this order so that rules built in code, positionally, stay valid.)
+  // An optional second line after the message: what to do, in the code's own words. "{match}" is
+  // replaced as in the message, "{fix}" by the rewrite the matcher proposes (the line is left
+  // out where the matcher proposes none).
+  std::string note;
 };
 
 // A rule file's text and the name its messages use.

@@ -18,11 +18,11 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::string_view, 10> rule_fields{"id",  "severity", "summary", "message", "guide",
-                                                       "bad", "good",     "enabled", "precision", "match"};
-constexpr std::array<std::string_view, 12> match_fields{"kind",         "scope",       "pattern",  "not_after",
-                                                        "only_if_uses", "unless_uses", "names",    "fact",
-                                                        "above",        "below",       "multiple", "min_pointers"};
+constexpr std::array<std::string_view, 11> rule_fields{"id",  "severity", "summary", "message",   "guide", "bad",
+                                                       "good", "note",    "enabled", "precision", "match"};
+constexpr std::array<std::string_view, 13> match_fields{
+    "kind",  "scope", "pattern",  "not_after",    "only_if_uses",    "unless_uses", "names",
+    "fact",  "above", "below",    "multiple",     "min_pointers",    "skipping_threads"};
 constexpr std::array<std::string_view, 5> compiler_facts{"registers", "spill_bytes", "stack_frame_bytes",
                                                          "shared_bytes", "local_bytes"};
 constexpr std::array<std::string_view, 2> launch_facts{"occupancy", "launch_bounds"};
@@ -122,6 +122,10 @@ class Reader {
     }
     number(table, "multiple", match.multiple, 1);
     number(table, "min_pointers", match.min_pointers, 1);
+    text(table, "skipping_threads", match.skipping_threads, "match");
+    if (match.skipping_threads != "continue" && match.skipping_threads != "exit")
+      problem(*table.get("skipping_threads"),
+              fmt::format("skipping_threads '{}': expected continue or exit", match.skipping_threads));
     check_matcher(table, match);
   }
 
@@ -159,6 +163,7 @@ class Reader {
     text(table, "guide", rule.guide, "rule");
     text(table, "bad", rule.bad, "rule");
     text(table, "good", rule.good, "rule");
+    text(table, "note", rule.note, "rule");
     text(table, "precision", rule.precision, "rule");
     if (const toml::node* guide = table.get("guide"); guide && !rule.guide.starts_with("https://"))
       problem(*guide, "guide must be an https:// link to the CUDA guide section");

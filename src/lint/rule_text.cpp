@@ -69,7 +69,11 @@ std::string rule_explanation(const Rule& rule) {
   std::string out = fmt::format("{} ({}{})\n  {}\n\n", rule.id, to_string(rule.severity),
                                 rule.enabled ? "" : ", opt-in: off unless a rule file sets enabled = true",
                                 rule.summary) +
-                    fmt::format("  {}\n\n", render_message(rule.message, "...")) +
+                    fmt::format("  {}\n", render_message(rule.message, "...")) +
+                    (rule.note.empty() ? std::string()
+                                       : fmt::format("  {}\n", render_placeholder(render_message(rule.note, "..."),
+                                                                                  "{fix}", "..."))) +
+                    "\n" +
                     fmt::format("  Guide: {}\n  Defined at: {}\n", rule.guide, rule.origin);
   if (!rule.precision.empty())
     out += fmt::format("  Precision on real kernels (bench/lint-judged): {}\n", rule.precision);

@@ -45,13 +45,43 @@ std::string text_of(const SourceView& view, std::span<const Token> tokens, std::
   return std::string(view.text().substr(from, to - from));
 }
 
+// Source text cut to fit a one-line message: at most 40 characters, an ellipsis where cut.
+std::string clipped(std::string text) {
+  constexpr std::size_t limit = 40;
+  if (text.size() <= limit) return text;
+  text.resize(limit - 3);
+  return text + "...";
+}
+
 }  // namespace
 
+// A barrier under a thread-dependent condition, told apart by what the threads that skip it do
+// next. In a kernel, when no other barrier follows the outermost such branch or loop (nor sits
+// in its else), those threads leave the kernel: a barrier waits only for threads that have not
+// exited (PTX ISA, bar.sync), so the block does not hang, but the guide leaves it undefined and
+// shared data those threads should store before it is missing. Otherwise they reach a different
+// barrier, and the block's barriers pair up out of step.
 void match_barrier_in_divergent_branch(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
   const auto tokens = unit.body;
-  for (std::size_t i = 0; i < tokens.size(); ++i)
-    if (calls_at(tokens, i) && named(rule, default_barriers, tokens[i].text()) && unit.analysis.in_divergent_branch(i))
-      out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text())});
+  const bool kernel = unit.function.kind == kernels::FunctionKind::global;
+  const auto is_barrier = [&](std::size_t at) { return calls_at(tokens, at) && named(rule, default_barriers, tokens[at].text()); };
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!is_barrier(i)) continue;
+    const ControlRegion* region = unit.analysis.outermost_divergent(i);
+    if (region == nullptr) continue;
+    bool others_reach_barrier = !kernel;
+    for (std::size_t k = region->header_begin; k < tokens.size() && !others_reach_barrier; ++k)
+      if ((k < region->begin || k >= region->end) && is_barrier(k)) others_reach_barrier = true;
+    const bool exit_shape = !others_reach_barrier;
+    if (exit_shape != (rule.match.skipping_threads == "exit")) continue;
+    const std::string_view keyword =
+        region->header_begin >= 2 && tokens[region->header_begin - 2].is_identifier() ? tokens[region->header_begin - 2].text() : "do";
+    const std::string header = clipped(text_of(unit.view, tokens, region->header_begin, region->header_end));
+    const std::string where = region->else_branch ? fmt::format("the else of 'if ({})'", header)
+                              : keyword == "do"   ? std::string("a do loop")
+                                                  : fmt::format("'{} ({})'", keyword, header);
+    out.push_back({unit.view.offset(tokens[i]), fmt::format("'{}()' under {}", tokens[i].text(), where)});
+  }
 }
 
 void match_atomic_uniform_address(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
@@ -129,19 +159,20 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
     // A member (the x of blockIdx.x, v.x) is not the local of the same name.
     const bool member = j >= 2 && (tokens[j - 2].is_punct(".") || tokens[j - 2].is_punct("->") ||
                                    tokens[j - 2].is_punct("::"));
-    return (tokens[j - 1].is_identifier() && !member && analysis.lane_stepping_name(tokens[j - 1].text())) ||
+    return (tokens[j - 1].is_identifier() && !member && analysis.lane_stepping_at(j - 1)) ||
            (j >= 3 && thread_x_at(tokens, j - 3));
   };
   const auto lane_right = [&](std::size_t j) {  // the operand starting just after token j
-    const bool name = tokens[j + 1].is_identifier() && analysis.lane_stepping_name(tokens[j + 1].text());
+    const bool name = tokens[j + 1].is_identifier() && analysis.lane_stepping_at(j + 1);
     const std::size_t after = name ? j + 2 : j + 4;
     const bool divided =
         after < tokens.size() && (tokens[after].is_punct("/") || tokens[after].is_punct(">>"));
     return (name || thread_x_at(tokens, j + 1)) && !divided;
   };
-  const auto stride = [&](const Token& token) {
+  const auto stride = [&](std::size_t at) {
+    const Token& token = tokens[at];
     if (auto value = integer_literal(token)) return *value > 1;
-    return token.is_identifier() && !analysis.lane_dependent_name(token.text()) && token.text() != "threadIdx";
+    return token.is_identifier() && !analysis.lane_dependent_at(at) && token.text() != "threadIdx";
   };
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (!tokens[i].is_identifier() || !tokens[i + 1].is_punct("[") ||
@@ -151,9 +182,9 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
     for (std::size_t j = i + 3; j + 1 < close; ++j) {
       if (!tokens[j].is_punct("*")) continue;
       const bool left = lane_left(j), right = lane_right(j);
-      const Token* scale = left && !right && stride(tokens[j + 1])   ? &tokens[j + 1]
-                           : right && !left && stride(tokens[j - 1]) ? &tokens[j - 1]
-                                                                     : nullptr;
+      const Token* scale = left && !right && stride(j + 1)   ? &tokens[j + 1]
+                           : right && !left && stride(j - 1) ? &tokens[j - 1]
+                                                             : nullptr;
       const auto element = pointee_bytes[static_cast<std::size_t>(std::ranges::find(pointers, tokens[i].text()) -
                                                                   pointers.begin())];
       if (scale != nullptr && !vector_wide(i, element, *scale)) {

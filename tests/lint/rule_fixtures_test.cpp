@@ -65,6 +65,9 @@ TEST_CASE("lint: legacy-warp-intrinsic fires exactly where marked") { check_fixt
 TEST_CASE("lint: syncthreads-in-divergent-branch fires exactly where marked") {
   check_fixture("syncthreads-in-divergent-branch");
 }
+TEST_CASE("lint: syncthreads-with-exited-threads fires exactly where marked") {
+  check_fixture("syncthreads-with-exited-threads");
+}
 TEST_CASE("lint: shared-bank-conflict fires exactly where marked") { check_fixture("shared-bank-conflict"); }
 TEST_CASE("lint: strided-global-access fires exactly where marked") { check_fixture("strided-global-access"); }
 TEST_CASE("lint: atomic-uniform-address fires exactly where marked") { check_fixture("atomic-uniform-address"); }

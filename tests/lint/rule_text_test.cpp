@@ -27,10 +27,12 @@ TEST_CASE("lint: the rule table pads ids, says which rules are opt-in and their 
 TEST_CASE("lint: a rule explained, with its examples indented") {
   const Rule rule{"double-literal",        Severity::warning,        "a double literal", "costs {match}",
                   "https://guide",         "\n\nx = 1.0;\ny = 2.0;", "x = 1.0f;",        {},
-                  "rules/precision.toml:3"};
+                  "rules/precision.toml:3", true,                     "95% (456/480)",    "write {fix} instead"};
   const std::string text = rule_explanation(rule);
   CHECK_THAT(text, StartsWith("double-literal (warning)\n  a double literal\n\n"));
+  CHECK_THAT(text, Contains("  costs ...\n  write ... instead\n\n"));
   CHECK_THAT(text, Contains("  Guide: https://guide\n  Defined at: rules/precision.toml:3\n"));
+  CHECK_THAT(text, Contains("  Precision on real kernels (bench/lint-judged): 95% (456/480)\n"));
   CHECK_THAT(text, Contains("\nFires on:\n    x = 1.0;\n    y = 2.0;\n"));
   CHECK_THAT(text, Contains("\nCorrected:\n    x = 1.0f;\n"));
   Rule bare = rule;
