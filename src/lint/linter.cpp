@@ -36,6 +36,8 @@ void run_function_rule(const Rule& rule, const FunctionUnderLint& unit, std::vec
     case MatcherKind::pointer_parameters_without_restrict:
       if (kernel) match_pointer_parameters_without_restrict(rule, unit, out);
       return;
+    case MatcherKind::volatile_shared_reduction:
+      return match_volatile_shared_reduction(rule, unit, out);
     case MatcherKind::block_size:
       if (kernel) match_launch_bounds_block_size(rule, unit, out);
       return;

@@ -51,6 +51,7 @@ void match_division_in_loop(const Rule& rule, const FunctionUnderLint& unit, std
 void match_local_array_dynamic_index(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionUnderLint& unit,
                                                std::vector<Finding>& out);
+void match_volatile_shared_reduction(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 // Per function: __launch_bounds__; per file: <<<grid, block>>> launches.
 void match_launch_bounds_block_size(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 void match_launch_block_size(const Rule& rule, const SourceView& view, std::vector<Finding>& out);

@@ -29,6 +29,7 @@ enum class MatcherKind {
   division_in_loop,             // integer / or % by a runtime value inside a loop body
   local_array_dynamic_index,    // per-thread array indexed by a value not known at compile time
   pointer_parameters_without_restrict,
+  volatile_shared_reduction,  // volatile shared memory reduced warp-synchronously, without __syncwarp
   block_size,     // __launch_bounds__ or <<<grid, block>>> not a multiple of 32
   compiler_fact,  // NVRTC's ptxas report: registers, spills, stack, shared memory
   launch_fact,    // needs a launch spec (block size, dynamic shared memory)

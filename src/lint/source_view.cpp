@@ -118,6 +118,20 @@ std::optional<std::int64_t> SourceView::named_constant(std::string_view name, in
   return std::nullopt;
 }
 
+std::string SourceView::text_of(std::span<const Token> tokens, std::size_t begin, std::size_t end) const {
+  end = std::min(end, tokens.size());
+  if (begin >= end) return {};
+  const std::size_t from = offset(tokens[begin]);
+  const std::size_t to = offset(tokens[end - 1]) + tokens[end - 1].text().size();
+  return std::string(m_text.substr(from, to - from));
+}
+
+std::string clipped(std::string text, std::size_t limit) {
+  if (text.size() <= limit) return text;
+  text.resize(limit > 3 ? limit - 3 : 0);
+  return text + "...";
+}
+
 std::optional<std::int64_t> integer_literal(const Token& token) {
   if (token.kind != kernels::TokenKind::number || token.text().empty()) return std::nullopt;
   std::string digits;

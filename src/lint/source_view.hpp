@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,10 @@ class SourceView {
   std::string_view text() const { return m_text; }
   std::span<const Token> code() const { return m_code; }
   const kernels::ScannedSource& scanned() const { return m_scanned; }
+
+  // The source text from token `begin` of `tokens` (a span of this view's tokens) to the end of
+  // token `end - 1`, as written; empty where the range is.
+  std::string text_of(std::span<const Token> tokens, std::size_t begin, std::size_t end) const;
 
   // Whether byte `offset` lies in code a CUDA build compiles (not in a dead preprocessor branch).
   bool live(std::size_t offset) const { return !in_dead_branch(m_live, offset); }
@@ -63,6 +68,9 @@ class SourceView {
   std::vector<const kernels::Macro*> m_macros;  // the live ones
   std::vector<std::size_t> m_line_starts;
 };
+
+// Source text cut to fit a one-line message: at most `limit` bytes, "..." where cut.
+std::string clipped(std::string text, std::size_t limit = 40);
 
 // An integer literal's value ("32", "0x20", "256u", "1'024"), if the token is one.
 std::optional<std::int64_t> integer_literal(const Token& token);

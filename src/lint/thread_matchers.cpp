@@ -36,22 +36,7 @@ bool thread_x_at(std::span<const Token> tokens, std::size_t at) {
          tokens[at + 2].is_identifier("x");
 }
 
-// The source text from token `begin` to the end of token `end - 1`, as written.
-std::string text_of(const SourceView& view, std::span<const Token> tokens, std::size_t begin, std::size_t end) {
-  end = std::min(end, tokens.size());
-  if (begin >= end) return {};
-  const std::size_t from = view.offset(tokens[begin]);
-  const std::size_t to = view.offset(tokens[end - 1]) + tokens[end - 1].text().size();
-  return std::string(view.text().substr(from, to - from));
-}
 
-// Source text cut to fit a one-line message: at most 40 characters, an ellipsis where cut.
-std::string clipped(std::string text) {
-  constexpr std::size_t limit = 40;
-  if (text.size() <= limit) return text;
-  text.resize(limit - 3);
-  return text + "...";
-}
 
 }  // namespace
 
@@ -76,7 +61,7 @@ void match_barrier_in_divergent_branch(const Rule& rule, const FunctionUnderLint
     if (exit_shape != (rule.match.skipping_threads == "exit")) continue;
     const std::string_view keyword =
         region->header_begin >= 2 && tokens[region->header_begin - 2].is_identifier() ? tokens[region->header_begin - 2].text() : "do";
-    const std::string header = clipped(text_of(unit.view, tokens, region->header_begin, region->header_end));
+    const std::string header = clipped(unit.view.text_of(tokens, region->header_begin, region->header_end));
     const std::string where = region->else_branch ? fmt::format("the else of 'if ({})'", header)
                               : keyword == "do"   ? std::string("a do loop")
                                                   : fmt::format("'{} ({})'", keyword, header);
@@ -190,7 +175,7 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
       if (scale != nullptr && !vector_wide(i, element, *scale)) {
         out.push_back({unit.view.offset(tokens[i]),
                        fmt::format("{} '{}[{}]'", access_kind(tokens, i, close), tokens[i].text(),
-                                   text_of(unit.view, tokens, i + 2, close))});
+                                   unit.view.text_of(tokens, i + 2, close))});
         break;
       }
     }
@@ -232,8 +217,8 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
     const std::size_t column_close = closing(tokens, row_close + 1);
     if (unit.analysis.lane_dependent(i + 2, row_close) && !unit.analysis.lane_dependent(row_close + 2, column_close))
       out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text()) + "[" +
-                                                      text_of(unit.view, tokens, i + 2, row_close) + "][" +
-                                                      text_of(unit.view, tokens, row_close + 2, column_close) + "]"});
+                                                      unit.view.text_of(tokens, i + 2, row_close) + "][" +
+                                                      unit.view.text_of(tokens, row_close + 2, column_close) + "]"});
   }
 }
 
