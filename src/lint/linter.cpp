@@ -20,7 +20,7 @@ void run_function_rule(const Rule& rule, const FunctionUnderLint& unit, std::vec
   const bool kernel = unit.function.kind == kernels::FunctionKind::global;
   switch (rule.match.kind) {
     case MatcherKind::tokens:
-      return match_tokens(rule, unit.view, unit.whole, unit.whole, out);
+      return match_tokens(rule, unit.view, unit.whole, unit.whole, out, &unit);
     case MatcherKind::barrier_in_divergent_branch:
       return match_barrier_in_divergent_branch(rule, unit, out);
     case MatcherKind::shared_array_stride:
@@ -48,6 +48,23 @@ void run_function_rule(const Rule& rule, const FunctionUnderLint& unit, std::vec
       if (kernel) match_launch_fact(rule, unit, out);
       return;
   }
+}
+
+// A function template of a .cu file that nothing in the file names (no call, no explicit
+// instantiation) is never instantiated there: no code, so nothing to lint. A header's templates
+// are instantiated by the files that include it, and stay.
+bool uninstantiated_template(std::string_view path, const SourceView& view, const kernels::Function& function) {
+  if (function.template_parameters.empty() || function.kind == kernels::FunctionKind::global ||
+      !path.ends_with(".cu") || !function.instantiations.empty() || function.name.starts_with("operator"))
+    return false;
+  for (const auto& macro : view.scanned().macros)  // a macro of this file may call it
+    if (macro.body.find(function.name) != std::string::npos) return false;
+  for (const auto& token : view.code()) {
+    const std::size_t at = view.offset(token);
+    if (at >= function.whole.begin && at < function.whole.end) continue;
+    if (token.is_identifier(function.name)) return false;
+  }
+  return true;
 }
 
 bool changed_within(const std::vector<std::uint32_t>& lines, std::uint32_t first, std::uint32_t last) {
@@ -115,6 +132,7 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
   }
   for (const auto& function : view.scanned().functions) {
     if (!function.has_body || function.from_macro || !view.live(function.body.begin)) continue;
+    if (uninstantiated_template(path, view, function)) continue;
     if (options.changed_lines != nullptr &&
         !changed_within(*options.changed_lines, function.whole.first_line, function.whole.last_line))
       continue;

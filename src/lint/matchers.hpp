@@ -27,6 +27,7 @@ struct Finding {
   std::string fix;  // replaces "{fix}" in the rule's note: the rewrite in the code's own words
 };
 
+
 struct FunctionUnderLint {
   const SourceView& view;
   const kernels::Function& function;
@@ -37,8 +38,9 @@ struct FunctionUnderLint {
   std::span<const Token> whole;        // signature and body
 };
 
+// `unit` is the function the tokens are in (nullptr at file scope): some token classes read it.
 void match_tokens(const Rule& rule, const SourceView& view, std::span<const Token> tokens, std::span<const Token> uses,
-                  std::vector<Finding>& out);
+                  std::vector<Finding>& out, const FunctionUnderLint* unit = nullptr);
 void match_compiler_fact(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 

@@ -22,8 +22,8 @@ std::vector<std::string> fired(const std::vector<Diagnostic>& diagnostics) {
 }
 
 constexpr std::string_view kernel = R"(__global__ void k(float* __restrict__ x, int n) {
-  x[0] = x[0] * 0.5;
-  x[1] = x[1] * 0.25;
+  x[0] = x[0] * 0.1;
+  x[1] = x[1] * 0.3;
   x[2] = 1.0f;  // kforecast: ignore double-literal
   x[3] = 2.0;  // kforecast: ignore double-literal
 }
@@ -37,7 +37,7 @@ TEST_CASE("lint: whole-file mode reports every finding, and a comment on the lin
   REQUIRE(!diagnostics.empty());
   CHECK(diagnostics[0].column == 17);
   CHECK(diagnostics[0].function == "k");
-  CHECK(diagnostics[0].message.starts_with("'0.5' is a double"));
+  CHECK(diagnostics[0].message.starts_with("'0.1' is a double"));
 }
 
 TEST_CASE("lint: changed-line mode reports only on added lines") {
