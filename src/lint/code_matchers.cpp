@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Matchers over declarations, loops and launches: integer division by runtime values in loops,
-// per-thread arrays indexed dynamically (they live in local memory), pointer parameters without
-// __restrict__, and block sizes that leave a warp partly empty.
+// Matchers over declarations, loops and launches: per-thread arrays indexed dynamically (they
+// live in local memory), pointer parameters without __restrict__, and block sizes that leave a
+// warp partly empty.
 
 #include <algorithm>
 #include <array>
@@ -13,12 +13,6 @@
 
 namespace kforecast::lint {
 namespace {
-
-constexpr std::array<std::string_view, 13> integer_words{"int",       "unsigned", "long",    "short",    "size_t",
-                                                         "int32_t",   "uint32_t", "int64_t", "uint64_t", "uint",
-                                                         "ptrdiff_t", "int16_t",  "uint16_t"};
-
-bool is_integer_word(std::string_view word) { return std::ranges::find(integer_words, word) != integer_words.end(); }
 
 // Macro-style constants (TILE, BLOCK_SIZE, N_2) are compile-time values by convention.
 bool looks_constant(std::string_view name) {
@@ -36,65 +30,12 @@ bool contains_word(std::string_view text, std::string_view word) {
   return false;
 }
 
-struct IntegerNames {
-  std::vector<std::string_view> runtime;   // integer variables and parameters
-  std::vector<std::string_view> constant;  // constexpr ones
-};
-
-IntegerNames integer_names(const FunctionUnderLint& unit) {
-  IntegerNames names;
-  for (const auto& parameter : unit.function.parameters) {
-    if (parameter.type.find('*') != std::string::npos || parameter.type.find('&') != std::string::npos) continue;
-    for (auto word : integer_words)
-      if (contains_word(parameter.type, word)) {
-        names.runtime.push_back(parameter.name);
-        break;
-      }
-  }
-  const auto tokens = unit.body;
-  for (std::size_t j = 1; j + 1 < tokens.size(); ++j) {
-    if (!tokens[j].is_identifier() || !tokens[j - 1].is_identifier() || !is_integer_word(tokens[j - 1].text()))
-      continue;
-    if (is_integer_word(tokens[j].text())) continue;  // "unsigned int"
-    bool is_constexpr = false;
-    for (std::size_t k = j; k > 0 && tokens[k - 1].is_identifier(); --k)
-      if (tokens[k - 1].is_identifier("constexpr")) is_constexpr = true;
-    (is_constexpr ? names.constant : names.runtime).push_back(tokens[j].text());
-  }
-  return names;
-}
-
 std::optional<std::int64_t> value_of(const SourceView& view, const Token& token) {
   if (auto literal = integer_literal(token)) return literal;
   return token.is_identifier() ? view.macro_number(token.text()) : std::nullopt;
 }
 
 }  // namespace
-
-void match_division_in_loop(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
-  const auto tokens = unit.body;
-  const IntegerNames names = integer_names(unit);
-  const auto runtime = [&](std::string_view name) {
-    return std::ranges::find(names.runtime, name) != names.runtime.end() &&
-           std::ranges::find(names.constant, name) == names.constant.end();
-  };
-  const std::vector<std::string> operators =
-      rule.match.names.empty() ? std::vector<std::string>{"/", "%", "/=", "%="} : rule.match.names;
-  for (std::size_t i = 1; i + 1 < tokens.size(); ++i) {
-    if (tokens[i].kind != kernels::TokenKind::punctuation ||
-        std::ranges::find(operators, tokens[i].text()) == operators.end() || !unit.analysis.in_loop(i))
-      continue;
-    const Token& right = tokens[i + 1];
-    const bool builtin = (right.is_identifier("blockDim") || right.is_identifier("gridDim")) && i + 2 < tokens.size() &&
-                         tokens[i + 2].is_punct(".");
-    if (!builtin && !(right.is_identifier() && runtime(right.text()))) continue;
-    const Token& left = tokens[i - 1];
-    const bool integer_left = integer_literal(left).has_value() || (left.is_identifier() && runtime(left.text())) ||
-                              (left.is_identifier() && i >= 2 && tokens[i - 2].is_punct("."));  // threadIdx.x
-    if (!tokens[i].text().starts_with('%') && !integer_left) continue;
-    out.push_back({unit.view.offset(tokens[i]), fmt::format("{} {}", tokens[i].text(), right.text())});
-  }
-}
 
 void match_local_array_dynamic_index(const Rule&, const FunctionUnderLint& unit, std::vector<Finding>& out) {
   const auto tokens = unit.body;
