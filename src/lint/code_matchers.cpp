@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Matchers over declarations, loops and launches: per-thread arrays indexed dynamically (they
-// live in local memory), pointer parameters without __restrict__, and block sizes that leave a
-// warp partly empty.
+// Matchers over signatures and launches: pointer parameters without __restrict__, and block
+// sizes that leave a warp partly empty.
 
 #include <algorithm>
 #include <array>
@@ -13,11 +12,6 @@
 
 namespace kforecast::lint {
 namespace {
-
-// Macro-style constants (TILE, BLOCK_SIZE, N_2) are compile-time values by convention.
-bool looks_constant(std::string_view name) {
-  return std::ranges::none_of(name, [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; });
-}
 
 bool contains_word(std::string_view text, std::string_view word) {
   for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
@@ -36,71 +30,6 @@ std::optional<std::int64_t> value_of(const SourceView& view, const Token& token)
 }
 
 }  // namespace
-
-void match_local_array_dynamic_index(const Rule&, const FunctionUnderLint& unit, std::vector<Finding>& out) {
-  const auto tokens = unit.body;
-  const auto& analysis = unit.analysis;
-  // Per-thread arrays: "TYPE NAME [ DIM ]" in a statement without a memory-space qualifier.
-  std::vector<std::string_view> arrays;
-  std::vector<std::size_t> declared_at;
-  std::size_t statement = 0;
-  for (std::size_t j = 0; j + 3 < tokens.size(); ++j) {
-    if (tokens[j].is_punct(";") || tokens[j].is_punct("{") || tokens[j].is_punct("}")) statement = j + 1;
-    if (j == 0 || !tokens[j].is_identifier() || !tokens[j - 1].is_identifier() || !tokens[j + 1].is_punct("["))
-      continue;
-    if (tokens[j - 1].is_identifier("return") || tokens[j - 1].is_identifier("case")) continue;
-    bool qualified = false;
-    for (std::size_t k = statement; k < j; ++k)
-      for (std::string_view word : {"__shared__", "__constant__", "static", "extern"})
-        if (tokens[k].is_identifier(word)) qualified = true;
-    const std::size_t close = closing(tokens, j + 1);
-    if (qualified || close != j + 3 || !value_of(unit.view, tokens[j + 2])) continue;
-    arrays.push_back(tokens[j].text());
-    declared_at.push_back(j);
-  }
-  if (arrays.empty()) return;
-
-  // Loops whose trip count is a compile-time constant: their counters index arrays statically
-  // once the loop is unrolled, so they do not count as dynamic.
-  struct Counter {
-    std::string_view name;
-    std::size_t begin, end;
-  };
-  std::vector<Counter> counters;
-  for (const auto& region : analysis.regions()) {
-    if (region.kind != ControlRegion::Kind::loop || region.header_begin == region.header_end) continue;
-    const auto header = tokens.subspan(region.header_begin, region.header_end - region.header_begin);
-    const auto first = std::ranges::find_if(header, [](const Token& t) { return t.is_punct(";"); });
-    if (first == header.end()) continue;
-    const auto second = std::find_if(first + 1, header.end(), [](const Token& t) { return t.is_punct(";"); });
-    std::string_view counter;
-    for (auto it = header.begin(); it != first; ++it)
-      if (it->is_identifier() && it + 1 != first && (it + 1)->is_punct("=")) counter = it->text();
-    const bool constant_trip = !counter.empty() && std::all_of(first + 1, second, [&](const Token& t) {
-      return !t.is_identifier() || t.text() == counter || looks_constant(t.text()) || t.text() == "sizeof" ||
-             unit.view.macro_number(t.text()) || contains_word(unit.function.template_parameters, t.text());
-    });
-    if (constant_trip) counters.push_back({counter, region.begin, region.end});
-  }
-  const auto static_index_word = [&](std::string_view word, std::size_t at) {
-    if (looks_constant(word) || unit.view.macro_number(word) || contains_word(unit.function.template_parameters, word))
-      return true;
-    return std::ranges::any_of(counters,
-                               [&](const Counter& c) { return c.name == word && at >= c.begin && at < c.end; });
-  };
-  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
-    const auto found = std::ranges::find(arrays, tokens[i].text());
-    if (!tokens[i].is_identifier() || !tokens[i + 1].is_punct("[") || found == arrays.end()) continue;
-    if (i == declared_at[static_cast<std::size_t>(found - arrays.begin())]) continue;
-    const std::size_t close = closing(tokens, i + 1);
-    for (std::size_t k = i + 2; k < close; ++k) {
-      if (!tokens[k].is_identifier() || (k > 0 && tokens[k - 1].is_punct("."))) continue;
-      if (static_index_word(tokens[k].text(), i)) continue;
-      out.push_back({unit.view.offset(tokens[i]), fmt::format("{}[{}]", tokens[i].text(), tokens[k].text())});
-      break;
-    }
-  }
-}
 
 void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionUnderLint& unit,
                                                std::vector<Finding>& out) {
