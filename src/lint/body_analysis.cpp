@@ -85,6 +85,13 @@ std::vector<Variables::ForHeader> for_headers(std::span<const Token> tokens, con
   return headers;
 }
 
+// A loop macro by the usual naming (CUDA_1D_KERNEL_LOOP, CUDA_KERNEL_LOOP): upper case, ending
+// in LOOP, followed by its arguments and a braced body.
+bool loop_macro(std::string_view name) {
+  return name.size() > 5 && name.ends_with("_LOOP") &&
+         std::ranges::none_of(name, [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; });
+}
+
 // The extents of every branch and loop, without their thread dependence (that needs the
 // variables, whose scopes need these extents).
 class RegionFinder {
@@ -151,6 +158,12 @@ class RegionFinder {
         }
       } else if (token.is_identifier("do")) {
         regions.push_back({ControlRegion::Kind::loop, i + 1, i + 1, i + 1, statement_end(i + 1, 0)});
+      } else if (loop_macro(token.text()) && i + 1 < n && m_tokens[i + 1].is_punct("(") &&
+                 (i == 0 || !m_tokens[i - 1].is_punct("."))) {
+        // CUDA_1D_KERNEL_LOOP(i, n) { ... }: a macro that expands to a grid-stride for loop.
+        const std::size_t close = std::min(n, closing(m_tokens, i + 1));
+        if (close + 1 < n && m_tokens[close + 1].is_punct("{"))
+          regions.push_back({ControlRegion::Kind::loop, i + 2, close, close + 1, statement_end(close + 1, 0)});
       }
     }
     return regions;
@@ -341,6 +354,29 @@ const ControlRegion* BodyAnalysis::outermost_divergent(std::size_t at) const {
 bool BodyAnalysis::in_elected_branch(std::size_t at) const {
   return std::ranges::any_of(
       m_regions, [&](const ControlRegion& region) { return region.elects && at >= region.begin && at < region.end; });
+}
+
+bool BodyAnalysis::exclusive(std::size_t a, std::size_t b) const {
+  if (a > b) std::swap(a, b);
+  for (const auto& region : m_regions) {
+    if (region.else_branch && b >= region.begin && b < region.end) {
+      for (const auto& other : m_regions)
+        if (!other.else_branch && other.header_begin == region.header_begin && a >= other.begin && a < other.end)
+          return true;
+    }
+    const bool is_switch = region.kind == ControlRegion::Kind::branch && region.header_begin >= 2 &&
+                           m_tokens[region.header_begin - 2].is_identifier("switch");
+    if (!is_switch || a < region.begin || b >= region.end) continue;
+    // A case label of this switch (at its top brace depth) between the two.
+    int depth = 0;
+    for (std::size_t k = region.begin; k < b; ++k) {
+      if (m_tokens[k].is_punct("{")) ++depth;
+      if (m_tokens[k].is_punct("}")) --depth;
+      if (k > a && depth == 1 && (m_tokens[k].is_identifier("case") || m_tokens[k].is_identifier("default")))
+        return true;
+    }
+  }
+  return false;
 }
 
 const ControlRegion* BodyAnalysis::innermost_loop(std::size_t at) const {

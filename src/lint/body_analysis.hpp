@@ -63,6 +63,9 @@ class BodyAnalysis {
   bool in_elected_branch(std::size_t at) const;
   // Whether token `at` lies in the body of a loop; the innermost such loop, or nullptr.
   bool in_loop(std::size_t at) const { return innermost_loop(at) != nullptr; }
+  // Whether tokens `a` and `b` never run in the same pass: the if and the else of one branch, or
+  // two case labels of one switch (fall-through aside).
+  bool exclusive(std::size_t a, std::size_t b) const;
   const ControlRegion* innermost_loop(std::size_t at) const;
 
  private:

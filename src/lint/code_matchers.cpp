@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Matchers over signatures and launches: pointer parameters without __restrict__, and block
-// sizes that leave a warp partly empty.
+// Matchers over launches: block sizes that leave a warp partly empty.
 
 #include <algorithm>
 #include <array>
@@ -13,16 +12,6 @@
 namespace kforecast::lint {
 namespace {
 
-bool contains_word(std::string_view text, std::string_view word) {
-  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    const bool left = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
-    const std::size_t after = at + word.size();
-    const bool right =
-        after >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_');
-    if (left && right) return true;
-  }
-  return false;
-}
 
 std::optional<std::int64_t> value_of(const SourceView& view, const Token& token) {
   if (auto literal = integer_literal(token)) return literal;
@@ -30,25 +19,6 @@ std::optional<std::int64_t> value_of(const SourceView& view, const Token& token)
 }
 
 }  // namespace
-
-void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionUnderLint& unit,
-                                               std::vector<Finding>& out) {
-  std::vector<std::string> pointers, unrestricted;
-  for (const auto& parameter : unit.function.parameters) {
-    if (parameter.type.find('*') == std::string::npos) continue;
-    pointers.push_back(parameter.name);
-    if (!contains_word(parameter.type, "__restrict__") && !contains_word(parameter.type, "__restrict"))
-      unrestricted.push_back(parameter.name.empty() ? "(unnamed)" : parameter.name);
-  }
-  if (static_cast<std::int64_t>(pointers.size()) < rule.match.min_pointers || unrestricted.empty()) return;
-  std::size_t at = unit.function.signature.begin;
-  for (const auto& token : unit.signature)
-    if (token.is_identifier(unit.function.name)) {
-      at = unit.view.offset(token);
-      break;
-    }
-  out.push_back({at, fmt::format("{}", fmt::join(unrestricted, ", ")), true});
-}
 
 void match_launch_bounds_block_size(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
   const auto tokens = unit.signature;

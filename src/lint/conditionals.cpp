@@ -256,6 +256,9 @@ struct Branch {
   bool certain = true;         // ... and certainly is
   bool decided = false;        // an earlier branch was certainly compiled: the rest are dead
   bool maybe_taken = false;    // an earlier branch may have been compiled
+  // The live branches so far, and where the current one started (when it is live).
+  std::vector<std::pair<std::size_t, std::size_t>> live_branches;
+  std::size_t branch_start = 0;
 };
 
 class LiveReader final : public kernels::DirectiveHandler {
@@ -264,8 +267,9 @@ class LiveReader final : public kernels::DirectiveHandler {
 
   bool directive(const Token& hash, std::span<const Token> words) override {
     const bool was_live = live();
-    read(words);
     const std::size_t at = static_cast<std::size_t>(hash.text().data() - m_text.data());
+    m_at = at;
+    read(words);
     if (was_live && !live()) m_dead_from = at;
     if (!was_live && live()) m_out.dead.emplace_back(m_dead_from, at);
     return live();
@@ -290,6 +294,12 @@ class LiveReader final : public kernels::DirectiveHandler {
     return negated ? Value(*defined == 0) : defined;
   }
 
+  // The branch that ends at the current directive, if it was live.
+  void close_branch(Branch& branch) const {
+    if (branch.live) branch.live_branches.emplace_back(branch.branch_start, m_at);
+    branch.branch_start = m_at;
+  }
+
   void enter(Branch& branch, Value value) {
     branch.live = branch.parent_live && !branch.decided && (!value || *value != 0);
     branch.certain = branch.parent_certain && branch.live && value && *value != 0;
@@ -302,22 +312,27 @@ class LiveReader final : public kernels::DirectiveHandler {
     const std::string_view directive = words[0].text();
     const auto rest = words.subspan(1);
     if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
-      Branch branch{live(), certain(), true, true, false, false};
+      Branch branch{live(), certain(), true, true, false, false, {}, m_at};
       enter(branch, live() ? condition(directive, rest) : Value(0));
       m_branches.push_back(branch);
     } else if (directive == "elif" || directive == "elifdef" || directive == "elifndef") {
       if (m_branches.empty()) return;
       Branch& branch = m_branches.back();
+      close_branch(branch);
       const std::string_view as_if = directive == "elif" ? "if" : directive == "elifdef" ? "ifdef" : "ifndef";
       enter(branch, branch.parent_live && !branch.decided ? condition(as_if, rest) : Value(0));
     } else if (directive == "else") {
       if (m_branches.empty()) return;
       Branch& branch = m_branches.back();
+      close_branch(branch);
       branch.live = branch.parent_live && !branch.decided;
       branch.certain = branch.parent_certain && branch.live && !branch.maybe_taken;
       branch.decided = true;
     } else if (directive == "endif") {
-      if (!m_branches.empty()) m_branches.pop_back();
+      if (m_branches.empty()) return;
+      close_branch(m_branches.back());
+      if (m_branches.back().live_branches.size() > 1) m_out.alternatives.push_back(m_branches.back().live_branches);
+      m_branches.pop_back();
     } else if (live() && directive == "define") {
       define(rest);
     } else if (live() && directive == "undef" && !rest.empty() && rest[0].is_identifier()) {
@@ -353,6 +368,7 @@ class LiveReader final : public kernels::DirectiveHandler {
   std::vector<Branch> m_branches;
   Macros m_macros;
   std::size_t m_dead_from = 0;
+  std::size_t m_at = 0;  // the byte offset of the directive being read
 };
 
 }  // namespace
@@ -363,6 +379,18 @@ LiveCode cuda_live_code(std::string_view text) {
   kernels::lex_code(text, live.code, reader);
   reader.finish();
   return live;
+}
+
+bool in_alternative_branches(const LiveCode& live, std::size_t a, std::size_t b) {
+  for (const auto& group : live.alternatives) {
+    std::size_t branch_a = SIZE_MAX, branch_b = SIZE_MAX;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      if (a >= group[k].first && a < group[k].second) branch_a = k;
+      if (b >= group[k].first && b < group[k].second) branch_b = k;
+    }
+    if (branch_a != SIZE_MAX && branch_b != SIZE_MAX && branch_a != branch_b) return true;
+  }
+  return false;
 }
 
 bool in_dead_branch(const LiveCode& live, std::size_t offset) {

@@ -28,11 +28,16 @@ struct LiveCode {
   // Byte ranges [begin, end) of dead branches, in order: from the directive that starts one to
   // the directive that ends it.
   std::vector<std::pair<std::size_t, std::size_t>> dead;
+  // The live branches of each conditional this file cannot settle, as byte ranges [begin, end):
+  // code in two of them is never compiled together (#ifdef FAST ... #else ... #endif).
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> alternatives;
 };
 
 LiveCode cuda_live_code(std::string_view text);
 
 // Whether byte `offset` lies in a dead branch.
 bool in_dead_branch(const LiveCode& live, std::size_t offset);
+// Whether bytes `a` and `b` lie in two different branches of one unsettled conditional.
+bool in_alternative_branches(const LiveCode& live, std::size_t a, std::size_t b);
 
 }  // namespace kforecast::lint

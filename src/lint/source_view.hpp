@@ -37,6 +37,8 @@ class SourceView {
 
   // Whether byte `offset` lies in code a CUDA build compiles (not in a dead preprocessor branch).
   bool live(std::size_t offset) const { return !in_dead_branch(m_live, offset); }
+  // Whether two byte offsets lie in different branches of one #if this file cannot settle.
+  bool alternatives(std::size_t a, std::size_t b) const { return in_alternative_branches(m_live, a, b); }
 
   // The code tokens whose first byte lies in the span.
   std::span<const Token> tokens_in(const kernels::Span& span) const;

@@ -202,6 +202,11 @@ void Variables::record_assignments() {
     const std::size_t id = m_of_token[i];
     if (id == none) continue;
     const Variable& v = m_variables[id];
+    // *p = v stores through p; it does not assign p.
+    const bool dereferenced = v.declared_at != i && i > 0 && m_tokens[i - 1].is_punct("*") &&
+                              (i < 2 || !(m_tokens[i - 2].is_identifier() || m_tokens[i - 2].is_punct(")") ||
+                                          m_tokens[i - 2].is_punct("]") || m_tokens[i - 2].kind == kernels::TokenKind::number));
+    if (dereferenced) continue;
     if (i + 1 < n && is_assignment(m_tokens[i + 1])) {
       const std::size_t end = expression_stop(m_tokens, i + 2);
       const bool compound = !m_tokens[i + 1].is_punct("=");

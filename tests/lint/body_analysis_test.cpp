@@ -51,3 +51,11 @@ TEST_CASE("lint: hostile nesting does not exhaust the stack") {
   const BodyAnalysis analysis(tokens);
   CHECK(analysis.in_divergent_branch(index_of(tokens, "__syncthreads")));
 }
+
+TEST_CASE("lint: a grid-stride loop macro is a loop") {
+  const auto tokens = kforecast::kernels::lex("{ CUDA_1D_KERNEL_LOOP(i, n) { a(i); } b(); NOT_A_LOOP_X(c); }");
+  const BodyAnalysis analysis(tokens);
+  CHECK(analysis.in_loop(index_of(tokens, "a")));
+  CHECK_FALSE(analysis.in_loop(index_of(tokens, "b")));
+  CHECK_FALSE(analysis.in_loop(index_of(tokens, "c")));
+}

@@ -49,7 +49,7 @@ TEST_CASE("lint: changed-line mode reports only on added lines") {
 }
 
 TEST_CASE("lint: findings about a whole kernel count when any of its lines was added") {
-  const std::string source = "__global__ void k(float* a, float* b) {\n  a[0] = b[0];\n}\n";
+  const std::string source = "__global__ void k(float* a, float* b) {\n  a[0] = b[0];\n  a[1] = b[1];\n}\n";
   const std::vector<std::uint32_t> body_line{2};
   CHECK(fired(lint_source("k.cu", source, rules().rules(), {nullptr, &body_line})) ==
         std::vector<std::string>{"1:missing-restrict"});
