@@ -83,7 +83,9 @@ void match_launch_block_size(const Rule& rule, const SourceView& view, std::vect
     }
     if (block_end >= tokens.size() || block_end == grid_end + 1) continue;
     const auto threads = block_threads(grid_end + 1, block_end);
-    if (threads && *threads % rule.match.multiple != 0)
+    // A block of one thread is a deliberate serial kernel (set-up, a graph's control node): no
+    // warp to fill.
+    if (threads && *threads > 1 && *threads % rule.match.multiple != 0)
       out.push_back({view.offset(tokens[grid_end + 1]), fmt::format("{} threads per block", *threads)});
   }
 }

@@ -166,11 +166,15 @@ std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text
       if (!kept) continue;
     }
     if (suppressed_on_line(view.line_text(line), rule->id)) continue;
+    const auto variant = rule->variants.find(finding.variant);
+    const auto variant_note = rule->variant_notes.find(finding.variant);
+    const std::string& message = variant == rule->variants.end() ? rule->message : variant->second;
+    const std::string& note = variant_note == rule->variant_notes.end() ? rule->note : variant_note->second;
     std::vector<std::string> notes;
-    if (!rule->note.empty() && (rule->note.find("{fix}") == std::string::npos || !finding.fix.empty()))
-      notes.push_back(render_placeholder(render_message(rule->note, finding.detail), "{fix}", finding.fix));
+    if (!note.empty() && (note.find("{fix}") == std::string::npos || !finding.fix.empty()))
+      notes.push_back(render_placeholder(render_message(note, finding.detail), "{fix}", finding.fix));
     diagnostics.push_back({std::string(path), line, view.column_of(finding.offset), rule, rule->severity,
-                           render_message(rule->message, finding.detail),
+                           render_message(message, finding.detail),
                            finding.function ? finding.function->qualified_name : std::string(), std::move(notes),
                            normalised_line(view.line_text(line))});
   }

@@ -25,6 +25,8 @@ struct Finding {
   bool whole_function = false;
   const kernels::Function* function = nullptr;
   std::string fix;  // replaces "{fix}" in the rule's note: the rewrite in the code's own words
+  // A softer or more specific wording the rule gives under this name ([rule.variants]), if any.
+  std::string variant;
 };
 
 

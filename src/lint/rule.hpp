@@ -7,6 +7,7 @@
 // so a repository adds and overrides rules without rebuilding kforecast.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -55,6 +56,9 @@ struct Matcher {
   std::vector<std::string> not_after;     // the token before the match must not be one of these
   std::vector<std::string> only_if_uses;  // the function must use one of these words ...
   std::vector<std::string> unless_uses;   // ... and none of these
+  // tokens: a match is left out where its block, or the block around that, names one of these
+  // (printf on a path that ends in __trap() reports an error and stops the kernel).
+  std::vector<std::string> unless_in_block;
   // Names a structural matcher looks for (barriers, atomics, element types); empty: its default.
   std::vector<std::string> names;
   // compiler_fact: registers, spill_bytes, stack_frame_bytes, shared_bytes, local_bytes.
@@ -93,6 +97,11 @@ struct Rule {
   // replaced as in the message, "{fix}" by the rewrite the matcher proposes (the line is left
   // out where the matcher proposes none).
   std::string note;
+  // Messages for particular findings, by the name a matcher gives them ([rule.variants]: record =
+  // "..."), each with "{match}" like the message; a finding without one uses the message.
+  std::map<std::string, std::string, std::less<>> variants;
+  // Notes for those findings, by the same names ([rule.variant_notes]).
+  std::map<std::string, std::string, std::less<>> variant_notes;
 };
 
 // A rule file's text and the name its messages use.

@@ -18,10 +18,11 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::string_view, 11> rule_fields{"id",  "severity", "summary", "message",   "guide", "bad",
-                                                       "good", "note",    "enabled", "precision", "match"};
-constexpr std::array<std::string_view, 13> match_fields{
-    "kind",  "scope", "pattern",  "not_after",    "only_if_uses",    "unless_uses", "names",
+constexpr std::array<std::string_view, 13> rule_fields{"id",        "severity", "summary",       "message", "guide",
+                                                       "bad",       "good",     "note",          "enabled", "precision",
+                                                       "variants",  "variant_notes", "match"};
+constexpr std::array<std::string_view, 14> match_fields{
+    "kind",  "scope", "pattern",  "not_after",    "only_if_uses",    "unless_uses", "unless_in_block", "names",
     "fact",  "above", "below",    "multiple",     "min_pointers",    "skipping_threads"};
 constexpr std::array<std::string_view, 5> compiler_facts{"registers", "spill_bytes", "stack_frame_bytes",
                                                          "shared_bytes", "local_bytes"};
@@ -54,6 +55,19 @@ class Reader {
       out = *value;
     else
       problem(*node, fmt::format("{} '{}' must be a string", context, key));
+  }
+
+  void text_table(const toml::table& table, std::string_view key, std::map<std::string, std::string, std::less<>>& out) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return;
+    const toml::table* entries = node->as_table();
+    if (entries == nullptr) return problem(*node, fmt::format("rule '{}' must be a table of strings", key));
+    for (auto&& [name, value] : *entries) {
+      if (auto text = value.value<std::string>())
+        out[std::string(name.str())] = *text;
+      else
+        problem(value, fmt::format("rule '{}.{}' must be a string", key, name.str()));
+    }
   }
 
   void strings(const toml::table& table, std::string_view key, std::vector<std::string>& out) {
@@ -112,6 +126,7 @@ class Reader {
     strings(table, "not_after", match.not_after);
     strings(table, "only_if_uses", match.only_if_uses);
     strings(table, "unless_uses", match.unless_uses);
+    strings(table, "unless_in_block", match.unless_in_block);
     strings(table, "names", match.names);
     text(table, "fact", match.fact, "match");
     number(table, "above", match.above, 0);
@@ -164,6 +179,8 @@ class Reader {
     text(table, "bad", rule.bad, "rule");
     text(table, "good", rule.good, "rule");
     text(table, "note", rule.note, "rule");
+    text_table(table, "variants", rule.variants);
+    text_table(table, "variant_notes", rule.variant_notes);
     text(table, "precision", rule.precision, "rule");
     if (const toml::node* guide = table.get("guide"); guide && !rule.guide.starts_with("https://"))
       problem(*guide, "guide must be an https:// link to the CUDA guide section");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -69,13 +70,50 @@ void match_barrier_in_divergent_branch(const Rule& rule, const FunctionUnderLint
   }
 }
 
+// An atomic whose address is the same for every thread of the block. Not where the address is
+// not known here: in a __device__ helper whose address comes from a pointer parameter (each
+// caller passes its own), or one that reads a per-thread local array (&out[ids[p]]); nor in a
+// branch that elects one thread or lane.
 void match_atomic_uniform_address(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
   const auto tokens = unit.body;
+  const auto& variables = unit.analysis.variables();
+  const bool kernel = unit.function.kind == kernels::FunctionKind::global;
+  const auto pointer_parameter = [&](std::string_view name) {
+    return std::ranges::any_of(unit.function.parameters, [&](const kernels::Parameter& p) {
+      return p.name == name && (p.type.find('*') != std::string::npos || p.type.find('&') != std::string::npos);
+    });
+  };
+  // Whether [begin, end) reads a pointer parameter, directly or through locals set from one.
+  const auto from_parameter = [&](auto&& self, std::size_t begin, std::size_t end, int depth) -> bool {
+    for (std::size_t k = begin; k < end; ++k) {
+      const std::size_t id = variables.at(k);
+      if (id == Variables::none) continue;
+      if (variables[id].free() && pointer_parameter(variables[id].name)) return true;
+      if (!variables[id].free() && depth < 3)
+        for (const auto& r : variables.assigned(id))
+          if (!r.compound && self(self, r.begin, r.end, depth + 1)) return true;
+    }
+    return false;
+  };
+  const auto per_thread_array = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k + 1 < end; ++k) {
+      const std::size_t id = variables.at(k);
+      if (id == Variables::none || variables[id].free() || !variables[id].array || !tokens[k + 1].is_punct("["))
+        continue;
+      bool shared = false;
+      for (std::size_t t = variables[id].type_begin; t < variables[id].type_end; ++t)
+        shared = shared || tokens[t].is_identifier("__shared__");
+      if (!shared) return true;
+    }
+    return false;
+  };
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!calls_at(tokens, i) || !named(rule, default_atomics, tokens[i].text())) continue;
     const std::size_t end = expression_end(tokens, i + 2);
     if (unit.analysis.thread_dependent(i + 2, end) || unit.analysis.in_elected_branch(i)) continue;
-    out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text())});
+    if ((!kernel && from_parameter(from_parameter, i + 2, end, 0)) || per_thread_array(i + 2, end)) continue;
+    out.push_back({unit.view.offset(tokens[i]),
+                   fmt::format("{}({}, ...)", tokens[i].text(), clipped(unit.view.text_of(tokens, i + 2, end)))});
   }
 }
 
@@ -109,6 +147,32 @@ std::int64_t vector_bytes_at(std::span<const Token> tokens, std::size_t at) {
   return 0;
 }
 
+// The bytes of the vector type named in a text (a macro's body), else 0.
+std::int64_t vector_bytes_in(std::string_view text) {
+  for (auto [name, bytes] : {std::pair<std::string_view, std::int64_t>{"float4", 16}, {"int4", 16}, {"uint4", 16},
+                             {"double2", 16}, {"float2", 8}, {"int2", 8}, {"uint2", 8}, {"half2", 4},
+                             {"__half2", 4}, {"__nv_bfloat162", 4}}) {
+    const std::size_t at = text.find(name);
+    if (at != std::string_view::npos && (at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) ||
+                                                      text[at - 1] == '_')))
+      return bytes;
+  }
+  return 0;
+}
+
+// The bytes of the vector an access is moved as when it is the argument of a function-like
+// macro of this file that casts its argument's address (FLOAT4(x[i]) with #define FLOAT4(v)
+// (reinterpret_cast<float4*>(&(v))[0])), else 0.
+std::int64_t vector_bytes_through_macro(const SourceView& view, std::span<const Token> tokens, std::size_t at) {
+  std::size_t k = at;
+  while (k > 0 && (tokens[k - 1].is_punct("(") || tokens[k - 1].is_punct("&"))) --k;
+  if (k == 0 || k == at || !tokens[k - 1].is_identifier()) return 0;
+  for (const auto& macro : view.scanned().macros)
+    if (macro.function_like && macro.name == tokens[k - 1].text() && macro.body.find("cast") != std::string::npos)
+      return vector_bytes_in(macro.body);
+  return 0;
+}
+
 // The bytes of one element a pointer parameter's type points to, 0 where not known.
 std::int64_t element_bytes(std::string_view type) {
   if (type.find("double") != std::string_view::npos) return 8;
@@ -135,7 +199,7 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
   // A stride no wider than the vector each lane moves leaves the lanes' vectors side by side
   // (reinterpret_cast<float4*>(&a[lane * 4])): contiguous, so coalesced.
   const auto vector_wide = [&](std::size_t at, std::int64_t element, const Token& stride_token) {
-    const std::int64_t vector = vector_bytes_at(tokens, at);
+    const std::int64_t vector = std::max(vector_bytes_at(tokens, at), vector_bytes_through_macro(unit.view, tokens, at));
     auto stride = integer_literal(stride_token);
     if (!stride && stride_token.is_identifier()) stride = unit.view.macro_number(stride_token.text());
     return vector > 0 && element > 0 && stride && *stride * element <= vector;
@@ -159,13 +223,41 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
     if (auto value = integer_literal(token)) return *value > 1;
     return token.is_identifier() && !analysis.lane_dependent_at(at) && token.text() != "threadIdx";
   };
+  // Whether the '*' at j lies in a parenthesised group that is then divided or shifted right:
+  // absmax[(i + threadIdx.x * 4) >> 6] is the same entry for neighbouring lanes.
+  const auto divided_group = [&](std::size_t begin, std::size_t j) {
+    int depth = 0;
+    for (std::size_t k = j; k-- > begin;) {
+      if (tokens[k].is_punct(")")) ++depth;
+      if (tokens[k].is_punct("(") && depth-- == 0) {
+        const std::size_t group_end = closing(tokens, k);
+        if (group_end + 1 < tokens.size() && (tokens[group_end + 1].is_punct(">>") || tokens[group_end + 1].is_punct("/")))
+          return true;
+        depth = 0;
+      }
+    }
+    return false;
+  };
+  // The index without a trailing "+ constant": two accesses with the same base and different
+  // offsets are fields of one small record per lane (p[i * 2], p[i * 2 + 1]).
+  const auto record_base = [&](std::size_t begin, std::size_t end) {
+    if (end >= begin + 2 && (tokens[end - 2].is_punct("+")) && integer_literal(tokens[end - 1])) end -= 2;
+    return unit.view.text_of(tokens, begin, end);
+  };
+  std::vector<std::pair<std::string_view, std::string>> bases;  // pointer, index base of every access
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i)
+    if (tokens[i].is_identifier() && tokens[i + 1].is_punct("[") &&
+        std::ranges::find(pointers, tokens[i].text()) != pointers.end())
+      bases.emplace_back(tokens[i].text(), record_base(i + 2, closing(tokens, i + 1)));
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (!tokens[i].is_identifier() || !tokens[i + 1].is_punct("[") ||
         std::ranges::find(pointers, tokens[i].text()) == pointers.end())
       continue;
+    if (const std::size_t id = analysis.variables().at(i); id == Variables::none || !analysis.variables()[id].free())
+      continue;  // a local of the same name, not the parameter
     const std::size_t close = closing(tokens, i + 1);
     for (std::size_t j = i + 3; j + 1 < close; ++j) {
-      if (!tokens[j].is_punct("*")) continue;
+      if (!tokens[j].is_punct("*") || divided_group(i + 2, j)) continue;
       const bool left = lane_left(j), right = lane_right(j);
       const Token* scale = left && !right && stride(j + 1)   ? &tokens[j + 1]
                            : right && !left && stride(j - 1) ? &tokens[j - 1]
@@ -173,9 +265,21 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
       const auto element = pointee_bytes[static_cast<std::size_t>(std::ranges::find(pointers, tokens[i].text()) -
                                                                   pointers.begin())];
       if (scale != nullptr && !vector_wide(i, element, *scale)) {
-        out.push_back({unit.view.offset(tokens[i]),
-                       fmt::format("{} '{}[{}]'", access_kind(tokens, i, close), tokens[i].text(),
-                                   unit.view.text_of(tokens, i + 2, close))});
+        Finding finding{unit.view.offset(tokens[i]),
+                        fmt::format("{} '{}[{}]'", access_kind(tokens, i, close), tokens[i].text(),
+                                    clipped(unit.view.text_of(tokens, i + 2, close), 50))};
+        // A small record per lane: a literal stride of 2 to 4 whose other fields this kernel
+        // also accesses. Every byte is used, in several transactions instead of one.
+        const auto small = integer_literal(*scale);
+        const std::string base = record_base(i + 2, close);
+        const auto fields = std::ranges::count_if(bases, [&](const auto& b) {
+          return b.first == tokens[i].text() && b.second == base;
+        });
+        if (small && *small >= 2 && *small <= 4 && fields >= 2) {
+          finding.variant = "record";
+          finding.fix = fmt::format("move each lane's {} fields as one {}-byte vector", *small, *small * element);
+        }
+        out.push_back(std::move(finding));
         break;
       }
     }

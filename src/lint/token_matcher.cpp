@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/token_text.hpp"
 #include "lint/double_literals.hpp"
 #include "lint/matchers.hpp"
 
@@ -105,6 +106,24 @@ bool uses_any(std::span<const Token> tokens, const std::vector<std::string>& wor
   });
 }
 
+// Whether the block around token `at`, or the block around that, names one of `words`.
+bool block_names(std::span<const Token> tokens, std::size_t at, const std::vector<std::string>& words) {
+  std::size_t open = at;
+  for (int level = 0; level < 2; ++level) {
+    int depth = 0;
+    while (open > 0) {
+      --open;
+      if (tokens[open].is_punct("}")) ++depth;
+      if (tokens[open].is_punct("{") && depth-- == 0) break;
+    }
+    if (!tokens[open].is_punct("{")) return false;
+    const std::size_t close = std::min(tokens.size(), kernels::matching_close(tokens, open));
+    for (std::size_t k = open; k < close; ++k)
+      if (tokens[k].is_identifier() && std::ranges::find(words, tokens[k].text()) != words.end()) return true;
+  }
+  return false;
+}
+
 std::int64_t fact_value(const CompilerFacts& facts, std::string_view name) {
   if (name == "registers") return facts.registers;
   if (name == "spill_bytes") return facts.spill_bytes;
@@ -133,6 +152,7 @@ void match_tokens(const Rule& rule, const SourceView& view, std::span<const Toke
     for (std::size_t k = 0; k < length && all; ++k) all = element_matches(match.pattern[k], view, tokens, i + k, unit);
     if (!all) continue;
     if (i > 0 && std::ranges::find(match.not_after, tokens[i - 1].text()) != match.not_after.end()) continue;
+    if (!match.unless_in_block.empty() && block_names(tokens, i, match.unless_in_block)) continue;
     Finding finding{view.offset(tokens[i]), std::string(tokens[i].text())};
     if (is_double_literal(tokens[i])) finding.fix = std::string(tokens[i].text()) + "f";
     out.push_back(std::move(finding));

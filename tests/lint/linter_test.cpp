@@ -129,3 +129,22 @@ TEST_CASE("lint: strided-global-access names a write as a write and a read as a 
     if (d.rule->id == "strided-global-access") messages.push_back(d.message.substr(0, d.message.find(':')));
   CHECK(messages == std::vector<std::string>{"write 'out[x * n]'", "read 'in[x * n]'", "write 'out[x * 8]'"});
 }
+
+TEST_CASE("lint: a finding can take its rule's softer wording, and a note in the code's own words") {
+  const std::string source =
+      "__global__ void pairs(const float* radii, float* out) {\n"
+      "  int g = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[g] = radii[g * 2] * radii[g * 2 + 1];\n"
+      "  out[g + 1] = radii[g * 3];\n"
+      "}\n";
+  std::vector<Diagnostic> strided;
+  for (auto& d : lint_source("k.cu", source, rules().rules()))
+    if (d.rule->id == "strided-global-access") strided.push_back(d);
+  REQUIRE(strided.size() == 3);  // both fields, and the stride of 3
+  CHECK(strided[0].message.starts_with("read 'radii[g * 2]': each lane accesses a small record field by field"));
+  REQUIRE(strided[0].notes.size() == 1);
+  CHECK(strided[0].notes[0] ==
+        "where the record is aligned, move each lane's 2 fields as one 8-byte vector (a float2 or float4 through "
+        "reinterpret_cast)");
+  CHECK(strided[2].message.starts_with("read 'radii[g * 3]': neighbouring lanes access addresses a stride apart"));
+}
