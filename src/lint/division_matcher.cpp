@@ -272,11 +272,12 @@ void match_division_in_loop(const Rule& rule, const FunctionUnderLint& unit, std
     });
     if (pair != reported.end()) {
       Finding& first = out[pair->finding];
-      first.detail = fmt::format("{} and {} {} {}", first.detail, left_text, op, right_text);
+      first.detail = fmt::format("{} with its {} (one division)", first.detail, op);
       continue;
     }
     reported.push_back({i, left_begin, right_end, loop, left_text, right_text, out.size()});
-    out.push_back({unit.view.offset(tokens[i]), fmt::format("{} {} {}", clipped(left_text), op, right_text)});
+    out.push_back(
+        {unit.view.offset(tokens[i]), fmt::format("'{} {} {}'", clipped(left_text, 30), op, clipped(right_text, 20))});
   }
 }
 

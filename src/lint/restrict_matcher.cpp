@@ -186,7 +186,7 @@ void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionU
         if (depth == 0 && (tokens[when].is_punct(";") || tokens[when].is_punct(","))) break;
       }
     }
-    uses.push_back({owner[id], when, i, access, clipped(unit.view.text_of(tokens, i, end), 30)});
+    uses.push_back({owner[id], when, i, access, clipped(unit.view.text_of(tokens, i, end), 22)});
   }
   std::ranges::stable_sort(uses, {}, &PointerUse::at);
   // A load through one pointer after a store through another, in the order the code runs.
@@ -244,8 +244,10 @@ void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionU
       if (load != nullptr) break;
     }
   if (load == nullptr) return;
+  // The two parameters as declared, restrict added (and const where never written); the others
+  // that lack it are counted, so that the note stays one line.
   std::vector<std::string> rewritten;
-  for (std::size_t p = 0; p < unrestricted.size(); ++p) {
+  for (std::size_t p : {store->parameter, load->parameter}) {
     const bool written = std::ranges::any_of(uses, [&](const PointerUse& u) {
       return u.parameter == p && (u.access == Access::store || u.access == Access::both);
     });
@@ -253,14 +255,16 @@ void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionU
     if (!written && !has_word(type, "const")) type = "const " + type;
     rewritten.push_back(fmt::format("{} __restrict__ {}", type, unrestricted[p].name));
   }
+  std::string fix = fmt::format("{}", fmt::join(rewritten, ", "));
+  if (unrestricted.size() > 2) fix += fmt::format(" (and {} more)", unrestricted.size() - 2);
   std::size_t at = unit.function.signature.begin;
   for (const auto& token : unit.signature)
     if (token.is_identifier(unit.function.name)) {
       at = unit.view.offset(token);
       break;
     }
-  Finding finding{at, fmt::format("'{}' is loaded after the store to '{}'", load->text, store->text), true};
-  finding.fix = fmt::format("{}", fmt::join(rewritten, ", "));
+  Finding finding{at, fmt::format("'{}' loaded after a store to '{}'", load->text, store->text), true};
+  finding.fix = std::move(fix);
   out.push_back(std::move(finding));
 }
 

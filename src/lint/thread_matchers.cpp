@@ -62,7 +62,7 @@ void match_barrier_in_divergent_branch(const Rule& rule, const FunctionUnderLint
     if (exit_shape != (rule.match.skipping_threads == "exit")) continue;
     const std::string_view keyword =
         region->header_begin >= 2 && tokens[region->header_begin - 2].is_identifier() ? tokens[region->header_begin - 2].text() : "do";
-    const std::string header = clipped(unit.view.text_of(tokens, region->header_begin, region->header_end));
+    const std::string header = clipped(unit.view.text_of(tokens, region->header_begin, region->header_end), 30);
     const std::string where = region->else_branch ? fmt::format("the else of 'if ({})'", header)
                               : keyword == "do"   ? std::string("a do loop")
                                                   : fmt::format("'{} ({})'", keyword, header);
@@ -267,7 +267,7 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
       if (scale != nullptr && !vector_wide(i, element, *scale)) {
         Finding finding{unit.view.offset(tokens[i]),
                         fmt::format("{} '{}[{}]'", access_kind(tokens, i, close), tokens[i].text(),
-                                    clipped(unit.view.text_of(tokens, i + 2, close), 50))};
+                                    clipped(unit.view.text_of(tokens, i + 2, close), 30))};
         // A small record per lane: a literal stride of 2 to 4 whose other fields this kernel
         // also accesses. Every byte is used, in several transactions instead of one.
         const auto small = integer_literal(*scale);
@@ -293,6 +293,7 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
     return token.is_identifier() ? unit.view.macro_number(token.text()) : std::nullopt;
   };
   std::vector<std::string_view> tiles;  // 2-D shared arrays of words whose rows are a multiple of 32 words
+  std::vector<std::string> padded;       // each one's declaration with its rows padded: tile[32][32 + 1]
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!tokens[i].is_identifier("__shared__")) continue;
     const std::size_t end = expression_end(tokens, i);
@@ -304,7 +305,12 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
       const std::size_t first_close = closing(tokens, j + 1);
       if (first_close + 3 < end && tokens[first_close + 1].is_punct("[") && tokens[first_close + 3].is_punct("]")) {
         const auto columns = value_of(tokens[first_close + 2]);
-        if (word && columns && *columns > 0 && *columns % rule.match.multiple == 0) tiles.push_back(tokens[j].text());
+        if (word && columns && *columns > 0 && *columns % rule.match.multiple == 0) {
+          tiles.push_back(tokens[j].text());
+          padded.push_back(fmt::format("{}[{}][{} + 1]", tokens[j].text(),
+                                       unit.view.text_of(tokens, j + 2, first_close),
+                                       tokens[first_close + 2].text()));
+        }
       }
       break;
     }
@@ -319,10 +325,13 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
     const std::size_t row_close = closing(tokens, i + 1);
     if (row_close + 1 >= tokens.size() || !tokens[row_close + 1].is_punct("[")) continue;
     const std::size_t column_close = closing(tokens, row_close + 1);
-    if (unit.analysis.lane_dependent(i + 2, row_close) && !unit.analysis.lane_dependent(row_close + 2, column_close))
-      out.push_back({unit.view.offset(tokens[i]), std::string(tokens[i].text()) + "[" +
-                                                      unit.view.text_of(tokens, i + 2, row_close) + "][" +
-                                                      unit.view.text_of(tokens, row_close + 2, column_close) + "]"});
+    if (unit.analysis.lane_dependent(i + 2, row_close) && !unit.analysis.lane_dependent(row_close + 2, column_close)) {
+      Finding finding{unit.view.offset(tokens[i]), std::string(tokens[i].text()) + "[" +
+                                                       unit.view.text_of(tokens, i + 2, row_close) + "][" +
+                                                       unit.view.text_of(tokens, row_close + 2, column_close) + "]"};
+      finding.fix = padded[static_cast<std::size_t>(std::ranges::find(tiles, tokens[i].text()) - tiles.begin())];
+      out.push_back(std::move(finding));
+    }
   }
 }
 

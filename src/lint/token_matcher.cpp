@@ -185,13 +185,14 @@ void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vec
   if (!launch.occupancy) return;  // the caller could not compute it (no GPU table entry, no spec)
   const double below = rule.match.below.value_or(rule.match.above);
   if (*launch.occupancy * 100 >= below) return;
-  out.push_back({unit.function.signature.begin,
-                 fmt::format("{:.0f}% with {} threads per block{} ({}; spec {})", *launch.occupancy * 100, threads,
-                             launch.dynamic_shared_bytes.value_or(0) > 0
-                                 ? fmt::format(" and {} bytes of dynamic shared memory", *launch.dynamic_shared_bytes)
-                                 : std::string(),
-                             launch.occupancy_basis, launch.origin),
-                 true});
+  Finding finding{unit.function.signature.begin,
+                  fmt::format("{:.0f}% with {} threads per block{}", *launch.occupancy * 100, threads,
+                              launch.dynamic_shared_bytes.value_or(0) > 0
+                                  ? fmt::format(" and {} bytes of dynamic shared memory", *launch.dynamic_shared_bytes)
+                                  : std::string()),
+                  true};
+  finding.fix = fmt::format("{}; spec {}", launch.occupancy_basis, launch.origin);
+  out.push_back(std::move(finding));
 }
 
 }  // namespace kforecast::lint

@@ -79,6 +79,7 @@ id = "low-occupancy"
 severity = "warning"
 summary = "s"
 message = "occupancy {match}"
+note = "from {fix}"
 guide = "https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/index.html#occupancy"
 [rule.match]
 kind = "launch_fact"
@@ -102,9 +103,8 @@ fact = "launch_bounds"
   const auto diagnostics = lint_source("k.cu", source, set.rules(), {&facts, nullptr});
   REQUIRE(fired(diagnostics) == std::vector<std::string>{"1:launch-bounds-contradicted", "1:low-occupancy"});
   CHECK(diagnostics[0].message == "512 threads per block (k.cu:3) against __launch_bounds__(256)");
-  CHECK(diagnostics[1].message ==
-        "occupancy 25% with 512 threads per block and 1024 bytes of dynamic shared memory (H100 (sm_90), 100 "
-        "registers; spec k.cu:3)");
+  CHECK(diagnostics[1].message == "occupancy 25% with 512 threads per block and 1024 bytes of dynamic shared memory");
+  CHECK(diagnostics[1].notes == std::vector<std::string>{"from H100 (sm_90), 100 registers; spec k.cu:3"});
   facts["k"].launch = LaunchFacts{256, 0, "k.cu:3", 0.5, "b"};  // at the threshold: not below it
   CHECK(lint_source("k.cu", source, set.rules(), {&facts, nullptr}).empty());
   facts["k"].launch = LaunchFacts{128, 0, "k.cu:3", std::nullopt, ""};  // no occupancy computed: silent
@@ -141,10 +141,10 @@ TEST_CASE("lint: a finding can take its rule's softer wording, and a note in the
   for (auto& d : lint_source("k.cu", source, rules().rules()))
     if (d.rule->id == "strided-global-access") strided.push_back(d);
   REQUIRE(strided.size() == 3);  // both fields, and the stride of 3
-  CHECK(strided[0].message.starts_with("read 'radii[g * 2]': each lane accesses a small record field by field"));
+  CHECK(strided[0].message.starts_with("read 'radii[g * 2]': a small record per lane, accessed field by field"));
   REQUIRE(strided[0].notes.size() == 1);
   CHECK(strided[0].notes[0] ==
         "where the record is aligned, move each lane's 2 fields as one 8-byte vector (a float2 or float4 through "
         "reinterpret_cast)");
-  CHECK(strided[2].message.starts_with("read 'radii[g * 3]': neighbouring lanes access addresses a stride apart"));
+  CHECK(strided[2].message.starts_with("read 'radii[g * 3]': neighbouring lanes touch addresses a stride apart"));
 }

@@ -3,6 +3,7 @@
 // "// expect: RULE", and on none of the near misses (corrected forms, comments, strings, host
 // code) around them.
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -11,6 +12,7 @@
 
 #include "lint/linter.hpp"
 #include "lint/rule_set.hpp"
+#include "lint/rule_text.hpp"
 
 using namespace kforecast::lint;
 
@@ -110,5 +112,25 @@ TEST_CASE("lint: each source rule fires on its own bad example and not on its go
     };
     CHECK(fires(rule.bad));
     CHECK_FALSE(fires(rule.good));
+  }
+}
+
+TEST_CASE("lint: every finding on the fixtures is one line under 160 characters, and so is its note") {
+  static const RuleSet rules = all_rules_on();
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(KF_SOURCE_DIR) + "/fixtures/lint")) {
+    if (entry.path().extension() != ".cu") continue;
+    const std::string name = entry.path().filename().string();
+    const std::string text = read_fixture(name);
+    for (const auto& d : lint_source(name, text, rules.rules())) {
+      INFO(name << ":" << d.line << " [" << d.rule->id << "] " << d.message);
+      CHECK(d.message.size() < 160);
+      CHECK(d.message.find('\n') == std::string::npos);
+      CHECK(d.notes.size() <= 1);
+      for (const auto& note : d.notes) CHECK(note.size() < 160);
+    }
+  }
+  for (const auto& rule : rules.rules()) {  // the facts' rules, which have no fixture
+    INFO(rule.id);
+    CHECK(rule_description(rule).size() < 160);
   }
 }
