@@ -240,8 +240,12 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
   };
   // The index without a trailing "+ constant": two accesses with the same base and different
   // offsets are fields of one small record per lane (p[i * 2], p[i * 2 + 1]).
+  // (or "+ k" with k a counter of a loop over the fields: p[i * 6 + k]).
   const auto record_base = [&](std::size_t begin, std::size_t end) {
-    if (end >= begin + 2 && (tokens[end - 2].is_punct("+")) && integer_literal(tokens[end - 1])) end -= 2;
+    if (end >= begin + 2 && (tokens[end - 2].is_punct("+")) &&
+        (integer_literal(tokens[end - 1]) || (tokens[end - 1].is_identifier() && analysis.in_loop(end - 1) &&
+                                              !analysis.lane_dependent_at(end - 1))))
+      end -= 2;
     return unit.view.text_of(tokens, begin, end);
   };
   std::vector<std::pair<std::string_view, std::string>> bases;  // pointer, index base of every access
@@ -268,14 +272,16 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
         Finding finding{unit.view.offset(tokens[i]),
                         fmt::format("{} '{}[{}]'", access_kind(tokens, i, close), tokens[i].text(),
                                     clipped(unit.view.text_of(tokens, i + 2, close), 30))};
-        // A small record per lane: a literal stride of 2 to 4 whose other fields this kernel
-        // also accesses. Every byte is used, in several transactions instead of one.
+        // A small record per lane: a literal stride of at most 32 bytes whose other fields this
+        // kernel also accesses (p[i * 6 + k]). Every byte is used, in several transactions
+        // instead of one.
         const auto small = integer_literal(*scale);
         const std::string base = record_base(i + 2, close);
         const auto fields = std::ranges::count_if(bases, [&](const auto& b) {
           return b.first == tokens[i].text() && b.second == base;
         });
-        if (small && *small >= 2 && *small <= 4 && fields >= 2) {
+        const std::int64_t record_bytes = small ? *small * (element > 0 ? element : 4) : 0;
+        if (small && *small >= 2 && record_bytes <= 32 && fields >= 2) {
           finding.variant = "record";
           finding.fix = fmt::format("move each lane's {} fields as one {}-byte vector", *small, *small * element);
         }
