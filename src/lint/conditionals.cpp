@@ -55,10 +55,24 @@ struct MacroState {
 
 using Macros = std::map<std::string, MacroState, std::less<>>;
 
+// A quantity a CUDA build knows only from a floor up: the device pass's __CUDA_ARCH__ (sm_70
+// and later) and the toolkit's version (11.0 and later, the oldest toolkit a current project
+// builds with; CUDA 9 brought the _sync intrinsics).
+struct Floor {
+  std::string_view name;
+  std::int64_t lowest;
+};
+constexpr std::array<Floor, 4> floors{{{"__CUDA_ARCH__", lowest_arch},
+                                       {"CUDA_VERSION", 11000},
+                                       {"CUDART_VERSION", 11000},
+                                       {"__CUDACC_VER_MAJOR__", 11}}};
+
 class Evaluator {
  public:
-  Evaluator(std::span<const Token> tokens, const Macros& macros, std::optional<std::int64_t> arch, int depth)
-      : m_tokens(tokens), m_macros(macros), m_arch(arch), m_depth(depth) {}
+  // `floored` names the quantity that has the value `floor_value` in this evaluation.
+  Evaluator(std::span<const Token> tokens, const Macros& macros, std::optional<std::int64_t> floor_value,
+            std::string_view floored, int depth)
+      : m_tokens(tokens), m_macros(macros), m_floor_value(floor_value), m_floored(floored), m_depth(depth) {}
 
   Value whole() {
     const Value value = conditional();
@@ -198,7 +212,8 @@ class Evaluator {
       m_at = std::min(m_tokens.size(), kernels::matching_close(m_tokens, m_at) + 1);
       return std::nullopt;
     }
-    if (name == "__CUDA_ARCH__") return m_arch;
+    for (const auto& floor : floors)
+      if (name == floor.name) return name == m_floored ? m_floor_value : std::nullopt;
     if (hip_name(name)) return 0;
     return macro_value(name);
   }
@@ -219,29 +234,36 @@ class Evaluator {
     if (it == m_macros.end() || !it->second.known || it->second.function_like) return std::nullopt;
     const auto tokens = kernels::lex(it->second.body);
     if (tokens.empty()) return std::nullopt;
-    return Evaluator(tokens, m_macros, m_arch, m_depth + 1).whole();
+    return Evaluator(tokens, m_macros, m_floor_value, m_floored, m_depth + 1).whole();
   }
 
   std::span<const Token> m_tokens;
   const Macros& m_macros;
-  std::optional<std::int64_t> m_arch;
+  std::optional<std::int64_t> m_floor_value;
+  std::string_view m_floored;
   int m_depth;
   std::size_t m_at = 0;
 };
 
-// The condition's value over every __CUDA_ARCH__ from lowest_arch up: known only where it is
-// the same for all of them. The values tried are the boundaries the condition itself names.
+// The condition's value over every value of the floored quantity it names, from its floor up:
+// known only where it is the same for all of them. The values tried are the boundaries the
+// condition itself names. A condition naming two such quantities is not settled.
 Value evaluate(std::span<const Token> condition, const Macros& macros) {
-  const bool names_arch =
-      std::ranges::any_of(condition, [](const Token& t) { return t.is_identifier("__CUDA_ARCH__"); });
-  if (!names_arch) return Evaluator(condition, macros, std::nullopt, 0).whole();
-  std::set<std::int64_t> archs{lowest_arch, 100000};
+  const Floor* named = nullptr;
+  for (const Floor& floor : floors)
+    if (std::ranges::any_of(condition, [&](const Token& t) { return t.is_identifier(floor.name); })) {
+      if (named != nullptr) return std::nullopt;
+      named = &floor;
+    }
+  if (named == nullptr) return Evaluator(condition, macros, std::nullopt, std::string_view(), 0).whole();
+  constexpr std::int64_t top = std::int64_t{1} << 40;
+  std::set<std::int64_t> values{named->lowest, top};
   for (const Token& t : condition)
-    if (auto value = integer_literal(t); value && *value >= lowest_arch && *value < 100000)
-      archs.insert({*value - 1, *value, *value + 1});
+    if (auto value = integer_literal(t); value && *value >= named->lowest && *value < top)
+      values.insert({*value - 1, *value, *value + 1});
   Value common;
-  for (auto it = archs.lower_bound(lowest_arch); it != archs.end(); ++it) {
-    const Value value = Evaluator(condition, macros, *it, 0).whole();
+  for (auto it = values.lower_bound(named->lowest); it != values.end(); ++it) {
+    const Value value = Evaluator(condition, macros, *it, named->name, 0).whole();
     if (!value) return std::nullopt;
     if (common && (*common != 0) != (*value != 0)) return std::nullopt;
     common = value;

@@ -11,6 +11,8 @@
 //   - __CUDA_ARCH__ compared with numbers is the device pass of a GPU of sm_70 (Volta) or later:
 //     `__CUDA_ARCH__ < 700` is dead, `__CUDA_ARCH__ >= 800` may go either way; whether
 //     __CUDA_ARCH__ is defined at all (host or device pass) is not decided;
+//   - the toolkit is CUDA 11 or later (CUDA_VERSION, CUDART_VERSION, __CUDACC_VER_MAJOR__), so
+//     `#if CUDA_VERSION < 9000` (before the _sync intrinsics) is dead;
 //   - object-like macros this file defines with a value (#define USE_SHARED 1), until #undef.
 // Anything else (a macro from the build or a header) is unknown, and all of its branches stay
 // live, as the scanner keeps them.

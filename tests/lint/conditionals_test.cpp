@@ -39,6 +39,14 @@ TEST_CASE("lint conditionals: __CUDA_ARCH__ is a device pass of sm_70 or later; 
   CHECK(live_words("#if __CUDA_ARCH__ == 610\npascal\n#endif\n") == "");
 }
 
+TEST_CASE("lint conditionals: the toolkit is CUDA 11 or later") {
+  CHECK(live_words("#if CUDA_VERSION >= 9000\nsync\n#else\nlegacy\n#endif\n") == "sync");
+  CHECK(live_words("#if __CUDACC_VER_MAJOR__ < 9\nlegacy\n#endif\n") == "");
+  CHECK(live_words("#if CUDART_VERSION >= 12000\nnew\n#else\nold\n#endif\n") == "new old");
+  // Two floored quantities at once are not settled.
+  CHECK(live_words("#if CUDA_VERSION < 9000 && __CUDA_ARCH__ < 700\nboth\n#endif\n") == "both");
+}
+
 TEST_CASE("lint conditionals: this file's own defines decide; conflicting or unknown ones keep all branches") {
   CHECK(live_words("#define USE_SHARED 1\n#if USE_SHARED\nshared\n#else\nlocal\n#endif\n") == "shared");
   CHECK(live_words("#define N (2 * 8)\n#if N > 8\nbig\n#endif\n") == "big");
