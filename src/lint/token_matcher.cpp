@@ -186,9 +186,9 @@ void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vec
   const double below = rule.match.below.value_or(rule.match.above);
   if (*launch.occupancy * 100 >= below) return;
   Finding finding{unit.function.signature.begin,
-                  fmt::format("{:.0f}% with {} threads per block{}", *launch.occupancy * 100, threads,
+                  fmt::format("{:.0f}% for blocks of {} threads{}", *launch.occupancy * 100, threads,
                               launch.dynamic_shared_bytes.value_or(0) > 0
-                                  ? fmt::format(" and {} bytes of dynamic shared memory", *launch.dynamic_shared_bytes)
+                                  ? fmt::format(" and {} B of dynamic shared memory", *launch.dynamic_shared_bytes)
                                   : std::string()),
                   true};
   finding.fix = fmt::format("{}; spec {}", launch.occupancy_basis, launch.origin);

@@ -29,7 +29,7 @@ TEST_CASE("lint conditionals: HIP and ROCm switches are off in a CUDA build, how
   CHECK(live_words("#ifdef CHIP_COUNT\nchips\n#endif\n") == "chips");
 }
 
-TEST_CASE("lint conditionals: __CUDA_ARCH__ is a device pass of sm_70 or later; defined() stays open") {
+TEST_CASE("lint conditionals: __CUDA_ARCH__ is a device pass of sm_70 or later, and defined() stays open") {
   CHECK(live_words("#if __CUDA_ARCH__ < 700\nold\n#else\nnew\n#endif\n") == "new");
   CHECK(live_words("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\nold\n#endif\n") == "");
   CHECK(live_words("#if __CUDA_ARCH__ >= 800\nampere\n#else\nolder\n#endif\n") == "ampere older");
@@ -47,7 +47,7 @@ TEST_CASE("lint conditionals: the toolkit is CUDA 11 or later") {
   CHECK(live_words("#if CUDA_VERSION < 9000 && __CUDA_ARCH__ < 700\nboth\n#endif\n") == "both");
 }
 
-TEST_CASE("lint conditionals: this file's own defines decide; conflicting or unknown ones keep all branches") {
+TEST_CASE("lint conditionals: this file's own defines decide, and conflicting or unknown ones keep all branches") {
   CHECK(live_words("#define USE_SHARED 1\n#if USE_SHARED\nshared\n#else\nlocal\n#endif\n") == "shared");
   CHECK(live_words("#define N (2 * 8)\n#if N > 8\nbig\n#endif\n") == "big");
   CHECK(live_words("#define X 1\n#undef X\n#if X\nx\n#endif\n") == "x");  // unknown again after #undef

@@ -103,7 +103,7 @@ fact = "launch_bounds"
   const auto diagnostics = lint_source("k.cu", source, set.rules(), {&facts, nullptr});
   REQUIRE(fired(diagnostics) == std::vector<std::string>{"1:launch-bounds-contradicted", "1:low-occupancy"});
   CHECK(diagnostics[0].message == "512 threads per block (k.cu:3) against __launch_bounds__(256)");
-  CHECK(diagnostics[1].message == "occupancy 25% with 512 threads per block and 1024 bytes of dynamic shared memory");
+  CHECK(diagnostics[1].message == "occupancy 25% for blocks of 512 threads and 1024 B of dynamic shared memory");
   CHECK(diagnostics[1].notes == std::vector<std::string>{"from H100 (sm_90), 100 registers; spec k.cu:3"});
   facts["k"].launch = LaunchFacts{256, 0, "k.cu:3", 0.5, "b"};  // at the threshold: not below it
   CHECK(lint_source("k.cu", source, set.rules(), {&facts, nullptr}).empty());
