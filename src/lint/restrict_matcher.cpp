@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -188,7 +189,9 @@ void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionU
     }
     uses.push_back({owner[id], when, i, access, clipped(unit.view.text_of(tokens, i, end), 22)});
   }
-  std::ranges::stable_sort(uses, {}, &PointerUse::at);
+  std::ranges::sort(uses, [](const PointerUse& a, const PointerUse& b) {
+    return std::tie(a.at, a.token) < std::tie(b.at, b.token);
+  });
   // A load through one pointer after a store through another, in the order the code runs.
   const PointerUse* store = nullptr;
   const PointerUse* load = nullptr;

@@ -249,7 +249,7 @@ Result<void> RuleSet::read(std::string_view text, std::string_view name) {
           reader.problem(*flag.node(), "'enabled' must be true or false");
           continue;
         }
-        enabled = *flag.value<bool>();
+        enabled = flag.value<bool>();
       }
       const bool known = existing != rules.end();
       Rule rule = known ? *existing : Rule{.id = *id};

@@ -120,14 +120,13 @@ void Variables::declare(std::size_t statement, const std::vector<std::size_t>& b
       }
       ++type_words;
       ++k;
-    } else if (t.is_punct("::")) {
-      ++k;
     } else if (type_words > 0 && t.is_punct("<")) {
       const std::size_t close = kernels::matching_angle(m_tokens, k);
       if (close >= n) return;
       k = close + 1;
-    } else if (type_words > 0 && (t.is_punct("*") || t.is_punct("&") || t.is_punct("&&"))) {
-      ++k;
+    } else if (t.is_punct("::") ||
+               (type_words > 0 && (t.is_punct("*") || t.is_punct("&") || t.is_punct("&&")))) {
+      ++k;  // a qualified name's '::', or a pointer or reference declarator
     } else {
       return;
     }
