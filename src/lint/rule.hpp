@@ -89,7 +89,7 @@ struct Rule {
   // Off rules are opt-in: listed by `kforecast rules`, run only where a rule file turns them on
   // (enabled = true). A built-in rule is on by default only where its measured precision earns it.
   bool enabled = true;
-  // The rule's measured precision on the judged set (bench/lint-judged), as the rule file states
+  // The rule's measured precision on the judged set (benchmarks/lint-judged), as the rule file states
   // it ("97% (116/119)"); empty where it was not measured.
   std::string precision;
   // (Fields are in this order so that rules built in code, positionally, stay valid.)

@@ -38,7 +38,7 @@ std::string rule_table(std::span<const Rule> rules) {
                        rule.enabled ? "on" : "opt-in", rule.precision.empty() ? "-" : rule.precision,
                        precision_width, rule.summary);
   }
-  out += "\nPrecision: the share of a rule's findings judged right on real kernels (bench/lint-judged); '-': not "
+  out += "\nPrecision: the share of a rule's findings judged right on real kernels (benchmarks/lint-judged); '-': not "
          "measured.\n";
   if (any_off)
     out += "An opt-in rule runs where a rule file in lint.rules_path turns it on: [[rule]] id = \"ID\" enabled = "
@@ -76,7 +76,7 @@ std::string rule_explanation(const Rule& rule) {
                     "\n" +
                     fmt::format("  Guide: {}\n  Defined at: {}\n", rule.guide, rule.origin);
   if (!rule.precision.empty())
-    out += fmt::format("  Precision on real kernels (bench/lint-judged): {}\n", rule.precision);
+    out += fmt::format("  Precision on real kernels (benchmarks/lint-judged): {}\n", rule.precision);
   if (!rule.bad.empty()) out += "\nFires on:\n" + indented(rule.bad);
   if (!rule.good.empty()) out += "\nCorrected:\n" + indented(rule.good);
   return out;

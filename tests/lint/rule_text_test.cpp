@@ -16,7 +16,7 @@ TEST_CASE("lint: the rule table pads ids, says which rules are opt-in and their 
         "ab      error    on      97% (116/119)  first\n"
         "abcdef  note     opt-in  38% (70/186)   second\n"
         "abc     warning  on      -              third\n"
-        "\nPrecision: the share of a rule's findings judged right on real kernels (bench/lint-judged); '-': not "
+        "\nPrecision: the share of a rule's findings judged right on real kernels (benchmarks/lint-judged); '-': not "
         "measured.\n"
         "An opt-in rule runs where a rule file in lint.rules_path turns it on: [[rule]] id = \"ID\" enabled = true.\n"
         "'kforecast rules ID' explains one; silence one on a line with '// kforecast: ignore ID'.\n");
@@ -32,7 +32,7 @@ TEST_CASE("lint: a rule explained, with its examples indented") {
   CHECK_THAT(text, StartsWith("double-literal (warning)\n  a double literal\n\n"));
   CHECK_THAT(text, Contains("  costs ...\n  write ... instead\n\n"));
   CHECK_THAT(text, Contains("  Guide: https://guide\n  Defined at: rules/precision.toml:3\n"));
-  CHECK_THAT(text, Contains("  Precision on real kernels (bench/lint-judged): 95% (456/480)\n"));
+  CHECK_THAT(text, Contains("  Precision on real kernels (benchmarks/lint-judged): 95% (456/480)\n"));
   CHECK_THAT(text, Contains("\nFires on:\n    x = 1.0;\n    y = 2.0;\n"));
   CHECK_THAT(text, Contains("\nCorrected:\n    x = 1.0f;\n"));
   Rule bare = rule;
