@@ -38,8 +38,7 @@ std::size_t after_compile_time(std::span<const Token> tokens, std::size_t at) {
   if ((t.is_identifier("sizeof") || t.is_identifier("alignof") || t.is_identifier("decltype")) &&
       at + 1 < tokens.size() && tokens[at + 1].is_punct("("))
     return kernels::matching_close(tokens, at + 1) + 1;
-  if ((t.is_identifier("size") || t.is_identifier("rank") || t.is_identifier("depth") ||
-       t.is_identifier("cosize")) &&
+  if ((t.is_identifier("size") || t.is_identifier("rank") || t.is_identifier("depth") || t.is_identifier("cosize")) &&
       at + 1 < tokens.size() && tokens[at + 1].is_punct("<") &&
       (at == 0 || !(tokens[at - 1].is_punct(".") || tokens[at - 1].is_punct("->")))) {
     const std::size_t close = kernels::matching_angle(tokens, at + 1);
@@ -76,7 +75,8 @@ std::size_t expression_end(std::span<const Token> tokens, std::size_t at) {
 
 namespace {
 
-std::vector<Variables::ForHeader> for_headers(std::span<const Token> tokens, const std::vector<ControlRegion>& regions) {
+std::vector<Variables::ForHeader> for_headers(std::span<const Token> tokens,
+                                              const std::vector<ControlRegion>& regions) {
   std::vector<Variables::ForHeader> headers;
   for (const auto& region : regions)
     if (region.kind == ControlRegion::Kind::loop && region.header_begin >= 2 &&

@@ -12,7 +12,6 @@
 namespace kforecast::lint {
 namespace {
 
-
 std::optional<std::int64_t> value_of(const SourceView& view, const Token& token) {
   if (auto literal = integer_literal(token)) return literal;
   return token.is_identifier() ? view.macro_number(token.text()) : std::nullopt;

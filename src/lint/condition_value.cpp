@@ -43,7 +43,6 @@ bool hip_name(std::string_view name) {
   return false;
 }
 
-
 // A quantity a CUDA build knows only from a floor up: the device pass's __CUDA_ARCH__ (sm_70
 // and later) and the toolkit's version (11.0 and later, the oldest toolkit a current project
 // builds with; CUDA 9 brought the _sync intrinsics).
@@ -51,10 +50,8 @@ struct Floor {
   std::string_view name;
   std::int64_t lowest;
 };
-constexpr std::array<Floor, 4> floors{{{"__CUDA_ARCH__", lowest_arch},
-                                       {"CUDA_VERSION", 11000},
-                                       {"CUDART_VERSION", 11000},
-                                       {"__CUDACC_VER_MAJOR__", 11}}};
+constexpr std::array<Floor, 4> floors{
+    {{"__CUDA_ARCH__", lowest_arch}, {"CUDA_VERSION", 11000}, {"CUDART_VERSION", 11000}, {"__CUDACC_VER_MAJOR__", 11}}};
 
 class Evaluator {
  public:
@@ -114,13 +111,8 @@ class Evaluator {
 
   // Binary operators by level, loosest first; each level is left-associative.
   Value binary(int level) {
-    static constexpr std::array<std::array<std::string_view, 4>, 7> levels{{{"|"},
-                                                                            {"^"},
-                                                                            {"&"},
-                                                                            {"==", "!="},
-                                                                            {"<", ">", "<=", ">="},
-                                                                            {"<<", ">>"},
-                                                                            {"+", "-"}}};
+    static constexpr std::array<std::array<std::string_view, 4>, 7> levels{
+        {{"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}}};
     if (level == static_cast<int>(levels.size())) return multiplicative();
     Value left = binary(level + 1);
     for (;;) {

@@ -26,7 +26,8 @@ bool template_type_parameter(const FunctionUnderLint* unit, std::string_view nam
       std::size_t begin = at + keyword.size();
       while (begin < header.size() && header[begin] == ' ') ++begin;
       std::size_t end = begin;
-      while (end < header.size() && (std::isalnum(static_cast<unsigned char>(header[end])) || header[end] == '_')) ++end;
+      while (end < header.size() && (std::isalnum(static_cast<unsigned char>(header[end])) || header[end] == '_'))
+        ++end;
       if (header.substr(begin, end - begin) == name) return true;
     }
   return false;
@@ -37,10 +38,15 @@ bool template_type_parameter(const FunctionUnderLint* unit, std::string_view nam
 // A double converted to these goes through a run-time cvt from FP64 (__double2half is inline
 // assembly, never folded).
 bool half_taking(std::string_view name) {
-  constexpr std::array<std::string_view, 18> names{
-      "half",           "__half",           "half2",          "__half2",         "nv_bfloat16",  "__nv_bfloat16",
-      "nv_bfloat162",   "__nv_bfloat162",   "bfloat16",       "__bfloat16",      "make_half2",   "make_bfloat162",
-      "__halves2half2", "__halves2bfloat162", "__double2half", "__double2bfloat16", "__nv_half",   "half_t"};
+  constexpr std::array<std::string_view, 18> names{"half",           "__half",
+                                                   "half2",          "__half2",
+                                                   "nv_bfloat16",    "__nv_bfloat16",
+                                                   "nv_bfloat162",   "__nv_bfloat162",
+                                                   "bfloat16",       "__bfloat16",
+                                                   "make_half2",     "make_bfloat162",
+                                                   "__halves2half2", "__halves2bfloat162",
+                                                   "__double2half",  "__double2bfloat16",
+                                                   "__nv_half",      "half_t"};
   if (std::ranges::find(names, name) != names.end()) return true;
   return name.starts_with("__h") && !name.starts_with("__half2float");  // __hmul, __hadd, __hfma, ...
 }
@@ -48,17 +54,16 @@ bool half_taking(std::string_view name) {
 // Functions whose double overload a double argument picks (CUDA's math headers overload them).
 bool double_overloaded(std::string_view name) {
   constexpr std::array<std::string_view, 38> names{
-      "sqrt",  "rsqrt", "cbrt",  "exp",   "exp2",  "exp10", "expm1", "log",   "log2",  "log10",
-      "log1p", "pow",   "sin",   "cos",   "tan",   "asin",  "acos",  "atan",  "atan2", "sinh",
-      "cosh",  "tanh",  "erf",   "erfc",  "fabs",  "floor", "ceil",  "round", "fmod",  "fmin",
-      "fmax",  "hypot", "min",   "max",   "abs",   "trunc", "copysign", "fma"};
+      "sqrt", "rsqrt", "cbrt", "exp",  "exp2", "exp10", "expm1", "log",  "log2", "log10", "log1p",    "pow",  "sin",
+      "cos",  "tan",   "asin", "acos", "atan", "atan2", "sinh",  "cosh", "tanh", "erf",   "erfc",     "fabs", "floor",
+      "ceil", "round", "fmod", "fmin", "fmax", "hypot", "min",   "max",  "abs",  "trunc", "copysign", "fma"};
   return std::ranges::find(names, name) != names.end();
 }
 
 // Functions that take float: an argument narrowed to one is evaluated as the narrowing allows.
 bool float_taking(std::string_view name) {
-  if (name.starts_with("__float2") || name.starts_with("make_float") || name == "__fdividef" ||
-      name == "__expf" || name == "__logf" || name == "__sinf" || name == "__cosf" || name == "__powf")
+  if (name.starts_with("__float2") || name.starts_with("make_float") || name == "__fdividef" || name == "__expf" ||
+      name == "__logf" || name == "__sinf" || name == "__cosf" || name == "__powf")
     return true;
   return name.size() > 1 && name.back() == 'f' && double_overloaded(name.substr(0, name.size() - 1));
 }

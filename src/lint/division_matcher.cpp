@@ -105,14 +105,16 @@ class Division {
           if ((m_tokens[open].is_punct("(") || m_tokens[open].is_punct("[")) && --depth == 0) break;
         }
         k = open;
-        if (k > 0 && (m_tokens[k - 1].is_identifier() || m_tokens[k - 1].is_punct("]") || m_tokens[k - 1].is_punct(")")) &&
+        if (k > 0 &&
+            (m_tokens[k - 1].is_identifier() || m_tokens[k - 1].is_punct("]") || m_tokens[k - 1].is_punct(")")) &&
             !kernels::is_keyword(m_tokens[k - 1].text()))
           continue;  // a call or a subscript: its callee or array
         return k;
       }
       if (t.is_identifier() || t.kind == kernels::TokenKind::number) {
         k -= 1;
-        if (k >= 2 && (m_tokens[k - 1].is_punct(".") || m_tokens[k - 1].is_punct("->") || m_tokens[k - 1].is_punct("::"))) {
+        if (k >= 2 &&
+            (m_tokens[k - 1].is_punct(".") || m_tokens[k - 1].is_punct("->") || m_tokens[k - 1].is_punct("::"))) {
           k -= 1;
           continue;
         }
@@ -220,9 +222,9 @@ void match_division_in_loop(const Rule& rule, const FunctionUnderLint& unit, std
     const Token& right = tokens[i + 1];
     const bool builtin = (right.is_identifier("blockDim") || right.is_identifier("gridDim")) && right_end > i + 2;
     const std::size_t right_id = variables.at(i + 1);
-    const bool runtime_right = builtin || (right_end == i + 2 && right_id != Variables::none &&
-                                           integer_type(division.type_of(right_id)) &&
-                                           !division.compile_time_name(i + 1, 0));
+    const bool runtime_right =
+        builtin || (right_end == i + 2 && right_id != Variables::none && integer_type(division.type_of(right_id)) &&
+                    !division.compile_time_name(i + 1, 0));
     if (!runtime_right) continue;
     // The dividend: an integer (for /; % is integer anyway).
     const bool compound = tokens[i].text().size() == 2;

@@ -28,9 +28,7 @@ bool constant_operand(const SourceView& view, const Token& token) {
   return false;
 }
 
-bool operand_start(const Token& t) {
-  return t.kind == TokenKind::number || t.is_identifier() || t.is_punct("(");
-}
+bool operand_start(const Token& t) { return t.kind == TokenKind::number || t.is_identifier() || t.is_punct("("); }
 
 bool all_constant(const SourceView& view, std::span<const Token> tokens, std::size_t begin, std::size_t end) {
   for (std::size_t k = begin; k < end; ++k)
@@ -131,8 +129,8 @@ std::pair<std::size_t, std::size_t> slot(std::span<const Token> tokens, std::siz
   const auto left_stop = [](const Token& t) {
     return t.is_punct("=") || t.is_punct("(") || t.is_punct(",") || t.is_punct("?") || t.is_punct(":") ||
            t.is_punct("{") || t.is_punct(";") || t.is_punct("&&") || t.is_punct("||") || t.is_punct("[") ||
-           t.is_identifier("return") || (t.kind == TokenKind::punctuation && t.text().size() >= 2 && t.text().back() == '=' &&
-                                         !is_comparison(t));
+           t.is_identifier("return") ||
+           (t.kind == TokenKind::punctuation && t.text().size() >= 2 && t.text().back() == '=' && !is_comparison(t));
   };
   std::size_t begin = at;
   for (int depth = 0; begin > 0; --begin) {
@@ -152,8 +150,8 @@ std::pair<std::size_t, std::size_t> slot(std::span<const Token> tokens, std::siz
     const Token& t = tokens[end];
     if (t.is_punct("(") || t.is_punct("[") || t.is_punct("{")) ++depth;
     if ((t.is_punct(")") || t.is_punct("]") || t.is_punct("}")) && depth-- == 0) break;
-    if (depth == 0 && (t.is_punct(";") || t.is_punct(",") || t.is_punct("?") || t.is_punct(":") ||
-                       t.is_punct("&&") || t.is_punct("||")))
+    if (depth == 0 && (t.is_punct(";") || t.is_punct(",") || t.is_punct("?") || t.is_punct(":") || t.is_punct("&&") ||
+                       t.is_punct("||")))
       break;
   }
   return {begin, end};
@@ -286,8 +284,7 @@ bool converted_at_compile_time(const SourceView& view, std::span<const Token> to
   const bool whole = before.is_punct("=") || before.is_identifier("return");
   if (whole) return after.is_punct(";") || (before.is_punct("=") && after.is_punct(","));
   // An element of a braced initialiser: float acc[TM] = {0.0}; float w[]{0.5, 0.25};
-  if (!(before.is_punct("{") || before.is_punct(",")) || !(after.is_punct("}") || after.is_punct(",")))
-    return false;
+  if (!(before.is_punct("{") || before.is_punct(",")) || !(after.is_punct("}") || after.is_punct(","))) return false;
   int depth = 0;
   for (std::size_t k = left; k-- > 0;) {
     if (tokens[k].is_punct(")") || tokens[k].is_punct("]") || tokens[k].is_punct("}")) ++depth;
@@ -352,7 +349,8 @@ bool folded_to_float(const SourceView& view, std::span<const Token> tokens, std:
   const Token& opener = tokens[begin - 1];
   const std::size_t opener_body = body_index(*unit, tokens, begin - 1);
   // x op= L on a float x is the one operation x op L, narrowed back.
-  const bool compound = opener.is_punct("+=") || opener.is_punct("-=") || opener.is_punct("*=") || opener.is_punct("/=");
+  const bool compound =
+      opener.is_punct("+=") || opener.is_punct("-=") || opener.is_punct("*=") || opener.is_punct("/=");
   const bool lone = begin == at || (begin + 1 == at && tokens[begin].is_punct("-"));
   if (compound && lone && end == at + 1 && tokens[end].is_punct(";") && opener_body != Variables::none)
     return float_destination(*unit, opener_body);

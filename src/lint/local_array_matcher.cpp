@@ -159,7 +159,8 @@ class Indices {
         // not index statically; only constant-start counters resolve.
         bool constant_start = true;
         for (const auto& r : m_variables.assigned(id))
-          if (r.begin >= region.header_begin && r.end <= first && !r.compound && !resolved(r.begin, r.end, region.begin, 0, 2))
+          if (r.begin >= region.header_begin && r.end <= first && !r.compound &&
+              !resolved(r.begin, r.end, region.begin, 0, 2))
             constant_start = false;
         if (constant_start) m_counters.push_back({id, region.begin, region.end});
       }

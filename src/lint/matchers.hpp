@@ -29,7 +29,6 @@ struct Finding {
   std::string variant;
 };
 
-
 struct FunctionUnderLint {
   const SourceView& view;
   const kernels::Function& function;

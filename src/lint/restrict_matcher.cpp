@@ -88,9 +88,10 @@ Access access_at(std::span<const Token> tokens, std::size_t at) {
       end += 2;
     }
   }
-  const bool dereferenced = end > at + 1 || (at > 0 && tokens[at - 1].is_punct("*") &&
-                                              (at < 2 || !(tokens[at - 2].is_identifier() || tokens[at - 2].is_punct(")") ||
-                                                           tokens[at - 2].is_punct("]"))));
+  const bool dereferenced =
+      end > at + 1 ||
+      (at > 0 && tokens[at - 1].is_punct("*") &&
+       (at < 2 || !(tokens[at - 2].is_identifier() || tokens[at - 2].is_punct(")") || tokens[at - 2].is_punct("]"))));
   std::string callee(callee_of_argument(tokens, at));
   for (char& c : callee) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   const bool address = at > 0 && (tokens[at - 1].is_punct("&") || tokens[at - 1].is_punct("+") ||
@@ -189,9 +190,8 @@ void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionU
     }
     uses.push_back({owner[id], when, i, access, clipped(unit.view.text_of(tokens, i, end), 22)});
   }
-  std::ranges::sort(uses, [](const PointerUse& a, const PointerUse& b) {
-    return std::tie(a.at, a.token) < std::tie(b.at, b.token);
-  });
+  std::ranges::sort(
+      uses, [](const PointerUse& a, const PointerUse& b) { return std::tie(a.at, a.token) < std::tie(b.at, b.token); });
   // A load through one pointer after a store through another, in the order the code runs.
   const PointerUse* store = nullptr;
   const PointerUse* load = nullptr;

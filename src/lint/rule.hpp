@@ -31,9 +31,9 @@ enum class MatcherKind {
   local_array_dynamic_index,    // per-thread array indexed by a value not known at compile time
   pointer_parameters_without_restrict,
   volatile_shared_reduction,  // volatile shared memory reduced warp-synchronously, without __syncwarp
-  block_size,     // __launch_bounds__ or <<<grid, block>>> not a multiple of 32
-  compiler_fact,  // NVRTC's ptxas report: registers, spills, stack, shared memory
-  launch_fact,    // needs a launch spec (block size, dynamic shared memory)
+  block_size,                 // __launch_bounds__ or <<<grid, block>>> not a multiple of 32
+  compiler_fact,              // NVRTC's ptxas report: registers, spills, stack, shared memory
+  launch_fact,                // needs a launch spec (block size, dynamic shared memory)
 };
 
 std::string_view to_string(MatcherKind kind);

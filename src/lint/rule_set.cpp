@@ -18,12 +18,12 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::string_view, 13> rule_fields{"id",        "severity", "summary",       "message", "guide",
-                                                       "bad",       "good",     "note",          "enabled", "precision",
-                                                       "variants",  "variant_notes", "match"};
+constexpr std::array<std::string_view, 13> rule_fields{"id",       "severity",      "summary", "message", "guide",
+                                                       "bad",      "good",          "note",    "enabled", "precision",
+                                                       "variants", "variant_notes", "match"};
 constexpr std::array<std::string_view, 14> match_fields{
-    "kind",  "scope", "pattern",  "not_after",    "only_if_uses",    "unless_uses", "unless_in_block", "names",
-    "fact",  "above", "below",    "multiple",     "min_pointers",    "skipping_threads"};
+    "kind",  "scope", "pattern", "not_after", "only_if_uses", "unless_uses",  "unless_in_block",
+    "names", "fact",  "above",   "below",     "multiple",     "min_pointers", "skipping_threads"};
 constexpr std::array<std::string_view, 5> compiler_facts{"registers", "spill_bytes", "stack_frame_bytes",
                                                          "shared_bytes", "local_bytes"};
 constexpr std::array<std::string_view, 2> launch_facts{"occupancy", "launch_bounds"};
@@ -57,7 +57,8 @@ class Reader {
       problem(*node, fmt::format("{} '{}' must be a string", context, key));
   }
 
-  void text_table(const toml::table& table, std::string_view key, std::map<std::string, std::string, std::less<>>& out) {
+  void text_table(const toml::table& table, std::string_view key,
+                  std::map<std::string, std::string, std::less<>>& out) {
     const toml::node* node = table.get(key);
     if (node == nullptr) return;
     const toml::table* entries = node->as_table();

@@ -35,14 +35,16 @@ std::string rule_table(std::span<const Rule> rules) {
   for (const auto& rule : rules) {
     any_off = any_off || !rule.enabled;
     out += fmt::format("{:<{}}  {:<7}  {:<6}  {:<{}}  {}\n", rule.id, width, to_string(rule.severity),
-                       rule.enabled ? "on" : "opt-in", rule.precision.empty() ? "-" : rule.precision,
-                       precision_width, rule.summary);
+                       rule.enabled ? "on" : "opt-in", rule.precision.empty() ? "-" : rule.precision, precision_width,
+                       rule.summary);
   }
-  out += "\nPrecision: the share of a rule's findings judged right on real kernels (benchmarks/lint-judged); '-': not "
-         "measured.\n";
+  out +=
+      "\nPrecision: the share of a rule's findings judged right on real kernels (benchmarks/lint-judged); '-': not "
+      "measured.\n";
   if (any_off)
-    out += "An opt-in rule runs where a rule file in lint.rules_path turns it on: [[rule]] id = \"ID\" enabled = "
-           "true.\n";
+    out +=
+        "An opt-in rule runs where a rule file in lint.rules_path turns it on: [[rule]] id = \"ID\" enabled = "
+        "true.\n";
   out += "'kforecast rules ID' explains one; silence one on a line with '// kforecast: ignore ID'.\n";
   return out;
 }
@@ -66,15 +68,14 @@ std::string rule_description(const Rule& rule) {
 }
 
 std::string rule_explanation(const Rule& rule) {
-  std::string out = fmt::format("{} ({}{})\n  {}\n\n", rule.id, to_string(rule.severity),
-                                rule.enabled ? "" : ", opt-in: off unless a rule file sets enabled = true",
-                                rule.summary) +
-                    fmt::format("  {}\n", render_message(rule.message, "...")) +
-                    (rule.note.empty() ? std::string()
-                                       : fmt::format("  {}\n", render_placeholder(render_message(rule.note, "..."),
-                                                                                  "{fix}", "..."))) +
-                    "\n" +
-                    fmt::format("  Guide: {}\n  Defined at: {}\n", rule.guide, rule.origin);
+  std::string out =
+      fmt::format("{} ({}{})\n  {}\n\n", rule.id, to_string(rule.severity),
+                  rule.enabled ? "" : ", opt-in: off unless a rule file sets enabled = true", rule.summary) +
+      fmt::format("  {}\n", render_message(rule.message, "...")) +
+      (rule.note.empty()
+           ? std::string()
+           : fmt::format("  {}\n", render_placeholder(render_message(rule.note, "..."), "{fix}", "..."))) +
+      "\n" + fmt::format("  Guide: {}\n  Defined at: {}\n", rule.guide, rule.origin);
   if (!rule.precision.empty())
     out += fmt::format("  Precision on real kernels (benchmarks/lint-judged): {}\n", rule.precision);
   if (!rule.bad.empty()) out += "\nFires on:\n" + indented(rule.bad);

@@ -63,7 +63,8 @@ std::vector<std::size_t> read_modify_writes(std::span<const Token> tokens, std::
     if (!tokens[i].is_identifier(name) || i + 1 >= tokens.size() || !tokens[i + 1].is_punct("[")) continue;
     // The statement's first word, what it writes: after ; { } or a control statement's header.
     const bool starts = i == 0 || tokens[i - 1].is_punct(";") || tokens[i - 1].is_punct("{") ||
-                        tokens[i - 1].is_punct("}") || tokens[i - 1].is_punct(")") || tokens[i - 1].is_identifier("else");
+                        tokens[i - 1].is_punct("}") || tokens[i - 1].is_punct(")") ||
+                        tokens[i - 1].is_identifier("else");
     if (!starts) continue;
     const std::size_t close = closing(tokens, i + 1);
     if (close + 1 >= tokens.size()) continue;
@@ -87,7 +88,8 @@ bool warp_synchronous(const FunctionUnderLint& unit, std::string_view name) {
   const auto steps = read_modify_writes(tokens, name);
   if (steps.empty() || (steps.size() < 2 && !unit.analysis.in_loop(steps.front()))) return false;
   const std::size_t last = steps.size() < 2 ? unit.analysis.innermost_loop(steps.front())->end : steps.back();
-  const std::size_t first = steps.size() < 2 ? unit.analysis.innermost_loop(steps.front())->header_begin : steps.front();
+  const std::size_t first =
+      steps.size() < 2 ? unit.analysis.innermost_loop(steps.front())->header_begin : steps.front();
   for (std::size_t k = first; k < last; ++k)
     if (is_barrier_call(tokens, k)) return false;
   return true;

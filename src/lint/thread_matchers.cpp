@@ -37,8 +37,6 @@ bool thread_x_at(std::span<const Token> tokens, std::size_t at) {
          tokens[at + 2].is_identifier("x");
 }
 
-
-
 }  // namespace
 
 // A barrier under a thread-dependent condition, told apart by what the threads that skip it do
@@ -50,7 +48,9 @@ bool thread_x_at(std::span<const Token> tokens, std::size_t at) {
 void match_barrier_in_divergent_branch(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
   const auto tokens = unit.body;
   const bool kernel = unit.function.kind == kernels::FunctionKind::global;
-  const auto is_barrier = [&](std::size_t at) { return calls_at(tokens, at) && named(rule, default_barriers, tokens[at].text()); };
+  const auto is_barrier = [&](std::size_t at) {
+    return calls_at(tokens, at) && named(rule, default_barriers, tokens[at].text());
+  };
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!is_barrier(i)) continue;
     const ControlRegion* region = unit.analysis.outermost_divergent(i);
@@ -60,8 +60,9 @@ void match_barrier_in_divergent_branch(const Rule& rule, const FunctionUnderLint
       if ((k < region->begin || k >= region->end) && is_barrier(k)) others_reach_barrier = true;
     const bool exit_shape = !others_reach_barrier;
     if (exit_shape != (rule.match.skipping_threads == "exit")) continue;
-    const std::string_view keyword =
-        region->header_begin >= 2 && tokens[region->header_begin - 2].is_identifier() ? tokens[region->header_begin - 2].text() : "do";
+    const std::string_view keyword = region->header_begin >= 2 && tokens[region->header_begin - 2].is_identifier()
+                                         ? tokens[region->header_begin - 2].text()
+                                         : "do";
     const std::string header = clipped(unit.view.text_of(tokens, region->header_begin, region->header_end), 30);
     const std::string where = region->else_branch ? fmt::format("the else of 'if ({})'", header)
                               : keyword == "do"   ? std::string("a do loop")
@@ -149,12 +150,19 @@ std::int64_t vector_bytes_at(std::span<const Token> tokens, std::size_t at) {
 
 // The bytes of the vector type named in a text (a macro's body), else 0.
 std::int64_t vector_bytes_in(std::string_view text) {
-  for (auto [name, bytes] : {std::pair<std::string_view, std::int64_t>{"float4", 16}, {"int4", 16}, {"uint4", 16},
-                             {"double2", 16}, {"float2", 8}, {"int2", 8}, {"uint2", 8}, {"half2", 4},
-                             {"__half2", 4}, {"__nv_bfloat162", 4}}) {
+  for (auto [name, bytes] : {std::pair<std::string_view, std::int64_t>{"float4", 16},
+                             {"int4", 16},
+                             {"uint4", 16},
+                             {"double2", 16},
+                             {"float2", 8},
+                             {"int2", 8},
+                             {"uint2", 8},
+                             {"half2", 4},
+                             {"__half2", 4},
+                             {"__nv_bfloat162", 4}}) {
     const std::size_t at = text.find(name);
-    if (at != std::string_view::npos && (at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) ||
-                                                      text[at - 1] == '_')))
+    if (at != std::string_view::npos &&
+        (at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')))
       return bytes;
   }
   return 0;
@@ -199,7 +207,8 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
   // A stride no wider than the vector each lane moves leaves the lanes' vectors side by side
   // (reinterpret_cast<float4*>(&a[lane * 4])): contiguous, so coalesced.
   const auto vector_wide = [&](std::size_t at, std::int64_t element, const Token& stride_token) {
-    const std::int64_t vector = std::max(vector_bytes_at(tokens, at), vector_bytes_through_macro(unit.view, tokens, at));
+    const std::int64_t vector =
+        std::max(vector_bytes_at(tokens, at), vector_bytes_through_macro(unit.view, tokens, at));
     auto stride = integer_literal(stride_token);
     if (!stride && stride_token.is_identifier()) stride = unit.view.macro_number(stride_token.text());
     return vector > 0 && element > 0 && stride && *stride * element <= vector;
@@ -231,7 +240,8 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
       if (tokens[k].is_punct(")")) ++depth;
       if (tokens[k].is_punct("(") && depth-- == 0) {
         const std::size_t group_end = closing(tokens, k);
-        if (group_end + 1 < tokens.size() && (tokens[group_end + 1].is_punct(">>") || tokens[group_end + 1].is_punct("/")))
+        if (group_end + 1 < tokens.size() &&
+            (tokens[group_end + 1].is_punct(">>") || tokens[group_end + 1].is_punct("/")))
           return true;
         depth = 0;
       }
@@ -243,8 +253,8 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
   // (or "+ k" with k a counter of a loop over the fields: p[i * 6 + k]).
   const auto record_base = [&](std::size_t begin, std::size_t end) {
     if (end >= begin + 2 && (tokens[end - 2].is_punct("+")) &&
-        (integer_literal(tokens[end - 1]) || (tokens[end - 1].is_identifier() && analysis.in_loop(end - 1) &&
-                                              !analysis.lane_dependent_at(end - 1))))
+        (integer_literal(tokens[end - 1]) ||
+         (tokens[end - 1].is_identifier() && analysis.in_loop(end - 1) && !analysis.lane_dependent_at(end - 1))))
       end -= 2;
     return unit.view.text_of(tokens, begin, end);
   };
@@ -277,9 +287,8 @@ void match_strided_thread_index(const Rule&, const FunctionUnderLint& unit, std:
         // instead of one.
         const auto small = integer_literal(*scale);
         const std::string base = record_base(i + 2, close);
-        const auto fields = std::ranges::count_if(bases, [&](const auto& b) {
-          return b.first == tokens[i].text() && b.second == base;
-        });
+        const auto fields = std::ranges::count_if(
+            bases, [&](const auto& b) { return b.first == tokens[i].text() && b.second == base; });
         const std::int64_t record_bytes = small ? *small * (element > 0 ? element : 4) : 0;
         if (small && *small >= 2 && record_bytes <= 32 && fields >= 2) {
           finding.variant = "record";
@@ -299,7 +308,7 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
     return token.is_identifier() ? unit.view.macro_number(token.text()) : std::nullopt;
   };
   std::vector<std::string_view> tiles;  // 2-D shared arrays of words whose rows are a multiple of 32 words
-  std::vector<std::string> padded;       // each one's declaration with its rows padded: tile[32][32 + 1]
+  std::vector<std::string> padded;      // each one's declaration with its rows padded: tile[32][32 + 1]
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!tokens[i].is_identifier("__shared__")) continue;
     const std::size_t end = expression_end(tokens, i);
@@ -314,8 +323,7 @@ void match_shared_array_stride(const Rule& rule, const FunctionUnderLint& unit, 
         if (word && columns && *columns > 0 && *columns % rule.match.multiple == 0) {
           tiles.push_back(tokens[j].text());
           padded.push_back(fmt::format("{}[{}][{} + 1]", tokens[j].text(),
-                                       unit.view.text_of(tokens, j + 2, first_close),
-                                       tokens[first_close + 2].text()));
+                                       unit.view.text_of(tokens, j + 2, first_close), tokens[first_close + 2].text()));
         }
       }
       break;

@@ -78,15 +78,14 @@ bool runtime_arguments(const SourceView& view, std::span<const Token> tokens, st
   return false;
 }
 
-bool element_matches(std::string_view element, const SourceView& view, std::span<const Token> tokens,
-                     std::size_t at, const FunctionUnderLint* unit) {
+bool element_matches(std::string_view element, const SourceView& view, std::span<const Token> tokens, std::size_t at,
+                     const FunctionUnderLint* unit) {
   const Token& token = tokens[at];
   if (element == "@any") return true;
   if (element == "@double-arguments") return double_arguments(view, tokens, at);
   if (element == "@runtime-arguments") return runtime_arguments(view, tokens, at);
   if (element == "@double-literal") return is_double_literal(token);
-  if (element == "@double-operand")
-    return is_double_literal(token) && !folded_to_float(view, tokens, at, unit);
+  if (element == "@double-operand") return is_double_literal(token) && !folded_to_float(view, tokens, at, unit);
   if (element == "@number") return token.kind == TokenKind::number;
   if (element == "@identifier") return token.kind == TokenKind::identifier;
   if (element == "@string") return token.kind == TokenKind::string_literal;

@@ -11,11 +11,10 @@ namespace {
 
 // Words that start a statement that is not a declaration, or cannot be a variable's type.
 constexpr std::array<std::string_view, 33> statement_words{
-    "return",   "if",        "else",     "for",       "while",    "do",        "switch",        "case",
-    "default",  "goto",      "break",    "continue",  "delete",   "new",       "throw",         "sizeof",
-    "using",    "typedef",   "template", "asm",       "__asm__",  "__asm",     "static_assert", "namespace",
-    "co_return", "co_await", "co_yield", "operator",  "this",     "true",      "false",         "nullptr",
-    "friend"};
+    "return",   "if",    "else",     "for",    "while",         "do",        "switch",    "case",     "default",
+    "goto",     "break", "continue", "delete", "new",           "throw",     "sizeof",    "using",    "typedef",
+    "template", "asm",   "__asm__",  "__asm",  "static_assert", "namespace", "co_return", "co_await", "co_yield",
+    "operator", "this",  "true",     "false",  "nullptr",       "friend"};
 
 // Attributes written between the type and the name (__align__(16)), with their arguments.
 constexpr std::array<std::string_view, 4> attribute_words{"__align__", "alignas", "__attribute__", "__declspec"};
@@ -35,8 +34,8 @@ bool follows_declarator(const Token& token) {
 bool is_assignment(const Token& token) {
   if (token.kind != kernels::TokenKind::punctuation) return false;
   const std::string_view text = token.text();
-  return text == "=" || text == "+=" || text == "-=" || text == "*=" || text == "/=" || text == "%=" ||
-         text == "&=" || text == "|=" || text == "^=" || text == "<<=" || text == ">>=";
+  return text == "=" || text == "+=" || text == "-=" || text == "*=" || text == "/=" || text == "%=" || text == "&=" ||
+         text == "|=" || text == "^=" || text == "<<=" || text == ">>=";
 }
 
 // The end of the expression starting at `at`: the first ',' ';' or unbalanced closing bracket.
@@ -124,8 +123,7 @@ void Variables::declare(std::size_t statement, const std::vector<std::size_t>& b
       const std::size_t close = kernels::matching_angle(m_tokens, k);
       if (close >= n) return;
       k = close + 1;
-    } else if (t.is_punct("::") ||
-               (type_words > 0 && (t.is_punct("*") || t.is_punct("&") || t.is_punct("&&")))) {
+    } else if (t.is_punct("::") || (type_words > 0 && (t.is_punct("*") || t.is_punct("&") || t.is_punct("&&")))) {
       ++k;  // a qualified name's '::', or a pointer or reference declarator
     } else {
       return;
@@ -134,8 +132,8 @@ void Variables::declare(std::size_t statement, const std::vector<std::size_t>& b
   if (name == none) return;
   const std::size_t type_end = name;
   const auto add = [&](std::size_t at) {
-    Variable variable{m_tokens[at].text(), at, scope_end, statement, type_end,
-                      at + 1 < n && m_tokens[at + 1].is_punct("[")};
+    Variable variable{m_tokens[at].text(), at,       scope_end,
+                      statement,           type_end, at + 1 < n && m_tokens[at + 1].is_punct("[")};
     m_declared[variable.name].push_back(m_variables.size());
     m_of_token[at] = m_variables.size();
     m_variables.push_back(variable);
@@ -160,8 +158,8 @@ void Variables::declare(std::size_t statement, const std::vector<std::size_t>& b
 std::size_t Variables::resolve(std::size_t index) const {
   const Token& t = m_tokens[index];
   if (!t.is_identifier() || kernels::is_keyword(t.text()) || is_statement_word(t.text())) return none;
-  if (index > 0 && (m_tokens[index - 1].is_punct(".") || m_tokens[index - 1].is_punct("->") ||
-                    m_tokens[index - 1].is_punct("::")))
+  if (index > 0 &&
+      (m_tokens[index - 1].is_punct(".") || m_tokens[index - 1].is_punct("->") || m_tokens[index - 1].is_punct("::")))
     return none;
   if (index + 1 < m_tokens.size() && m_tokens[index + 1].is_punct("::")) return none;
   if (auto it = m_declared.find(t.text()); it != m_declared.end())
@@ -202,9 +200,10 @@ void Variables::record_assignments() {
     if (id == none) continue;
     const Variable& v = m_variables[id];
     // *p = v stores through p; it does not assign p.
-    const bool dereferenced = v.declared_at != i && i > 0 && m_tokens[i - 1].is_punct("*") &&
-                              (i < 2 || !(m_tokens[i - 2].is_identifier() || m_tokens[i - 2].is_punct(")") ||
-                                          m_tokens[i - 2].is_punct("]") || m_tokens[i - 2].kind == kernels::TokenKind::number));
+    const bool dereferenced =
+        v.declared_at != i && i > 0 && m_tokens[i - 1].is_punct("*") &&
+        (i < 2 || !(m_tokens[i - 2].is_identifier() || m_tokens[i - 2].is_punct(")") || m_tokens[i - 2].is_punct("]") ||
+                    m_tokens[i - 2].kind == kernels::TokenKind::number));
     if (dereferenced) continue;
     if (i + 1 < n && is_assignment(m_tokens[i + 1])) {
       const std::size_t end = expression_stop(m_tokens, i + 2);

@@ -135,7 +135,8 @@ pattern = ["goto"]
   CHECK_FALSE(runs(set));
   REQUIRE(set.read("[[rule]]\nid = \"no-goto\"\nenabled = true\n", "repo.toml").has_value());
   CHECK(runs(set));
-  CHECK_THAT(read_error("[[rule]]\nid = \"printf-in-kernel\"\nprecision = 90\n"), Contains("'precision' must be a string"));
+  CHECK_THAT(read_error("[[rule]]\nid = \"printf-in-kernel\"\nprecision = 90\n"),
+             Contains("'precision' must be a string"));
 }
 
 TEST_CASE("lint: a built-in rule is on by default only with a measured precision of 90% or more") {

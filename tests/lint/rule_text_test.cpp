@@ -25,9 +25,18 @@ TEST_CASE("lint: the rule table pads ids, says which rules are opt-in and their 
 }
 
 TEST_CASE("lint: a rule explained, with its examples indented") {
-  const Rule rule{"double-literal",        Severity::warning,        "a double literal", "costs {match}",
-                  "https://guide",         "\n\nx = 1.0;\ny = 2.0;", "x = 1.0f;",        {},
-                  "rules/precision.toml:3", true,                     "95% (456/480)",    "write {fix} instead"};
+  const Rule rule{"double-literal",
+                  Severity::warning,
+                  "a double literal",
+                  "costs {match}",
+                  "https://guide",
+                  "\n\nx = 1.0;\ny = 2.0;",
+                  "x = 1.0f;",
+                  {},
+                  "rules/precision.toml:3",
+                  true,
+                  "95% (456/480)",
+                  "write {fix} instead"};
   const std::string text = rule_explanation(rule);
   CHECK_THAT(text, StartsWith("double-literal (warning)\n  a double literal\n\n"));
   CHECK_THAT(text, Contains("  costs ...\n  write ... instead\n\n"));

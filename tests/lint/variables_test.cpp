@@ -50,7 +50,7 @@ TEST_CASE("lint variables: for counters, comma declarators, shadowing and member
   CHECK(at("x", 2) != at("x", 1));  // the inner block's x shadows the outer one
   CHECK(at("x", 3) == at("x", 2));
   CHECK(at("x", 4) == at("x", 1));
-  CHECK(at("x", 5) == Variables::none);  // s.x is a member
+  CHECK(at("x", 5) == Variables::none);     // s.x is a member
   CHECK(at("sync", 0) == Variables::none);  // a qualified call declares nothing
   CHECK(vars.assigned(at("p", 0)).size() == 1);
   CHECK(vars.changed_in(at("i", 0), index_of(tokens, "++"), index_of(tokens, "++") + 2));
