@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Checks the documentation (every .md under docs/, README.md, ARCHITECTURE.md) against the tree:
 #   - every repository path it names exists: src/..., tests/..., scripts/..., docs/..., fixtures/...,
-#     bench/..., cmake/..., rules/..., prompts/... (a glob such as work-*.cu, one {a,b} list, or a stem
-#     such as src/base/json_document whose file has an extension all count), a library-relative
-#     source such as `gate/pr_bench.cpp` names a file under src/, and every relative Markdown link
-#     resolves;
+#     benchmarks/..., cmake/..., rules/..., prompts/... (a glob such as work-*.cu, one {a,b} list,
+#     or a stem such as src/base/json_document whose file has an extension all count), a
+#     library-relative source such as `gate/pr_bench.cpp` or `bench/spec_draft.cpp` names a file
+#     under src/, and every relative Markdown link resolves;
 #   - no reference to DESIGN.md or ../shared (not in the repository), no issue numbers ("issue 17",
 #     "#17") and no development-log remarks ("this session", "last stop");
 #   - docs/perf stays within 2 MiB and 40 files, and docs/perf/data/INDEX.md lists every archive
@@ -32,7 +32,7 @@ PERF_MAX_FILES = 40
 # (file, the exact offending text).
 KNOWN = set()
 
-TOP = r"(?:src|tests|scripts|docs|fixtures|bench|cmake|rules|prompts)"
+TOP = r"(?:src|tests|scripts|docs|fixtures|benchmarks|cmake|rules|prompts)"
 PATH = re.compile(r"(?<![\w./+~-])(" + TOP + r"/[A-Za-z0-9_.*+/{},-]*[A-Za-z0-9_*}/])")
 LIBRARY_SOURCE = re.compile(r"`([a-z_]+/[A-Za-z0-9_./-]+\.(?:cpp|hpp))`")
 LINK = re.compile(r"\]\(([^)\s]+)\)")

@@ -33,7 +33,7 @@ import json
 import sys
 from pathlib import Path
 
-JUDGED = Path(__file__).resolve().parent.parent / "bench" / "lint-judged" / "judged.tsv"
+JUDGED = Path(__file__).resolve().parent.parent / "benchmarks" / "lint-judged" / "judged.tsv"
 COLUMNS = ["repo", "commit", "path", "line", "rule", "severity", "message", "judgment", "reason"]
 JUDGMENTS = ("TRUE", "PLAUSIBLE", "FALSE")
 SEVERITIES = ("error", "warning", "note")

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Matchers over declarations, loops and launches: integer division by runtime values in loops,
-// per-thread arrays indexed dynamically (they live in local memory), pointer parameters without
-// __restrict__, and block sizes that leave a warp partly empty.
+// Matchers over launches: block sizes that leave a warp partly empty.
 
 #include <algorithm>
 #include <array>
@@ -14,171 +12,12 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::string_view, 13> integer_words{"int",       "unsigned", "long",    "short",    "size_t",
-                                                         "int32_t",   "uint32_t", "int64_t", "uint64_t", "uint",
-                                                         "ptrdiff_t", "int16_t",  "uint16_t"};
-
-bool is_integer_word(std::string_view word) { return std::ranges::find(integer_words, word) != integer_words.end(); }
-
-// Macro-style constants (TILE, BLOCK_SIZE, N_2) are compile-time values by convention.
-bool looks_constant(std::string_view name) {
-  return std::ranges::none_of(name, [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; });
-}
-
-bool contains_word(std::string_view text, std::string_view word) {
-  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    const bool left = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
-    const std::size_t after = at + word.size();
-    const bool right =
-        after >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_');
-    if (left && right) return true;
-  }
-  return false;
-}
-
-struct IntegerNames {
-  std::vector<std::string_view> runtime;   // integer variables and parameters
-  std::vector<std::string_view> constant;  // constexpr ones
-};
-
-IntegerNames integer_names(const FunctionUnderLint& unit) {
-  IntegerNames names;
-  for (const auto& parameter : unit.function.parameters) {
-    if (parameter.type.find('*') != std::string::npos || parameter.type.find('&') != std::string::npos) continue;
-    for (auto word : integer_words)
-      if (contains_word(parameter.type, word)) {
-        names.runtime.push_back(parameter.name);
-        break;
-      }
-  }
-  const auto tokens = unit.body;
-  for (std::size_t j = 1; j + 1 < tokens.size(); ++j) {
-    if (!tokens[j].is_identifier() || !tokens[j - 1].is_identifier() || !is_integer_word(tokens[j - 1].text()))
-      continue;
-    if (is_integer_word(tokens[j].text())) continue;  // "unsigned int"
-    bool is_constexpr = false;
-    for (std::size_t k = j; k > 0 && tokens[k - 1].is_identifier(); --k)
-      if (tokens[k - 1].is_identifier("constexpr")) is_constexpr = true;
-    (is_constexpr ? names.constant : names.runtime).push_back(tokens[j].text());
-  }
-  return names;
-}
-
 std::optional<std::int64_t> value_of(const SourceView& view, const Token& token) {
   if (auto literal = integer_literal(token)) return literal;
   return token.is_identifier() ? view.macro_number(token.text()) : std::nullopt;
 }
 
 }  // namespace
-
-void match_division_in_loop(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
-  const auto tokens = unit.body;
-  const IntegerNames names = integer_names(unit);
-  const auto runtime = [&](std::string_view name) {
-    return std::ranges::find(names.runtime, name) != names.runtime.end() &&
-           std::ranges::find(names.constant, name) == names.constant.end();
-  };
-  const std::vector<std::string> operators =
-      rule.match.names.empty() ? std::vector<std::string>{"/", "%", "/=", "%="} : rule.match.names;
-  for (std::size_t i = 1; i + 1 < tokens.size(); ++i) {
-    if (tokens[i].kind != kernels::TokenKind::punctuation ||
-        std::ranges::find(operators, tokens[i].text()) == operators.end() || !unit.analysis.in_loop(i))
-      continue;
-    const Token& right = tokens[i + 1];
-    const bool builtin = (right.is_identifier("blockDim") || right.is_identifier("gridDim")) && i + 2 < tokens.size() &&
-                         tokens[i + 2].is_punct(".");
-    if (!builtin && !(right.is_identifier() && runtime(right.text()))) continue;
-    const Token& left = tokens[i - 1];
-    const bool integer_left = integer_literal(left).has_value() || (left.is_identifier() && runtime(left.text())) ||
-                              (left.is_identifier() && i >= 2 && tokens[i - 2].is_punct("."));  // threadIdx.x
-    if (!tokens[i].text().starts_with('%') && !integer_left) continue;
-    out.push_back({unit.view.offset(tokens[i]), fmt::format("{} {}", tokens[i].text(), right.text())});
-  }
-}
-
-void match_local_array_dynamic_index(const Rule&, const FunctionUnderLint& unit, std::vector<Finding>& out) {
-  const auto tokens = unit.body;
-  const auto& analysis = unit.analysis;
-  // Per-thread arrays: "TYPE NAME [ DIM ]" in a statement without a memory-space qualifier.
-  std::vector<std::string_view> arrays;
-  std::vector<std::size_t> declared_at;
-  std::size_t statement = 0;
-  for (std::size_t j = 0; j + 3 < tokens.size(); ++j) {
-    if (tokens[j].is_punct(";") || tokens[j].is_punct("{") || tokens[j].is_punct("}")) statement = j + 1;
-    if (j == 0 || !tokens[j].is_identifier() || !tokens[j - 1].is_identifier() || !tokens[j + 1].is_punct("["))
-      continue;
-    if (tokens[j - 1].is_identifier("return") || tokens[j - 1].is_identifier("case")) continue;
-    bool qualified = false;
-    for (std::size_t k = statement; k < j; ++k)
-      for (std::string_view word : {"__shared__", "__constant__", "static", "extern"})
-        if (tokens[k].is_identifier(word)) qualified = true;
-    const std::size_t close = closing(tokens, j + 1);
-    if (qualified || close != j + 3 || !value_of(unit.view, tokens[j + 2])) continue;
-    arrays.push_back(tokens[j].text());
-    declared_at.push_back(j);
-  }
-  if (arrays.empty()) return;
-
-  // Loops whose trip count is a compile-time constant: their counters index arrays statically
-  // once the loop is unrolled, so they do not count as dynamic.
-  struct Counter {
-    std::string_view name;
-    std::size_t begin, end;
-  };
-  std::vector<Counter> counters;
-  for (const auto& region : analysis.regions()) {
-    if (region.kind != ControlRegion::Kind::loop || region.header_begin == region.header_end) continue;
-    const auto header = tokens.subspan(region.header_begin, region.header_end - region.header_begin);
-    const auto first = std::ranges::find_if(header, [](const Token& t) { return t.is_punct(";"); });
-    if (first == header.end()) continue;
-    const auto second = std::find_if(first + 1, header.end(), [](const Token& t) { return t.is_punct(";"); });
-    std::string_view counter;
-    for (auto it = header.begin(); it != first; ++it)
-      if (it->is_identifier() && it + 1 != first && (it + 1)->is_punct("=")) counter = it->text();
-    const bool constant_trip = !counter.empty() && std::all_of(first + 1, second, [&](const Token& t) {
-      return !t.is_identifier() || t.text() == counter || looks_constant(t.text()) || t.text() == "sizeof" ||
-             unit.view.macro_number(t.text()) || contains_word(unit.function.template_parameters, t.text());
-    });
-    if (constant_trip) counters.push_back({counter, region.begin, region.end});
-  }
-  const auto static_index_word = [&](std::string_view word, std::size_t at) {
-    if (looks_constant(word) || unit.view.macro_number(word) || contains_word(unit.function.template_parameters, word))
-      return true;
-    return std::ranges::any_of(counters,
-                               [&](const Counter& c) { return c.name == word && at >= c.begin && at < c.end; });
-  };
-  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
-    const auto found = std::ranges::find(arrays, tokens[i].text());
-    if (!tokens[i].is_identifier() || !tokens[i + 1].is_punct("[") || found == arrays.end()) continue;
-    if (i == declared_at[static_cast<std::size_t>(found - arrays.begin())]) continue;
-    const std::size_t close = closing(tokens, i + 1);
-    for (std::size_t k = i + 2; k < close; ++k) {
-      if (!tokens[k].is_identifier() || (k > 0 && tokens[k - 1].is_punct("."))) continue;
-      if (static_index_word(tokens[k].text(), i)) continue;
-      out.push_back({unit.view.offset(tokens[i]), fmt::format("{}[{}]", tokens[i].text(), tokens[k].text())});
-      break;
-    }
-  }
-}
-
-void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionUnderLint& unit,
-                                               std::vector<Finding>& out) {
-  std::vector<std::string> pointers, unrestricted;
-  for (const auto& parameter : unit.function.parameters) {
-    if (parameter.type.find('*') == std::string::npos) continue;
-    pointers.push_back(parameter.name);
-    if (!contains_word(parameter.type, "__restrict__") && !contains_word(parameter.type, "__restrict"))
-      unrestricted.push_back(parameter.name.empty() ? "(unnamed)" : parameter.name);
-  }
-  if (static_cast<std::int64_t>(pointers.size()) < rule.match.min_pointers || unrestricted.empty()) return;
-  std::size_t at = unit.function.signature.begin;
-  for (const auto& token : unit.signature)
-    if (token.is_identifier(unit.function.name)) {
-      at = unit.view.offset(token);
-      break;
-    }
-  out.push_back({at, fmt::format("{}", fmt::join(unrestricted, ", ")), true});
-}
 
 void match_launch_bounds_block_size(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out) {
   const auto tokens = unit.signature;
@@ -243,7 +82,9 @@ void match_launch_block_size(const Rule& rule, const SourceView& view, std::vect
     }
     if (block_end >= tokens.size() || block_end == grid_end + 1) continue;
     const auto threads = block_threads(grid_end + 1, block_end);
-    if (threads && *threads % rule.match.multiple != 0)
+    // A block of one thread is a deliberate serial kernel (set-up, a graph's control node): no
+    // warp to fill.
+    if (threads && *threads > 1 && *threads % rule.match.multiple != 0)
       out.push_back({view.offset(tokens[grid_end + 1]), fmt::format("{} threads per block", *threads)});
   }
 }

@@ -146,9 +146,9 @@ void write_sarif(std::ostream& out, const LintReport& report) {
     out << (i ? ",\n" : "\n")
         << fmt::format(
                "        {{\"id\": {}, \"shortDescription\": {{\"text\": {}}}, \"fullDescription\": "
-               "{{\"text\": {}}}, \"helpUri\": {}, \"defaultConfiguration\": {{\"level\": \"{}\"}}}}",
+               "{{\"text\": {}}}, \"helpUri\": {}, \"defaultConfiguration\": {{\"level\": \"{}\"{}}}}}",
                json_string(rule.id), json_string(rule.summary), json_string(rule_description(rule)),
-               json_string(rule.guide), sarif_level(rule.severity));
+               json_string(rule.guide), sarif_level(rule.severity), rule.enabled ? "" : ", \"enabled\": false");
   }
   out << (report.rules.empty() ? "]\n" : "\n      ]\n") << "    }},\n    \"results\": [";
   const auto fingerprint = fingerprints(report.diagnostics);

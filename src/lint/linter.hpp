@@ -38,12 +38,14 @@ struct LintOptions {
   const std::vector<std::uint32_t>* changed_lines = nullptr;
 };
 
-// Diagnostics sorted by line, column and rule id.
+// Diagnostics sorted by line, column and rule id. Rules that are not enabled (opt-in) do not run.
 std::vector<Diagnostic> lint_source(std::string_view path, std::string_view text, std::span<const Rule> rules,
                                     const LintOptions& options = {});
 
 // The message with "{match}" replaced by `detail`.
 std::string render_message(std::string_view message, std::string_view detail);
+// The message with every `placeholder` replaced by `value`.
+std::string render_placeholder(std::string_view message, std::string_view placeholder, std::string_view value);
 // Diagnostic::line_text of a source line.
 std::string normalised_line(std::string_view line);
 

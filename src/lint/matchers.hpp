@@ -24,6 +24,9 @@ struct Finding {
   // mode it is reported when any line of the function changed, not only its own line.
   bool whole_function = false;
   const kernels::Function* function = nullptr;
+  std::string fix;  // replaces "{fix}" in the rule's note: the rewrite in the code's own words
+  // A softer or more specific wording the rule gives under this name ([rule.variants]), if any.
+  std::string variant;
 };
 
 struct FunctionUnderLint {
@@ -36,8 +39,9 @@ struct FunctionUnderLint {
   std::span<const Token> whole;        // signature and body
 };
 
+// `unit` is the function the tokens are in (nullptr at file scope): some token classes read it.
 void match_tokens(const Rule& rule, const SourceView& view, std::span<const Token> tokens, std::span<const Token> uses,
-                  std::vector<Finding>& out);
+                  std::vector<Finding>& out, const FunctionUnderLint* unit = nullptr);
 void match_compiler_fact(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 
@@ -50,6 +54,7 @@ void match_division_in_loop(const Rule& rule, const FunctionUnderLint& unit, std
 void match_local_array_dynamic_index(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 void match_pointer_parameters_without_restrict(const Rule& rule, const FunctionUnderLint& unit,
                                                std::vector<Finding>& out);
+void match_volatile_shared_reduction(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 // Per function: __launch_bounds__; per file: <<<grid, block>>> launches.
 void match_launch_bounds_block_size(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 void match_launch_block_size(const Rule& rule, const SourceView& view, std::vector<Finding>& out);

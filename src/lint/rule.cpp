@@ -7,7 +7,7 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::pair<MatcherKind, std::string_view>, 11> matcher_names{{
+constexpr std::array<std::pair<MatcherKind, std::string_view>, 12> matcher_names{{
     {MatcherKind::tokens, "tokens"},
     {MatcherKind::barrier_in_divergent_branch, "barrier_in_divergent_branch"},
     {MatcherKind::shared_array_stride, "shared_array_stride"},
@@ -16,6 +16,7 @@ constexpr std::array<std::pair<MatcherKind, std::string_view>, 11> matcher_names
     {MatcherKind::division_in_loop, "division_in_loop"},
     {MatcherKind::local_array_dynamic_index, "local_array_dynamic_index"},
     {MatcherKind::pointer_parameters_without_restrict, "pointer_parameters_without_restrict"},
+    {MatcherKind::volatile_shared_reduction, "volatile_shared_reduction"},
     {MatcherKind::block_size, "block_size"},
     {MatcherKind::compiler_fact, "compiler_fact"},
     {MatcherKind::launch_fact, "launch_fact"},

@@ -7,6 +7,7 @@
 // so a repository adds and overrides rules without rebuilding kforecast.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,9 +30,10 @@ enum class MatcherKind {
   division_in_loop,             // integer / or % by a runtime value inside a loop body
   local_array_dynamic_index,    // per-thread array indexed by a value not known at compile time
   pointer_parameters_without_restrict,
-  block_size,     // __launch_bounds__ or <<<grid, block>>> not a multiple of 32
-  compiler_fact,  // NVRTC's ptxas report: registers, spills, stack, shared memory
-  launch_fact,    // needs a launch spec (block size, dynamic shared memory)
+  volatile_shared_reduction,  // volatile shared memory reduced warp-synchronously, without __syncwarp
+  block_size,                 // __launch_bounds__ or <<<grid, block>>> not a multiple of 32
+  compiler_fact,              // NVRTC's ptxas report: registers, spills, stack, shared memory
+  launch_fact,                // needs a launch spec (block size, dynamic shared memory)
 };
 
 std::string_view to_string(MatcherKind kind);
@@ -54,6 +56,9 @@ struct Matcher {
   std::vector<std::string> not_after;     // the token before the match must not be one of these
   std::vector<std::string> only_if_uses;  // the function must use one of these words ...
   std::vector<std::string> unless_uses;   // ... and none of these
+  // tokens: a match is left out where its block, or the block around that, names one of these
+  // (printf on a path that ends in __trap() reports an error and stops the kernel).
+  std::vector<std::string> unless_in_block;
   // Names a structural matcher looks for (barriers, atomics, element types); empty: its default.
   std::vector<std::string> names;
   // compiler_fact: registers, spill_bytes, stack_frame_bytes, shared_bytes, local_bytes.
@@ -65,6 +70,10 @@ struct Matcher {
   std::optional<double> below;
   std::int64_t multiple = 32;  // block_size, shared_array_stride
   std::int64_t min_pointers = 2;
+  // barrier_in_divergent_branch: what the threads that skip the barrier do next. "continue": they
+  // reach another barrier (or return to a caller that may), so barriers pair up out of step;
+  // "exit": they leave the kernel without another barrier (a bounds check around the rest).
+  std::string skipping_threads = "continue";
 };
 
 struct Rule {
@@ -77,6 +86,22 @@ struct Rule {
   std::string good;     // its corrected form
   Matcher match;
   std::string origin;  // "rules/precision.toml:12", where the rule (or its last override) was read
+  // Off rules are opt-in: listed by `kforecast rules`, run only where a rule file turns them on
+  // (enabled = true). A built-in rule is on by default only where its measured precision earns it.
+  bool enabled = true;
+  // The rule's measured precision on the judged set (benchmarks/lint-judged), as the rule file states
+  // it ("97% (116/119)"); empty where it was not measured.
+  std::string precision;
+  // (Fields are in this order so that rules built in code, positionally, stay valid.)
+  // An optional second line after the message: what to do, in the code's own words. "{match}" is
+  // replaced as in the message, "{fix}" by the rewrite the matcher proposes (the line is left
+  // out where the matcher proposes none).
+  std::string note;
+  // Messages for particular findings, by the name a matcher gives them ([rule.variants]: record =
+  // "..."), each with "{match}" like the message; a finding without one uses the message.
+  std::map<std::string, std::string, std::less<>> variants;
+  // Notes for those findings, by the same names ([rule.variant_notes]).
+  std::map<std::string, std::string, std::less<>> variant_notes;
 };
 
 // A rule file's text and the name its messages use.

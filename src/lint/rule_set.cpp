@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -17,11 +18,12 @@
 namespace kforecast::lint {
 namespace {
 
-constexpr std::array<std::string_view, 9> rule_fields{"id",  "severity", "summary", "message", "guide",
-                                                      "bad", "good",     "enabled", "match"};
-constexpr std::array<std::string_view, 12> match_fields{"kind",         "scope",       "pattern",  "not_after",
-                                                        "only_if_uses", "unless_uses", "names",    "fact",
-                                                        "above",        "below",       "multiple", "min_pointers"};
+constexpr std::array<std::string_view, 13> rule_fields{"id",       "severity",      "summary", "message", "guide",
+                                                       "bad",      "good",          "note",    "enabled", "precision",
+                                                       "variants", "variant_notes", "match"};
+constexpr std::array<std::string_view, 14> match_fields{
+    "kind",  "scope", "pattern", "not_after", "only_if_uses", "unless_uses",  "unless_in_block",
+    "names", "fact",  "above",   "below",     "multiple",     "min_pointers", "skipping_threads"};
 constexpr std::array<std::string_view, 5> compiler_facts{"registers", "spill_bytes", "stack_frame_bytes",
                                                          "shared_bytes", "local_bytes"};
 constexpr std::array<std::string_view, 2> launch_facts{"occupancy", "launch_bounds"};
@@ -53,6 +55,20 @@ class Reader {
       out = *value;
     else
       problem(*node, fmt::format("{} '{}' must be a string", context, key));
+  }
+
+  void text_table(const toml::table& table, std::string_view key,
+                  std::map<std::string, std::string, std::less<>>& out) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return;
+    const toml::table* entries = node->as_table();
+    if (entries == nullptr) return problem(*node, fmt::format("rule '{}' must be a table of strings", key));
+    for (auto&& [name, value] : *entries) {
+      if (auto text = value.value<std::string>())
+        out[std::string(name.str())] = *text;
+      else
+        problem(value, fmt::format("rule '{}.{}' must be a string", key, name.str()));
+    }
   }
 
   void strings(const toml::table& table, std::string_view key, std::vector<std::string>& out) {
@@ -111,6 +127,7 @@ class Reader {
     strings(table, "not_after", match.not_after);
     strings(table, "only_if_uses", match.only_if_uses);
     strings(table, "unless_uses", match.unless_uses);
+    strings(table, "unless_in_block", match.unless_in_block);
     strings(table, "names", match.names);
     text(table, "fact", match.fact, "match");
     number(table, "above", match.above, 0);
@@ -121,6 +138,10 @@ class Reader {
     }
     number(table, "multiple", match.multiple, 1);
     number(table, "min_pointers", match.min_pointers, 1);
+    text(table, "skipping_threads", match.skipping_threads, "match");
+    if (match.skipping_threads != "continue" && match.skipping_threads != "exit")
+      problem(*table.get("skipping_threads"),
+              fmt::format("skipping_threads '{}': expected continue or exit", match.skipping_threads));
     check_matcher(table, match);
   }
 
@@ -158,6 +179,10 @@ class Reader {
     text(table, "guide", rule.guide, "rule");
     text(table, "bad", rule.bad, "rule");
     text(table, "good", rule.good, "rule");
+    text(table, "note", rule.note, "rule");
+    text_table(table, "variants", rule.variants);
+    text_table(table, "variant_notes", rule.variant_notes);
+    text(table, "precision", rule.precision, "rule");
     if (const toml::node* guide = table.get("guide"); guide && !rule.guide.starts_with("https://"))
       problem(*guide, "guide must be an https:// link to the CUDA guide section");
     if (const toml::node* match = table.get("match")) {
@@ -219,19 +244,18 @@ Result<void> RuleSet::read(std::string_view text, std::string_view name) {
         continue;
       }
       auto existing = std::ranges::find(rules, *id, &Rule::id);
-      if (auto enabled = table["enabled"]; enabled) {
-        if (!enabled.is_boolean()) {
-          reader.problem(*enabled.node(), "'enabled' must be true or false");
+      std::optional<bool> enabled;
+      if (auto flag = table["enabled"]; flag) {
+        if (!flag.is_boolean()) {
+          reader.problem(*flag.node(), "'enabled' must be true or false");
           continue;
         }
-        if (!*enabled.value<bool>()) {
-          if (existing != rules.end()) rules.erase(existing);
-          continue;
-        }
+        enabled = flag.value<bool>();
       }
       const bool known = existing != rules.end();
       Rule rule = known ? *existing : Rule{.id = *id};
       reader.rule(table, rule, known);
+      if (enabled) rule.enabled = *enabled;
       if (known)
         *existing = std::move(rule);
       else

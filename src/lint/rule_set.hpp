@@ -4,8 +4,9 @@
 // The rules in force: the built-in ones (rules/*.toml, compiled in), then a repository's own
 // rule files read over them. A rule file holds [[rule]] tables. A rule with a new id is added and
 // must give severity, summary, message, guide and [rule.match]; a rule with a known id overrides
-// only the fields it gives (severity = "error" alone promotes a built-in rule), and
-// `enabled = false` removes it. Rule files are untrusted input: every problem is an Error naming
+// only the fields it gives (severity = "error" alone promotes a built-in rule); `enabled = false`
+// turns a rule off and `enabled = true` turns an opt-in rule on (an off rule is still listed, and
+// never runs). Rule files are untrusted input: every problem is an Error naming
 // "file:line:column" and the field.
 
 #include <span>

@@ -11,8 +11,9 @@
 
 namespace kforecast::lint {
 
-// One line per rule (id, severity, summary, ids padded to the longest), then how to read more
-// and how to silence one.
+// One line per rule (id, severity, on or opt-in, measured precision, summary; columns padded),
+// then what the precision is, how to turn an opt-in rule on, how to read more and how to silence
+// one.
 std::string rule_table(std::span<const Rule> rules);
 
 // The rule's severity, summary, message, guide and origin, then its examples indented.

@@ -7,12 +7,13 @@
 #include <string>
 
 #include "base/integer_expression.hpp"
-#include "kernels/preprocessor.hpp"
 
 namespace kforecast::lint {
 
 SourceView::SourceView(std::string_view text)
-    : m_text(text), m_code(kernels::preprocess(text).code), m_scanned(kernels::scan_cuda_source(text)) {
+    : m_text(text), m_live(cuda_live_code(text)), m_code(m_live.code), m_scanned(kernels::scan_cuda_source(text)) {
+  for (const auto& macro : m_scanned.macros)
+    if (live(macro.span.begin)) m_macros.push_back(&macro);
   m_line_starts.push_back(0);
   for (std::size_t i = 0; i < text.size(); ++i)
     if (text[i] == '\n') m_line_starts.push_back(i + 1);
@@ -92,8 +93,13 @@ std::optional<std::int64_t> SourceView::constant_value(std::string_view expressi
 
 std::optional<std::int64_t> SourceView::named_constant(std::string_view name, int depth) const {
   if (depth > max_constant_depth) return std::nullopt;
-  for (const auto& macro : m_scanned.macros)
-    if (macro.name == name && !macro.function_like) return constant_value(macro.body, depth);
+  const kernels::Macro* found = nullptr;
+  for (const kernels::Macro* macro : m_macros) {
+    if (macro->name != name) continue;
+    if (macro->function_like || (found != nullptr && found->body != macro->body)) return std::nullopt;
+    found = macro;
+  }
+  if (found != nullptr) return constant_value(found->body, depth);
   // NAME = VALUE in a statement that says const or constexpr.
   const std::span<const Token> tokens = m_code;
   for (std::size_t k = 1; k + 2 < tokens.size(); ++k) {
@@ -110,6 +116,20 @@ std::optional<std::int64_t> SourceView::named_constant(std::string_view name, in
     return constant_value(m_text.substr(from, to - from), depth);
   }
   return std::nullopt;
+}
+
+std::string SourceView::text_of(std::span<const Token> tokens, std::size_t begin, std::size_t end) const {
+  end = std::min(end, tokens.size());
+  if (begin >= end) return {};
+  const std::size_t from = offset(tokens[begin]);
+  const std::size_t to = offset(tokens[end - 1]) + tokens[end - 1].text().size();
+  return std::string(m_text.substr(from, to - from));
+}
+
+std::string clipped(std::string text, std::size_t limit) {
+  if (text.size() <= limit) return text;
+  text.resize(limit > 3 ? limit - 3 : 0);
+  return text + "...";
 }
 
 std::optional<std::int64_t> integer_literal(const Token& token) {

@@ -7,62 +7,14 @@
 
 #include <fmt/format.h>
 
+#include "kernels/token_text.hpp"
+#include "lint/double_literals.hpp"
 #include "lint/matchers.hpp"
 
 namespace kforecast::lint {
 namespace {
 
 using kernels::TokenKind;
-
-// A decimal floating literal without an f (float) or h suffix: a double.
-bool is_double_literal(const Token& token) {
-  if (token.kind != TokenKind::number) return false;
-  const std::string_view text = token.text();
-  if (text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return false;
-  const bool floating = text.find('.') != std::string_view::npos || text.find_first_of("eE") != std::string_view::npos;
-  return floating && text.back() != 'f' && text.back() != 'F';
-}
-
-// A token of a constant arithmetic expression: a number, a constant's name (a macro, or a
-// SCREAMING_CASE name such as M_PI), an arithmetic operator or a parenthesis.
-bool constant_operand(const SourceView& view, const Token& token) {
-  if (token.kind == TokenKind::number) return true;
-  if (token.is_identifier())
-    return view.macro_number(token.text()).has_value() ||
-           std::ranges::none_of(token.text(), [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; });
-  for (std::string_view op : {"+", "-", "*", "/", "(", ")"})
-    if (token.is_punct(op)) return true;
-  return false;
-}
-
-// A double literal the compiler folds and converts before run time is no FP64 arithmetic: one
-// whose whole constant expression is assigned, initialises a variable (or an element of a braced
-// initialiser) or is returned (float sum = 0.0; x[i] = -1.0; constexpr float k = 1.0 / 3.0;
-// float acc[4] = {0.0}; return 0.0;).
-bool converted_at_compile_time(const SourceView& view, std::span<const Token> tokens, std::size_t at) {
-  std::size_t left = at, right = at + 1;
-  while (left > 0 && constant_operand(view, tokens[left - 1])) --left;
-  while (right < tokens.size() && constant_operand(view, tokens[right])) ++right;
-  if (left == 0 || right == tokens.size()) return false;
-  const Token& before = tokens[left - 1];
-  const Token& after = tokens[right];
-  const bool whole = before.is_punct("=") || before.is_identifier("return");
-  if (whole) return after.is_punct(";") || (before.is_punct("=") && after.is_punct(","));
-  // An element of a braced initialiser: float acc[TM] = {0.0}; float w[]{0.5, 0.25};
-  if (!(before.is_punct("{") || before.is_punct(",")) || !(after.is_punct("}") || after.is_punct(",")))
-    return false;
-  int depth = 0;
-  for (std::size_t k = left; k-- > 0;) {
-    if (tokens[k].is_punct(")") || tokens[k].is_punct("]") || tokens[k].is_punct("}")) ++depth;
-    if (tokens[k].is_punct("(") || tokens[k].is_punct("[")) {
-      if (depth-- == 0) return false;  // a call's or subscript's argument
-    }
-    if (tokens[k].is_punct("{") && depth-- == 0)
-      return k > 0 && (tokens[k - 1].is_punct("=") || tokens[k - 1].is_punct("]"));
-    if (depth == 0 && tokens[k].is_punct(";")) return false;
-  }
-  return false;
-}
 
 // An opening '(' whose argument list holds a double: a double literal, or a cast to double. Float
 // arguments pick CUDA's float overloads of the math functions (sqrt(x) with a float x compiles to
@@ -126,15 +78,14 @@ bool runtime_arguments(const SourceView& view, std::span<const Token> tokens, st
   return false;
 }
 
-bool element_matches(std::string_view element, const SourceView& view, std::span<const Token> tokens,
-                     std::size_t at) {
+bool element_matches(std::string_view element, const SourceView& view, std::span<const Token> tokens, std::size_t at,
+                     const FunctionUnderLint* unit) {
   const Token& token = tokens[at];
   if (element == "@any") return true;
   if (element == "@double-arguments") return double_arguments(view, tokens, at);
   if (element == "@runtime-arguments") return runtime_arguments(view, tokens, at);
   if (element == "@double-literal") return is_double_literal(token);
-  if (element == "@double-operand")
-    return is_double_literal(token) && !converted_at_compile_time(view, tokens, at);
+  if (element == "@double-operand") return is_double_literal(token) && !folded_to_float(view, tokens, at, unit);
   if (element == "@number") return token.kind == TokenKind::number;
   if (element == "@identifier") return token.kind == TokenKind::identifier;
   if (element == "@string") return token.kind == TokenKind::string_literal;
@@ -152,6 +103,24 @@ bool uses_any(std::span<const Token> tokens, const std::vector<std::string>& wor
   return std::ranges::any_of(tokens, [&](const Token& token) {
     return token.is_identifier() && std::ranges::find(words, token.text()) != words.end();
   });
+}
+
+// Whether the block around token `at`, or the block around that, names one of `words`.
+bool block_names(std::span<const Token> tokens, std::size_t at, const std::vector<std::string>& words) {
+  std::size_t open = at;
+  for (int level = 0; level < 2; ++level) {
+    int depth = 0;
+    while (open > 0) {
+      --open;
+      if (tokens[open].is_punct("}")) ++depth;
+      if (tokens[open].is_punct("{") && depth-- == 0) break;
+    }
+    if (!tokens[open].is_punct("{")) return false;
+    const std::size_t close = std::min(tokens.size(), kernels::matching_close(tokens, open));
+    for (std::size_t k = open; k < close; ++k)
+      if (tokens[k].is_identifier() && std::ranges::find(words, tokens[k].text()) != words.end()) return true;
+  }
+  return false;
 }
 
 std::int64_t fact_value(const CompilerFacts& facts, std::string_view name) {
@@ -172,17 +141,20 @@ std::optional<std::int64_t> first_launch_bound(const SourceView& view, const ker
 }  // namespace
 
 void match_tokens(const Rule& rule, const SourceView& view, std::span<const Token> tokens, std::span<const Token> uses,
-                  std::vector<Finding>& out) {
+                  std::vector<Finding>& out, const FunctionUnderLint* unit) {
   const Matcher& match = rule.match;
   if (!match.only_if_uses.empty() && !uses_any(uses, match.only_if_uses)) return;
   if (!match.unless_uses.empty() && uses_any(uses, match.unless_uses)) return;
   const std::size_t length = match.pattern.size();
   for (std::size_t i = 0; i + length <= tokens.size(); ++i) {
     bool all = true;
-    for (std::size_t k = 0; k < length && all; ++k) all = element_matches(match.pattern[k], view, tokens, i + k);
+    for (std::size_t k = 0; k < length && all; ++k) all = element_matches(match.pattern[k], view, tokens, i + k, unit);
     if (!all) continue;
     if (i > 0 && std::ranges::find(match.not_after, tokens[i - 1].text()) != match.not_after.end()) continue;
-    out.push_back({view.offset(tokens[i]), std::string(tokens[i].text())});
+    if (!match.unless_in_block.empty() && block_names(tokens, i, match.unless_in_block)) continue;
+    Finding finding{view.offset(tokens[i]), std::string(tokens[i].text())};
+    if (is_double_literal(tokens[i])) finding.fix = std::string(tokens[i].text()) + "f";
+    out.push_back(std::move(finding));
   }
 }
 
@@ -212,13 +184,14 @@ void match_launch_fact(const Rule& rule, const FunctionUnderLint& unit, std::vec
   if (!launch.occupancy) return;  // the caller could not compute it (no GPU table entry, no spec)
   const double below = rule.match.below.value_or(rule.match.above);
   if (*launch.occupancy * 100 >= below) return;
-  out.push_back({unit.function.signature.begin,
-                 fmt::format("{:.0f}% with {} threads per block{} ({}; spec {})", *launch.occupancy * 100, threads,
-                             launch.dynamic_shared_bytes.value_or(0) > 0
-                                 ? fmt::format(" and {} bytes of dynamic shared memory", *launch.dynamic_shared_bytes)
-                                 : std::string(),
-                             launch.occupancy_basis, launch.origin),
-                 true});
+  Finding finding{unit.function.signature.begin,
+                  fmt::format("{:.0f}% for blocks of {} threads{}", *launch.occupancy * 100, threads,
+                              launch.dynamic_shared_bytes.value_or(0) > 0
+                                  ? fmt::format(" and {} B of dynamic shared memory", *launch.dynamic_shared_bytes)
+                                  : std::string()),
+                  true};
+  finding.fix = fmt::format("{}; spec {}", launch.occupancy_basis, launch.origin);
+  out.push_back(std::move(finding));
 }
 
 }  // namespace kforecast::lint

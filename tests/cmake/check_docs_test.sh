@@ -40,6 +40,13 @@ expect "a clean tree passes" 0 "the documentation is clean"
 clean_tree; echo 'Run `scripts/gone.sh` first.' >>"$work/docs/guide.md"
 expect "a missing repository path fails" 1 "docs/guide.md:4: scripts/gone.sh does not exist"
 
+clean_tree; echo 'Measured by `benchmarks/gone_bench.cpp`.' >>"$work/docs/guide.md"
+expect "a missing benchmarks/ path fails" 1 "docs/guide.md:4: benchmarks/gone_bench.cpp does not exist"
+
+clean_tree; mkdir "$work/src/bench" && touch "$work/src/bench/spec_draft.cpp"
+echo 'Drafted by `bench/spec_draft.cpp`.' >>"$work/docs/guide.md"
+expect "a source of the library src/bench passes" 0 "the documentation is clean"
+
 clean_tree; echo 'Measured in `gate/measure_step.cpp`.' >>"$work/docs/guide.md"
 expect "a library source that is not under src/ fails" 1 "gate/measure_step.cpp is not under src/"
 

@@ -36,17 +36,17 @@ std::string git_commit(FixtureRepo& repo, const std::string& message) {
 
 TEST_CASE("e2e: lint FILE prints compiler-style diagnostics and exits 0 on warnings") {
   FixtureRepo repo;
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] = x[0] * 0.5;\n}\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] = x[0] * 0.1;\n}\n");
   auto run = run_kforecast({"lint", "k.cu"}, repo.path(), {no_nvrtc});
   CHECK(run.status == 0);
-  CHECK_THAT(run.out, StartsWith("k.cu:2:17: warning: '0.5' is a double"));
+  CHECK_THAT(run.out, StartsWith("k.cu:2:17: warning: '0.1' is a double"));
   CHECK_THAT(run.out, Contains("[double-literal]\n"));
   CHECK_THAT(run.out, !Contains("\x1b["));  // not a terminal: no colour
 }
 
 TEST_CASE("e2e: lint exits 1 when an error rule fires, and colours on request unless NO_COLOR") {
   FixtureRepo repo;
-  repo.write("k.cu", "__global__ void k(float* x) {\n  if (threadIdx.x < 4) __syncthreads();\n}\n");
+  repo.write("k.cu", "__global__ void k(float* x) {\n  if (threadIdx.x < 4) __syncthreads();\n  __syncthreads();\n}\n");
   auto run = run_kforecast({"lint", "k.cu"}, repo.path(), {no_nvrtc});
   CHECK(run.status == 1);
   CHECK_THAT(run.out, Contains("k.cu:2:24: error:"));
@@ -59,7 +59,7 @@ TEST_CASE("e2e: lint exits 1 when an error rule fires, and colours on request un
 
 TEST_CASE("e2e: lint --format json and sarif") {
   FixtureRepo repo;
-  repo.write("k.cu", "__global__ void k(float* x) {\n  if (threadIdx.x < 4) __syncthreads();\n}\n");
+  repo.write("k.cu", "__global__ void k(float* x) {\n  if (threadIdx.x < 4) __syncthreads();\n  __syncthreads();\n}\n");
   auto json = run_kforecast({"lint", "k.cu", "--format", "json"}, repo.path(), {no_nvrtc});
   CHECK(json.status == 1);
   CHECK_THAT(json.out, Contains("\"rule\": \"syncthreads-in-divergent-branch\""));
@@ -76,31 +76,31 @@ TEST_CASE("e2e: lint --format json and sarif") {
 
 TEST_CASE("e2e: lint --staged reports on the added lines only") {
   FixtureRepo repo;
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] *= 0.5;\n  x[1] = 1.0f;\n}\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] *= 0.1;\n  x[1] = 1.0f;\n}\n");
   repo.commit("base: an old double literal on line 2");
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] *= 0.5;\n  x[1] *= 0.25;\n}\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] *= 0.1;\n  x[1] *= 0.3;\n}\n");
   repo.write("notes.txt", "x = 0.5\n");
   repo.git({"add", "k.cu", "notes.txt"});
   auto run = run_kforecast({"lint", "--staged", "--no-forecast"}, repo.path(), {no_nvrtc});
   CHECK(run.status == 0);
   CHECK(run.out ==
-        "k.cu:3:11: warning: '0.25' is a double: it promotes the float expression around it to FP64 (up "
-        "to 64x slower on GPUs with little FP64) and adds conversions; write it with an f suffix "
-        "[double-literal]\n"
+        "k.cu:3:11: warning: '0.3' is a double: the float arithmetic around it runs in FP64 (up to 64x slower "
+        "on GPUs with little FP64) [double-literal]\n"
+        "k.cu:3:11: note: write it with an f suffix: 0.3f\n"
         "kforecast: note: compiler facts not gathered (register, spill and stack rules skipped): NVRTC not found "
         "(tried /nonexistent/libnvrtc.so): compiler facts and benchmarks unavailable; install the CUDA toolkit's "
         "NVRTC or set cuda.nvrtc_library / KFORECAST_NVRTC_LIBRARY\n");
   // What is only in the work tree is not what the commit records.
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] *= 0.5;\n  x[1] *= 0.25;\n  x[2] *= 0.125;\n}\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] *= 0.1;\n  x[1] *= 0.3;\n  x[2] *= 0.7;\n}\n");
   CHECK(run_kforecast({"lint", "--staged", "--no-forecast"}, repo.path(), {no_nvrtc}).out == run.out);
 }
 
 TEST_CASE("e2e: lint config: disabled rules, ignored paths, repository rules") {
   FixtureRepo repo;
   repo.write("k.cu",
-             "__global__ void k(float* x, float* y) {\n  x[0] = y[0] * 0.5;  // kforecast: ignore double-literal\n"
-             "  printf(\"%f\", x[0]);\n}\n");
-  repo.write("third_party/t.cu", "__global__ void t(float* x) {\n  x[0] *= 0.5;\n}\n");
+             "__global__ void k(float* x, float* y) {\n  x[0] = y[0] * 0.1;  // kforecast: ignore double-literal\n"
+             "  printf(\"%f\", y[1]);\n}\n");
+  repo.write("third_party/t.cu", "__global__ void t(float* x) {\n  x[0] *= 0.1;\n}\n");
   auto before = run_kforecast({"lint", "k.cu", "third_party/t.cu"}, repo.path(), {no_nvrtc});
   CHECK_THAT(before.out, Contains("[missing-restrict]"));
   CHECK_THAT(before.out, Contains("[printf-in-kernel]"));
@@ -169,14 +169,14 @@ TEST_CASE("e2e: lint --install-hook writes a git hook that blocks an error and a
   CHECK((std::filesystem::status(hook).permissions() & std::filesystem::perms::owner_exec) !=
         std::filesystem::perms::none);
 
-  repo.write("k.cu", "__global__ void k(float* x) {\n  if (threadIdx.x < 4) __syncthreads();\n}\n");
+  repo.write("k.cu", "__global__ void k(float* x) {\n  if (threadIdx.x < 4) __syncthreads();\n  __syncthreads();\n}\n");
   repo.git({"add", "k.cu"});
   const std::string blocked = git_commit(repo, "a divergent barrier");
   CHECK_THAT(blocked, StartsWith("1"));
   CHECK_THAT(blocked, Contains("[syncthreads-in-divergent-branch]"));
   CHECK(repo.git({"rev-list", "--count", "HEAD"}) == "1\n");
 
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] *= 0.5;\n}\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] *= 0.1;\n}\n");
   repo.git({"add", "k.cu"});
   const std::string allowed = git_commit(repo, "a warning only");
   CHECK_THAT(allowed, StartsWith("0"));
@@ -199,7 +199,7 @@ TEST_CASE("e2e: lint --install-hook writes a git hook that blocks an error and a
 
 TEST_CASE("e2e: lint --staged before the first commit, and with deleted and non-CUDA files") {
   FixtureRepo repo;
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] *= 0.5;\n}\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[0] *= 0.1;\n}\n");
   repo.git({"add", "k.cu"});
   auto first = run_kforecast({"lint", "--staged"}, repo.path(), {no_nvrtc});
   CHECK(first.status == 0);

@@ -79,7 +79,9 @@ TEST_CASE("e2e: the pre-commit framework runs kforecast-lint: an error blocks th
   INFO(install.out << install.err);
   REQUIRE(install.exit_status == 0);
 
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  if (threadIdx.x < 4) __syncthreads();\n}\n");
+  repo.write(
+      "k.cu",
+      "__global__ void k(float* __restrict__ x) {\n  if (threadIdx.x < 4) __syncthreads();\n  __syncthreads();\n}\n");
   repo.git({"add", "k.cu"});
   auto blocked = sandbox.run(repo.path(), {"git", "commit", "-m", "divergent barrier"});
   INFO(blocked.out << blocked.err);
@@ -88,7 +90,7 @@ TEST_CASE("e2e: the pre-commit framework runs kforecast-lint: an error blocks th
   CHECK_THAT(blocked.out + blocked.err, Contains("[syncthreads-in-divergent-branch]"));
   CHECK(repo.git({"rev-list", "--count", "HEAD"}) == "1\n");
 
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] *= 0.5;\n}\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] *= 0.1;\n}\n");
   repo.git({"add", "k.cu"});
   auto allowed = sandbox.run(repo.path(), {"git", "commit", "-m", "a warning only"});
   INFO(allowed.out << allowed.err);
@@ -116,7 +118,9 @@ TEST_CASE("e2e: pre-commit run --all-files and --from-ref/--to-ref lint the file
                                             "\n    hooks:\n      - id: kforecast-lint\n");
   repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] = 1.0f;\n}\n");
   repo.commit("base");
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  if (threadIdx.x < 4) __syncthreads();\n}\n");
+  repo.write(
+      "k.cu",
+      "__global__ void k(float* __restrict__ x) {\n  if (threadIdx.x < 4) __syncthreads();\n  __syncthreads();\n}\n");
   repo.commit("divergent barrier");
 
   auto all = sandbox.run(repo.path(), {"pre-commit", "run", "--all-files"});
@@ -151,7 +155,7 @@ TEST_CASE("e2e: pre-commit shows kforecast's warnings on a commit that passes") 
   repo.commit("base");
   REQUIRE(sandbox.run(repo.path(), {"pre-commit", "install"}).exit_status == 0);
 
-  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] *= 0.5;\n}\n");
+  repo.write("k.cu", "__global__ void k(float* __restrict__ x) {\n  x[threadIdx.x] *= 0.1;\n}\n");
   repo.git({"add", "k.cu"});
   auto committed = sandbox.run(repo.path(), {"git", "commit", "-m", "a warning only"});
   INFO(committed.out << committed.err);

@@ -20,9 +20,9 @@ TEST_CASE("lint: thread dependence follows assignments from threadIdx") {
       "{ int tid = threadIdx.x; int row = blockIdx.y * 4 + threadIdx.y; int i = tid * 2; int b = blockIdx.x;"
       " float acc = 0; acc += x[i]; }");
   const BodyAnalysis analysis(tokens);
-  CHECK(analysis.lane_dependent_name("tid"));
-  CHECK(analysis.lane_dependent_name("i"));
-  CHECK_FALSE(analysis.lane_dependent_name("row"));
+  CHECK(analysis.lane_dependent_at(index_of(tokens, "tid")));
+  CHECK(analysis.lane_dependent_at(index_of(tokens, "i")));
+  CHECK_FALSE(analysis.lane_dependent_at(index_of(tokens, "row")));
   CHECK(analysis.thread_dependent(index_of(tokens, "row"), index_of(tokens, "row") + 1));
   CHECK_FALSE(analysis.thread_dependent(index_of(tokens, "b"), index_of(tokens, "b") + 1));
   CHECK(analysis.thread_dependent(index_of(tokens, "acc"), index_of(tokens, "acc") + 1));
@@ -50,4 +50,12 @@ TEST_CASE("lint: hostile nesting does not exhaust the stack") {
   const auto tokens = kforecast::kernels::lex(text);
   const BodyAnalysis analysis(tokens);
   CHECK(analysis.in_divergent_branch(index_of(tokens, "__syncthreads")));
+}
+
+TEST_CASE("lint: a grid-stride loop macro is a loop") {
+  const auto tokens = kforecast::kernels::lex("{ CUDA_1D_KERNEL_LOOP(i, n) { a(i); } b(); NOT_A_LOOP_X(c); }");
+  const BodyAnalysis analysis(tokens);
+  CHECK(analysis.in_loop(index_of(tokens, "a")));
+  CHECK_FALSE(analysis.in_loop(index_of(tokens, "b")));
+  CHECK_FALSE(analysis.in_loop(index_of(tokens, "c")));
 }

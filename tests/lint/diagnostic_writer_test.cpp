@@ -100,7 +100,7 @@ TEST_CASE("lint: SARIF rule descriptions have their placeholders filled") {
   const std::string text = out.str();
   CHECK_THAT(text, !Contains("''"));
   CHECK_THAT(text, !Contains("{match}"));
-  CHECK_THAT(text, Contains("\"fullDescription\": {\"text\": \"'0.5' is a double:"));
+  CHECK_THAT(text, Contains("\"fullDescription\": {\"text\": \"'0.1' is a double:"));
   CHECK_THAT(text, Contains("the kernel uses more than 128 registers:"));
 }
 

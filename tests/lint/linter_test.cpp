@@ -22,8 +22,8 @@ std::vector<std::string> fired(const std::vector<Diagnostic>& diagnostics) {
 }
 
 constexpr std::string_view kernel = R"(__global__ void k(float* __restrict__ x, int n) {
-  x[0] = x[0] * 0.5;
-  x[1] = x[1] * 0.25;
+  x[0] = x[0] * 0.1;
+  x[1] = x[1] * 0.3;
   x[2] = 1.0f;  // kforecast: ignore double-literal
   x[3] = 2.0;  // kforecast: ignore double-literal
 }
@@ -37,7 +37,7 @@ TEST_CASE("lint: whole-file mode reports every finding, and a comment on the lin
   REQUIRE(!diagnostics.empty());
   CHECK(diagnostics[0].column == 17);
   CHECK(diagnostics[0].function == "k");
-  CHECK(diagnostics[0].message.starts_with("'0.5' is a double"));
+  CHECK(diagnostics[0].message.starts_with("'0.1' is a double"));
 }
 
 TEST_CASE("lint: changed-line mode reports only on added lines") {
@@ -49,7 +49,7 @@ TEST_CASE("lint: changed-line mode reports only on added lines") {
 }
 
 TEST_CASE("lint: findings about a whole kernel count when any of its lines was added") {
-  const std::string source = "__global__ void k(float* a, float* b) {\n  a[0] = b[0];\n}\n";
+  const std::string source = "__global__ void k(float* a, float* b) {\n  a[0] = b[0];\n  a[1] = b[1];\n}\n";
   const std::vector<std::uint32_t> body_line{2};
   CHECK(fired(lint_source("k.cu", source, rules().rules(), {nullptr, &body_line})) ==
         std::vector<std::string>{"1:missing-restrict"});
@@ -79,6 +79,7 @@ id = "low-occupancy"
 severity = "warning"
 summary = "s"
 message = "occupancy {match}"
+note = "from {fix}"
 guide = "https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/index.html#occupancy"
 [rule.match]
 kind = "launch_fact"
@@ -102,9 +103,8 @@ fact = "launch_bounds"
   const auto diagnostics = lint_source("k.cu", source, set.rules(), {&facts, nullptr});
   REQUIRE(fired(diagnostics) == std::vector<std::string>{"1:launch-bounds-contradicted", "1:low-occupancy"});
   CHECK(diagnostics[0].message == "512 threads per block (k.cu:3) against __launch_bounds__(256)");
-  CHECK(diagnostics[1].message ==
-        "occupancy 25% with 512 threads per block and 1024 bytes of dynamic shared memory (H100 (sm_90), 100 "
-        "registers; spec k.cu:3)");
+  CHECK(diagnostics[1].message == "occupancy 25% for blocks of 512 threads and 1024 B of dynamic shared memory");
+  CHECK(diagnostics[1].notes == std::vector<std::string>{"from H100 (sm_90), 100 registers; spec k.cu:3"});
   facts["k"].launch = LaunchFacts{256, 0, "k.cu:3", 0.5, "b"};  // at the threshold: not below it
   CHECK(lint_source("k.cu", source, set.rules(), {&facts, nullptr}).empty());
   facts["k"].launch = LaunchFacts{128, 0, "k.cu:3", std::nullopt, ""};  // no occupancy computed: silent
@@ -128,4 +128,23 @@ TEST_CASE("lint: strided-global-access names a write as a write and a read as a 
   for (const auto& d : lint_source("t.cu", transpose, rules().rules()))
     if (d.rule->id == "strided-global-access") messages.push_back(d.message.substr(0, d.message.find(':')));
   CHECK(messages == std::vector<std::string>{"write 'out[x * n]'", "read 'in[x * n]'", "write 'out[x * 8]'"});
+}
+
+TEST_CASE("lint: a finding can take its rule's softer wording, and a note in the code's own words") {
+  const std::string source =
+      "__global__ void pairs(const float* radii, float* out) {\n"
+      "  int g = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[g] = radii[g * 2] * radii[g * 2 + 1];\n"
+      "  out[g + 1] = radii[g * 3];\n"
+      "}\n";
+  std::vector<Diagnostic> strided;
+  for (auto& d : lint_source("k.cu", source, rules().rules()))
+    if (d.rule->id == "strided-global-access") strided.push_back(d);
+  REQUIRE(strided.size() == 3);  // both fields, and the stride of 3
+  CHECK(strided[0].message.starts_with("read 'radii[g * 2]': a small record per lane, accessed field by field"));
+  REQUIRE(strided[0].notes.size() == 1);
+  CHECK(strided[0].notes[0] ==
+        "where the record is aligned, move each lane's 2 fields as one 8-byte vector (a float2 or float4 through "
+        "reinterpret_cast)");
+  CHECK(strided[2].message.starts_with("read 'radii[g * 3]': neighbouring lanes touch addresses a stride apart"));
 }

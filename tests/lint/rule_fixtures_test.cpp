@@ -3,6 +3,7 @@
 // "// expect: RULE", and on none of the near misses (corrected forms, comments, strings, host
 // code) around them.
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -11,6 +12,7 @@
 
 #include "lint/linter.hpp"
 #include "lint/rule_set.hpp"
+#include "lint/rule_text.hpp"
 
 using namespace kforecast::lint;
 
@@ -33,8 +35,17 @@ std::set<std::uint32_t> marked_lines(const std::string& text, const std::string&
   return lines;
 }
 
+// Every built-in rule turned on: a fixture checks what a rule's matcher finds, opt-in or not.
+RuleSet all_rules_on() {
+  RuleSet rules = builtin_rules();
+  std::string text;
+  for (const auto& rule : rules.rules()) text += "[[rule]]\nid = \"" + rule.id + "\"\nenabled = true\n";
+  REQUIRE(rules.read(text, "all-on.toml").has_value());
+  return rules;
+}
+
 void check_fixture(const std::string& id) {
-  static const RuleSet rules = builtin_rules();
+  static const RuleSet rules = all_rules_on();
   REQUIRE(rules.find(id) != nullptr);
   const std::string text = read_fixture(id + ".cu");
   const auto expected = marked_lines(text, id);
@@ -55,6 +66,9 @@ TEST_CASE("lint: device-heap-allocation fires exactly where marked") { check_fix
 TEST_CASE("lint: legacy-warp-intrinsic fires exactly where marked") { check_fixture("legacy-warp-intrinsic"); }
 TEST_CASE("lint: syncthreads-in-divergent-branch fires exactly where marked") {
   check_fixture("syncthreads-in-divergent-branch");
+}
+TEST_CASE("lint: syncthreads-with-exited-threads fires exactly where marked") {
+  check_fixture("syncthreads-with-exited-threads");
 }
 TEST_CASE("lint: shared-bank-conflict fires exactly where marked") { check_fixture("shared-bank-conflict"); }
 TEST_CASE("lint: strided-global-access fires exactly where marked") { check_fixture("strided-global-access"); }
@@ -90,11 +104,33 @@ TEST_CASE("lint: each source rule fires on its own bad example and not on its go
   for (const auto& rule : rules.rules()) {
     if (rule.match.kind == MatcherKind::compiler_fact || rule.match.kind == MatcherKind::launch_fact) continue;
     INFO(rule.id);
+    Rule on = rule;
+    on.enabled = true;
     const auto fires = [&](const std::string& text) {
-      const auto found = lint_source("example.cu", text, std::span(&rule, 1));
+      const auto found = lint_source("example.cu", text, std::span(&on, 1));
       return !found.empty();
     };
     CHECK(fires(rule.bad));
     CHECK_FALSE(fires(rule.good));
+  }
+}
+
+TEST_CASE("lint: every finding on the fixtures is one line under 160 characters, and so is its note") {
+  static const RuleSet rules = all_rules_on();
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(KF_SOURCE_DIR) + "/fixtures/lint")) {
+    if (entry.path().extension() != ".cu") continue;
+    const std::string name = entry.path().filename().string();
+    const std::string text = read_fixture(name);
+    for (const auto& d : lint_source(name, text, rules.rules())) {
+      INFO(name << ":" << d.line << " [" << d.rule->id << "] " << d.message);
+      CHECK(d.message.size() < 160);
+      CHECK(d.message.find('\n') == std::string::npos);
+      CHECK(d.notes.size() <= 1);
+      for (const auto& note : d.notes) CHECK(note.size() < 160);
+    }
+  }
+  for (const auto& rule : rules.rules()) {  // the facts' rules, which have no fixture
+    INFO(rule.id);
+    CHECK(rule_description(rule).size() < 160);
   }
 }

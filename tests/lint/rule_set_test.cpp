@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "lint/linter.hpp"
 #include "lint/rule_set.hpp"
 
 using namespace kforecast::lint;
@@ -44,7 +45,7 @@ TEST_CASE("lint: the built-in rules parse, with unique ids") {
   CHECK_THAT(rule->origin, Contains("rules/precision.toml:"));
 }
 
-TEST_CASE("lint: a rule file adds rules, overrides fields of known ones, and removes them") {
+TEST_CASE("lint: a rule file adds rules, overrides fields of known ones, and turns them off and on") {
   RuleSet set = builtin_rules();
   const std::size_t before = set.rules().size();
   REQUIRE(set.read(new_rule, "repo.toml").has_value());
@@ -59,8 +60,12 @@ TEST_CASE("lint: a rule file adds rules, overrides fields of known ones, and rem
   CHECK(promoted->match.pattern == std::vector<std::string>{"printf", "("});  // kept
   CHECK_THAT(promoted->origin, Contains("repo.toml:1"));
 
-  REQUIRE(set.read("[[rule]]\nid = \"missing-restrict\"\nenabled = false\n", "repo.toml").has_value());
-  CHECK(set.find("missing-restrict") == nullptr);
+  REQUIRE(set.read("[[rule]]\nid = \"printf-in-kernel\"\nenabled = false\n", "repo.toml").has_value());
+  REQUIRE(set.find("printf-in-kernel") != nullptr);  // still listed, as off
+  CHECK_FALSE(set.find("printf-in-kernel")->enabled);
+  CHECK(set.find("printf-in-kernel")->severity == Severity::error);  // the override before is kept
+  REQUIRE(set.read("[[rule]]\nid = \"printf-in-kernel\"\nenabled = true\n", "repo.toml").has_value());
+  CHECK(set.find("printf-in-kernel")->enabled);
 }
 
 TEST_CASE("lint: bad rule files are errors naming file, line and field") {
@@ -98,4 +103,54 @@ TEST_CASE("lint: a failed read leaves the set as it was") {
   CHECK_FALSE(set.read(text, "repo.toml").has_value());
   CHECK(set.rules().size() == before);
   CHECK(set.find("no-goto") == nullptr);
+}
+
+TEST_CASE("lint: an opt-in rule keeps its precision and runs only once a rule file turns it on") {
+  RuleSet set = builtin_rules();
+  REQUIRE(set.read(R"toml([[rule]]
+id = "no-goto"
+severity = "warning"
+summary = "goto in device code"
+message = "'{match}' makes control flow irreducible"
+guide = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html"
+enabled = false
+precision = "50% (1/2)"
+[rule.match]
+kind = "tokens"
+scope = "device"
+pattern = ["goto"]
+)toml",
+                   "repo.toml")
+              .has_value());
+  const Rule* rule = set.find("no-goto");
+  REQUIRE(rule != nullptr);
+  CHECK_FALSE(rule->enabled);
+  CHECK(rule->precision == "50% (1/2)");
+  const std::string source = "__device__ void f() {\n  goto end;\nend:;\n}\n";
+  const auto runs = [&](const RuleSet& rules) {
+    for (const auto& d : lint_source("k.cu", source, rules.rules()))
+      if (d.rule->id == "no-goto") return true;
+    return false;
+  };
+  CHECK_FALSE(runs(set));
+  REQUIRE(set.read("[[rule]]\nid = \"no-goto\"\nenabled = true\n", "repo.toml").has_value());
+  CHECK(runs(set));
+  CHECK_THAT(read_error("[[rule]]\nid = \"printf-in-kernel\"\nprecision = 90\n"),
+             Contains("'precision' must be a string"));
+}
+
+TEST_CASE("lint: a built-in rule is on by default only with a measured precision of 90% or more") {
+  const RuleSet set = builtin_rules();
+  for (const auto& rule : set.rules()) {
+    INFO(rule.id << ": " << rule.precision);
+    const auto percent = rule.precision.find('%');
+    if (percent != std::string::npos) {
+      const int measured = std::stoi(rule.precision.substr(0, percent));
+      CHECK(rule.enabled == (measured >= 90));
+    } else if (!rule.precision.empty()) {
+      CHECK_FALSE(rule.enabled);  // measured before, nothing left to measure: not earned yet
+    }
+    // An opt-in rule says what its precision was, so 'kforecast rules' shows why it is off.
+    if (!rule.enabled) CHECK_FALSE(rule.precision.empty());
+  }
 }
