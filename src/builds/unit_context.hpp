@@ -8,14 +8,11 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "config/config.hpp"
-#include "context/build_file_defines.hpp"
-#include "context/compile_database.hpp"
-#include "context/configured_context.hpp"
+#include "context/project_contexts.hpp"
 #include "builds/unit_builds.hpp"
 
 namespace kforecast::builds {
@@ -41,14 +38,10 @@ class UnitContexts {
 
   // The lookup unit_builds calls; it refers to this object, which must outlive it.
   UnitContextLookup lookup() const;
-  const std::vector<std::string>& notes() const { return m_notes; }
+  const std::vector<std::string>& notes() const { return m_contexts.notes(); }
 
  private:
-  std::filesystem::path m_root;
-  std::optional<context::CompileDatabase> m_database;
-  std::optional<context::ConfiguredContexts> m_configured;
-  context::BuildFileDefines m_build_defines;  // for inferred contexts
-  std::vector<std::string> m_notes;
+  context::ProjectContexts m_contexts;
 };
 
 }  // namespace kforecast::builds

@@ -96,6 +96,7 @@ Compiled compile_one(const cuda::Compiler& compiler, const FactsRequest& file, c
   request.include_dirs = file.include_dirs;
   for (auto& dir : cuda::toolkit_header_dirs(cuda_include_dir)) request.include_dirs.push_back(std::move(dir));
   request.options = {"-default-device"};
+  request.options.insert(request.options.end(), file.options.begin(), file.options.end());
   for (const auto& header : file.headers) request.headers.push_back({header.include_name, device_text(header.text)});
 
   const std::string key = "lint-" + policy::PtxCache::key(request, compiler.version());

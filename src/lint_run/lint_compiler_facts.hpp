@@ -22,11 +22,12 @@ struct FactsRequest {
   std::string path;  // repository-relative, for messages
   std::string text;
   std::vector<cuda::SourceHeader> headers;  // local headers it includes, as the source spells them
-  std::vector<std::string> include_dirs;
+  std::vector<std::string> include_dirs;  // repository-relative, or system folders
   // The added lines (ascending) when only the kernels they touch need facts (--staged): the
   // bodies of the other kernels are left out of the compile, and a file whose kernels have no
   // added line is not compiled. nullptr: every kernel.
   const std::vector<std::uint32_t>* added = nullptr;
+  std::vector<std::string> options;  // the file's compile context as NVRTC options: -D, -U, -std, code flags
 };
 
 struct FactsResult {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "context/project_contexts.hpp"
 #include "kforecast_version.hpp"
 #include "lint/suppression.hpp"
 #include "lint_run/lint_compiler_facts.hpp"
@@ -19,16 +20,52 @@ namespace {
 
 // NVRTC facts for the .cu files (headers are compiled as part of the files that include them).
 // `work_tree`: where the compiler's missing headers may be read from (none for the index).
-FactsResult nvrtc_facts(const config::Config& config, const LintInputs& inputs,
+// Each .cu file with the compile context `pr` would build it with (context/project_contexts.hpp):
+// the project's compile database, compile.*, or inferred from the files read.
+std::vector<FactsRequest> facts_requests(const config::Config& config, const LintInputs& inputs,
+                                         const std::filesystem::path& root,
+                                         const std::optional<std::filesystem::path>& work_tree,
+                                         const std::string& arch, lint::LintReport& report) {
+  std::vector<FactsRequest> requests;
+  kernels::SourceFiles tree;
+  for (const auto& input : inputs.files)
+    if (input.relative.ends_with(".cu")) {
+      requests.push_back(
+          {input.relative, input.text, local_headers(input, inputs.read), {}, input.added ? &*input.added : nullptr});
+      tree.emplace(input.relative, input.text);
+      for (const auto& header : requests.back().headers) tree.emplace(header.include_name, header.text);
+    }
+  if (requests.empty()) return requests;
+  const context::ProjectContexts contexts(root, config.string_value("compile.database"), config, arch);
+  const kernels::RevisionSources sources(tree);
+  for (auto& file : requests) {
+    const context::CompileContext found = contexts.context_of(file.path, sources);
+    // Repository folders are searched in the work tree by the include confinement; the index
+    // (--staged) has none on disk, so there only the headers read from it are found.
+    for (const auto& dir : found.include_dirs)
+      if (work_tree || std::filesystem::path(dir).is_absolute()) file.include_dirs.push_back(dir);
+    file.options = context::nvrtc_options(found);
+  }
+  for (const auto& note : contexts.notes()) report.notes.push_back(note);
+  return requests;
+}
+
+// "compiler facts unavailable" once for the run, the first file's reason and the fix, rather
+// than a line per file.
+std::string facts_unavailable(const std::vector<std::string>& not_compiled) {
+  std::string line = not_compiled.front();
+  if (not_compiled.size() > 1) line += fmt::format(" (and {} more file{})", not_compiled.size() - 1,
+                                                   not_compiled.size() == 2 ? "" : "s");
+  return line + "; to compile them as the project does, give kforecast its compile_commands.json "
+                "(cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON) or the compile.* settings";
+}
+
+FactsResult nvrtc_facts(const config::Config& config, const LintInputs& inputs, const std::filesystem::path& root,
                         const std::optional<std::filesystem::path>& work_tree, const LintRequest& request,
                         lint::LintReport& report) {
   if (!config.boolean_value("lint.compiler_facts")) return {};
-  std::vector<FactsRequest> requests;
-  for (const auto& input : inputs.files)
-    if (input.relative.ends_with(".cu"))
-      requests.push_back(
-          {input.relative, input.text, local_headers(input, inputs.read), {}, input.added ? &*input.added : nullptr});
-  if (requests.empty()) return {};
+  if (std::ranges::none_of(inputs.files, [](const LintInput& input) { return input.relative.ends_with(".cu"); }))
+    return {};
   auto compiler = request.compiler ? request.compiler(work_tree)
                                   : std::unexpected(cuda::Unavailable{"no compiler is offered here", "", "", {}});
   if (!compiler) {
@@ -40,12 +77,13 @@ FactsResult nvrtc_facts(const config::Config& config, const LintInputs& inputs,
   // too slow for a pre-commit hook, so the lint takes the gate's fallback target.
   std::string arch = config.string_value("cuda.arch");
   if (arch == "auto") arch = "sm_90";
+  const std::vector<FactsRequest> requests = facts_requests(config, inputs, root, work_tree, arch, report);
   report.notes.push_back(fmt::format("compiler facts for {} from NVRTC {}", arch, (*compiler)->version().text()));
   if (request.sandbox != nullptr && !request.sandbox->missing().empty())
     report.notes.push_back(fmt::format("not confined: NVRTC compiled these files without the whole sandbox ({})",
                                        request.sandbox->missing()));
   auto facts = gather_compiler_facts(**compiler, requests, arch, request.facts_cache, request.cuda_include_dir);
-  report.rules_not_run.insert(report.rules_not_run.end(), facts.not_compiled.begin(), facts.not_compiled.end());
+  if (!facts.not_compiled.empty()) report.rules_not_run.push_back(facts_unavailable(facts.not_compiled));
   return facts;
 }
 
@@ -130,7 +168,7 @@ Result<LintRun> run_lint(const config::Config& config, const LintRequest& reques
   lint::LintReport& report = run.report;
 
   const FactsResult facts =
-      nvrtc_facts(config, *inputs, staged ? std::nullopt : std::optional(root), request, report);
+      nvrtc_facts(config, *inputs, root, staged ? std::nullopt : std::optional(root), request, report);
   std::map<std::string, lint::FactsByKernel, std::less<>> facts_by_path = facts.by_path;
 
   std::vector<LaunchFile> launch_files;
