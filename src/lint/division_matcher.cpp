@@ -22,17 +22,6 @@ constexpr std::array<std::string_view, 13> integer_words{"int",       "unsigned"
                                                          "int32_t",   "uint32_t", "int64_t", "uint64_t", "uint",
                                                          "ptrdiff_t", "int16_t",  "uint16_t"};
 
-bool has_word(std::string_view text, std::string_view word) {
-  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    const bool left = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
-    const std::size_t after = at + word.size();
-    const bool right =
-        after >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_');
-    if (left && right) return true;
-  }
-  return false;
-}
-
 bool integer_type(std::string_view type) {
   if (type.find('*') != std::string_view::npos || type.find('&') != std::string_view::npos) return false;
   return std::ranges::any_of(integer_words, [&](std::string_view word) { return has_word(type, word); });

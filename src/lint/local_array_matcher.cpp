@@ -23,17 +23,6 @@ bool screaming(std::string_view name) {
   return std::ranges::none_of(name, [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; });
 }
 
-bool has_word(std::string_view text, std::string_view word) {
-  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    const bool left = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
-    const std::size_t after = at + word.size();
-    const bool right =
-        after >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_');
-    if (left && right) return true;
-  }
-  return false;
-}
-
 class Indices {
  public:
   explicit Indices(const FunctionUnderLint& unit)

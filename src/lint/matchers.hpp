@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/scanner.hpp"
@@ -58,5 +59,9 @@ void match_volatile_shared_reduction(const Rule& rule, const FunctionUnderLint& 
 // Per function: __launch_bounds__; per file: <<<grid, block>>> launches.
 void match_launch_bounds_block_size(const Rule& rule, const FunctionUnderLint& unit, std::vector<Finding>& out);
 void match_launch_block_size(const Rule& rule, const SourceView& view, std::vector<Finding>& out);
+
+// Whether `word` stands in `text` as a whole identifier ("const" in "const float*", not in
+// "constexpr").
+bool has_word(std::string_view text, std::string_view word);
 
 }  // namespace kforecast::lint
