@@ -12,10 +12,10 @@ echo "== $preset build"
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset"
 ctest --preset "$preset" -j "$(nproc)"
+awk '/^[0-9]+\/[0-9]+ Testing: / { sub(/^[0-9]+\/[0-9]+ Testing: /, ""); name = $0 }
+     /^SKIPPED: / { sub(/^SKIPPED: /, ""); print "skipped: " name ": " $0 }' \
+  "build/$preset/Testing/Temporary/LastTest.log" 2>/dev/null || true
 if [ "$preset" = release ] && [ "${KFORECAST_CUDA_WHEELS:-1}" != 0 ]; then
   echo "== NVRTC 11.8"
   NVRTC_VERSIONS=11.8 NVRTC_TESTS='^kf_cuda_nvrtc_tests$' scripts/nvrtc-versions.sh "build/$preset"
 fi
-awk '/^[0-9]+\/[0-9]+ Testing: / { sub(/^[0-9]+\/[0-9]+ Testing: /, ""); name = $0 }
-     /^SKIPPED: / { sub(/^SKIPPED: /, ""); print "skipped: " name ": " $0 }' \
-  "build/$preset/Testing/Temporary/LastTest.log" 2>/dev/null || true
