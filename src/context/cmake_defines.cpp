@@ -249,16 +249,14 @@ class Reader {
       m_result.flags.push_back({flag, where});
   }
 
-  // CUDA_SEPARABLE_COMPILATION (a target's, or CMAKE_ its default): CMake compiles the target's
-  // CUDA files with -rdc=true, so a kernel may call a device function of another file. kforecast
-  // reads one context for the project, so one such target makes every unit relocatable: that
-  // compiles whole-program code too, the same way at both revisions.
+  // CUDA_SEPARABLE_COMPILATION (a target's, or CMAKE_'s default) compiles with -rdc=true, so a
+  // kernel may call another file's device function. One context serves the project: one such
+  // target makes every unit relocatable, which compiles the rest too, alike at both revisions.
   void add_separable(const std::string& value, const Variables& variables, const std::string& where) {
     if (evaluate_condition({value}, variables, m_arch) == Truth::yes) add_flag("-rdc=true", where);
   }
 
-  // set_target_properties(T... PROPERTIES NAME VALUE ...) and set_property(TARGET T... PROPERTY
-  // NAME VALUE): the separable-compilation property.
+  // set_target_properties(T... PROPERTIES NAME VALUE ...), set_property(TARGET T... PROPERTY NAME VALUE).
   void read_target_properties(const std::vector<std::string>& words, const Variables& variables,
                               const std::string& where) {
     for (std::size_t i = 0; i + 1 < words.size(); ++i)
@@ -391,18 +389,6 @@ class Reader {
 };
 
 }  // namespace
-
-bool code_flag(std::string_view word) {
-  static constexpr std::array<std::string_view, 10> exact{
-      "--extended-lambda",       "-extended-lambda", "--expt-extended-lambda", "-expt-extended-lambda",
-      "--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--use_fast_math", "-use_fast_math",
-      "--use-fast-math",         "-use-fast-math"};
-  static constexpr std::array<std::string_view, 12> prefixes{
-      "-std=",       "--std=",        "-ftz=",  "--ftz=",  "-prec-div=", "--prec-div=", "-prec-sqrt=",
-      "--prec-sqrt=", "-fmad=",       "--fmad=", "-rdc=",  "--relocatable-device-code="};
-  if (std::ranges::find(exact, word) != exact.end()) return true;
-  return std::ranges::any_of(prefixes, [&](std::string_view prefix) { return word.starts_with(prefix); });
-}
 
 CMakeDefines read_cmake_defines(const BuildFileReader& read, std::optional<int> arch, const CMakeLimits& limits) {
   Reader reader(read, arch, limits);

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "context/code_flags.hpp"
 #include "context/found_define.hpp"
 
 namespace kforecast::context {
@@ -59,12 +60,6 @@ struct CMakeDefines {
   std::vector<std::string> files;    // the CMakeLists.txt files read, the root's first
   std::vector<std::string> notes;    // what could not be read ("samples/CMakeLists.txt: line 3: ...")
 };
-
-// Whether a build file's compiler flag is one kforecast takes into an inferred context: it changes
-// what device code means (--extended-lambda, --expt-relaxed-constexpr, -std=) or the machine code
-// it compiles to (--use_fast_math, -ftz=, -prec-div=, -prec-sqrt=, -fmad=). Warnings, host
-// options and the rest stay out; what is taken still passes the allow-list (flag_filter.hpp).
-bool code_flag(std::string_view word);
 
 // Reads CMakeLists.txt at the root, then the folders add_subdirectory() reaches. `arch` is the
 // target architecture's number (90 for sm_90), or nullopt.
