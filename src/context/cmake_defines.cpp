@@ -11,6 +11,7 @@
 #include "context/cmake_condition.hpp"
 #include "context/cmake_script.hpp"
 #include "context/cmake_values.hpp"
+#include "context/cmake_variables.hpp"
 
 namespace kforecast::context {
 namespace {
@@ -26,7 +27,7 @@ bool closes_block(const std::string& name) {
 class Reader {
  public:
   Reader(const BuildFileReader& read, std::optional<int> arch, const CMakeLimits& limits)
-      : m_read(read), m_arch(arch), m_limits(limits) {}
+      : m_read(read), m_arch(arch), m_variables(arch, limits.max_value_bytes), m_limits(limits) {}
 
   void read_directory(const std::string& folder, Variables variables, std::size_t depth) {
     const std::string file = folder.empty() ? "CMakeLists.txt" : folder + "/CMakeLists.txt";
@@ -53,8 +54,9 @@ class Reader {
     for (const char* flags : {"CMAKE_CUDA_FLAGS", "CUDA_NVCC_FLAGS"})
       if (auto value = variables.find(flags); value != variables.end())
         add_define_words(flag_words(value->second), fmt::format("{} ({})", file, flags));
-    if (auto value = variables.find("CMAKE_CUDA_SEPARABLE_COMPILATION"); value != variables.end())
-      add_separable(value->second, variables, fmt::format("{} (CMAKE_CUDA_SEPARABLE_COMPILATION)", file));
+    for (const char* separable : {"CMAKE_CUDA_SEPARABLE_COMPILATION", "CUDA_SEPARABLE_COMPILATION"})  // FindCUDA's
+      if (auto value = variables.find(separable); value != variables.end())
+        add_separable(value->second, variables, fmt::format("{} ({})", file, separable));
     // The language standard CMake passes as -std= for the CUDA files, the C++ one standing in.
     for (const char* standard : {"CMAKE_CUDA_STANDARD", "CMAKE_CXX_STANDARD"})
       if (auto value = variables.find(standard); value != variables.end() && is_standard_number(value->second)) {
@@ -93,12 +95,18 @@ class Reader {
       } else if (command.name == "foreach" || command.name == "while") {
         Variables body = execute ? copy(variables) : Variables{};
         if (command.name == "foreach" && !command.arguments.empty())
-          body[command.arguments.front().text] = computed(command.arguments.front().text);
+          body[command.arguments.front().text] = m_variables.computed(command.arguments.front().text);
         at = past_end(commands, run(commands, at + 1, body, execute, place, block_depth + 1));
       } else if (command.name == "function" || command.name == "macro") {
+        ++m_definitions;
         at = past_end(commands, run(commands, at + 1, variables, false, place, block_depth + 1));
+        --m_definitions;
       } else {
         if (execute) run_command(command, variables, place);
+        // A helper that adds the project's libraries states their properties in its body, which
+        // is not run: a literal separable-compilation value there is the project's.
+        else if (m_definitions > 0 && (command.name == "set_target_properties" || command.name == "set_property"))
+          read_target_properties(literal_words(command), {}, fmt::format("{}:{}", place.file, command.line));
         ++at;
       }
     }
@@ -187,7 +195,7 @@ class Reader {
   std::string variable_value(const std::string& name, const Variables& variables) const {
     if (auto value = variables.find(name); value != variables.end()) return value->second;
     if (auto known = platform_variable(name)) return *known == Truth::yes ? "1" : "";
-    return computed(name);
+    return m_variables.computed(name);
   }
 
   // The words an argument gives: an unquoted one splits at ';' once expanded.
@@ -204,17 +212,6 @@ class Reader {
     for (const auto& argument : command.arguments)
       for (auto& word : expand_argument(argument, variables)) words.push_back(std::move(word));
     return words;
-  }
-
-  // The value of a variable the reader cannot work out: an architecture where its name says it
-  // holds one and there is a target, else not known.
-  std::string computed(const std::string& name) const {
-    return m_arch && names_an_architecture(name) ? arch_reference(name) : unknown_reference(name);
-  }
-
-  void set_variable(Variables& variables, const std::string& name, std::string value) const {
-    if (value.size() > m_limits.max_value_bytes) value = unknown_reference(name);
-    variables[name] = std::move(value);
   }
 
   void add_define(std::string text, const std::string& where) {
@@ -256,6 +253,12 @@ class Reader {
     if (evaluate_condition({value}, variables, m_arch) == Truth::yes) add_flag("-rdc=true", where);
   }
 
+  static std::vector<std::string> literal_words(const CMakeCommand& command) {
+    std::vector<std::string> words;
+    for (const auto& argument : command.arguments) words.push_back(argument.text);
+    return words;
+  }
+
   // set_target_properties(T... PROPERTIES NAME VALUE ...), set_property(TARGET T... PROPERTY NAME VALUE).
   void read_target_properties(const std::vector<std::string>& words, const Variables& variables,
                               const std::string& where) {
@@ -272,16 +275,16 @@ class Reader {
     const std::string& name = command.name;
     std::vector<std::string> words = expand_arguments(command, variables);
     if (name == "set") {
-      set_command(words, variables);
+      m_variables.set(words, variables);
     } else if (name == "option") {
       if (!words.empty() && !variables.contains(words[0]))
-        set_variable(variables, words[0], words.size() > 2 ? words[2] : "OFF");
+        m_variables.set_variable(variables, words[0], words.size() > 2 ? words[2] : "OFF");
     } else if (name == "unset") {
       if (!words.empty()) variables.erase(words[0]);
     } else if (name == "list") {
-      list_command(words, variables);
+      m_variables.list(words, variables);
     } else if (name == "string") {
-      string_command(words, variables);
+      m_variables.string(words, variables);
     } else if (name == "add_definitions" || name == "add_compile_options") {
       add_define_words(words, where);
     } else if (name == "target_compile_options") {
@@ -297,58 +300,8 @@ class Reader {
     } else if (name == "add_subdirectory") {
       add_subdirectory(command, variables, place);
     } else if (auto output = computed_variable(name, words)) {
-      variables[*output] = computed(*output);
+      variables[*output] = m_variables.computed(*output);
     }
-  }
-
-  void set_command(const std::vector<std::string>& words, Variables& variables) const {
-    if (words.empty()) return;
-    const auto cache = std::ranges::find(words, "CACHE");
-    if (std::ranges::find(words, "PARENT_SCOPE") != words.end()) return;
-    if (cache != words.end()) {
-      const bool force = std::ranges::find(words, "FORCE") != words.end();
-      if (force || !variables.contains(words[0]))
-        set_variable(variables, words[0], join_list(std::vector(words.begin() + 1, cache)));
-      return;
-    }
-    if (words.size() == 1)
-      variables.erase(words[0]);
-    else
-      set_variable(variables, words[0], join_list(std::vector(words.begin() + 1, words.end())));
-  }
-
-  void list_command(const std::vector<std::string>& words, Variables& variables) const {
-    if (words.size() < 2) return;
-    const std::string& sub = words[0];
-    const std::string& list = words[1];
-    auto items = variables.contains(list) ? list_items(variables.at(list)) : std::vector<std::string>{};
-    const std::vector<std::string> given(words.begin() + 2, words.end());
-    if (sub == "APPEND") {
-      items.insert(items.end(), given.begin(), given.end());
-    } else if (sub == "PREPEND") {
-      items.insert(items.begin(), given.begin(), given.end());
-    } else if (sub == "REMOVE_ITEM") {
-      std::erase_if(items, [&given](const std::string& item) { return std::ranges::find(given, item) != given.end(); });
-    } else if (sub == "SORT" || sub == "REVERSE" || sub == "REMOVE_DUPLICATES") {
-      return;  // order and repeats do not change which defines a list gives
-    } else {
-      if (auto output = computed_variable("list", words)) variables[*output] = computed(*output);
-      return;
-    }
-    set_variable(variables, list, join_list(items));
-  }
-
-  void string_command(const std::vector<std::string>& words, Variables& variables) const {
-    if (words.size() < 2) return;
-    const std::string& sub = words[0];
-    if (sub != "APPEND" && sub != "PREPEND") {
-      if (auto output = computed_variable("string", words)) variables[*output] = computed(*output);
-      return;
-    }
-    std::string joined;
-    for (std::size_t i = 2; i < words.size(); ++i) joined += words[i];
-    const std::string old = variables.contains(words[1]) ? variables.at(words[1]) : std::string();
-    set_variable(variables, words[1], sub == "APPEND" ? old + joined : joined + old);
   }
 
   void add_subdirectory(const CMakeCommand& command, const Variables& variables, const Place& place) {
@@ -380,9 +333,11 @@ class Reader {
 
   const BuildFileReader& m_read;
   std::optional<int> m_arch;
+  VariableCommands m_variables;
   CMakeLimits m_limits;
   CMakeDefines m_result;
   std::size_t m_steps = 0;
+  std::size_t m_definitions = 0;  // function() and macro() bodies being walked
   bool m_stopped = false;
   bool m_too_many_defines = false;
   std::size_t m_work = 0;  // bytes expanded and copied, over all files

@@ -263,6 +263,13 @@ TEST_CASE("cmake defines: separable compilation, a target's or the default, and 
   CHECK(flags("set(CMAKE_CUDA_FLAGS \"-dc --relocatable-device-code=true\")\n") ==
         Strings{"-rdc=true", "--relocatable-device-code=true"});
   CHECK(flags("set_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)\n").empty());
+  // FindCUDA's variable, and a helper function that sets the property on each library it adds (the
+  // reader does not run functions, but the property is the project's).
+  CHECK(flags("set(CUDA_SEPARABLE_COMPILATION ON)\n") == Strings{"-rdc=true"});
+  CHECK(flags("function(add_lib name)\n  add_library(${name} x.cu)\n  set_target_properties(${name} PROPERTIES\n"
+              "    CUDA_STANDARD 17\n    CUDA_SEPARABLE_COMPILATION ON)\nendfunction()\n") == Strings{"-rdc=true"});
+  CHECK(flags("function(f)\n  set_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ${ARG})\nendfunction()\n")
+            .empty());
   const auto read = read_cmake_defines(
       files_reader({{"CMakeLists.txt", "set_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n"}}),
       std::nullopt);
