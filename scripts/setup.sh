@@ -15,6 +15,7 @@ packages=(
   nlohmann-json3-dev                      # JSON: endpoint answers, datasets, reports (header-only: the binary needs no JSON library)
   libtomlplusplus-dev                     # .kforecast.toml
   libfmt-dev                              # formatting (std::format is missing from GCC 12); compiled into the binary (src/third_party)
+  python3-dev                             # Python.h: a PyTorch extension's units include it (torch/extension.h)
 )
 [ "${1:-}" = --build-only ] || packages+=(
   catch2                                  # unit tests (Catch2 v2)
@@ -45,6 +46,18 @@ cuda_wheels=(
   nvidia-cuda-runtime==13.0.96  # include/: cuda.h, cuda_runtime.h, cuda_fp16.h, cooperative_groups (13.0's last build)
   nvidia-cuda-cccl==13.0.85     # include/cccl: CUB, Thrust, libcu++ (CUDA 13's header folder)
   nvidia-cuda-nvrtc==13.0.88    # lib/: libnvrtc.so.13 and libnvrtc-builtins.so.13.0
+)
+# The headers of CUDA's libraries, from the wheels of the same CUDA 13.0 release (cuda-toolkit
+# 13.0.2's pins): kernel files include them (PyTorch's ATen/cuda/CUDAContext.h includes cuBLAS,
+# cuBLASLt, cuSPARSE and cuSOLVER; training code includes NVTX) even where they call nothing of the
+# libraries. Only the headers are read out of the wheels (scripts/cuda-library-headers.py).
+library_header_wheels=(
+  nvidia-cublas==13.1.0.3      # cublas_v2.h, cublasLt.h
+  nvidia-cusparse==12.6.3.3    # cusparse.h
+  nvidia-cusolver==12.0.4.66   # cusolverDn.h, cusolver_common.h
+  nvidia-curand==10.4.0.35     # curand_kernel.h
+  nvidia-cufft==12.0.0.61      # cufft.h
+  nvidia-nvtx==13.0.85         # nvtx3/nvToolsExt.h
 )
 # Where: $XDG_CACHE_HOME/kforecast (else ~/.cache/kforecast), beside kforecast's other caches, so
 # the installed binary finds it from any repository (src/cuda/library_search.hpp); per user, so no
@@ -110,4 +123,19 @@ if [ "$cuda_step" = install ]; then
   "$cu13/bin/nvcc" --version >/dev/null  # the wheels' nvcc runs on its own
   ln -s "${cu13#"$cuda_folder"/}" "$cuda_folder/toolkit"  # relative: the folder can be moved whole
   echo "setup: nvcc $cuda_version at $cuda_folder/toolkit/bin/nvcc, NVRTC in $cuda_folder/toolkit/lib ($((SECONDS - started)) s, $(du -sh "$cuda_folder" | cut -f1))"
+fi
+
+# The libraries' headers, into the private toolkit (a machine's own toolkit has them already). The
+# marker is written last, so an install that stopped is done again.
+headers_marker=$cuda_folder/library-headers-installed
+if [ -x "$cuda_folder/toolkit/bin/nvcc" ] && [ ! -e "$headers_marker" ]; then
+  started=$SECONDS
+  echo "setup: installing the headers of cuBLAS, cuSPARSE, cuSOLVER, cuRAND, cuFFT and NVTX into $cuda_folder/toolkit/include"
+  python3 "$(dirname "$0")/cuda-library-headers.py" "$cuda_folder/toolkit" "${library_header_wheels[@]}" || {
+    echo "setup: the CUDA library headers could not be installed (is pypi.org reachable?): run setup again; units" \
+      "that include them are reported as not compiled until then" >&2
+    exit 1
+  }
+  printf '%s\n' "${library_header_wheels[@]}" >"$headers_marker"
+  echo "setup: library headers installed ($((SECONDS - started)) s)"
 fi

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "builds/machine_code_tier.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <thread>
 
@@ -28,7 +29,8 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
                                                   const kernels::RevisionSources& head,
                                                   const std::vector<kernel_changes::ChangedKernel>& changed,
                                                   const MachineCodeSetup& setup, std::vector<std::string>& notes,
-                                                  FoundKernels& found) {
+                                                  FoundKernels& found, std::vector<std::size_t>& blocked,
+                                                  std::string& blocked_reason) {
   if (setup.nvcc == nullptr) return std::nullopt;
   const LoadedUnitCompiler& compiler = *setup.nvcc;
   const std::string& arch = setup.arch;
@@ -74,6 +76,14 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
                                       builds.cache_hits == 1 ? "" : "s");
   }
   auto verdicts = compare_unit_builds(builds, changed, arch, &base.files(), &head);
+  for (const UnitBuild& unit : builds.units)
+    if (!unit.base_context.unavailable.empty() || !unit.head_context.unavailable.empty())
+      for (const std::size_t kernel : unit.kernels)
+        if (kernel < verdicts.kernels.size() && !verdicts.kernels[kernel].outcome &&
+            std::ranges::find(blocked, kernel) == blocked.end())
+          blocked.push_back(kernel);
+  std::ranges::sort(blocked);
+  if (!blocked.empty()) blocked_reason = contexts.torch_missing();
   notes.insert(notes.end(), verdicts.notes.begin(), verdicts.notes.end());
   found = kernels_from_machine_code(base, head, verdicts.unreported);
   notes.insert(notes.end(), found.notes.begin(), found.notes.end());
@@ -89,14 +99,16 @@ MachineCodeVerdicts compare_machine_code(const kernels::RevisionSources& base, c
   const std::string& arch = setup.arch;
   const cuda::LoadedCompiler& compiler = setup.nvrtc;
   MachineCodeVerdicts result;
-  auto by_nvcc = compare_with_nvcc(base, head, changed, setup, result.notes, result.found);
+  auto by_nvcc =
+      compare_with_nvcc(base, head, changed, setup, result.notes, result.found, result.blocked_kernels, result.blocked_reason);
   if (by_nvcc) result.uncompared_gap_units = by_nvcc->uncompared_gap_units;
 
   // NVRTC for what nvcc did not settle: a kernel no built unit holds, or every kernel without nvcc.
   std::vector<kernel_changes::ChangedKernel> for_nvrtc = changed;
   std::size_t left = 0;
   for (std::size_t i = 0; i < changed.size(); ++i) {
-    if (by_nvcc && by_nvcc->kernels[i].outcome) {
+    // Settled by nvcc, or in a unit whose headers are missing here: NVRTC would fail on them too.
+    if (by_nvcc && (by_nvcc->kernels[i].outcome || std::ranges::binary_search(result.blocked_kernels, i))) {
       for_nvrtc[i].base.reset();  // compare_changed_kernels skips a kernel missing a side
       for_nvrtc[i].head.reset();
     } else if (changed[i].base && changed[i].head) {

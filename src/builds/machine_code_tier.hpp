@@ -31,6 +31,11 @@ struct MachineCodeVerdicts {
   // Units built for the scanner's gaps that could not be compared, as "UNIT: why"
   // (builds/unit_code_compare.hpp): the run warns of them.
   std::vector<std::string> uncompared_gap_units;
+  // Changed kernels (indices) whose units cannot be compiled as the project builds them on this
+  // machine, and why, with what to do ("PyTorch's headers not found (...): ..."): the run says it
+  // once, first, rather than a compiler error per kernel.
+  std::vector<std::size_t> blocked_kernels;
+  std::string blocked_reason;
   // Kernels the scanner did not report whose machine code changed (builds/unreported_kernels.hpp),
   // with their verdicts: the caller adds them to the changed kernels.
   FoundKernels found;

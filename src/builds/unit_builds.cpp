@@ -165,6 +165,8 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
     build.kernels = std::move(unit.kernels);
     build.base_context = settings.context(unit.path, base);
     build.head_context = settings.context(unit.path, head);
+    build.not_run = !build.head_context.unavailable.empty() ? build.head_context.unavailable
+                                                            : build.base_context.unavailable;
     builds.units.push_back(std::move(build));
   }
   if (builds.units.empty()) {
@@ -182,6 +184,10 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
     for (std::size_t job = next++; job < total; job = next++) {
       UnitBuild& unit = builds.units[job / 2];
       const bool is_head = job % 2 == 1;
+      if (!unit.not_run.empty()) {  // its context cannot be had here: a compile would only fail
+        ++done;
+        continue;
+      }
       SideBuild& side = is_head ? unit.head : unit.base;
       side = build_one(unit.unit, is_head ? unit.head_context : unit.base_context, sides[is_head ? 1 : 0], settings,
                        deadline, compiles, hits);
@@ -203,7 +209,8 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
   builds.cache_hits = hits;
   std::size_t skipped = 0;
   for (auto& unit : builds.units)
-    if (unit.base.state == SideBuild::State::not_run || unit.head.state == SideBuild::State::not_run) {
+    if (unit.not_run.empty() &&
+        (unit.base.state == SideBuild::State::not_run || unit.head.state == SideBuild::State::not_run)) {
       unit.not_run = settings.budget_reason;
       ++skipped;
     }

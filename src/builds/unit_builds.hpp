@@ -29,6 +29,9 @@ struct BuildArguments {
 struct UnitContext {
   std::vector<std::string> arguments;  // -I (relative to the repository), -D, -std=, flags
   std::string origin;                  // "build/compile_commands.json", "inferred from the tree", ...
+  // Why the unit cannot be compiled as the project builds it here (context::CompileContext::
+  // unavailable), or "": then it is not compiled, and that is its not_run reason.
+  std::string unavailable;
 };
 using UnitContextLookup = std::function<UnitContext(const std::string& unit, const kernels::RevisionSources& sources)>;
 
@@ -64,7 +67,9 @@ struct UnitBuild {
   std::vector<std::size_t> kernels;  // the changed kernels it may build
   UnitContext base_context, head_context;
   SideBuild base, head;
-  std::string not_run;  // why it was not compiled (UnitBuildSettings::budget_reason), or ""
+  // Why it was not compiled (UnitBuildSettings::budget_reason, compile.max_units, or its context's
+  // UnitContext::unavailable), or "".
+  std::string not_run;
 };
 
 struct UnitBuilds {

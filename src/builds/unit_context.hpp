@@ -39,6 +39,7 @@ class UnitContexts {
   // The lookup unit_builds calls; it refers to this object, which must outlive it.
   UnitContextLookup lookup() const;
   const std::vector<std::string>& notes() const { return m_contexts.notes(); }
+  const std::string& torch_missing() const { return m_contexts.torch_missing(); }
 
  private:
   context::ProjectContexts m_contexts;

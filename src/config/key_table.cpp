@@ -242,6 +242,13 @@ const std::array keys{
     KeySpec{"compile.flags", string_list, "[]", "",
             "nvcc flags for files the compile database does not list (language and code generation only: "
             "-std=c++17, --use_fast_math, --extended-lambda, ...; others are left out with a note)."},
+    KeySpec{"compile.python", string, "\"python3\"", "KFORECAST_PYTHON",
+            "The Python whose installed torch gives a PyTorch extension's units torch's headers (found without "
+            "importing torch, so a wheel installed with pip install --no-deps torch serves), and Python.h; \"off\": "
+            "ask no Python."},
+    KeySpec{"compile.torch_include", string, "\"\"", "KFORECAST_TORCH_INCLUDE",
+            "A torch/include folder to compile a PyTorch extension's units with, instead of the one compile.python's "
+            "torch has."},
     KeySpec{"compile.budget_seconds", number, "120", "",
             "Wall-clock budget for all compiles of one run; the kernels left when it is spent are forecast from "
             "source, with a note.",

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <fstream>
 #include <iterator>
@@ -11,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "context/flag_filter.hpp"
-#include "context/setup_py_defines.hpp"
+#include "context/setup_py_build.hpp"
 
 namespace kforecast::context {
 namespace {
@@ -44,22 +45,39 @@ std::string source_file(std::string_view where) {
   return std::string(slash == std::string_view::npos ? file : file.substr(slash + 1));
 }
 
+// find_package(Torch ...) in a CMake file's text, in any case of the command's name.
+bool finds_torch(std::string_view text) {
+  std::string lower(text);
+  std::ranges::transform(lower, lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (auto at = lower.find("find_package"); at != std::string::npos; at = lower.find("find_package", at + 1)) {
+    auto open = text.find_first_not_of(" \t", at + 12);
+    if (open == std::string_view::npos || text[open] != '(') continue;
+    const auto name = text.find_first_not_of(" \t\n", open + 1);
+    if (name != std::string_view::npos && text.substr(name, 5) == "Torch" &&
+        (name + 5 == text.size() || std::string_view(" \t\n)").find(text[name + 5]) != std::string_view::npos))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string BuildFileDefines::summary() const {
-  if (defines.empty() && left_out.empty() && flags.empty()) return {};
+  if (defines.empty() && left_out.empty() && flags.empty() && undefines.empty()) return {};
+  const std::string undefined =
+      undefines.empty() ? std::string() : fmt::format("; undefined: {}", fmt::join(undefines, ", "));
   if (defines.empty() && left_out.empty())
-    return fmt::format("flags from {}: {}", fmt::join(sources, " and "), fmt::join(flags, ", "));
+    return fmt::format("flags from {}: {}{}", fmt::join(sources, " and "), fmt::join(flags, ", "), undefined);
   std::vector<std::string> texts;
   for (const auto& define : defines) texts.push_back(define_text(define));
   std::string text = defines.empty()
                          ? std::string()
                          : fmt::format("defines from {}: {}", fmt::join(sources, " and "), fmt::join(texts, ", "));
   if (!left_out.empty())
-    text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", text.empty() ? "defines left out" : "left out",
+    text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", "left out",
                         fmt::join(left_out, ", "));
   if (!flags.empty()) text += fmt::format("; flags from {}: {}", fmt::join(sources, " and "), fmt::join(flags, ", "));
-  return text;
+  return text + undefined;
 }
 
 BuildFileDefines settle_defines(const std::vector<FoundDefine>& found, std::optional<int> arch) {
@@ -122,21 +140,40 @@ BuildFileDefines settle_defines(const std::vector<FoundDefine>& found, std::opti
 }
 
 BuildFileDefines read_build_file_defines(const BuildFileReader& read, std::optional<int> arch) {
-  CMakeDefines cmake = read_cmake_defines(read, arch);
+  // Every CMake file the reader opens is also looked at for find_package(Torch).
+  std::optional<std::string> torch_cmake;
+  const BuildFileReader watching = [&](const std::string& path) {
+    auto text = read(path);
+    if (text && !torch_cmake && finds_torch(*text)) torch_cmake = path;
+    return text;
+  };
+  CMakeDefines cmake = read_cmake_defines(watching, arch);
   std::vector<FoundDefine> found = std::move(cmake.defines);
+  std::vector<FoundDefine> flags = std::move(cmake.flags);
+  std::optional<SetupPyBuild> python;
   if (auto setup = read("setup.py")) {
-    auto python = read_setup_py_defines(*setup, "setup.py");
-    found.insert(found.end(), python.begin(), python.end());
+    python = read_setup_py(*setup, "setup.py");
+    found.insert(found.end(), python->defines.begin(), python->defines.end());
   }
   BuildFileDefines result = settle_defines(found, arch);
   result.notes.insert(result.notes.begin(), cmake.notes.begin(), cmake.notes.end());
+  if (python) {
+    flags.insert(flags.end(), python->flags.begin(), python->flags.end());
+    for (const FoundDefine& undefine : python->undefines)
+      if (std::ranges::find(result.undefines, undefine.text) == result.undefines.end())
+        result.undefines.push_back(undefine.text);
+    for (const std::string& skipped : python->not_taken) result.left_out.push_back(skipped);
+    if (python->torch_extension) result.torch = TorchBuild{TorchBuild::Kind::setuptools, python->extension_name, "setup.py"};
+  }
+  if (!result.torch && torch_cmake) result.torch = TorchBuild{TorchBuild::Kind::cmake, "", *torch_cmake};
   // Each flag once; a value known only in part (a ${VAR} no command set) is not a flag to pass.
-  for (const FoundDefine& flag : cmake.flags)
+  for (const FoundDefine& flag : flags)
     if (flag.text.find_first_of(std::string{unknown_open, arch_open}) == std::string::npos &&
-        std::ranges::find(result.flags, flag.text) == result.flags.end())
+        std::ranges::find(result.flags, flag.text) == result.flags.end()) {
       result.flags.push_back(flag.text);
-  if (!result.flags.empty() && std::ranges::find(result.sources, "CMakeLists.txt") == result.sources.end())
-    result.sources.insert(result.sources.begin(), "CMakeLists.txt");
+      const std::string source = source_file(flag.where);
+      if (std::ranges::find(result.sources, source) == result.sources.end()) result.sources.push_back(source);
+    }
   return result;
 }
 

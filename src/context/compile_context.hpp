@@ -39,6 +39,9 @@ struct CompileContext {
   // Where it came from, for the report: "build/compile_commands.json (entry for src/runner.cu)",
   // ".kforecast.toml compile.*", "inferred from the tree".
   std::string origin_detail;
+  // Why the unit cannot be compiled as the project builds it on this machine ("PyTorch's headers
+  // were not found: ..."), or "": a compile would only fail on a missing header, so none is tried.
+  std::string unavailable;
   // The translation unit whose context this is: the file asked about, or the unit that includes
   // it when the file (a header) has no context of its own.
   std::string unit;

@@ -51,7 +51,9 @@ CompileContext infer_context(const kernels::RevisionSources& tree, const std::st
     context.defines = build->defines;
     // The flags pass the allow-list as a compile database's would; none names a folder.
     const FolderLookup no_folders{[](const std::filesystem::path&) { return std::optional<std::filesystem::path>(); }};
-    add_arguments(build->flags, FolderPlace{}, no_folders, context);
+    std::vector<std::string> arguments = build->flags;
+    for (const std::string& name : build->undefines) arguments.push_back("-U" + name);
+    add_arguments(arguments, FolderPlace{}, no_folders, context);
     if (const std::string summary = build->summary(); !summary.empty()) context.origin_detail += "; " + summary;
   }
   const std::vector<std::string> reached = tree.closure(unit);

@@ -7,6 +7,7 @@
 
 #include "context/context_for.hpp"
 #include "context/database_location.hpp"
+#include "context/torch_context.hpp"
 
 namespace kforecast::context {
 namespace {
@@ -48,12 +49,38 @@ ProjectContexts::ProjectContexts(const std::filesystem::path& root, const std::s
     m_notes.push_back(fmt::format("for contexts inferred from the tree, {}", summary));
     for (const auto& note : m_build_defines.notes) m_notes.push_back(note);
   }
+  if (!m_database && m_build_defines.torch) find_torch(config);
+}
+
+void ProjectContexts::find_torch(const config::Config& config) {
+  const TorchBuild& build = *m_build_defines.torch;
+  const std::string what = build.kind == TorchBuild::Kind::setuptools
+                               ? fmt::format("{} builds a PyTorch CUDAExtension", build.file)
+                               : fmt::format("{} builds with find_package(Torch)", build.file);
+  auto found = find_torch_headers({config.string_value("compile.python"), config.string_value("compile.torch_include")});
+  if (!found) {
+    m_torch_missing = fmt::format("PyTorch's headers not found ({}): {}", what, found.error());
+    return;
+  }
+  m_torch = std::move(*found);
+  m_notes.push_back(fmt::format("PyTorch extension ({}): units compiled with torch's build flags and the headers of {}{}", what,
+                                m_torch->found_by,
+                                m_torch->python_include.empty()
+                                    ? " (Python.h not found: install the Python development package, python3-dev)"
+                                    : ""));
 }
 
 CompileContext ProjectContexts::context_of(const std::string& unit, const kernels::RevisionSources& sources) const {
   const ContextSources where{m_root, real_folder_lookup(), m_database ? &*m_database : nullptr,
                              m_configured ? &*m_configured : nullptr, &sources, &m_build_defines};
-  return context_for(unit, where, [&sources](const std::string& file) { return including_units(sources, file); });
+  CompileContext context =
+      context_for(unit, where, [&sources](const std::string& file) { return including_units(sources, file); });
+  if (context.origin != ContextOrigin::inferred || !m_build_defines.torch) return context;
+  if (m_torch)
+    add_torch_build(context, *m_build_defines.torch, *m_torch);
+  else if (const auto header = torch_header_reached(sources, context.unit))
+    context.unavailable = fmt::format("it includes <{}>, and PyTorch's headers were not found (the run's warning says how to add them)", *header);
+  return context;
 }
 
 }  // namespace kforecast::context

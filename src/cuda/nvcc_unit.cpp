@@ -29,11 +29,18 @@ std::string read_whole(const fs::path& path) {
 }
 
 // What nvcc and the programs it starts may read: the toolkit, the system's compiler, headers and
-// libraries, and the revision's files. Nothing else: not the runner's home, not /proc of other
-// processes, not the repository's .git.
-Confinement nvcc_confinement(const NvccSettings& settings, const fs::path& tree, const std::string& scratch) {
+// libraries, the revision's files, and the absolute include folders of the unit's context (a
+// system library's, or PyTorch's in a virtual environment: the context's readers admit no other,
+// context/include_folder.hpp). Nothing else: not the runner's home, not /proc of other processes,
+// not the repository's .git.
+Confinement nvcc_confinement(const NvccSettings& settings, const fs::path& tree, const std::string& scratch,
+                             const std::vector<std::string>& arguments) {
   Confinement confinement;
   confinement.readable = {"/usr", "/lib", "/lib64", "/bin", "/etc/ld.so.cache", "/dev/null", "/dev/urandom", tree};
+  for (const std::string& argument : arguments)
+    if (const fs::path folder = argument.starts_with("-I/") ? argument.substr(2) : std::string();
+        folder.has_relative_path() && folder.lexically_normal() == folder)
+      confinement.readable.push_back(folder);
   std::error_code ec;
   // The toolkit's root: nvcc lives in <root>/bin and reads <root>/bin/nvcc.profile, <root>/include, <root>/nvvm.
   const fs::path root = fs::canonical(fs::path(settings.nvcc), ec).parent_path().parent_path();
@@ -104,7 +111,7 @@ Result<UnitBuildOutput> NvccUnitCompiler::compile(const UnitBuildRequest& reques
   std::error_code ec;
   const fs::path tree = fs::absolute(request.tree, ec);
   std::vector<std::string> argv = {m_settings.program, std::string(confined_exec_command)};
-  for (auto& argument : confined_exec_arguments(nvcc_confinement(m_settings, tree, scratch.path()), output.command))
+  for (auto& argument : confined_exec_arguments(nvcc_confinement(m_settings, tree, scratch.path(), request.arguments), output.command))
     argv.push_back(std::move(argument));
   ProcessOptions options;
   options.working_directory = tree.string();

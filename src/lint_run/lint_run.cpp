@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "context/project_contexts.hpp"
+#include "context/torch_context.hpp"
 #include "kforecast_version.hpp"
 #include "lint/suppression.hpp"
 #include "lint_run/lint_compiler_facts.hpp"
@@ -38,6 +39,21 @@ std::vector<FactsRequest> facts_requests(const config::Config& config, const Lin
   if (requests.empty()) return requests;
   const context::ProjectContexts contexts(root, config.string_value("compile.database"), config, arch);
   const kernels::RevisionSources sources(tree);
+  // A PyTorch extension's files that include torch's headers: NVRTC compiles device code alone and
+  // cannot read them, and where torch's headers are missing nothing could.
+  std::size_t torch_files = 0;
+  std::erase_if(requests, [&](const FactsRequest& file) {
+    const bool torch = !contexts.context_of(file.path, sources).unavailable.empty() ||
+                       (contexts.torch_found() && context::torch_header_reached(sources, file.path));
+    torch_files += torch ? 1 : 0;
+    return torch;
+  });
+  if (torch_files > 0)
+    report.rules_not_run.push_back(fmt::format(
+        "compiler facts not gathered for {} file{} that include{} PyTorch's headers (register, spill and stack rules "
+        "skipped there): {}",
+        torch_files, torch_files == 1 ? "" : "s", torch_files == 1 ? "s" : "",
+        contexts.torch_found() ? "NVRTC compiles device code alone and cannot read them" : contexts.torch_missing()));
   for (auto& file : requests) {
     const context::CompileContext found = contexts.context_of(file.path, sources);
     // Repository folders are searched in the work tree by the include confinement; the index
