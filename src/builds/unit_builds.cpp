@@ -176,6 +176,8 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
 
   Side sides[2] = {{base, LazyTree(base, "base")}, {head, LazyTree(head, "head")}};
   const std::size_t total = builds.units.size() * 2;
+  // Said before the first compile, which may take minutes (a unit that includes PyTorch's headers).
+  if (settings.progress) settings.progress(0, total);
   const auto deadline = Clock::now() + settings.budget;
   std::atomic<std::size_t> next{0}, done{0}, compiles{0}, hits{0};
   std::atomic<bool> budget_spent{false};
@@ -184,14 +186,13 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
     for (std::size_t job = next++; job < total; job = next++) {
       UnitBuild& unit = builds.units[job / 2];
       const bool is_head = job % 2 == 1;
-      if (!unit.not_run.empty()) {  // its context cannot be had here: a compile would only fail
-        ++done;
-        continue;
+      // A unit whose context cannot be had here is not compiled: the compile would only fail.
+      if (unit.not_run.empty()) {
+        SideBuild& side = is_head ? unit.head : unit.base;
+        side = build_one(unit.unit, is_head ? unit.head_context : unit.base_context, sides[is_head ? 1 : 0], settings,
+                         deadline, compiles, hits);
+        if (side.state == SideBuild::State::not_run) budget_spent = true;
       }
-      SideBuild& side = is_head ? unit.head : unit.base;
-      side = build_one(unit.unit, is_head ? unit.head_context : unit.base_context, sides[is_head ? 1 : 0], settings,
-                       deadline, compiles, hits);
-      if (side.state == SideBuild::State::not_run) budget_spent = true;
       const std::size_t finished = ++done;
       if (settings.progress) {
         const std::lock_guard lock(progress_mutex);

@@ -7,9 +7,11 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
+#include "change/submodule_sources.hpp"
 #include "cuda/include_directives.hpp"
 
 namespace kforecast::change {
@@ -180,6 +182,10 @@ Result<PrSources> read_pr_sources(const git::Repository& repository, std::string
       return std::unexpected(read.error());
     if (auto read = read_included_sources(repository, head_tree, sources.head_files); !read)
       return std::unexpected(read.error());
+    for (const auto& [revision, label, files] :
+         {std::tuple{sources.base_sha, "base", &sources.base_files}, std::tuple{sources.head_sha, "head", &sources.head_files}})
+      for (auto& note : add_submodule_headers(repository, revision, label, *files))
+        if (std::ranges::find(sources.notes, note) == sources.notes.end()) sources.notes.push_back(std::move(note));
   }
   return sources;
 }

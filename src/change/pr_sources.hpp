@@ -25,6 +25,8 @@ struct PrSources {
   kernels::SourceFiles base_files;
   kernels::SourceFiles head_files;
   std::optional<std::string> base_config;  // .kforecast.toml at the base revision, if there is one
+  // What could not be read beside the revisions' own files (submodules not checked out), for the run's notes.
+  std::vector<std::string> notes;
 };
 
 // Reads the CUDA sources at `base` and at `head` ("" for the index) and the diff between them.

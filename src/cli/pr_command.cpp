@@ -76,6 +76,7 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   // A file over the limit is read once (git gives it whole) and dropped before it is scanned.
   for (auto& note : change::skip_oversized_files(sources, settings.max_file_bytes, "kernels.max_file_kib"))
     sources.diff.notes.push_back(std::move(note));
+  for (auto& note : sources.notes) sources.diff.notes.push_back(std::move(note));
   auto llm = use_llm_forecaster(invocation, *config);
   if (!llm) return std::unexpected(llm.error());
   std::optional<llm::PromptSet> prompts;

@@ -190,13 +190,11 @@ bool truthy(const PythonToken& value) {
 
 bool is_text(const PythonToken& token, Kind kind, std::string_view text) { return token.kind == kind && token.text == text; }
 
-// The condition `tokens` (an if's, or an assignment's value) decided for a CUDA build with no
-// opt-in environment. `known_names`: names assigned such a condition earlier in the file.
-Decision decide(std::span<const PythonToken> tokens, const std::map<std::string, Decision>& known_names) {
+// One operand of a condition (no `and` or `or` at its top level), decided for a CUDA build with
+// no opt-in environment. `known_names`: names assigned such a condition earlier in the file.
+Decision decide_atom(std::span<const PythonToken> tokens, const std::map<std::string, Decision>& known_names) {
   if (tokens.empty()) return {};
-  if (is_text(tokens.front(), Kind::name, "not")) return negated(decide(tokens.subspan(1), known_names));
-  for (const PythonToken& token : tokens)
-    if (token.kind == Kind::name && (token.text == "and" || token.text == "or")) return {};
+  if (is_text(tokens.front(), Kind::name, "not")) return negated(decide_atom(tokens.subspan(1), known_names));
   // bool(...) and int(...) wrappers change nothing this reads.
   while (tokens.size() > 2 && tokens.front().kind == Kind::name &&
          (tokens.front().text == "bool" || tokens.front().text == "int") && is_text(tokens[1], Kind::punctuation, "("))
@@ -249,6 +247,48 @@ Decision decide(std::span<const PythonToken> tokens, const std::map<std::string,
   return {};
 }
 
+// The parts of `tokens` between the top-level (outside brackets) names `word`.
+std::vector<std::span<const PythonToken>> split_at(std::span<const PythonToken> tokens, std::string_view word) {
+  std::vector<std::span<const PythonToken>> parts;
+  int depth = 0;
+  std::size_t begin = 0;
+  for (std::size_t at = 0; at < tokens.size(); ++at) {
+    const std::string& text = tokens[at].text;
+    if (tokens[at].kind == Kind::punctuation && (text == "(" || text == "[" || text == "{")) ++depth;
+    if (tokens[at].kind == Kind::punctuation && (text == ")" || text == "]" || text == "}")) --depth;
+    if (depth == 0 && is_text(tokens[at], Kind::name, word)) {
+      parts.push_back(tokens.subspan(begin, at - begin));
+      begin = at + 1;
+    }
+  }
+  parts.push_back(tokens.subspan(begin));
+  return parts;
+}
+
+// A whole condition: `or` of `and`s of operands, as Python groups them. One known operand can
+// decide it (a ROCm test and-ed with anything is false); a conditional expression (X if C else Y)
+// is not known.
+Decision decide(std::span<const PythonToken> tokens, const std::map<std::string, Decision>& known_names) {
+  if (split_at(tokens, "if").size() > 1) return {};
+  Decision any{Decision::Value::no, {}};
+  for (const auto alternative : split_at(tokens, "or")) {
+    Decision all{Decision::Value::yes, {}};
+    for (const auto operand : split_at(alternative, "and")) {
+      const Decision decision = decide_atom(operand, known_names);
+      if (decision.value == Decision::Value::no) {
+        all = decision;
+        break;
+      }
+      if (decision.value == Decision::Value::unknown) all.value = Decision::Value::unknown;
+      if (all.reason.empty()) all.reason = decision.reason;
+    }
+    if (all.value == Decision::Value::yes) return all;
+    if (all.value == Decision::Value::unknown) any.value = Decision::Value::unknown;
+    if (any.reason.empty() || (any.value == Decision::Value::no && all.value == Decision::Value::no)) any.reason = all.reason;
+  }
+  return any;
+}
+
 // One if/elif/else chain open at an indentation.
 struct Branch {
   std::size_t indent = 0;
@@ -294,7 +334,10 @@ void mark_branches(std::vector<PythonToken>& tokens) {
             token.text == "else" ? Decision{Decision::Value::yes, {}} : decide(header(tokens, at + 1, true), known_names);
         if (chain.earlier_taken) {
           chain.taken = Decision::Value::no;
-          chain.reason = chain.earlier_reason.empty() ? "in a branch after one that is taken" : chain.earlier_reason;
+          // Its own condition's reason where that rules it out too ("elif IS_ROCM:"), else the first's.
+          chain.reason = decision.value == Decision::Value::no ? decision.reason
+                         : chain.earlier_reason.empty()         ? "in a branch after one that is taken"
+                                                                : chain.earlier_reason;
         } else if (chain.earlier_unknown) {
           chain.taken = Decision::Value::unknown;
         } else {

@@ -64,21 +64,25 @@ struct Scenario {
                                   {"b.cu", "#include \"k.cuh\"\n// b\n"}};
   FakeUnitCompiler compiler;
   std::vector<std::string> contexts_asked;
+  std::string unavailable_unit;  // its context says it cannot be compiled here
+  std::vector<std::pair<std::size_t, std::size_t>> progress;
 
   UnitBuilds build(const UnitCache* cache, std::chrono::seconds budget = std::chrono::seconds(60), std::size_t jobs = 2,
                    std::size_t max_units = 8) {
     const kernels::RevisionSources base(base_files), head(head_files);
     const auto changed = kernel_changes::find_changed_kernels(base, head, {}, {"k.cuh"}).kernels;
-    const UnitBuildSettings settings{compiler,
-                                     "sm_90",
-                                     [this](const std::string& unit, const kernels::RevisionSources&) {
-                                       contexts_asked.push_back(unit);
-                                       return UnitContext{{"-DX"}, "a test"};
-                                     },
-                                     cache,
-                                     jobs,
-                                     budget,
-                                     max_units};
+    UnitBuildSettings settings{compiler,
+                               "sm_90",
+                               [this](const std::string& unit, const kernels::RevisionSources&) {
+                                 contexts_asked.push_back(unit);
+                                 return UnitContext{{"-DX"}, "a test",
+                                                    unit == unavailable_unit ? "it includes <torch/extension.h>" : ""};
+                               },
+                               cache,
+                               jobs,
+                               budget,
+                               max_units};
+    settings.progress = [this](std::size_t done, std::size_t total) { progress.emplace_back(done, total); };
     return build_affected_units(base, head, changed, settings);
   }
 };
@@ -234,4 +238,26 @@ TEST_CASE("unit builds: past the budget the cache still answers") {
     CHECK(unit.not_run.empty());
   }
   CHECK(second.notes.empty());
+}
+
+TEST_CASE("unit builds: a unit whose context cannot be had here is not compiled, and says why") {
+  Scenario scenario;
+  scenario.unavailable_unit = "b.cu";
+  const auto builds = scenario.build(nullptr, std::chrono::seconds(60), 1);
+  const auto b = std::ranges::find(builds.units, "b.cu", &UnitBuild::unit);
+  REQUIRE(b != builds.units.end());
+  CHECK(b->not_run == "it includes <torch/extension.h>");
+  CHECK(b->base.state == SideBuild::State::not_run);
+  CHECK(b->head.state == SideBuild::State::not_run);
+  CHECK(builds.compiles == 2);  // a.cu, both revisions
+  CHECK(builds.notes.empty());  // not counted as stopped by the budget
+  CHECK(scenario.progress.back() == std::pair<std::size_t, std::size_t>{4, 4});
+}
+
+TEST_CASE("unit builds: progress is said before the first compile, then as each finishes") {
+  Scenario scenario;
+  scenario.build(nullptr, std::chrono::seconds(60), 1);
+  REQUIRE(scenario.progress.size() == 5);
+  CHECK(scenario.progress.front() == std::pair<std::size_t, std::size_t>{0, 4});
+  CHECK(scenario.progress.back() == std::pair<std::size_t, std::size_t>{4, 4});
 }

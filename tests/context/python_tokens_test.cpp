@@ -64,6 +64,30 @@ else:
   CHECK(mark_of(tokens, "after-unknown") == "taken");
 }
 
+TEST_CASE("python tokens: and, or, and conditional expressions") {
+  // flash-attention's shape, written for this test: a ROCm test and-ed with an opt-out, and a
+  // variable assigned a conditional expression.
+  const auto tokens = python_tokens(R"(
+SKIP_BUILD = os.getenv("SKIP_CUDA_BUILD", "FALSE") == "TRUE"
+SKIP_CK = os.getenv("SKIP_CK_BUILD", "TRUE") == "TRUE" if USE_TRITON else False
+if not SKIP_BUILD and not IS_ROCM:
+    a = "cuda"
+elif not SKIP_BUILD and IS_ROCM:
+    b = "rocm"
+    if not SKIP_CK:
+        c = "ck"
+if SKIP_BUILD or os.getenv("FORCE", "1") == "1":
+    d = "forced-by-default"
+if detect() or IS_ROCM:
+    e = "unknown-or-rocm"
+)");
+  CHECK(mark_of(tokens, "cuda") == "taken");
+  CHECK(mark_of(tokens, "rocm") == "in a ROCm (HIP) branch");
+  CHECK(mark_of(tokens, "ck") == "in a ROCm (HIP) branch");
+  CHECK(mark_of(tokens, "forced-by-default") == "taken");
+  CHECK(mark_of(tokens, "unknown-or-rocm") == "taken");
+}
+
 TEST_CASE("python tokens: bad input gives tokens, never a crash") {
   CHECK(python_tokens("").empty());
   CHECK_NOTHROW(python_tokens("if (:\n  'x'\nelse\n)))\n"));

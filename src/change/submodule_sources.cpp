@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "change/submodule_sources.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cuda/include_directives.hpp"
+#include "git/submodules.hpp"
+
+namespace kforecast::change {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_header(std::string_view path) { return kernels::is_cuda_source_path(path) && !path.ends_with(".cu"); }
+
+std::string last_component(std::string_view path) {
+  const auto slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string folder_of(std::string_view path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+}
+
+// One submodule's headers at its pinned commit, by path inside it, and its clone to read them from.
+struct OpenSubmodule {
+  std::string folder;  // in the superproject's tree
+  std::unique_ptr<git::Repository> clone;
+  std::map<std::string, std::string> blobs;                    // header path inside -> blob
+  std::map<std::string, std::vector<std::string>> by_name;  // last component -> header paths inside
+};
+
+// Files by their last path component, for "which file ends with this include's name".
+std::map<std::string, std::vector<std::string>> index_by_name(const kernels::SourceFiles& files) {
+  std::map<std::string, std::vector<std::string>> index;
+  for (const auto& [path, text] : files) index[last_component(path)].push_back(path);
+  return index;
+}
+
+bool ends_with_name(std::string_view path, std::string_view name) {
+  return path == name || (path.size() > name.size() && path.ends_with(name) && path[path.size() - name.size() - 1] == '/');
+}
+
+// Whether the superproject's own files (or headers already read) answer `name` for `includer`.
+bool found_in(const kernels::SourceFiles& files, const std::map<std::string, std::vector<std::string>>& index,
+              const std::string& includer, const std::string& name) {
+  const std::string folder = folder_of(includer);
+  if (files.contains(folder.empty() ? name : folder + "/" + name)) return true;
+  const auto same = index.find(last_component(name));
+  return same != index.end() &&
+         std::ranges::any_of(same->second, [&](const std::string& path) { return ends_with_name(path, name); });
+}
+
+// The header of `submodule` an include of `name` by `includer` finds, as a path inside it, or "".
+std::string match_in(const OpenSubmodule& submodule, const std::string& includer, const std::string& name) {
+  if (includer.starts_with(submodule.folder + "/")) {
+    const std::string inside = folder_of(includer.substr(submodule.folder.size() + 1));
+    const std::string beside = fs::path(inside.empty() ? name : inside + "/" + name).lexically_normal().generic_string();
+    if (submodule.blobs.contains(beside)) return beside;
+  }
+  const auto same = submodule.by_name.find(last_component(name));
+  if (same == submodule.by_name.end()) return {};
+  std::string best;
+  const auto rank = [](const std::string& path) {
+    return std::pair(!(path.starts_with("include/") || path.find("/include/") != std::string::npos), path.size());
+  };
+  for (const std::string& path : same->second)
+    if (ends_with_name(path, name) && (best.empty() || rank(path) < rank(best))) best = path;
+  return best;
+}
+
+// The submodule's clone at its pinned commit; nullopt with a note, or with its name added to
+// `not_checked_out`, where it cannot be read.
+std::optional<OpenSubmodule> open_submodule(const git::Repository& repository, const git::Gitlink& link,
+                                            const std::vector<git::Submodule>& declared, std::string_view label,
+                                            std::vector<std::string>& notes, std::vector<std::string>& not_checked_out) {
+  const auto declaration = std::ranges::find(declared, link.path, &git::Submodule::path);
+  const std::string url = declaration == declared.end() || declaration->url.empty() ? "" : " (" + declaration->url + ")";
+  const fs::path clone = repository.root() / link.path;
+  std::error_code error;
+  if (!fs::exists(clone / ".git", error)) {
+    not_checked_out.push_back(link.path + url);
+    return std::nullopt;
+  }
+  auto opened = git::open_repository(clone);
+  if (!opened || (*opened)->root().lexically_normal() != fs::weakly_canonical(clone, error).lexically_normal()) {
+    notes.push_back(fmt::format("submodule {}{}: its clone could not be opened", link.path, url));
+    return std::nullopt;
+  }
+  auto tree = (*opened)->list_tree(link.commit);
+  if (!tree) {
+    notes.push_back(fmt::format(
+        "submodule {}{}: its clone lacks the commit the {} pins ({}), so units that include its headers were "
+        "compiled without them; fetch it (git submodule update --init --recursive at that revision)",
+        link.path, url, label, link.commit.substr(0, 12)));
+    return std::nullopt;
+  }
+  OpenSubmodule submodule{link.path, std::move(*opened), {}, {}};
+  for (const auto& entry : *tree)
+    if (is_header(entry.path) && (entry.mode == "100644" || entry.mode == "100755")) {
+      submodule.by_name[last_component(entry.path)].push_back(entry.path);
+      submodule.blobs.emplace(entry.path, entry.blob);
+    }
+  return submodule;
+}
+
+}  // namespace
+
+std::vector<std::string> add_submodule_headers(const git::Repository& repository, std::string_view revision,
+                                               std::string_view label, kernels::SourceFiles& files,
+                                               const SubmoduleLimits& limits) {
+  std::vector<std::string> notes;
+  const std::string tree_revision = revision.empty() ? "HEAD" : std::string(revision);
+  auto declared_text = repository.read_files(tree_revision, {".gitmodules"});
+  if (!declared_text || !declared_text->contains(".gitmodules") || !declared_text->at(".gitmodules")) return notes;
+  const auto declared = git::parse_gitmodules(*declared_text->at(".gitmodules"));
+  auto links = git::list_gitlinks(repository.root(), tree_revision);
+  if (!links) {
+    notes.push_back(fmt::format("submodules of the {} not read: {}", label, links.error().message));
+    return notes;
+  }
+  // Only submodules some file may include from: opening each clone costs a git process.
+  std::vector<OpenSubmodule> submodules;
+  std::vector<std::string> not_checked_out;
+  for (const auto& link : *links)
+    if (auto opened = open_submodule(repository, link, declared, label, notes, not_checked_out))
+      submodules.push_back(std::move(*opened));
+  if (!not_checked_out.empty())
+    notes.push_back(fmt::format(
+        "submodule{} not checked out: {}; units that include {} headers cannot be compiled as the project builds them: "
+        "check out submodules in the job (actions/checkout: `submodules: recursive`; else git submodule update --init "
+        "--recursive)",
+        not_checked_out.size() == 1 ? "" : "s", fmt::join(not_checked_out, ", "),
+        not_checked_out.size() == 1 ? "its" : "their"));
+  if (submodules.empty()) return notes;
+
+  auto index = index_by_name(files);
+  std::vector<std::string> pending;
+  for (const auto& [path, text] : files) pending.push_back(path);
+  std::size_t read_files = 0, read_bytes = 0;
+  bool capped = false;
+  while (!pending.empty() && !capped) {
+    // Each submodule's headers this level's files include, read in one batch per submodule.
+    std::map<std::size_t, std::set<std::string>> wanted;
+    for (const std::string& includer : pending)
+      for (const auto& directive : cuda::find_include_directives(files.at(includer))) {
+        if (directive.form == cuda::IncludeForm::computed || directive.name.find("..") != std::string::npos) continue;
+        if (found_in(files, index, includer, directive.name)) continue;
+        for (std::size_t s = 0; s < submodules.size(); ++s)
+          if (const std::string inside = match_in(submodules[s], includer, directive.name); !inside.empty()) {
+            wanted[s].insert(inside);
+            break;
+          }
+      }
+    pending.clear();
+    for (const auto& [s, paths] : wanted) {
+      OpenSubmodule& submodule = submodules[s];
+      std::vector<std::string> blobs;
+      std::vector<std::string> chosen;
+      for (const std::string& inside : paths) {
+        if (files.contains(submodule.folder + "/" + inside)) continue;
+        if (++read_files > limits.max_files) {
+          capped = true;
+          break;
+        }
+        chosen.push_back(inside);
+        blobs.push_back(submodule.blobs.at(inside));
+      }
+      auto contents = submodule.clone->read_blobs(blobs);
+      if (!contents) {
+        notes.push_back(fmt::format("submodule {}: headers not read: {}", submodule.folder, contents.error().message));
+        continue;
+      }
+      for (const std::string& inside : chosen) {
+        const std::string& text = contents->at(submodule.blobs.at(inside));
+        read_bytes += text.size();
+        if (read_bytes > limits.max_bytes) {
+          capped = true;
+          break;
+        }
+        const std::string path = submodule.folder + "/" + inside;
+        files.emplace(path, text);
+        index[last_component(path)].push_back(path);
+        pending.push_back(path);
+      }
+    }
+  }
+  if (capped)
+    notes.push_back(fmt::format("submodule headers of the {}: stopped at {} files or {} MiB; units that include more "
+                                "may not compile",
+                                label, limits.max_files, limits.max_bytes >> 20));
+  return notes;
+}
+
+}  // namespace kforecast::change

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The headers a revision's files include from its submodules (CUTLASS, glm, fmt pinned as
+// gitlinks), for compiling units as the project's build does. kforecast reads a revision from git,
+// where a submodule is only a commit hash; its files are in the submodule's own clone, which
+// `git submodule update --init` (actions/checkout with `submodules: recursive`) leaves in the work
+// tree. The headers are read from that clone at the commit each revision pins, so base and head
+// each get their own version of the library.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "git/repository.hpp"
+#include "kernels/revision_sources.hpp"
+
+namespace kforecast::change {
+
+struct SubmoduleLimits {
+  std::size_t max_files = 20000;                    // headers read, over all submodules
+  std::size_t max_bytes = std::size_t{256} << 20;  // their text
+};
+
+// Adds to `files` the headers `files` include (directly, or through headers read so) that none of
+// them holds and that a submodule pinned at `revision` does: under the submodule's folder, as the
+// project's checkout has them. An include is matched as the build's -I folders would find it:
+// beside its includer, or the submodule file whose path ends with the name (one under an include/
+// folder first, then the shortest). Returns a note for each submodule that could not be read (not
+// checked out, or its clone lacks the pinned commit), naming it, its URL and the fix; `label`
+// ("base", "head") says which revision.
+std::vector<std::string> add_submodule_headers(const git::Repository& repository, std::string_view revision,
+                                               std::string_view label, kernels::SourceFiles& files,
+                                               const SubmoduleLimits& limits = {});
+
+}  // namespace kforecast::change

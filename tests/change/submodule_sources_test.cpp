@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// add_submodule_headers: the headers a revision's files include from its submodules, read from
+// the submodule's clone at the commit each revision pins, on real git repositories.
+#include "change/submodule_sources.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "support/fixture_repo.hpp"
+
+using namespace kforecast;
+using kforecast::testing::FixtureRepo;
+
+namespace {
+
+// A library with a header that includes another, a test copy of it outside include/, and a
+// second version of the header.
+struct Library {
+  FixtureRepo repo;
+  std::string first, second;
+  Library() {
+    repo.write("include/lib/util.h", "#pragma once\n#include <lib/detail.h>\n#define LIB_VERSION 1\n");
+    repo.write("include/lib/detail.h", "#pragma once\n#include \"config.h\"\n");
+    repo.write("include/lib/config.h", "#pragma once\n");
+    repo.write("test/lib/util.h", "#error the test copy is not the library's header\n");
+    repo.write("include/lib/unused.h", "#pragma once\n");
+    first = repo.commit("v1");
+    repo.write("include/lib/util.h", "#pragma once\n#include <lib/detail.h>\n#define LIB_VERSION 2\n");
+    second = repo.commit("v2");
+  }
+};
+
+// Commits the index as it is: commit()'s add -A would drop a gitlink whose folder is not checked out.
+std::string commit_index(const FixtureRepo& repo, const std::string& message) {
+  repo.git({"commit", "-q", "-m", message});
+  std::string sha = repo.git({"rev-parse", "HEAD"});
+  sha.pop_back();
+  return sha;
+}
+
+kernels::SourceFiles unit_files() { return {{"src/k.cu", "#include <lib/util.h>\n#include <vector>\n"}}; }
+
+}  // namespace
+
+TEST_CASE("submodule sources: each revision gets the headers of the commit it pins") {
+  const Library library;
+  const FixtureRepo project;
+  project.write("src/k.cu", "#include <lib/util.h>\n");
+  project.git({"-c", "protocol.file.allow=always", "submodule", "add", "-q", library.repo.path().string(), "third_party/lib"});
+  project.git({"-C", "third_party/lib", "checkout", "-q", library.first});
+  const std::string base = project.commit("pin v1");
+  project.git({"-C", "third_party/lib", "checkout", "-q", library.second});
+  const std::string head = project.commit("pin v2");
+  auto repository = git::open_repository(project.path());
+  REQUIRE(repository.has_value());
+
+  kernels::SourceFiles base_files = unit_files(), head_files = unit_files();
+  CHECK(change::add_submodule_headers(**repository, base, "base", base_files).empty());
+  CHECK(change::add_submodule_headers(**repository, head, "head", head_files).empty());
+  REQUIRE(base_files.contains("third_party/lib/include/lib/util.h"));
+  CHECK(base_files.at("third_party/lib/include/lib/util.h").find("LIB_VERSION 1") != std::string::npos);
+  CHECK(head_files.at("third_party/lib/include/lib/util.h").find("LIB_VERSION 2") != std::string::npos);
+  CHECK(base_files.contains("third_party/lib/include/lib/detail.h"));  // included by the library's own header
+  CHECK(base_files.contains("third_party/lib/include/lib/config.h"));  // quoted, beside its includer
+  CHECK_FALSE(base_files.contains("third_party/lib/test/lib/util.h"));
+  CHECK_FALSE(base_files.contains("third_party/lib/include/lib/unused.h"));
+  CHECK(base_files.size() == 4);
+}
+
+TEST_CASE("submodule sources: a submodule not checked out, or without the pinned commit, is a note with the fix") {
+  const Library library;
+  const FixtureRepo project;
+  project.write("src/k.cu", "#include <lib/util.h>\n");
+  project.write(".gitmodules", "[submodule \"lib\"]\n\tpath = third_party/lib\n\turl = https://example.invalid/lib.git\n");
+  project.git({"add", "-A"});
+  project.git({"update-index", "--add", "--cacheinfo", "160000," + library.first + ",third_party/lib"});
+  const std::string pinned = commit_index(project, "a submodule never checked out");
+  auto repository = git::open_repository(project.path());
+  REQUIRE(repository.has_value());
+  kernels::SourceFiles files = unit_files();
+  const auto notes = change::add_submodule_headers(**repository, pinned, "head", files);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes.front().starts_with("submodule not checked out: third_party/lib (https://example.invalid/lib.git); units "
+                                  "that include its headers cannot be compiled"));
+  CHECK(notes.front().find("submodules: recursive") != std::string::npos);
+  CHECK(files.size() == 1);
+
+  // Checked out now, but at another commit than the one pinned, which its clone lacks.
+  project.git({"-c", "protocol.file.allow=always", "clone", "-q", library.repo.path().string(), "third_party/lib"});
+  project.git({"update-index", "--add", "--cacheinfo", "160000,0123456789abcdef0123456789abcdef01234567,third_party/lib"});
+  const std::string missing = commit_index(project, "pinned to a commit nobody has");
+  const auto lacking = change::add_submodule_headers(**repository, missing, "head", files);
+  REQUIRE(lacking.size() == 1);
+  CHECK(lacking.front().find("its clone lacks the commit the head pins (0123456789ab)") != std::string::npos);
+}
+
+TEST_CASE("submodule sources: a repository without .gitmodules reads nothing more") {
+  const FixtureRepo project;
+  project.write("src/k.cu", "#include <lib/util.h>\n");
+  const std::string head = project.commit("plain");
+  auto repository = git::open_repository(project.path());
+  REQUIRE(repository.has_value());
+  kernels::SourceFiles files = unit_files();
+  CHECK(change::add_submodule_headers(**repository, head, "head", files).empty());
+  CHECK(files.size() == 1);
+}
