@@ -16,10 +16,11 @@ namespace kforecast::builds {
 namespace {
 
 // Progress of one compiling stage, on the command's Progress.
-std::function<void(std::size_t, std::size_t)> progress_of(const Console& console, const std::string& what) {
+std::function<void(std::size_t, std::size_t)> progress_of(const Console& console, const std::string& what,
+                                                          std::string items) {
   if (console.progress == nullptr) return {};
-  return [progress = console.progress, what](std::size_t done, std::size_t total) {
-    if (done == 0) progress->stage(what, total);
+  return [progress = console.progress, what, items = std::move(items)](std::size_t done, std::size_t total) {
+    if (done == 0) progress->stage(what, total, items);
     progress->advance(done);
   };
 }
@@ -55,7 +56,8 @@ std::optional<UnitCodeVerdicts> compare_with_nvcc(const kernels::RevisionSources
       run_left,
       setup.compile.max_units,
       setup.reads_confined,
-      progress_of(setup.console, fmt::format("building units with {} for {}", (*compiler)->name(), arch))};
+      progress_of(setup.console, fmt::format("building units with {} for {}", (*compiler)->name(), arch),
+                  "compiles")};
   build.budget_reason = run_left < compile_budget
                             ? setup.deadline.reason()
                             : fmt::format("the compile budget of {} s (compile.budget_seconds) was spent",
@@ -118,7 +120,7 @@ MachineCodeVerdicts compare_machine_code(const kernels::RevisionSources& base, c
   std::vector<KernelCodeVerdict> by_nvrtc;
   if (compiler && left > 0) {
     IdenticalCodeContext compare{**compiler, arch, setup.ptx_cache, setup.cuda_include_dir};
-    compare.progress = progress_of(setup.console, fmt::format("comparing machine code for {}", arch));
+    compare.progress = progress_of(setup.console, fmt::format("comparing machine code for {}", arch), "kernels");
     compare.deadline = &setup.deadline;
     by_nvrtc = compare_changed_kernels(base, head, for_nvrtc, compare);
     const std::string nvrtc = "NVRTC " + (*compiler)->version().text();
