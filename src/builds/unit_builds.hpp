@@ -43,7 +43,7 @@ struct UnitBuildSettings {
   std::size_t jobs = 1;
   // For all compiles of the run: a compile still running when it ends is stopped, and the units
   // left are answered from the cache where it can, else not compiled, with `budget_reason`.
-  std::chrono::milliseconds budget{120'000};
+  std::chrono::milliseconds budget{600'000};
   std::size_t max_units = 32;  // nearest first (affected_units' order)
   // Whether the compiler's file reads are confined (Landlock): then computed includes are allowed.
   bool reads_confined = true;

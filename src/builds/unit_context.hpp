@@ -22,7 +22,7 @@ namespace kforecast::builds {
 struct CompileSettings {
   std::filesystem::path repository_root;  // where compile_commands.json is looked for
   std::string database;                   // compile.database; "": search the root and build*/
-  std::chrono::seconds budget{120};       // compile.budget_seconds
+  std::chrono::seconds budget{600};       // compile.budget_seconds
   std::size_t jobs = 0;                   // compile.jobs; 0: one per core
   std::size_t max_units = 32;             // compile.max_units
   std::string nvcc;                       // cuda.nvcc; "": search

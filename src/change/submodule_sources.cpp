@@ -83,15 +83,15 @@ std::optional<OpenSubmodule> open_submodule(const git::Repository& repository, c
                                             std::vector<std::string>& notes, std::vector<std::string>& not_checked_out) {
   const auto declaration = std::ranges::find(declared, link.path, &git::Submodule::path);
   const std::string url = declaration == declared.end() || declaration->url.empty() ? "" : " (" + declaration->url + ")";
-  const fs::path clone = repository.root() / link.path;
   std::error_code error;
-  if (!fs::exists(clone / ".git", error)) {
+  if (!fs::exists(repository.root() / link.path / ".git", error)) {
     not_checked_out.push_back(link.path + url);
     return std::nullopt;
   }
-  auto opened = git::open_repository(clone);
-  if (!opened || (*opened)->root().lexically_normal() != fs::weakly_canonical(clone, error).lexically_normal()) {
-    notes.push_back(fmt::format("submodule {}{}: its clone could not be opened", link.path, url));
+  auto opened = repository.submodule(link.path);
+  if (!opened) {
+    notes.push_back(fmt::format("submodule {}{}: its clone could not be opened ({})", link.path, url,
+                                opened.error().message));
     return std::nullopt;
   }
   auto tree = (*opened)->list_tree(link.commit);

@@ -249,9 +249,10 @@ const std::array keys{
     KeySpec{"compile.torch_include", string, "\"\"", "KFORECAST_TORCH_INCLUDE",
             "A torch/include folder to compile a PyTorch extension's units with, instead of the one compile.python's "
             "torch has."},
-    KeySpec{"compile.budget_seconds", number, "120", "",
+    KeySpec{"compile.budget_seconds", number, "600", "",
             "Wall-clock budget for all compiles of one run; the kernels left when it is spent are forecast from "
-            "source, with a note.",
+            "source, with a note, and the next run goes on from the unit cache. A unit that includes PyTorch's "
+            "headers costs 30 to 170 s of CPU.",
             1, 86400},
     KeySpec{"compile.jobs", integer, "0", "", "Compiles run at once (0: one per processor core).", 0, 256},
     KeySpec{"compile.max_units", integer, "32", "",
@@ -259,7 +260,7 @@ const std::array keys{
             "header can reach a hundred); kernels only the others build are forecast from source, with a note.",
             1, 100000},
 
-    KeySpec{"run.budget_seconds", number, "300", "KFORECAST_RUN_BUDGET_SECONDS",
+    KeySpec{"run.budget_seconds", number, "900", "KFORECAST_RUN_BUDGET_SECONDS",
             "Wall-clock budget of one run, across compiles, the forecasters' compiler facts and measurements (0: "
             "none). Past it the kernels left are unverified with the reason and the report is written on time; a "
             "re-run goes on from the unit cache.",

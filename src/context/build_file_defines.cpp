@@ -73,9 +73,13 @@ std::string BuildFileDefines::summary() const {
   std::string text = defines.empty()
                          ? std::string()
                          : fmt::format("defines from {}: {}", fmt::join(sources, " and "), fmt::join(texts, ", "));
-  if (!left_out.empty())
-    text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", "left out",
-                        fmt::join(left_out, ", "));
+  if (!left_out.empty()) {
+    // The first few, then a count: a setup.py's ROCm branch alone can leave out twenty.
+    constexpr std::size_t shown = 3;
+    const auto end = left_out.begin() + static_cast<std::ptrdiff_t>(std::min(shown, left_out.size()));
+    text += fmt::format("{}left out: {}", text.empty() ? "" : "; ", fmt::join(left_out.begin(), end, ", "));
+    if (left_out.size() > shown) text += fmt::format(" (and {} more)", left_out.size() - shown);
+  }
   if (!flags.empty()) text += fmt::format("; flags from {}: {}", fmt::join(sources, " and "), fmt::join(flags, ", "));
   return text + undefined;
 }

@@ -159,6 +159,19 @@ class CliRepository final : public Repository {
   Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_files(
       std::string_view revision, const std::vector<std::string>& paths) const override;
 
+  Result<std::unique_ptr<Repository>> submodule(const std::string& path) const override {
+    const std::filesystem::path clone = m_root / path;
+    std::error_code error;
+    if (!std::filesystem::exists(clone / ".git", error))
+      return fail(ExitCode::could_not_run, fmt::format("submodule {} is not checked out", path));
+    auto opened = open_repository(clone);
+    if (!opened) return std::unexpected(opened.error());
+    // An empty folder would find the superproject itself.
+    if ((*opened)->root().lexically_normal() != std::filesystem::weakly_canonical(clone, error).lexically_normal())
+      return fail(ExitCode::could_not_run, fmt::format("submodule {}: {} is not its own repository", path, clone.string()));
+    return opened;
+  }
+
  private:
   // Walked through the cat-file already running: the same list as `git ls-tree -r`, without
   // starting git again.

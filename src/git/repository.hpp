@@ -77,6 +77,10 @@ class Repository {
   // absent there maps to nullopt.
   virtual Result<std::map<std::string, std::optional<std::string>, std::less<>>> read_files(
       std::string_view revision, const std::vector<std::string>& paths) const = 0;
+
+  // The clone of the submodule checked out at `path` (repository-relative, as a gitlink names
+  // it), or an Error where none is checked out there.
+  virtual Result<std::unique_ptr<Repository>> submodule(const std::string& path) const = 0;
 };
 
 // Opens the repository whose work tree contains `directory`, by asking git. Errors say whether

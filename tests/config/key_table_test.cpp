@@ -51,7 +51,7 @@ TEST_CASE("config: the compile context keys, with their types and defaults") {
   check_key("compile.include_dirs", string_list, "[]");
   check_key("compile.defines", string_list, "[]");
   check_key("compile.flags", string_list, "[]");
-  check_key("compile.budget_seconds", number, "120");
+  check_key("compile.budget_seconds", number, "600");
   check_key("compile.jobs", integer, "0");
   check_key("cuda.nvcc", string, "\"\"");
   CHECK(find_table_array("compile.paths") != nullptr);

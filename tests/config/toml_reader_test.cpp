@@ -99,7 +99,7 @@ TEST_CASE("config: compile keys and [[compile.paths]] tables in the compile sect
   CHECK(std::get<std::vector<std::string>>(config->setting("compile.include_dirs").value) ==
         std::vector<std::string>{"include"});
   CHECK(config->integer_value("compile.jobs") == 4);
-  CHECK(config->number_value("compile.budget_seconds") == 120);
+  CHECK(config->number_value("compile.budget_seconds") == 600);
 }
 
 TEST_CASE("config: compile.paths must be written as an array of tables") {

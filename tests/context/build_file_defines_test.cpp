@@ -7,6 +7,7 @@
 #include <map>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 using namespace kforecast::context;
 using Strings = std::vector<std::string>;
@@ -124,4 +125,12 @@ TEST_CASE("build file defines: where every define was left out, the summary says
   CHECK(settled.defines.empty());
   CHECK(settled.summary().starts_with("left out: -DSCALE=1$(echo x) (it holds '$'"));
   CHECK(settled.summary().ends_with("(CMakeLists.txt:2)"));
+}
+
+TEST_CASE("build file defines: the summary names the first few left out, then how many more") {
+  BuildFileDefines settled;
+  for (int i = 0; i < 5; ++i) settled.left_out.push_back(fmt::format("-DROCM_{} (setup.py:{}, in a ROCm (HIP) branch)", i, i));
+  CHECK(settled.summary() ==
+        "left out: -DROCM_0 (setup.py:0, in a ROCm (HIP) branch), -DROCM_1 (setup.py:1, in a ROCm (HIP) branch), "
+        "-DROCM_2 (setup.py:2, in a ROCm (HIP) branch) (and 2 more)");
 }

@@ -2,8 +2,11 @@
 // parse_gitmodules and list_gitlinks: the submodules a revision records.
 #include "git/submodules.hpp"
 
+#include <filesystem>
+
 #include <catch2/catch.hpp>
 
+#include "git/repository.hpp"
 #include "support/fixture_repo.hpp"
 
 using namespace kforecast::git;
@@ -56,4 +59,21 @@ TEST_CASE("submodules: the gitlinks a commit pins, by path and commit") {
   CHECK(links->front().path == "third_party/lib");
   CHECK(links->front().commit == pinned);
   CHECK_FALSE(list_gitlinks(project.path(), "no-such-revision").has_value());
+}
+
+TEST_CASE("submodules: a submodule's clone opens as its own repository, an empty folder does not") {
+  const kforecast::testing::FixtureRepo library;
+  library.write("include/lib/util.h", "#pragma once\n");
+  library.commit("library");
+  const kforecast::testing::FixtureRepo project;
+  project.git({"-c", "protocol.file.allow=always", "submodule", "add", "-q", library.path().string(), "third_party/lib"});
+  project.commit("with a submodule");
+  std::filesystem::create_directories(project.path() / "third_party" / "empty");
+  auto repository = open_repository(project.path());
+  REQUIRE(repository.has_value());
+  const auto clone = (*repository)->submodule("third_party/lib");
+  REQUIRE(clone.has_value());
+  CHECK((*clone)->root() == std::filesystem::canonical(project.path() / "third_party" / "lib"));
+  CHECK_FALSE((*repository)->submodule("third_party/empty").has_value());
+  CHECK_FALSE((*repository)->submodule("nowhere").has_value());
 }
