@@ -10,14 +10,15 @@
 # REPO_CLONE: a clone (it is checked out commit by commit). SUBMODULE_PATH=URL: where to take a
 # submodule from (a local mirror), since the runner may not reach its upstream. Environment:
 # KF_TIMEOUT (seconds per run, default 1200), KF_ARGS (more kforecast arguments), and whatever
-# kforecast reads (KFORECAST_PYTHON for a PyTorch extension's torch).
+# kforecast reads (KFORECAST_PYTHON for a PyTorch extension's torch), KF_CACHE (where its caches go).
 set -u
 kf=$(readlink -f "${1:?usage: run.sh KFORECAST REPO_CLONE OUT N [PATH=URL...]}")
 repo=$(readlink -f "${2:?repo clone}")
 out=$(mkdir -p "${3:?out folder}" && readlink -f "$3")
 n=${4:-10}
 shift 4
-mkdir -p "$out/reports" "$out/cache"
+cache=${KF_CACHE:-$out/cache}  # kforecast's caches (the unit cache's cubins): outside $out where that travels
+mkdir -p "$out/reports" "$cache"
 for mapping in "$@"; do git -C "$repo" config "submodule.${mapping%%=*}.url" "${mapping#*=}"; done
 mapfile -t commits < <(git -C "$repo" log --first-parent --format=%H -n "$n" -- '*.cu' '*.cuh')
 : >"$out/runs.tsv"
@@ -31,8 +32,10 @@ for pass in cold warm; do
     git -C "$repo" -c protocol.file.allow=always submodule update --init --recursive -q >/dev/null 2>&1
     f=$out/reports/$c.$pass
     start=$(date +%s.%N)
-    (cd "$repo" && XDG_CACHE_HOME=$out/cache /usr/bin/time -f '%U %S' -o "$f.cpu" timeout -k 10 "${KF_TIMEOUT:-1200}" \
-      "$kf" pr --base "$c~1" --head "$c" --no-bench --format json ${KF_ARGS:-} >"$f.json" 2>"$f.err" </dev/null)
+    # bash's time: user and system CPU of kforecast and every compiler it ran.
+    TIMEFORMAT='%U %S'
+    { time (cd "$repo" && XDG_CACHE_HOME=$cache timeout -k 10 "${KF_TIMEOUT:-1200}" \
+      "$kf" pr --base "$c~1" --head "$c" --no-bench --format json ${KF_ARGS:-} >"$f.json" 2>"$f.err" </dev/null); } 2>"$f.cpu"
     rc=$?
     end=$(date +%s.%N)
     printf '%s\t%s\t%s\t%s\t%s\n' "$pass" "$c" "$rc" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')" \

@@ -9,6 +9,7 @@
 #include "builds/identical_code_step.hpp"
 #include "builds/machine_code_tier.hpp"
 #include "builds/unreported_kernels.hpp"
+#include "gate/compile_warnings.hpp"
 #include "gate/forecast_step.hpp"
 #include "gate/kernel_policy.hpp"
 
@@ -109,19 +110,6 @@ void warn_of_uncompared_units(GateRun& gate_run, const std::vector<std::string>&
   gate_run.warnings.push_back(std::move(warning));
 }
 
-// Kernels whose units cannot be compiled here for want of headers the runner lacks (PyTorch's):
-// the first line says so, and how to add them, once for all of them.
-void warn_of_blocked_kernels(GateRun& gate_run, const builds::MachineCodeVerdicts& code, std::ostream& err) {
-  if (code.blocked_kernels.empty() || code.blocked_reason.empty()) return;
-  const std::size_t count = code.blocked_kernels.size();
-  const auto colon = code.blocked_reason.find(": ");
-  report::RunWarning warning{
-      fmt::format("{} kernel{} not compiled: {}", count, count == 1 ? "" : "s", code.blocked_reason.substr(0, colon)),
-      colon == std::string::npos ? std::string() : code.blocked_reason.substr(colon + 2)};
-  err << "kforecast: warning: " << report::warning_text(warning) << "\n";
-  gate_run.warnings.push_back(std::move(warning));
-}
-
 }  // namespace
 
 std::pair<std::string, std::string> target_arch(const Settings& settings, const Outside& outside) {
@@ -168,7 +156,7 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
 
   if (no_compiler.empty() && inputs.compile) run.notes.push_back(arch_note);
   for (auto& note : machine_code.notes) run.notes.push_back(std::move(note));
-  warn_of_blocked_kernels(run, machine_code, outside.console.warnings);
+  warn_of_uncompiled_kernels(run, machine_code, outside.console.warnings);
   warn_of_uncompared_units(run, machine_code.uncompared_gap_units, outside.console.warnings);
   for (const auto& note : inputs.context_notes) run.notes.push_back(note);
   for (const auto& name : analysis.comment_only) run.notes.push_back(fmt::format("{}: comments or whitespace only", name));
