@@ -9,7 +9,7 @@
 #
 # REPO_CLONE: a clone (it is checked out commit by commit). SUBMODULE_PATH=URL: where to take a
 # submodule from (a local mirror), since the runner may not reach its upstream. Environment:
-# KF_TIMEOUT (seconds per run, default 1200), KF_ARGS (more kforecast arguments), and whatever
+# KF_TIMEOUT (seconds per run, default 1200), KF_REF (where the commits are counted from), KF_ARGS (more kforecast arguments), and whatever
 # kforecast reads (KFORECAST_PYTHON for a PyTorch extension's torch), KF_CACHE (where its caches go).
 set -u
 kf=$(readlink -f "${1:?usage: run.sh KFORECAST REPO_CLONE OUT N [PATH=URL...]}")
@@ -20,7 +20,9 @@ shift 4
 cache=${KF_CACHE:-$out/cache}  # kforecast's caches (the unit cache's cubins): outside $out where that travels
 mkdir -p "$out/reports" "$cache"
 for mapping in "$@"; do git -C "$repo" config "submodule.${mapping%%=*}.url" "${mapping#*=}"; done
-mapfile -t commits < <(git -C "$repo" log --first-parent --format=%H -n "$n" -- '*.cu' '*.cuh')
+# From the clone's default branch (KF_REF), not HEAD, which the previous run left at its last commit.
+ref=${KF_REF:-$(git -C "$repo" rev-parse --verify -q origin/HEAD || echo HEAD)}
+mapfile -t commits < <(git -C "$repo" log --first-parent --format=%H -n "$n" "$ref" -- '*.cu' '*.cuh')
 : >"$out/runs.tsv"
 for pass in cold warm; do
   for c in "${commits[@]}"; do

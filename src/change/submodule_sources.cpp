@@ -61,10 +61,12 @@ bool found_in(const kernels::SourceFiles& files, const std::map<std::string, std
 // The header of `submodule` an include of `name` by `includer` finds, as a path inside it, or "".
 std::string match_in(const OpenSubmodule& submodule, const std::string& includer, const std::string& name) {
   if (includer.starts_with(submodule.folder + "/")) {
+    // glm's "../simd/platform.h": beside the includer, '..' resolved, never out of the submodule.
     const std::string inside = folder_of(includer.substr(submodule.folder.size() + 1));
     const std::string beside = fs::path(inside.empty() ? name : inside + "/" + name).lexically_normal().generic_string();
-    if (submodule.blobs.contains(beside)) return beside;
+    if (!beside.starts_with("..") && submodule.blobs.contains(beside)) return beside;
   }
+  if (name.find("..") != std::string::npos) return {};
   const auto same = submodule.by_name.find(last_component(name));
   if (same == submodule.by_name.end()) return {};
   std::string best;
@@ -151,7 +153,7 @@ std::vector<std::string> add_submodule_headers(const git::Repository& repository
     std::map<std::size_t, std::set<std::string>> wanted;
     for (const std::string& includer : pending)
       for (const auto& directive : cuda::find_include_directives(files.at(includer))) {
-        if (directive.form == cuda::IncludeForm::computed || directive.name.find("..") != std::string::npos) continue;
+        if (directive.form == cuda::IncludeForm::computed) continue;
         if (found_in(files, index, includer, directive.name)) continue;
         for (std::size_t s = 0; s < submodules.size(); ++s)
           if (const std::string inside = match_in(submodules[s], includer, directive.name); !inside.empty()) {

@@ -19,7 +19,8 @@ struct Library {
   std::string first, second;
   Library() {
     repo.write("include/lib/util.h", "#pragma once\n#include <lib/detail.h>\n#define LIB_VERSION 1\n");
-    repo.write("include/lib/detail.h", "#pragma once\n#include \"config.h\"\n");
+    repo.write("include/lib/detail.h", "#pragma once\n#include \"config.h\"\n#include \"../simd/platform.h\"\n");
+    repo.write("include/simd/platform.h", "#pragma once\n#include \"../../../outside.h\"\n");
     repo.write("include/lib/config.h", "#pragma once\n");
     repo.write("test/lib/util.h", "#error the test copy is not the library's header\n");
     repo.write("include/lib/unused.h", "#pragma once\n");
@@ -61,9 +62,10 @@ TEST_CASE("submodule sources: each revision gets the headers of the commit it pi
   CHECK(head_files.at("third_party/lib/include/lib/util.h").find("LIB_VERSION 2") != std::string::npos);
   CHECK(base_files.contains("third_party/lib/include/lib/detail.h"));  // included by the library's own header
   CHECK(base_files.contains("third_party/lib/include/lib/config.h"));  // quoted, beside its includer
+  CHECK(base_files.contains("third_party/lib/include/simd/platform.h"));  // '..' inside the submodule
   CHECK_FALSE(base_files.contains("third_party/lib/test/lib/util.h"));
   CHECK_FALSE(base_files.contains("third_party/lib/include/lib/unused.h"));
-  CHECK(base_files.size() == 4);
+  CHECK(base_files.size() == 5);  // nothing from out of the submodule
 }
 
 TEST_CASE("submodule sources: a submodule not checked out, or without the pinned commit, is a note with the fix") {
