@@ -67,6 +67,14 @@ std::string match_in(const OpenSubmodule& submodule, const std::string& includer
     if (!beside.starts_with("..") && submodule.blobs.contains(beside)) return beside;
   }
   if (name.find("..") != std::string::npos) return {};
+  // A bare name (<stdint.h>, "config.h") is found beside its includer or at the top of the
+  // submodule's include folder, never deep inside it: CUTLASS's tests carry their own stdint.h,
+  // which must not stand in for the system's.
+  if (name.find('/') == std::string::npos) {
+    for (const std::string& top : {"include/" + name, name})
+      if (submodule.blobs.contains(top)) return top;
+    return {};
+  }
   const auto same = submodule.by_name.find(last_component(name));
   if (same == submodule.by_name.end()) return {};
   std::string best;

@@ -108,8 +108,9 @@ std::string torch_version(std::string_view version_py) {
 
 bool torch_at_least(std::string_view version, int major, int minor) {
   int found_major = 0, found_minor = 0;
-  const char* end = version.data() + version.size();
-  auto [dot, error] = std::from_chars(version.data(), end, found_major);
+  const std::string text(version);
+  const char* end = text.c_str() + text.size();
+  auto [dot, error] = std::from_chars(text.c_str(), end, found_major);
   if (error != std::errc() || dot == end || *dot != '.') return false;
   if (std::from_chars(dot + 1, end, found_minor).ec != std::errc()) return false;
   return found_major > major || (found_major == major && found_minor >= minor);

@@ -24,6 +24,7 @@ struct Library {
     repo.write("include/lib/config.h", "#pragma once\n");
     repo.write("test/lib/util.h", "#error the test copy is not the library's header\n");
     repo.write("include/lib/unused.h", "#pragma once\n");
+    repo.write("test/stdlib/stdint.h", "#error a test's stand-in for the system header\n");
     first = repo.commit("v1");
     repo.write("include/lib/util.h", "#pragma once\n#include <lib/detail.h>\n#define LIB_VERSION 2\n");
     second = repo.commit("v2");
@@ -38,7 +39,9 @@ std::string commit_index(const FixtureRepo& repo, const std::string& message) {
   return sha;
 }
 
-kernels::SourceFiles unit_files() { return {{"src/k.cu", "#include <lib/util.h>\n#include <vector>\n"}}; }
+kernels::SourceFiles unit_files() {
+  return {{"src/k.cu", "#include <lib/util.h>\n#include <vector>\n#include <stdint.h>\n"}};
+}
 
 }  // namespace
 
@@ -65,6 +68,7 @@ TEST_CASE("submodule sources: each revision gets the headers of the commit it pi
   CHECK(base_files.contains("third_party/lib/include/simd/platform.h"));  // '..' inside the submodule
   CHECK_FALSE(base_files.contains("third_party/lib/test/lib/util.h"));
   CHECK_FALSE(base_files.contains("third_party/lib/include/lib/unused.h"));
+  CHECK_FALSE(base_files.contains("third_party/lib/test/stdlib/stdint.h"));  // the system's header
   CHECK(base_files.size() == 5);  // nothing from out of the submodule
 }
 
