@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "builds/identical_code_step.hpp"
 #include "builds/machine_code_tier.hpp"
@@ -110,6 +111,21 @@ void warn_of_uncompared_units(GateRun& gate_run, const std::vector<std::string>&
   gate_run.warnings.push_back(std::move(warning));
 }
 
+// Kernels whose text moved but whose code did not: one note for all of them, so that a commit that
+// reformats a whole repository (hundreds of kernels) reads as one line, not hundreds.
+void add_untouched_note(GateRun& run, const std::vector<std::string>& names, std::string_view what) {
+  constexpr std::size_t shown = 8;
+  if (names.empty()) return;
+  if (names.size() == 1) {
+    run.notes.push_back(fmt::format("{}: {}", names.front(), what));
+    return;
+  }
+  const auto end = names.begin() + static_cast<std::ptrdiff_t>(std::min(shown, names.size()));
+  std::string note = fmt::format("{} kernels: {}: {}", names.size(), what, fmt::join(names.begin(), end, ", "));
+  if (names.size() > shown) note += fmt::format(" and {} more", names.size() - shown);
+  run.notes.push_back(std::move(note));
+}
+
 }  // namespace
 
 std::pair<std::string, std::string> target_arch(const Settings& settings, const Outside& outside) {
@@ -159,9 +175,8 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
   warn_of_uncompiled_kernels(run, machine_code, outside.console.warnings);
   warn_of_uncompared_units(run, machine_code.uncompared_gap_units, outside.console.warnings);
   for (const auto& note : inputs.context_notes) run.notes.push_back(note);
-  for (const auto& name : analysis.comment_only) run.notes.push_back(fmt::format("{}: comments or whitespace only", name));
-  for (const auto& name : analysis.formatting_only)
-    run.notes.push_back(fmt::format("{}: formatting only (what a code formatter rewrites)", name));
+  add_untouched_note(run, analysis.comment_only, "comments or whitespace only");
+  add_untouched_note(run, analysis.formatting_only, "formatting only (what a code formatter rewrites)");
   for (std::size_t i = 0; i < changed.size(); ++i) {
     auto entry = entry_for(changed[i], code.empty() ? nullptr : &code[i], arch, no_compiler);
     run.cases.push_back({std::move(changed[i]), std::move(entry), {},

@@ -259,3 +259,25 @@ TEST_CASE("run_gate: a run deadline not reached changes nothing") {
   CHECK(only_entry(*result).decision == report::Decision::trusted_forecast);
   CHECK(result->run.warnings.empty());
 }
+
+TEST_CASE("run_gate: kernels whose text only moved are named in one note, not one note each") {
+  Harness h;
+  std::string base, head;
+  for (int i = 0; i < 12; ++i) {
+    const std::string name = fmt::format("k{}", i);
+    base += kernel_file(name, "y[i] = x[i] * 2.0f;");
+    head += kernel_file(name, "y[i] = x[i] * 2.0f;  // comment");
+  }
+  h.base_files = {{"k.cu", base}};
+  h.head_files = {{"k.cu", head}};
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  CHECK(result->run.cases.empty());
+  const auto& notes = result->run.notes;
+  const auto counted = std::ranges::count_if(notes, [](const std::string& note) { return note.find("comments or whitespace only") != std::string::npos; });
+  INFO(fmt::format("{}", fmt::join(notes, "\n")));
+  CHECK(counted == 1);
+  CHECK(std::ranges::any_of(notes, [](const std::string& note) {
+    return note.starts_with("12 kernels: comments or whitespace only: k.cu: k0, k.cu: k1") && note.ends_with(" and 4 more");
+  }));
+}
