@@ -51,6 +51,15 @@ std::string_view parameter_list(std::string_view signature) {
   return open == std::string_view::npos ? signature : signature.substr(open);
 }
 
+// One instantiation built in place of another: where both show the same name, what differs is
+// the parameter list (the symbol encodes it), so that is what the note names.
+std::string replacement(const cubin::CubinKernel& added, const cubin::CubinKernel& removed, const std::string& unit) {
+  if (display_name(added) == display_name(removed))
+    return fmt::format("{}'s parameters changed: {} → {} in {}", display_name(added), parameter_list(removed.signature),
+                       parameter_list(added.signature), unit);
+  return fmt::format("instantiation {} is built instead of {} by {}", display_name(added), display_name(removed), unit);
+}
+
 // A renamed kernel's instantiations, paired by template arguments and parameters instead of
 // symbol (which holds the name).
 cubin::KernelPairs pair_renamed(const std::vector<cubin::CubinKernel>& base, const std::vector<cubin::CubinKernel>& head) {
@@ -199,9 +208,7 @@ UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, cons
                                                 display_name(*pairs.removed.front()), unit.unit)
           : pairs.removed.empty() ? fmt::format("instantiation {} is newly built by {}",
                                                 display_name(*pairs.added.front()), unit.unit)
-                                  : fmt::format("instantiation {} is built instead of {} by {}",
-                                                display_name(*pairs.added.front()),
-                                                display_name(*pairs.removed.front()), unit.unit);
+                                  : replacement(*pairs.added.front(), *pairs.removed.front(), unit.unit);
   }
   return finding;
 }

@@ -306,3 +306,14 @@ TEST_CASE("nvcc units: identical in the units built is not settled while a unit 
   CHECK_THAT(verdict.note, Catch::Matchers::Contains("machine code identical in 1 unit built, but 1 more that may build "
                                                      "it was not compiled (src/zero.cu (compile.max_units (1) reached))"));
 }
+
+TEST_CASE("nvcc units: a kernel whose parameter list changed says so, not that it is built instead of itself") {
+  // diff-gaussian-rasterization's shape: a parameter added to a kernel, its launch updated.
+  Case c = kernels_edited({{"__global__ void scale(float* p) { p[threadIdx.x] *= 3.0f; }",
+                            "__global__ void scale(float* p, float by = 3.0f) { p[threadIdx.x] *= by; }"}});
+  const auto verdicts = c.compare();
+  const auto& scale = c.verdict(verdicts, "scale");
+  REQUIRE(scale.outcome);
+  CHECK(*scale.outcome == CodeComparison::different);
+  CHECK(scale.note == "scale's parameters changed: (float*) → (float*, float) in src/runner.cu");
+}
