@@ -182,9 +182,10 @@ Result<PrSources> read_pr_sources(const git::Repository& repository, std::string
       return std::unexpected(read.error());
     if (auto read = read_included_sources(repository, head_tree, sources.head_files); !read)
       return std::unexpected(read.error());
+    SubmoduleMemo memo;
     for (const auto& [revision, label, files] :
          {std::tuple{sources.base_sha, "base", &sources.base_files}, std::tuple{sources.head_sha, "head", &sources.head_files}})
-      for (auto& note : add_submodule_headers(repository, revision, label, *files))
+      for (auto& note : add_submodule_headers(repository, revision, label, *files, memo))
         if (std::ranges::find(sources.notes, note) == sources.notes.end()) sources.notes.push_back(std::move(note));
   }
   return sources;

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "cuda/include_directives.hpp"
 #include "git/submodules.hpp"
 
 namespace kforecast::change {
@@ -32,10 +31,35 @@ std::string folder_of(std::string_view path) {
 // One submodule's headers at its pinned commit, by path inside it, and its clone to read them from.
 struct OpenSubmodule {
   std::string folder;  // in the superproject's tree
-  std::unique_ptr<git::Repository> clone;
-  std::map<std::string, std::string> blobs;                    // header path inside -> blob
-  std::map<std::string, std::vector<std::string>> by_name;  // last component -> header paths inside
+  std::shared_ptr<const git::Repository> clone;
+  std::shared_ptr<const SubmoduleListing> listing;
 };
+
+// The header names `text` includes, by a line scan: `#include <...>` and `#include "..."`. Faster
+// than the full directive reader (which knows comments, continuations and computed includes) on
+// the thousands of files a run looks at, and a superset of it but for those: an include inside a
+// block comment only reads one header more.
+std::vector<std::string> included_names(std::string_view text) {
+  std::vector<std::string> names;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    const auto hash = line.find_first_not_of(" \t");
+    if (hash == std::string_view::npos || line[hash] != '#') continue;
+    line.remove_prefix(hash + 1);
+    line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+    if (!line.starts_with("include")) continue;
+    line.remove_prefix(line.starts_with("include_next") ? 12 : 7);
+    line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+    if (line.empty() || (line.front() != '<' && line.front() != '"')) continue;
+    const auto close = line.find(line.front() == '<' ? '>' : '"', 1);
+    if (close != std::string_view::npos && close > 1) names.emplace_back(line.substr(1, close - 1));
+  }
+  return names;
+}
 
 // Files by their last path component, for "which file ends with this include's name".
 std::map<std::string, std::vector<std::string>> index_by_name(const kernels::SourceFiles& files) {
@@ -64,7 +88,7 @@ std::string match_in(const OpenSubmodule& submodule, const std::string& includer
     // glm's "../simd/platform.h": beside the includer, '..' resolved, never out of the submodule.
     const std::string inside = folder_of(includer.substr(submodule.folder.size() + 1));
     const std::string beside = fs::path(inside.empty() ? name : inside + "/" + name).lexically_normal().generic_string();
-    if (!beside.starts_with("..") && submodule.blobs.contains(beside)) return beside;
+    if (!beside.starts_with("..") && submodule.listing->blobs.contains(beside)) return beside;
   }
   if (name.find("..") != std::string::npos) return {};
   // A bare name (<stdint.h>, "config.h") is found beside its includer or at the top of the
@@ -72,11 +96,11 @@ std::string match_in(const OpenSubmodule& submodule, const std::string& includer
   // which must not stand in for the system's.
   if (name.find('/') == std::string::npos) {
     for (const std::string& top : {"include/" + name, name})
-      if (submodule.blobs.contains(top)) return top;
+      if (submodule.listing->blobs.contains(top)) return top;
     return {};
   }
-  const auto same = submodule.by_name.find(last_component(name));
-  if (same == submodule.by_name.end()) return {};
+  const auto same = submodule.listing->by_name.find(last_component(name));
+  if (same == submodule.listing->by_name.end()) return {};
   std::string best;
   const auto rank = [](const std::string& path) {
     return std::pair(!(path.starts_with("include/") || path.find("/include/") != std::string::npos), path.size());
@@ -87,10 +111,12 @@ std::string match_in(const OpenSubmodule& submodule, const std::string& includer
 }
 
 // The submodule's clone at its pinned commit; nullopt with a note, or with its name added to
-// `not_checked_out`, where it cannot be read.
+// `not_checked_out`, where it cannot be read. Clones and listings come from `memo` where an
+// earlier call (the other revision, pinning the same commit) made them.
 std::optional<OpenSubmodule> open_submodule(const git::Repository& repository, const git::Gitlink& link,
                                             const std::vector<git::Submodule>& declared, std::string_view label,
-                                            std::vector<std::string>& notes, std::vector<std::string>& not_checked_out) {
+                                            SubmoduleMemo& memo, std::vector<std::string>& notes,
+                                            std::vector<std::string>& not_checked_out) {
   const auto declaration = std::ranges::find(declared, link.path, &git::Submodule::path);
   const std::string url = declaration == declared.end() || declaration->url.empty() ? "" : " (" + declaration->url + ")";
   std::error_code error;
@@ -98,34 +124,59 @@ std::optional<OpenSubmodule> open_submodule(const git::Repository& repository, c
     not_checked_out.push_back(link.path + url);
     return std::nullopt;
   }
-  auto opened = repository.submodule(link.path);
-  if (!opened) {
-    notes.push_back(fmt::format("submodule {}{}: its clone could not be opened ({})", link.path, url,
-                                opened.error().message));
-    return std::nullopt;
-  }
-  auto tree = (*opened)->list_tree(link.commit);
-  if (!tree) {
-    notes.push_back(fmt::format(
-        "submodule {}{}: its clone lacks the commit the {} pins ({}), so units that include its headers were "
-        "compiled without them; fetch it (git submodule update --init --recursive at that revision)",
-        link.path, url, label, link.commit.substr(0, 12)));
-    return std::nullopt;
-  }
-  OpenSubmodule submodule{link.path, std::move(*opened), {}, {}};
-  for (const auto& entry : *tree)
-    if (is_header(entry.path) && (entry.mode == "100644" || entry.mode == "100755")) {
-      submodule.by_name[last_component(entry.path)].push_back(entry.path);
-      submodule.blobs.emplace(entry.path, entry.blob);
+  auto& clone = memo.clones[link.path];
+  if (!clone) {
+    auto opened = repository.submodule(link.path);
+    if (!opened) {
+      notes.push_back(fmt::format("submodule {}{}: its clone could not be opened ({})", link.path, url,
+                                  opened.error().message));
+      return std::nullopt;
     }
-  return submodule;
+    clone = std::move(*opened);
+  }
+  auto& listing = memo.listings[{link.path, link.commit}];
+  if (!listing) {
+    auto tree = clone->list_tree(link.commit);
+    if (!tree) {
+      notes.push_back(fmt::format(
+          "submodule {}{}: its clone lacks the commit the {} pins ({}), so units that include its headers were "
+          "compiled without them; fetch it (git submodule update --init --recursive at that revision)",
+          link.path, url, label, link.commit.substr(0, 12)));
+      return std::nullopt;
+    }
+    auto made = std::make_shared<SubmoduleListing>();
+    for (const auto& entry : *tree)
+      if (is_header(entry.path) && (entry.mode == "100644" || entry.mode == "100755")) {
+        made->by_name[last_component(entry.path)].push_back(entry.path);
+        made->blobs.emplace(entry.path, entry.blob);
+      }
+    listing = std::move(made);
+  }
+  return OpenSubmodule{link.path, clone, listing};
+}
+
+// The texts of `blobs` of `submodule`, from `memo` where read before.
+Result<std::map<std::string, std::string, std::less<>>> read_texts(const OpenSubmodule& submodule,
+                                                                     const std::vector<std::string>& blobs,
+                                                                     SubmoduleMemo& memo) {
+  std::vector<std::string> unread;
+  for (const std::string& blob : blobs)
+    if (!memo.texts.contains(blob)) unread.push_back(blob);
+  if (!unread.empty()) {
+    auto contents = submodule.clone->read_blobs(unread);
+    if (!contents) return std::unexpected(contents.error());
+    for (auto& [blob, text] : *contents) memo.texts.emplace(blob, std::move(text));
+  }
+  std::map<std::string, std::string, std::less<>> texts;
+  for (const std::string& blob : blobs) texts.emplace(blob, memo.texts.at(blob));
+  return texts;
 }
 
 }  // namespace
 
 std::vector<std::string> add_submodule_headers(const git::Repository& repository, std::string_view revision,
                                                std::string_view label, kernels::SourceFiles& files,
-                                               const SubmoduleLimits& limits) {
+                                               SubmoduleMemo& memo, const SubmoduleLimits& limits) {
   std::vector<std::string> notes;
   const std::string tree_revision = revision.empty() ? "HEAD" : std::string(revision);
   auto declared_text = repository.read_files(tree_revision, {".gitmodules"});
@@ -140,7 +191,7 @@ std::vector<std::string> add_submodule_headers(const git::Repository& repository
   std::vector<OpenSubmodule> submodules;
   std::vector<std::string> not_checked_out;
   for (const auto& link : *links)
-    if (auto opened = open_submodule(repository, link, declared, label, notes, not_checked_out))
+    if (auto opened = open_submodule(repository, link, declared, label, memo, notes, not_checked_out))
       submodules.push_back(std::move(*opened));
   if (!not_checked_out.empty())
     notes.push_back(fmt::format(
@@ -160,11 +211,10 @@ std::vector<std::string> add_submodule_headers(const git::Repository& repository
     // Each submodule's headers this level's files include, read in one batch per submodule.
     std::map<std::size_t, std::set<std::string>> wanted;
     for (const std::string& includer : pending)
-      for (const auto& directive : cuda::find_include_directives(files.at(includer))) {
-        if (directive.form == cuda::IncludeForm::computed) continue;
-        if (found_in(files, index, includer, directive.name)) continue;
+      for (const std::string& name : included_names(files.at(includer))) {
+        if (found_in(files, index, includer, name)) continue;
         for (std::size_t s = 0; s < submodules.size(); ++s)
-          if (const std::string inside = match_in(submodules[s], includer, directive.name); !inside.empty()) {
+          if (const std::string inside = match_in(submodules[s], includer, name); !inside.empty()) {
             wanted[s].insert(inside);
             break;
           }
@@ -181,15 +231,15 @@ std::vector<std::string> add_submodule_headers(const git::Repository& repository
           break;
         }
         chosen.push_back(inside);
-        blobs.push_back(submodule.blobs.at(inside));
+        blobs.push_back(submodule.listing->blobs.at(inside));
       }
-      auto contents = submodule.clone->read_blobs(blobs);
+      auto contents = read_texts(submodule, blobs, memo);
       if (!contents) {
         notes.push_back(fmt::format("submodule {}: headers not read: {}", submodule.folder, contents.error().message));
         continue;
       }
       for (const std::string& inside : chosen) {
-        const std::string& text = contents->at(submodule.blobs.at(inside));
+        const std::string& text = contents->at(submodule.listing->blobs.at(inside));
         read_bytes += text.size();
         if (read_bytes > limits.max_bytes) {
           capped = true;

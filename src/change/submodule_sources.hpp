@@ -8,7 +8,10 @@
 // tree. The headers are read from that clone at the commit each revision pins, so base and head
 // each get their own version of the library.
 
+#include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +19,20 @@
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::change {
+
+// One submodule commit's headers: path inside it -> blob, and by last path component.
+struct SubmoduleListing {
+  std::map<std::string, std::string> blobs;
+  std::map<std::string, std::vector<std::string>> by_name;
+};
+
+// What one revision's reading leaves for the other's: base and head mostly pin the same commits,
+// and each clone, listing and header is then opened, listed and read once.
+struct SubmoduleMemo {
+  std::map<std::string, std::shared_ptr<const git::Repository>> clones;  // by submodule path
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<const SubmoduleListing>> listings;  // (path, commit)
+  std::map<std::string, std::string> texts;  // by blob
+};
 
 struct SubmoduleLimits {
   std::size_t max_files = 20000;                    // headers read, over all submodules
@@ -31,6 +48,6 @@ struct SubmoduleLimits {
 // ("base", "head") says which revision.
 std::vector<std::string> add_submodule_headers(const git::Repository& repository, std::string_view revision,
                                                std::string_view label, kernels::SourceFiles& files,
-                                               const SubmoduleLimits& limits = {});
+                                               SubmoduleMemo& memo, const SubmoduleLimits& limits = {});
 
 }  // namespace kforecast::change

@@ -58,8 +58,9 @@ TEST_CASE("submodule sources: each revision gets the headers of the commit it pi
   REQUIRE(repository.has_value());
 
   kernels::SourceFiles base_files = unit_files(), head_files = unit_files();
-  CHECK(change::add_submodule_headers(**repository, base, "base", base_files).empty());
-  CHECK(change::add_submodule_headers(**repository, head, "head", head_files).empty());
+  change::SubmoduleMemo memo;  // the head's reading reuses the base's clone
+  CHECK(change::add_submodule_headers(**repository, base, "base", base_files, memo).empty());
+  CHECK(change::add_submodule_headers(**repository, head, "head", head_files, memo).empty());
   REQUIRE(base_files.contains("third_party/lib/include/lib/util.h"));
   CHECK(base_files.at("third_party/lib/include/lib/util.h").find("LIB_VERSION 1") != std::string::npos);
   CHECK(head_files.at("third_party/lib/include/lib/util.h").find("LIB_VERSION 2") != std::string::npos);
@@ -83,7 +84,8 @@ TEST_CASE("submodule sources: a submodule not checked out, or without the pinned
   auto repository = git::open_repository(project.path());
   REQUIRE(repository.has_value());
   kernels::SourceFiles files = unit_files();
-  const auto notes = change::add_submodule_headers(**repository, pinned, "head", files);
+  change::SubmoduleMemo memo;
+  const auto notes = change::add_submodule_headers(**repository, pinned, "head", files, memo);
   REQUIRE(notes.size() == 1);
   CHECK(notes.front().starts_with("submodule not checked out: third_party/lib (https://example.invalid/lib.git); units "
                                   "that include its headers cannot be compiled"));
@@ -94,7 +96,7 @@ TEST_CASE("submodule sources: a submodule not checked out, or without the pinned
   project.git({"-c", "protocol.file.allow=always", "clone", "-q", library.repo.path().string(), "third_party/lib"});
   project.git({"update-index", "--add", "--cacheinfo", "160000,0123456789abcdef0123456789abcdef01234567,third_party/lib"});
   const std::string missing = commit_index(project, "pinned to a commit nobody has");
-  const auto lacking = change::add_submodule_headers(**repository, missing, "head", files);
+  const auto lacking = change::add_submodule_headers(**repository, missing, "head", files, memo);
   REQUIRE(lacking.size() == 1);
   CHECK(lacking.front().find("its clone lacks the commit the head pins (0123456789ab)") != std::string::npos);
 }
@@ -106,6 +108,7 @@ TEST_CASE("submodule sources: a repository without .gitmodules reads nothing mor
   auto repository = git::open_repository(project.path());
   REQUIRE(repository.has_value());
   kernels::SourceFiles files = unit_files();
-  CHECK(change::add_submodule_headers(**repository, head, "head", files).empty());
+  change::SubmoduleMemo memo;
+  CHECK(change::add_submodule_headers(**repository, head, "head", files, memo).empty());
   CHECK(files.size() == 1);
 }
