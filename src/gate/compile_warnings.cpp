@@ -29,8 +29,12 @@ void warn_of_blocked(GateRun& run, const builds::MachineCodeVerdicts& code, std:
 void warn_of_missing_header(GateRun& run, const builds::MachineCodeVerdicts& code, std::ostream& err) {
   std::map<std::string, std::size_t> by_header;
   std::size_t all = 0;
+  using policy::CodeComparison;
+  const auto compared = [](const builds::KernelCodeVerdict& verdict) {
+    return verdict.outcome && (*verdict.outcome == CodeComparison::identical || *verdict.outcome == CodeComparison::different);
+  };
   for (const auto& verdict : code.kernels)
-    if (!verdict.outcome && verdict.missing_context.starts_with("missing <")) {
+    if (!compared(verdict) && verdict.missing_context.starts_with("missing <")) {
       ++by_header[verdict.missing_context];
       ++all;
     }
