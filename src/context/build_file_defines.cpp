@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "context/flag_filter.hpp"
+#include "context/makefile_flags.hpp"
 #include "context/setup_py_build.hpp"
 
 namespace kforecast::context {
@@ -170,6 +171,12 @@ BuildFileDefines read_build_file_defines(const BuildFileReader& read, std::optio
     if (python->torch_extension) result.torch = TorchBuild{TorchBuild::Kind::setuptools, python->extension_name, "setup.py"};
   }
   if (!result.torch && torch_cmake) result.torch = TorchBuild{TorchBuild::Kind::cmake, "", *torch_cmake};
+  for (const std::string_view name : makefile_names)
+    if (auto makefile = read(std::string(name))) {
+      auto rdc = read_makefile_flags(*makefile, name);
+      flags.insert(flags.end(), rdc.begin(), rdc.end());
+      break;  // make reads the first it finds
+    }
   // Each flag once; a value known only in part (a ${VAR} no command set) is not a flag to pass.
   for (const FoundDefine& flag : flags)
     if (flag.text.find_first_of(std::string{unknown_open, arch_open}) == std::string::npos &&

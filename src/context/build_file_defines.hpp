@@ -4,7 +4,8 @@
 // Defines inferred from the project's build files, for units that neither a compile database
 // nor the config gives a context (inferred_context.hpp): the root's CMakeLists.txt and the
 // folders its add_subdirectory() reaches (cmake_defines.hpp), then the root's setup.py
-// (setup_py_build.hpp). Each value is settled here:
+// (setup_py_build.hpp), and relocatable device code from its Makefile (makefile_flags.hpp).
+// Each value is settled here:
 //   - a value the build computes from the GPU it configures on (a variable or define whose name
 //     contains ARCH, e.g. TCNN_MIN_GPU_ARCH=${MIN_GPU_ARCH}) takes kforecast's target
 //     architecture's number (90 for sm_90), with a note;

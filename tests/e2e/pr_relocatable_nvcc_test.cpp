@@ -64,3 +64,8 @@ TEST_CASE("e2e nvcc: a compile database's -dc compiles the kernel relocatable") 
                                R"(", "file": "src/k.cu", "arguments": ["nvcc", "-dc", "src/k.cu", "-o", "k.o"]}])";
   check_compared(pr_on(repo, "build/compile_commands.json", database));
 }
+
+TEST_CASE("e2e nvcc: a Makefile's -dc compiles the kernel relocatable") {
+  FixtureRepo repo;
+  check_compared(pr_on(repo, "Makefile", "%.o: src/%.cu\n\tnvcc -O3 -dc $< -o $@\n"));
+}

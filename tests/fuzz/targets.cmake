@@ -27,6 +27,7 @@ kf_fuzz_target(compile_paths compile_paths_fuzz.cpp CORPUS fixtures/fuzz/config 
 kf_fuzz_target(cmake_defines cmake_defines_fuzz.cpp DEPS kf_context)
 kf_fuzz_target(setup_py_build setup_py_build_fuzz.cpp DEPS kf_context)
 kf_fuzz_target(gitmodules gitmodules_fuzz.cpp DEPS kf_git)
+kf_fuzz_target(makefile_flags makefile_flags_fuzz.cpp DEPS kf_context)
 kf_fuzz_target(flag_sources flag_sources_fuzz.cpp DEPS kf_context)
 kf_fuzz_target(harness_output harness_output_fuzz.cpp DEPS kf_harness)
 kf_fuzz_target(harness_config harness_config_fuzz.cpp DEPS kf_harness kf_config)
