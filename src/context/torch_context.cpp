@@ -50,6 +50,7 @@ void add_torch_build(CompileContext& context, const TorchBuild& build, const Tor
   add_folder(context, headers.include);
   add_folder(context, headers.include / "torch" / "csrc" / "api" / "include");
   add_folder(context, headers.python_include);
+  for (const auto& folder : headers.library_includes) add_folder(context, folder);
   add_flag(context, "--expt-relaxed-constexpr");
   if (build.kind == TorchBuild::Kind::setuptools) {
     // The half-precision guards come first in torch's command line, so the project's own -U

@@ -2,7 +2,8 @@
 #pragma once
 
 // A PyTorch extension's unit compiled as torch's build compiles it. setuptools' CUDAExtension
-// (torch.utils.cpp_extension) gives every .cu: torch's two include folders and Python's, the
+// (torch.utils.cpp_extension) gives every .cu: torch's two include folders and Python's (and,
+// as an extension's setup.py finds them, the CUDA libraries pip installed beside torch), the
 // half-precision guards (-D__CUDA_NO_HALF_OPERATORS__ and its family, which the project's own -U
 // flags undo), --expt-relaxed-constexpr, -DTORCH_API_INCLUDE_EXTENSION_H,
 // -DTORCH_EXTENSION_NAME=<name>, and -std=c++17 (c++20 from torch 2.10) where the project gives

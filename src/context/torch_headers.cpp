@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "context/torch_headers.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <fstream>
 #include <iterator>
@@ -21,11 +23,37 @@ constexpr std::string_view install_hint =
 
 // find_spec locates the package without running its __init__ (which a wheel installed without its
 // dependencies cannot); sysconfig gives the folder Python.h is installed in.
+// The nvidia namespace package's folders hold pip's CUDA libraries (nvidia/nccl, nvidia/nvshmem).
 constexpr std::string_view locate_script =
     "import importlib.util as u, json, sysconfig\n"
     "s = u.find_spec('torch')\n"
     "p = list(s.submodule_search_locations or []) if s else []\n"
-    "print(json.dumps({'torch': p[0] if p else None, 'include': sysconfig.get_paths().get('include')}))\n";
+    "n = u.find_spec('nvidia')\n"
+    "v = list(n.submodule_search_locations or []) if n else []\n"
+    "print(json.dumps({'torch': p[0] if p else None, 'include': sysconfig.get_paths().get('include'), "
+    "'nvidia': v}))\n";
+
+// <location>/<library>/include of each library folder that holds none of the toolkit's headers.
+std::vector<fs::path> library_include_folders(const std::vector<std::string>& locations) {
+  std::vector<fs::path> folders;
+  for (const std::string& location : locations) {
+    std::error_code error;
+    std::vector<fs::path> libraries;
+    for (const auto& entry : fs::directory_iterator(location, error))
+      if (entry.is_directory(error)) libraries.push_back(entry.path());
+    std::ranges::sort(libraries);
+    for (const fs::path& library : libraries) {
+      const fs::path include = library / "include";
+      // The toolkit's own headers, in one bundle (nvidia/cu13) or split (CUDA 12's cuda_runtime,
+      // cuda_cccl, cuda_nvcc): of another version than the compiler's, they would shadow its own.
+      const bool toolkit = std::ranges::any_of(std::array{"cuda_runtime.h", "cuda.h", "cub", "thrust", "crt", "cuda"},
+                                               [&](const char* name) { return fs::exists(include / name, error); });
+      if (!fs::is_directory(include, error) || toolkit) continue;
+      if (folders.size() < 32) folders.push_back(fs::canonical(include, error));
+    }
+  }
+  return folders;
+}
 
 std::string read_small(const fs::path& path) {
   std::error_code error;
@@ -63,6 +91,7 @@ std::expected<TorchHeaders, std::string> from_folder(const std::string& folder) 
 struct PythonAnswer {
   std::string torch;    // the package folder, or "" where none is installed
   std::string include;  // sysconfig's include folder
+  std::vector<std::string> nvidia;  // the nvidia namespace package's folders
 };
 
 std::expected<PythonAnswer, std::string> ask(const std::string& python) {
@@ -84,6 +113,9 @@ std::expected<PythonAnswer, std::string> ask(const std::string& python) {
   if (const auto& torch = answer["torch"]; torch.is_string()) found.torch = torch.get<std::string>();
   if (const auto& include = answer.value("include", nlohmann::json()); include.is_string())
     found.include = include.get<std::string>();
+  if (const auto& nvidia = answer.value("nvidia", nlohmann::json()); nvidia.is_array())
+    for (const auto& location : nvidia)
+      if (location.is_string()) found.nvidia.push_back(location.get<std::string>());
   return found;
 }
 
@@ -121,7 +153,10 @@ std::expected<TorchHeaders, std::string> find_torch_headers(const TorchSearch& s
   if (!search.include.empty()) {
     auto headers = from_folder(search.include);
     if (headers && ask_python)
-      if (auto answer = ask(search.python)) headers->python_include = python_include_folder(answer->include);
+      if (auto answer = ask(search.python)) {
+        headers->python_include = python_include_folder(answer->include);
+        headers->library_includes = library_include_folders(answer->nvidia);
+      }
     return headers;
   }
   if (!ask_python)
@@ -139,6 +174,7 @@ std::expected<TorchHeaders, std::string> find_torch_headers(const TorchSearch& s
   headers.include = package / "include";
   headers.version = torch_version(read_small(package / "version.py"));
   headers.python_include = python_include_folder(answer->include);
+  headers.library_includes = library_include_folders(answer->nvidia);
   headers.found_by = fmt::format("{}'s torch{}{} at {}", search.python, headers.version.empty() ? "" : " ",
                                  headers.version, package.string());
   return headers;

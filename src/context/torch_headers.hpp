@@ -10,6 +10,7 @@
 #include <expected>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace kforecast::context {
 
@@ -17,7 +18,12 @@ struct TorchHeaders {
   std::filesystem::path include;         // .../torch/include (holds torch/extension.h)
   std::string version;                   // "2.15.0", or "" where no version.py says
   std::filesystem::path python_include;  // the folder holding Python.h, or empty where none was found
-  std::string found_by;                  // "python3's torch 2.15.0 at /venv/.../torch", for the report
+  // The include folders of CUDA libraries the same Python has from pip (nvidia/nccl/include,
+  // nvidia/nvshmem/include: what an extension's setup.py finds them by), in name order; a folder
+  // holding the toolkit's own headers (nvidia/cu13/include, with cuda_runtime.h) is left out, so
+  // that it never shadows the compiler's.
+  std::vector<std::filesystem::path> library_includes;
+  std::string found_by;  // "python3's torch 2.15.0 at /venv/.../torch", for the report
 };
 
 struct TorchSearch {

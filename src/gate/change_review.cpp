@@ -111,13 +111,13 @@ void warn_of_uncompared_units(GateRun& gate_run, const std::vector<std::string>&
   gate_run.warnings.push_back(std::move(warning));
 }
 
-// Kernels whose text moved but whose code did not: one note for all of them, so that a commit that
-// reformats a whole repository (hundreds of kernels) reads as one line, not hundreds.
+// Kernels whose text moved but whose code did not: a note each where there are a few, else one
+// note for all of them, so that a commit that reformats a whole repository (hundreds of kernels)
+// reads as one line, not hundreds.
 void add_untouched_note(GateRun& run, const std::vector<std::string>& names, std::string_view what) {
-  constexpr std::size_t shown = 8;
-  if (names.empty()) return;
-  if (names.size() == 1) {
-    run.notes.push_back(fmt::format("{}: {}", names.front(), what));
+  constexpr std::size_t each = 5, shown = 8;
+  if (names.size() <= each) {
+    for (const auto& name : names) run.notes.push_back(fmt::format("{}: {}", name, what));
     return;
   }
   const auto end = names.begin() + static_cast<std::ptrdiff_t>(std::min(shown, names.size()));

@@ -14,7 +14,7 @@ using Strings = std::vector<std::string>;
 namespace {
 
 TorchHeaders headers(std::string version) {
-  return {"/venv/site/torch/include", std::move(version), "/usr/include/python3.11", "python3's torch"};
+  return {"/venv/site/torch/include", std::move(version), "/usr/include/python3.11", {}, "python3's torch"};
 }
 
 }  // namespace
@@ -79,4 +79,14 @@ TEST_CASE("torch context: which units reach a PyTorch header the tree does not h
   CHECK_FALSE(torch_header_reached(tree, "csrc/plain.cu"));
   CHECK_FALSE(torch_header_reached(tree, "csrc/vendored.cu"));  // the tree holds it
   CHECK_FALSE(torch_header_reached(tree, "csrc/absent.cu"));
+}
+
+TEST_CASE("torch context: the CUDA libraries pip installed come after torch's and Python's folders") {
+  CompileContext context;
+  TorchHeaders found = headers("2.15.0");
+  found.library_includes = {"/venv/site/nvidia/nccl/include", "/venv/site/nvidia/nvshmem/include"};
+  add_torch_build(context, {TorchBuild::Kind::setuptools, "_C", "setup.py"}, found);
+  CHECK(context.include_dirs == Strings{"/venv/site/torch/include", "/venv/site/torch/include/torch/csrc/api/include",
+                                        "/usr/include/python3.11", "/venv/site/nvidia/nccl/include",
+                                        "/venv/site/nvidia/nvshmem/include"});
 }

@@ -107,3 +107,22 @@ TEST_CASE("torch headers: version.py and version comparison") {
   CHECK_FALSE(torch_at_least("", 2, 10));
   CHECK_FALSE(torch_at_least("x.y", 2, 10));
 }
+
+TEST_CASE("torch headers: the CUDA libraries pip installed beside torch, never the toolkit's own headers") {
+  const kforecast::testing::TempDir dir;
+  const fs::path package = torch_package(dir.path() / "site");
+  const fs::path nvidia = dir.path() / "site" / "nvidia";
+  write_file(nvidia / "nvshmem" / "include" / "nvshmem.h", "");
+  write_file(nvidia / "nccl" / "include" / "nccl.h", "");
+  write_file(nvidia / "cu13" / "include" / "cuda_runtime.h", "");  // a toolkit bundle
+  write_file(nvidia / "cu13" / "include" / "cublas_v2.h", "");
+  write_file(nvidia / "cuda_cccl" / "include" / "cub" / "cub.cuh", "");  // CUDA 12's split toolkit
+  fs::create_directories(nvidia / "no_headers" / "lib");
+  const auto python = fake_python(dir.path(), R"({"torch": ")" + package.string() + R"(", "nvidia": [")" +
+                                                  nvidia.string() + R"(", "/no/such/folder", 7]})");
+  const auto found = find_torch_headers({python, ""});
+  REQUIRE(found.has_value());
+  const std::vector<fs::path> expected{fs::canonical(nvidia / "nccl" / "include"),
+                                       fs::canonical(nvidia / "nvshmem" / "include")};
+  CHECK(found->library_includes == expected);
+}
