@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "builds/affected_units.hpp"
+#include "builds/compile_failure.hpp"
 #include "builds/revision_tree.hpp"
 #include "cuda/include_confinement.hpp"
 
@@ -69,6 +70,22 @@ std::vector<std::string> failure_dependencies(const RevisionSources& sources, co
   return dependencies;
 }
 
+// Whether a cached failure for want of a header outside the repository no longer holds: the header
+// is now in one of the unit's absolute include folders or the system's (a package installed, a
+// library pip put beside torch). The cache hashes the repository's headers only, so it cannot see
+// that by itself.
+bool header_since_installed(const CachedUnit& cached, const std::vector<std::string>& arguments) {
+  if (cached.compiled) return false;
+  const auto missing = missing_context(cached.log);
+  if (!missing || !missing->starts_with("missing <") || !missing->ends_with(">")) return false;
+  const std::filesystem::path header = missing->substr(9, missing->size() - 10);
+  std::vector<std::filesystem::path> folders{"/usr/include", "/usr/local/include"};
+  for (const std::string& argument : arguments)
+    if (argument.starts_with("-I/")) folders.emplace_back(argument.substr(2));
+  std::error_code error;
+  return std::ranges::any_of(folders, [&](const auto& folder) { return std::filesystem::exists(folder / header, error); });
+}
+
 // One unit at one revision: from the cache, else compiled (and then kept in the cache) within what
 // is left of the budget. Past the deadline only the cache answers: a run that stopped at its budget
 // leaves the next one the units it finished.
@@ -95,7 +112,7 @@ SideBuild build_one(const std::string& unit, const UnitContext& context, Side& s
     return built;
   }
   if (settings.cache != nullptr)
-    if (auto cached = settings.cache->find(key, files)) {
+    if (auto cached = settings.cache->find(key, files); cached && !header_since_installed(*cached, request.arguments)) {
       ++hits;
       built.state = cached->compiled ? SideBuild::State::compiled : SideBuild::State::failed;
       built.cubin = std::move(cached->cubin);

@@ -65,6 +65,7 @@ struct Scenario {
   FakeUnitCompiler compiler;
   std::vector<std::string> contexts_asked;
   std::string unavailable_unit;  // its context says it cannot be compiled here
+  std::vector<std::string> arguments{"-DX"};
   std::vector<std::pair<std::size_t, std::size_t>> progress;
 
   UnitBuilds build(const UnitCache* cache, std::chrono::seconds budget = std::chrono::seconds(60), std::size_t jobs = 2,
@@ -75,7 +76,7 @@ struct Scenario {
                                "sm_90",
                                [this](const std::string& unit, const kernels::RevisionSources&) {
                                  contexts_asked.push_back(unit);
-                                 return UnitContext{{"-DX"}, "a test",
+                                 return UnitContext{arguments, "a test",
                                                     unit == unavailable_unit ? "it includes <torch/extension.h>" : ""};
                                },
                                cache,
@@ -260,4 +261,23 @@ TEST_CASE("unit builds: progress is said before the first compile, then as each 
   REQUIRE(scenario.progress.size() == 5);
   CHECK(scenario.progress.front() == std::pair<std::size_t, std::size_t>{0, 4});
   CHECK(scenario.progress.back() == std::pair<std::size_t, std::size_t>{4, 4});
+}
+
+TEST_CASE("unit builds: a cached failure for want of a header outside the repository ends once it is installed") {
+  // DeepEP's shape: NVSHMEM's headers include <infiniband/mlx5dv.h>, which a runner without
+  // libibverbs-dev lacks. The system's headers are not hashed, so the cache must look again.
+  TempDir dir, system;
+  const UnitCache cache(dir.path());
+  Scenario scenario;
+  scenario.arguments = {"-I" + system.path().string()};
+  scenario.head_files["a.cu"] = "#include \"k.cuh\"\n#include <testlib/verbs.h>\n";
+  scenario.compiler.fail_unless = "testlib/verbs.h";
+  const auto head_of_a = [](const UnitBuilds& builds) { return std::ranges::find(builds.units, "a.cu", &UnitBuild::unit)->head; };
+  const auto first = head_of_a(scenario.build(&cache, std::chrono::seconds(60), 1));
+  INFO(first.log);
+  CHECK(first.state == SideBuild::State::failed);
+  CHECK(head_of_a(scenario.build(&cache, std::chrono::seconds(60), 1)).from_cache);  // nothing changed yet
+  std::filesystem::create_directories(system.path() / "testlib");
+  std::ofstream(system.path() / "testlib" / "verbs.h") << "#pragma once\n";
+  CHECK_FALSE(head_of_a(scenario.build(&cache, std::chrono::seconds(60), 1)).from_cache);
 }
