@@ -173,7 +173,13 @@ std::size_t SourceScanner::declaration(std::size_t start) {
           m_code[from].is_identifier("protected")) &&
          m_code[from + 1].is_punct(":"))
     from += 2;
-  if (from >= end) return end < m_code.size() && m_code[end].is_punct("}") ? end : end + 1;
+  if (from >= end) {
+    // `void launch(...) {`: a host function whose name read as a macro invocation; its body is
+    // skipped like any other, never read as the enclosing scope's (its closing brace would end
+    // the namespace, and every kernel after it would lose the namespace's name).
+    if (ends_with_brace) return body_extent(end).resume;
+    return end < m_code.size() && m_code[end].is_punct("}") ? end : end + 1;
+  }
 
   const Token& lead = m_code[from];
   const bool extern_template =

@@ -292,3 +292,17 @@ TEST_CASE("kernels: a scan of the caller's tokens finds what a scan of the text 
     CHECK(from_text.empty() == source.empty());  // the comparison above compares something
   }
 }
+
+TEST_CASE("scanner: a host function's body does not end the namespace around it") {
+  // DeepEP's shape: a host launcher without specifiers before the kernels, in nested namespaces.
+  const auto scanned = scan_cuda_source(
+      "namespace ep::legacy {\nnamespace ll {\nvoid launch(int* p, cudaStream_t stream) {\n  SETUP(1, 256, stream);\n"
+      "  LAUNCH(&cfg, clean<256>, p);\n}\ntemplate <bool kFp8>\n__global__ __launch_bounds__(1024, 1) void combine(void* x) {}\n"
+      "}  // namespace ll\n}  // namespace ep::legacy\n__global__ void outside() {}\n");
+  REQUIRE(scanned.functions.size() == 2);
+  CHECK(scanned.functions[0].qualified_name == "ep::legacy::ll::combine");
+  CHECK(scanned.functions[1].qualified_name == "outside");
+  REQUIRE(scanned.namespaces.size() == 2);
+  CHECK(scanned.namespaces[0].qualified_name == "ep::legacy::ll");
+  CHECK(scanned.namespaces[0].span.last_line == 9);
+}
