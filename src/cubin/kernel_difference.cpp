@@ -106,7 +106,11 @@ bool same_function(const CubinFunction& base, const CubinFunction& head) {
 
 void compare_code(const CubinKernel& base, const CubinKernel& head, Reasons& reasons) {
   if (!same_code(base.body, head.body) || base.body.relocations != head.body.relocations)
-    reasons.add(fmt::format("code differs ({} → {} instructions)", base.instructions, head.instructions));
+    reasons.add(base.instructions == head.instructions
+                    // "24 → 24 instructions" read as no change; the count is the same, the code is not.
+                    ? fmt::format("code differs ({} instructions at both revisions, some of them changed)",
+                                  head.instructions)
+                    : fmt::format("code differs ({} → {} instructions)", base.instructions, head.instructions));
   if (base.body.section_flags != head.body.section_flags || base.body.section_info_top != head.body.section_info_top)
     reasons.add("text section header differs");
   for (const auto& name : names_of(base.callees, head.callees)) {

@@ -37,6 +37,11 @@ TEST_CASE("cubin: kernel_difference") {
     head.code = Bytes(80, std::byte{1});
     CHECK(difference(base, head) == "code differs (4 → 5 instructions)");
   }
+  SECTION("code of the same length says so, not '4 → 4'") {
+    auto head = base;
+    head.code = Bytes(64, std::byte{2});
+    CHECK(difference(base, head) == "code differs (4 instructions at both revisions, some of them changed)");
+  }
   SECTION("registers") {
     auto head = base;
     head.registers = 40;
