@@ -21,4 +21,10 @@ EnvLookup fixed_environment(std::map<std::string, std::string, std::less<>> vari
   };
 }
 
+std::optional<std::filesystem::path> kforecast_cache_directory(const EnvLookup& env, std::string_view kind) {
+  if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty()) return std::filesystem::path(*xdg) / "kforecast" / kind;
+  if (auto home = env("HOME"); home && !home->empty()) return std::filesystem::path(*home) / ".cache/kforecast" / kind;
+  return std::nullopt;
+}
+
 }  // namespace kforecast

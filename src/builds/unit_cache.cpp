@@ -164,10 +164,6 @@ void UnitCache::store(const std::string& unit_key, const CachedUnit& unit, const
   if (ec) fs::remove(temporary, ec);
 }
 
-std::optional<fs::path> default_unit_cache_directory(const EnvLookup& env) {
-  if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty()) return fs::path(*xdg) / "kforecast/units";
-  if (auto home = env("HOME"); home && !home->empty()) return fs::path(*home) / ".cache/kforecast/units";
-  return std::nullopt;
-}
+std::optional<fs::path> default_unit_cache_directory(const EnvLookup& env) { return kforecast_cache_directory(env, "units"); }
 
 }  // namespace kforecast::builds

@@ -182,13 +182,26 @@ Result<PrSources> read_pr_sources(const git::Repository& repository, std::string
       return std::unexpected(read.error());
     if (auto read = read_included_sources(repository, head_tree, sources.head_files); !read)
       return std::unexpected(read.error());
-    SubmoduleMemo memo;
-    for (const auto& [revision, label, files] :
-         {std::tuple{sources.base_sha, "base", &sources.base_files}, std::tuple{sources.head_sha, "head", &sources.head_files}})
-      for (auto& note : add_submodule_headers(repository, revision, label, *files, memo))
-        if (std::ranges::find(sources.notes, note) == sources.notes.end()) sources.notes.push_back(std::move(note));
   }
   return sources;
+}
+
+void add_submodule_sources(const git::Repository& repository, PrSources& sources,
+                           const std::function<SubmoduleFetcher>* fetcher) {
+  if (sources.touched.empty()) return;
+  std::optional<SubmoduleFetch> fetch;
+  if (fetcher != nullptr) {
+    // The URLs come from the base revision alone: the pull request's .gitmodules is not read for them.
+    fetch.emplace(SubmoduleFetch{{}, *fetcher});
+    if (auto declared = repository.read_files(sources.base_sha, {".gitmodules"});
+        declared && declared->contains(".gitmodules") && declared->at(".gitmodules"))
+      fetch->trusted = git::parse_gitmodules(*declared->at(".gitmodules"));
+  }
+  SubmoduleMemo memo;
+  for (const auto& [revision, label, files] :
+       {std::tuple{sources.base_sha, "base", &sources.base_files}, std::tuple{sources.head_sha, "head", &sources.head_files}})
+    for (auto& note : add_submodule_headers(repository, revision, label, *files, memo, {}, fetch ? &*fetch : nullptr))
+      if (std::ranges::find(sources.notes, note) == sources.notes.end()) sources.notes.push_back(std::move(note));
 }
 
 }  // namespace kforecast::change

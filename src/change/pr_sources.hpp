@@ -4,6 +4,8 @@
 // The inputs of `kforecast pr`: the two revisions, the diff between them, and the CUDA sources
 // at each, read from git in one batch per revision.
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -25,7 +27,8 @@ struct PrSources {
   kernels::SourceFiles base_files;
   kernels::SourceFiles head_files;
   std::optional<std::string> base_config;  // .kforecast.toml at the base revision, if there is one
-  // What could not be read beside the revisions' own files (submodules not checked out), for the run's notes.
+  // What could not be read beside the revisions' own files (submodules not checked out), for the
+  // run's notes; add_submodule_sources adds to them.
   std::vector<std::string> notes;
 };
 
@@ -36,6 +39,16 @@ struct PrSources {
 // each distinct blob once, in one batch with the base's config.
 Result<PrSources> read_pr_sources(const git::Repository& repository, std::string base, std::string head,
                                   std::string range_origin, std::string_view diff_text);
+
+// What compile.submodules = "fetch" is given: brings a URL's commit and opens the repository
+// holding it (git/submodule_fetch.hpp).
+using SubmoduleFetcher = Result<std::unique_ptr<git::Repository>>(const std::string& url, const std::string& commit);
+
+// Adds to both revisions' files the headers they include from their submodules
+// (change/submodule_sources.hpp), and to `sources.notes` what could not be read. With `fetcher`,
+// a pinned commit the checkout lacks is fetched from the base revision's .gitmodules URL for it.
+void add_submodule_sources(const git::Repository& repository, PrSources& sources,
+                           const std::function<SubmoduleFetcher>* fetcher = nullptr);
 
 // Removes every CUDA file larger than `max_bytes` at either revision from both revisions and from
 // `touched`, so that its kernels are neither scanned nor reported as removed or added; returns one

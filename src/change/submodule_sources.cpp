@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -110,17 +111,71 @@ std::string match_in(const OpenSubmodule& submodule, const std::string& includer
   return best;
 }
 
+// The headers of `clone` at `commit`, from `memo` where listed before; nullptr where the clone
+// lacks the commit.
+std::shared_ptr<const SubmoduleListing> listing_of(const git::Repository& clone, const git::Gitlink& link,
+                                                   SubmoduleMemo& memo) {
+  auto& listing = memo.listings[{link.path, link.commit}];
+  if (listing) return listing;
+  auto tree = clone.list_tree(link.commit);
+  if (!tree) return nullptr;
+  auto made = std::make_shared<SubmoduleListing>();
+  for (const auto& entry : *tree)
+    if (is_header(entry.path) && (entry.mode == "100644" || entry.mode == "100755")) {
+      made->by_name[last_component(entry.path)].push_back(entry.path);
+      made->blobs.emplace(entry.path, entry.blob);
+    }
+  listing = std::move(made);
+  return listing;
+}
+
+// The submodule's pinned commit fetched from the base's URL for it; nullopt with a note where it
+// cannot be. A note also says where it was fetched from: nothing of the network is silent.
+std::optional<OpenSubmodule> fetch_submodule(const git::Gitlink& link, const SubmoduleFetch& fetch,
+                                             std::string_view label, SubmoduleMemo& memo,
+                                             std::vector<std::string>& notes) {
+  const auto trusted = std::ranges::find(fetch.trusted, link.path, &git::Submodule::path);
+  if (trusted == fetch.trusted.end() || trusted->url.empty()) {
+    notes.push_back(fmt::format("submodule {} not fetched: the base revision's .gitmodules gives no URL for it (a "
+                                "URL is only taken from the base, never from the pull request)",
+                                link.path));
+    return std::nullopt;
+  }
+  auto& clone = memo.fetched[{trusted->url, link.commit}];
+  if (!clone) {
+    auto fetched = fetch.fetch(trusted->url, link.commit);
+    if (!fetched) {
+      notes.push_back(fmt::format("submodule {} not fetched (compile.submodules = \"fetch\"): {}; units that include "
+                                  "its headers were compiled without them",
+                                  link.path, fetched.error().message));
+      return std::nullopt;
+    }
+    clone = std::move(*fetched);
+    notes.push_back(fmt::format("submodule {} fetched for the {} from {} at {} (compile.submodules = \"fetch\")",
+                                link.path, label, trusted->url, link.commit.substr(0, 12)));
+  }
+  auto listing = listing_of(*clone, link, memo);
+  if (!listing) {
+    notes.push_back(fmt::format("submodule {}: the fetched {} ({}) cannot be read", link.path, link.commit.substr(0, 12),
+                                trusted->url));
+    return std::nullopt;
+  }
+  return OpenSubmodule{link.path, clone, listing};
+}
+
 // The submodule's clone at its pinned commit; nullopt with a note, or with its name added to
 // `not_checked_out`, where it cannot be read. Clones and listings come from `memo` where an
-// earlier call (the other revision, pinning the same commit) made them.
+// earlier call (the other revision, pinning the same commit) made them. With `fetch`, a commit
+// the checkout lacks is fetched instead.
 std::optional<OpenSubmodule> open_submodule(const git::Repository& repository, const git::Gitlink& link,
                                             const std::vector<git::Submodule>& declared, std::string_view label,
-                                            SubmoduleMemo& memo, std::vector<std::string>& notes,
-                                            std::vector<std::string>& not_checked_out) {
+                                            SubmoduleMemo& memo, const SubmoduleFetch* fetch,
+                                            std::vector<std::string>& notes, std::vector<std::string>& not_checked_out) {
   const auto declaration = std::ranges::find(declared, link.path, &git::Submodule::path);
   const std::string url = declaration == declared.end() || declaration->url.empty() ? "" : " (" + declaration->url + ")";
   std::error_code error;
   if (!fs::exists(repository.root() / link.path / ".git", error)) {
+    if (fetch != nullptr) return fetch_submodule(link, *fetch, label, memo, notes);
     not_checked_out.push_back(link.path + url);
     return std::nullopt;
   }
@@ -128,29 +183,22 @@ std::optional<OpenSubmodule> open_submodule(const git::Repository& repository, c
   if (!clone) {
     auto opened = repository.submodule(link.path);
     if (!opened) {
+      if (fetch != nullptr) return fetch_submodule(link, *fetch, label, memo, notes);
       notes.push_back(fmt::format("submodule {}{}: its clone could not be opened ({})", link.path, url,
                                   opened.error().message));
       return std::nullopt;
     }
     clone = std::move(*opened);
   }
-  auto& listing = memo.listings[{link.path, link.commit}];
+  auto listing = listing_of(*clone, link, memo);
   if (!listing) {
-    auto tree = clone->list_tree(link.commit);
-    if (!tree) {
-      notes.push_back(fmt::format(
-          "submodule {}{}: its clone lacks the commit the {} pins ({}), so units that include its headers were "
-          "compiled without them; fetch it (git submodule update --init --recursive at that revision)",
-          link.path, url, label, link.commit.substr(0, 12)));
-      return std::nullopt;
-    }
-    auto made = std::make_shared<SubmoduleListing>();
-    for (const auto& entry : *tree)
-      if (is_header(entry.path) && (entry.mode == "100644" || entry.mode == "100755")) {
-        made->by_name[last_component(entry.path)].push_back(entry.path);
-        made->blobs.emplace(entry.path, entry.blob);
-      }
-    listing = std::move(made);
+    if (fetch != nullptr) return fetch_submodule(link, *fetch, label, memo, notes);
+    notes.push_back(fmt::format(
+        "submodule {}{}: its clone lacks the commit the {} pins ({}), so units that include its headers were "
+        "compiled without them; fetch it (git submodule update --init --recursive at that revision, or "
+        "compile.submodules = \"fetch\")",
+        link.path, url, label, link.commit.substr(0, 12)));
+    return std::nullopt;
   }
   return OpenSubmodule{link.path, clone, listing};
 }
@@ -176,7 +224,8 @@ Result<std::map<std::string, std::string, std::less<>>> read_texts(const OpenSub
 
 std::vector<std::string> add_submodule_headers(const git::Repository& repository, std::string_view revision,
                                                std::string_view label, kernels::SourceFiles& files,
-                                               SubmoduleMemo& memo, const SubmoduleLimits& limits) {
+                                               SubmoduleMemo& memo, const SubmoduleLimits& limits,
+                                               const SubmoduleFetch* fetch) {
   std::vector<std::string> notes;
   const std::string tree_revision = revision.empty() ? "HEAD" : std::string(revision);
   auto declared_text = repository.read_files(tree_revision, {".gitmodules"});
@@ -191,13 +240,13 @@ std::vector<std::string> add_submodule_headers(const git::Repository& repository
   std::vector<OpenSubmodule> submodules;
   std::vector<std::string> not_checked_out;
   for (const auto& link : *links)
-    if (auto opened = open_submodule(repository, link, declared, label, memo, notes, not_checked_out))
+    if (auto opened = open_submodule(repository, link, declared, label, memo, fetch, notes, not_checked_out))
       submodules.push_back(std::move(*opened));
   if (!not_checked_out.empty())
     notes.push_back(fmt::format(
         "submodule{} not checked out: {}; units that include {} headers cannot be compiled as the project builds them: "
         "check out submodules in the job (actions/checkout: `submodules: recursive`; else git submodule update --init "
-        "--recursive)",
+        "--recursive), or let kforecast fetch them (compile.submodules = \"fetch\")",
         not_checked_out.size() == 1 ? "" : "s", fmt::join(not_checked_out, ", "),
         not_checked_out.size() == 1 ? "its" : "their"));
   if (submodules.empty()) return notes;

@@ -8,6 +8,7 @@
 // tree. The headers are read from that clone at the commit each revision pins, so base and head
 // each get their own version of the library.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "git/repository.hpp"
+#include "git/submodules.hpp"
 #include "kernels/revision_sources.hpp"
 
 namespace kforecast::change {
@@ -32,6 +34,16 @@ struct SubmoduleMemo {
   std::map<std::string, std::shared_ptr<const git::Repository>> clones;  // by submodule path
   std::map<std::pair<std::string, std::string>, std::shared_ptr<const SubmoduleListing>> listings;  // (path, commit)
   std::map<std::string, std::string> texts;  // by blob
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<const git::Repository>> fetched;  // (URL, commit)
+};
+
+// Fetching a pinned commit that no clone in the checkout holds (compile.submodules = "fetch").
+// `trusted` is the base revision's .gitmodules: the only URLs fetched from, so a pull request can
+// neither choose the server nor add one; `fetch` brings a URL's commit and opens the repository
+// holding it (git/submodule_fetch.hpp, given by the caller).
+struct SubmoduleFetch {
+  std::vector<git::Submodule> trusted;
+  std::function<Result<std::unique_ptr<git::Repository>>(const std::string& url, const std::string& commit)> fetch;
 };
 
 struct SubmoduleLimits {
@@ -45,9 +57,11 @@ struct SubmoduleLimits {
 // beside its includer, or the submodule file whose path ends with the name (one under an include/
 // folder first, then the shortest). Returns a note for each submodule that could not be read (not
 // checked out, or its clone lacks the pinned commit), naming it, its URL and the fix; `label`
-// ("base", "head") says which revision.
+// ("base", "head") says which revision. With `fetch`, such a submodule's commit is fetched from
+// its trusted URL instead, and the note says so (or why it could not be).
 std::vector<std::string> add_submodule_headers(const git::Repository& repository, std::string_view revision,
                                                std::string_view label, kernels::SourceFiles& files,
-                                               SubmoduleMemo& memo, const SubmoduleLimits& limits = {});
+                                               SubmoduleMemo& memo, const SubmoduleLimits& limits = {},
+                                               const SubmoduleFetch* fetch = nullptr);
 
 }  // namespace kforecast::change

@@ -73,6 +73,9 @@ Result<ExitCode> pr_command(const Invocation& invocation, Context& context) {
   if (!config) return std::unexpected(config.error());
   const std::filesystem::path repository_root = repo.root();
   const gate::Settings settings = gate::read_settings(*config, repository_root);
+  // Submodules after the config: whether to fetch them is the base's choice, not the pull request's.
+  const auto fetcher = real_submodule_fetcher(*config, context.env, sources.notes);
+  change::add_submodule_sources(repo, sources, fetcher ? &*fetcher : nullptr);
   // A file over the limit is read once (git gives it whole) and dropped before it is scanned.
   for (auto& note : change::skip_oversized_files(sources, settings.max_file_bytes, "kernels.max_file_kib"))
     sources.diff.notes.push_back(std::move(note));

@@ -14,6 +14,7 @@
 #include "cuda/isolated_compiler.hpp"
 #include "cuda/library_search.hpp"
 #include "git/repository.hpp"
+#include "git/submodule_fetch.hpp"
 #include "harness/harness_measure.hpp"
 #include "harness/shell_runner.hpp"
 #include "http/curl_transport.hpp"
@@ -113,6 +114,24 @@ std::optional<embedded::FactsCache> default_facts_cache(const EnvLookup& env) {
   if (auto directory = policy::default_ptx_cache_directory(env))
     return embedded::FactsCache(directory->parent_path() / "facts");
   return std::nullopt;
+}
+
+std::optional<std::function<change::SubmoduleFetcher>> real_submodule_fetcher(const config::Config& config,
+                                                                              const EnvLookup& env,
+                                                                              std::vector<std::string>& notes) {
+  if (config.string_value("compile.submodules") != "fetch") return std::nullopt;
+  auto cache = kforecast_cache_directory(env, "submodules");
+  if (!cache) {
+    notes.push_back("compile.submodules = \"fetch\" but no submodule is fetched: kforecast has no cache folder to "
+                    "fetch into (set XDG_CACHE_HOME or HOME)");
+    return std::nullopt;
+  }
+  return [folder = *cache](const std::string& url,
+                           const std::string& commit) -> Result<std::unique_ptr<git::Repository>> {
+    auto fetched = git::fetch_pinned_commit(folder, url, commit);
+    if (!fetched) return std::unexpected(fetched.error());
+    return git::open_repository(*fetched);
+  };
 }
 
 std::optional<std::filesystem::path> lint_facts_folder(const EnvLookup& env) {

@@ -7,12 +7,14 @@
 // LLM endpoint, git, the project's programs run confined, the caches on disk, the clock.
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "base/environment.hpp"
 #include "builds/compilers.hpp"
 #include "builds/unit_cache.hpp"
+#include "change/pr_sources.hpp"
 #include "config/config.hpp"
 #include "embedded/facts_cache.hpp"
 #include "forecasters/llm_settings.hpp"
@@ -39,6 +41,13 @@ struct OpenedCaches {
 };
 OpenedCaches open_caches(const EnvLookup& env);
 std::optional<embedded::FactsCache> default_facts_cache(const EnvLookup& env);
+
+// compile.submodules = "fetch": fetches a pinned commit into kforecast's cache folder
+// (submodules/) and opens it; nullopt where the config does not ask for it or there is no cache
+// folder (then a note says why in `notes`).
+std::optional<std::function<change::SubmoduleFetcher>> real_submodule_fetcher(const config::Config& config,
+                                                                              const EnvLookup& env,
+                                                                              std::vector<std::string>& notes);
 
 // Where lint keeps its compiler facts, or nullopt.
 std::optional<std::filesystem::path> lint_facts_folder(const EnvLookup& env);

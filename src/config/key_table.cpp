@@ -13,6 +13,7 @@ constexpr std::array<std::string_view, 2> forecasters{"embedded", "llm"};
 constexpr std::array<std::string_view, 2> fallbacks{"none", "embedded"};
 constexpr std::array<std::string_view, 3> auth_styles{"bearer", "api-key", "none"};
 constexpr std::array<std::string_view, 2> unverified_actions{"warn", "fail"};
+constexpr std::array<std::string_view, 2> submodule_sources{"checkout", "fetch"};
 constexpr std::array<std::string_view, 4> report_formats{"md", "json", "sarif", "text"};
 
 using enum ValueType;
@@ -249,6 +250,17 @@ const std::array keys{
     KeySpec{"compile.torch_include", string, "\"\"", "KFORECAST_TORCH_INCLUDE",
             "A torch/include folder to compile a PyTorch extension's units with, instead of the one compile.python's "
             "torch has."},
+    KeySpec{"compile.submodules",
+            choice,
+            "\"checkout\"",
+            "KFORECAST_SUBMODULES",
+            "Where a unit's headers from submodules (CUTLASS, glm, ...) come from: \"checkout\", the clones the "
+            "checkout has (actions/checkout with submodules: recursive); \"fetch\", also the commit each revision "
+            "pins where the checkout lacks it, fetched into kforecast's cache, one commit deep, over https only and "
+            "only from the URLs of the base revision's .gitmodules (never from a URL the pull request chose).",
+            {},
+            {},
+            submodule_sources},
     KeySpec{"compile.budget_seconds", number, "600", "",
             "Wall-clock budget for all compiles of one run; the kernels left when it is spent are forecast from "
             "source, with a note, and the next run goes on from the unit cache. A unit that includes PyTorch's "

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "context/flag_filter.hpp"
+#include "context/system_header_names.hpp"
 
 namespace kforecast::context {
 namespace {
@@ -21,7 +22,8 @@ std::optional<std::string> folder_for(const std::string& includer, const kernels
   if (found != name && !(found.ends_with(name) && found[found.size() - name.size() - 1] == '/')) return std::nullopt;
   std::string folder = found.substr(0, found.size() - name.size());
   if (!folder.empty()) folder.pop_back();                                         // the '/'
-  if (!include.angled && folder == parent_folder(includer)) return std::nullopt;  // beside its includer
+  if (folder == parent_folder(includer) && (!include.angled || is_system_header_name(name)))
+    return std::nullopt;  // beside its includer, or the toolkit's header of that name
   return folder.empty() ? std::string(".") : folder;
 }
 

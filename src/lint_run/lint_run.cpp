@@ -125,6 +125,7 @@ Result<LintForecasts> lint_forecasts(
   if (request.staged != nullptr) {
     auto head = repository->resolve("HEAD");
     sources = change::read_pr_sources(*repository, head->sha, "", "staged changes against HEAD", inputs.diff_text);
+    if (sources) change::add_submodule_sources(*repository, *sources);
   } else {
     std::vector<std::pair<std::string, std::string>> files;
     std::error_code ec;

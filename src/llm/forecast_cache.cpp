@@ -93,10 +93,6 @@ void ForecastCache::store(const std::string& key, const LlmForecast& forecast) c
   if (ec) std::filesystem::remove(temporary, ec);
 }
 
-std::optional<std::filesystem::path> default_forecast_cache_directory(const EnvLookup& env) {
-  if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty()) return std::filesystem::path(*xdg) / "kforecast/llm";
-  if (auto home = env("HOME"); home && !home->empty()) return std::filesystem::path(*home) / ".cache/kforecast/llm";
-  return std::nullopt;
-}
+std::optional<std::filesystem::path> default_forecast_cache_directory(const EnvLookup& env) { return kforecast_cache_directory(env, "llm"); }
 
 }  // namespace kforecast::llm

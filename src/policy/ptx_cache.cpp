@@ -41,10 +41,6 @@ void PtxCache::store(const std::string& key, const std::string& ptx) const {
   if (ec) std::filesystem::remove(temporary, ec);
 }
 
-std::optional<std::filesystem::path> default_ptx_cache_directory(const EnvLookup& env) {
-  if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty()) return std::filesystem::path(*xdg) / "kforecast/ptx";
-  if (auto home = env("HOME"); home && !home->empty()) return std::filesystem::path(*home) / ".cache/kforecast/ptx";
-  return std::nullopt;
-}
+std::optional<std::filesystem::path> default_ptx_cache_directory(const EnvLookup& env) { return kforecast_cache_directory(env, "ptx"); }
 
 }  // namespace kforecast::policy

@@ -112,3 +112,101 @@ TEST_CASE("submodule sources: a repository without .gitmodules reads nothing mor
   CHECK(change::add_submodule_headers(**repository, head, "head", files, memo).empty());
   CHECK(files.size() == 1);
 }
+
+namespace {
+
+// A fetcher that opens `library` for its URL (as the real one would after fetching), and
+// records what it was asked.
+struct RecordingFetch {
+  std::vector<std::pair<std::string, std::string>> asked;  // (URL, commit)
+  change::SubmoduleFetch with(const FixtureRepo& library, std::vector<git::Submodule> trusted) {
+    return {std::move(trusted), [this, &library](const std::string& url, const std::string& commit)
+                                    -> Result<std::unique_ptr<git::Repository>> {
+              asked.emplace_back(url, commit);
+              if (url != "https://example.invalid/lib.git") return fail(ExitCode::could_not_run, "HTTP 404 from " + url);
+              return git::open_repository(library.path());
+            }};
+  }
+};
+
+// A project pinning `commit` of a library at third_party/lib that the checkout never cloned, with
+// `gitmodules` as its .gitmodules.
+std::string pin_without_clone(const FixtureRepo& project, const std::string& commit, const std::string& gitmodules) {
+  project.write("src/k.cu", "#include <lib/util.h>\n");
+  project.write(".gitmodules", gitmodules);
+  project.git({"add", "-A"});
+  project.git({"update-index", "--add", "--cacheinfo", "160000," + commit + ",third_party/lib"});
+  return commit_index(project, "pin " + commit.substr(0, 7));
+}
+
+const std::string trusted_modules = "[submodule \"lib\"]\n\tpath = third_party/lib\n\turl = https://example.invalid/lib.git\n";
+
+}  // namespace
+
+TEST_CASE("submodule sources: with fetching, a submodule not checked out is read at the commit each revision pins") {
+  const Library library;
+  const FixtureRepo project;
+  const std::string base = pin_without_clone(project, library.first, trusted_modules);
+  const std::string head = pin_without_clone(project, library.second, trusted_modules);
+  auto repository = git::open_repository(project.path());
+  REQUIRE(repository.has_value());
+  RecordingFetch recording;
+  const auto fetch = recording.with(library.repo, git::parse_gitmodules(trusted_modules));
+  kernels::SourceFiles base_files = unit_files(), head_files = unit_files();
+  change::SubmoduleMemo memo;
+  const auto base_notes = change::add_submodule_headers(**repository, base, "base", base_files, memo, {}, &fetch);
+  const auto head_notes = change::add_submodule_headers(**repository, head, "head", head_files, memo, {}, &fetch);
+  CHECK(base_notes == std::vector<std::string>{"submodule third_party/lib fetched for the base from "
+                                               "https://example.invalid/lib.git at " + library.first.substr(0, 12) +
+                                               " (compile.submodules = \"fetch\")"});
+  REQUIRE(head_notes.size() == 1);
+  CHECK(head_notes.front().find("for the head") != std::string::npos);
+  CHECK(base_files.at("third_party/lib/include/lib/util.h").find("LIB_VERSION 1") != std::string::npos);
+  CHECK(head_files.at("third_party/lib/include/lib/util.h").find("LIB_VERSION 2") != std::string::npos);
+  CHECK(recording.asked == std::vector<std::pair<std::string, std::string>>{
+                               {"https://example.invalid/lib.git", library.first},
+                               {"https://example.invalid/lib.git", library.second}});
+}
+
+TEST_CASE("submodule sources: the URL fetched from is the base's, never one the pull request wrote") {
+  const Library library;
+  const FixtureRepo project;
+  // The head points the submodule at a server of its own, and adds a second one.
+  pin_without_clone(
+      project, library.second,
+      "[submodule \"lib\"]\n\tpath = third_party/lib\n\turl = https://attacker.invalid/lib.git\n"
+      "[submodule \"new\"]\n\tpath = third_party/new\n\turl = https://attacker.invalid/new.git\n");
+  project.git({"update-index", "--add", "--cacheinfo", "160000," + library.first + ",third_party/new"});
+  const std::string with_new = commit_index(project, "a second submodule");
+  auto repository = git::open_repository(project.path());
+  REQUIRE(repository.has_value());
+  RecordingFetch recording;
+  const auto fetch = recording.with(library.repo, git::parse_gitmodules(trusted_modules));  // the base's
+  kernels::SourceFiles files = unit_files();
+  change::SubmoduleMemo memo;
+  const auto notes = change::add_submodule_headers(**repository, with_new, "head", files, memo, {}, &fetch);
+  CHECK(recording.asked == std::vector<std::pair<std::string, std::string>>{
+                               {"https://example.invalid/lib.git", library.second}});
+  CHECK(std::ranges::any_of(notes, [](const std::string& note) {
+    return note.starts_with("submodule third_party/new not fetched: the base revision's .gitmodules gives no URL");
+  }));
+  CHECK(files.at("third_party/lib/include/lib/util.h").find("LIB_VERSION 2") != std::string::npos);
+}
+
+TEST_CASE("submodule sources: a fetch that fails is a note naming the submodule and the reason") {
+  const Library library;
+  const FixtureRepo project;
+  const std::string moved = "[submodule \"lib\"]\n\tpath = third_party/lib\n\turl = https://example.invalid/moved.git\n";
+  const std::string head = pin_without_clone(project, library.first, moved);
+  auto repository = git::open_repository(project.path());
+  REQUIRE(repository.has_value());
+  RecordingFetch recording;
+  const auto fetch = recording.with(library.repo, git::parse_gitmodules(moved));
+  kernels::SourceFiles files = unit_files();
+  change::SubmoduleMemo memo;
+  const auto notes = change::add_submodule_headers(**repository, head, "head", files, memo, {}, &fetch);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes.front() == "submodule third_party/lib not fetched (compile.submodules = \"fetch\"): HTTP 404 from "
+                         "https://example.invalid/moved.git; units that include its headers were compiled without them");
+  CHECK(files.size() == 1);
+}

@@ -37,6 +37,22 @@ TEST_CASE("inferred context: a wrapper header named like the toolkit's is not it
   CHECK(tree.closure("src/ggml-cuda/cpy.cu") == Strings{"src/ggml-cuda/cpy.cu", "src/ggml-cuda/vendors/cuda.h"});
 }
 
+TEST_CASE("inferred context: a toolkit header's name in angle brackets beside a library header is the toolkit's") {
+  // CUTLASS 2's shape: cutlass/arch/wmma.h includes <mma.h> (the toolkit's WMMA header) and
+  // holds a cutlass/arch/mma.h of its own. Taken for that file, its folder became
+  // -I.../cutlass/arch, which hid the toolkit's mma.h ("identifier nvcuda is undefined": 16
+  // kernels of a CUTLASS-based repository compiled at neither revision).
+  const SourceFiles files{{"src/mlp.cu", "#include <cutlass/arch/wmma.h>\n#include <mma.h>\n"},
+                          {"third_party/cutlass/include/cutlass/arch/wmma.h", "#include <mma.h>\n#include \"cutlass/arch/mma.h\"\n"},
+                          {"third_party/cutlass/include/cutlass/arch/mma.h", "#pragma once\n"},
+                          {"src/common.h", "#pragma once\n"},
+                          {"src/kernel.cu", "#include <common.h>\n"}};
+  const RevisionSources tree(files);
+  CHECK(infer_context(tree, "src/mlp.cu").include_dirs == Strings{"third_party/cutlass/include"});
+  // A project header of its own name, included in angle brackets beside it, still gives its folder.
+  CHECK(infer_context(tree, "src/kernel.cu").include_dirs == Strings{"src"});
+}
+
 TEST_CASE("inferred context: a quoted include beside its includer needs no folder") {
   // llm.c's shape: the root unit includes "llmc/x.cuh", and the llmc headers include siblings.
   const SourceFiles files{{"train_gpt2.cu", "#include \"llmc/cuda_common.h\"\n"},
