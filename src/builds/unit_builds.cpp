@@ -171,6 +171,9 @@ UnitBuilds build_affected_units(const RevisionSources& base, const RevisionSourc
       UnitBuild skipped;
       skipped.unit = affected[u].path;
       skipped.kernels = std::move(affected[u].kernels);
+      // Its contexts all the same: a kernel only it builds is still measured in nvcc's build.
+      skipped.base_context = settings.context(skipped.unit, base);
+      skipped.head_context = settings.context(skipped.unit, head);
       skipped.not_run = fmt::format("compile.max_units ({}) reached", settings.max_units);
       over_the_cap.push_back(std::move(skipped));
     }

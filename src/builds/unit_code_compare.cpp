@@ -241,6 +241,16 @@ std::string units_not_compiled(const std::vector<std::string>& not_run) {
                      not_run.size() - shown);
 }
 
+// A unit that may build kernel `kernel` and was left out only for time (compile.max_units, the
+// compile budget), its contexts usable: nullptr where there is none.
+const UnitBuild* unit_left_for_time(const UnitBuilds& builds, std::size_t kernel) {
+  for (const UnitBuild& unit : builds.units)
+    if (!unit.not_run.empty() && unit.base_context.unavailable.empty() && unit.head_context.unavailable.empty() &&
+        !unit.head_context.origin.empty() && std::ranges::find(unit.kernels, kernel) != unit.kernels.end())
+      return &unit;
+  return nullptr;
+}
+
 }  // namespace
 
 std::string comparable_kernel_name(std::string_view name) {
@@ -310,6 +320,10 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
     if (best_unit != nullptr && best_unit->base.state == SideBuild::State::compiled &&
         best_unit->head.state == SideBuild::State::compiled)
       verdict.build_arguments = BuildArguments{best_unit->base_context.arguments, best_unit->head_context.arguments};
+    else if (const UnitBuild* unbuilt = unit_left_for_time(builds, i))
+      // Not compared (compile.max_units, or the budget), but measured as nvcc builds it all the
+      // same: NVRTC's build is not the one the project ships.
+      verdict.build_arguments = BuildArguments{unbuilt->base_context.arguments, unbuilt->head_context.arguments};
     if (best_unit != nullptr)
       verdict.compiled_by = fmt::format("{} for {}, unit {}{}, context {}", builds.compiler, arch, best_unit->unit,
                                         verdict.build_arguments ? "" : " (it did not compile at both revisions)",

@@ -16,9 +16,12 @@
 #include "bench/measurement_text.hpp"
 #include "cli/gate_outside.hpp"
 #include "cli/real_world.hpp"
+#include "base/json_string.hpp"
+#include "cli/check_gate.hpp"
 #include "cli/command_progress.hpp"
 #include "cli/handlers.hpp"
 #include "cli/options.hpp"
+#include "gate/check_sources.hpp"
 #include "cli/shard_step.hpp"
 #include "measure/bench_child.hpp"
 
@@ -45,6 +48,76 @@ ExitCode exit_code_for(const Measurement& m, Process process) {
   return m.verdict == Verdict::regression || m.verdict == Verdict::failed ? ExitCode::gate_failed : ExitCode::pass;
 }
 
+// The answer where the gate measured nothing for the kernel: its machine code is identical (or its
+// source reads the same), or it could not be measured; the report's entry says which.
+Result<ExitCode> not_measured(const report::Report& report, const std::string& target, const std::string& format,
+                              Context& context) {
+  if (report.kernels.empty())
+    return fail(ExitCode::could_not_run, fmt::format("{}: no kernel to measure ({})", target,
+                                                     report.notes.empty() ? "nothing compared" : report.notes.back()));
+  const report::KernelEntry& entry = report.kernels.front();
+  const bool settled = entry.decision == report::Decision::identical_code;
+  std::string why = entry.notes.empty() ? "not measured" : entry.notes.front();
+  for (const auto& note : entry.notes)
+    if (note.starts_with("not measured") || note.starts_with("could not measure") ||
+        note.find("identical") != std::string::npos)
+      why = note;
+  // A candidate the gate failed unmeasured (it no longer compiles) fails here too.
+  if (entry.verdict == report::KernelVerdict::fail) {
+    context.out << fmt::format("{}:{}: failed: {}\n", entry.file, entry.name, why);
+    return ExitCode::gate_failed;
+  }
+  if (!settled) return fail(ExitCode::could_not_run, fmt::format("{}:{}: {}", entry.file, entry.name, why));
+  if (format == "json")
+    context.out << fmt::format("{{\"measured\": false, \"decision\": \"identical_code\", \"reason\": {}}}\n",
+                               json_string(why));
+  else
+    context.out << fmt::format("{}:{}: nothing to measure: {}{}\n", entry.file, entry.name, why,
+                               entry.build.empty() ? "" : fmt::format(" (built by {})", entry.build));
+  return ExitCode::pass;
+}
+
+// The candidate against its own file at a revision, or another file: built, compared and measured
+// through the gate, as `kforecast pr` builds and measures it (cli/check_gate.hpp).
+Result<ExitCode> bench_through_gate(const Invocation& invocation, Context& context, const config::Config& config,
+                                    const measure::BenchPair& pair, const std::string& format) {
+  if (pair.against.empty() && pair.versus.empty())
+    return usage_error(fmt::format("'kforecast bench {}' needs a reference: --against REV (this file at a revision) "
+                                   "or --vs FILE[:KERNEL] (another file)",
+                                   pair.candidate));
+  // What is wrong with the pair itself (a missing file, a kernel misnamed) is said before the GPU
+  // is looked for; a missing launch spec is the gate's to answer (captures, capture.command).
+  if (auto checked = measure::prepare_pair(pair, config, real_bench_world(config, context.env));
+      !checked && checked.error().kind != measure::PairProblem::Kind::no_launch_spec)
+    return std::unexpected(checked.error().error);
+  if (auto why = real_gpu(config).unavailable())
+    return fail(ExitCode::could_not_run, fmt::format("bench needs a GPU to measure on: {}; `kforecast check {}{}` "
+                                                     "gives the forecast without one",
+                                                     *why, pair.candidate,
+                                                     pair.against.empty() ? "" : " --against " + pair.against));
+  auto target = gate::parse_check_target(pair.candidate);
+  if (!target) return std::unexpected(target.error());
+  if (target->kernel.empty())
+    return usage_error(fmt::format("'kforecast bench {}': name the kernel to measure, FILE:KERNEL", pair.candidate));
+  std::optional<Result<bench::Measurement>> measured;
+  auto report = run_check_gate(
+      {pair.candidate, pair.against, pair.versus, {}, true,
+       [&](std::size_t, const Result<bench::Measurement>& outcome) { measured = outcome; }},
+      config, invocation, context);
+  if (!report) return std::unexpected(report.error());
+  if (!measured) return not_measured(*report, pair.candidate, format, context);
+  if (!*measured) return std::unexpected(measured->error());
+  bench::Measurement& measurement = **measured;
+  if (const std::string missing = this_machine_sandbox().missing(); !missing.empty())
+    measurement.notes.push_back(
+        fmt::format("not confined: the kernels were compiled without the whole sandbox ({})", missing));
+  if (format == "json")
+    context.out << bench::measurement_json(measurement) << "\n";
+  else
+    print_text(context.out, pair, measurement);
+  return exit_code_for(measurement, Process::parent);
+}
+
 }  // namespace
 
 Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
@@ -62,6 +135,10 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   auto options = measure::runner_options(*config);
 
   if (invocation.has("--confirming")) options.seeds = 1;  // a regression's confirmation (measure/bench_child.hpp)
+  if (invocation.has("--extended")) {  // a borderline's third measurement (measure/bench_child.hpp)
+    options.max_rounds *= 4;
+    options.max_gpu_seconds *= 2;
+  }
   if (invocation.has("--repeat")) {
     const std::string text = invocation.value("--repeat");
     const auto count = whole_number<int>(text);
@@ -80,6 +157,10 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   if (!invocation.has("--in-process") || context.err_is_terminal) progress.emplace(invocation, context);
   const auto stage = [&](const std::string& name) { if (progress) (*progress)->stage(name); };
   const auto detail = [&](std::string_view line) { if (progress) (*progress)->detail(line); };
+  // A user's bench goes through the gate, so it measures the build pr measures; the measuring
+  // child, and a pair given its build or its captures explicitly, are measured as given.
+  if (!invocation.has("--in-process") && pair.project_build.empty() && pair.capture.empty())
+    return bench_through_gate(invocation, context, *config, pair, *format);
   if (invocation.has("--in-process")) {
     if (progress) options.progress = detail;
     stage(fmt::format("measuring {}", pair.candidate));

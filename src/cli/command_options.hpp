@@ -76,6 +76,9 @@ inline constexpr std::array bench_options{
     OptionSpec{"--confirming", "",
                "this measurement confirms a regression another process measured: outputs compared on one seed "
                "(used by the child)"},
+    OptionSpec{"--extended", "",
+               "measure with four times the rounds and twice bench.max_gpu_seconds: the third process of a "
+               "regression whose confirmation straddled the tolerance (used by the child)"},
     OptionSpec{"--repeat", "N",
                "with --in-process --format json: measure the pair N times from one compile, one JSON line each (a "
                "measurement study, as scripts/gpu-decision-time.sh runs)"},

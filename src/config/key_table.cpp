@@ -153,8 +153,18 @@ const std::array keys{
             {},
             {}},
     KeySpec{"policy.fail_on_inconclusive", boolean, "false", "",
-            "Whether a measurement that decides nothing (the GPU time cap reached; a borderline slowdown whose "
-            "interval straddles bench.tolerance; a regression not confirmed) fails the gate; otherwise it warns."},
+            "Whether a measurement that decides nothing (the GPU time cap reached, a fresh process that failed) "
+            "fails the gate; otherwise it warns. A borderline slowdown is policy.on_borderline's."},
+    KeySpec{"policy.on_borderline",
+            choice,
+            "\"warn\"",
+            "",
+            "A regression the first process measured that fresh processes did not confirm, after a third one with "
+            "four times the rounds where the second straddled bench.tolerance (the slowdown sits at the tolerance): "
+            "\"warn\" passes the gate with a warning; \"fail\" fails it.",
+            {},
+            {},
+            unverified_actions},
     KeySpec{"policy.ledger",
             string,
             "\".kforecast/ledger.jsonl\"",

@@ -16,8 +16,6 @@ namespace fs = std::filesystem;
 
 constexpr std::uintmax_t max_source_bytes = 16 << 20;
 
-bool is_header(std::string_view path) { return kernels::is_cuda_source_path(path) && !path.ends_with(".cu"); }
-
 bool is_file(const std::string& path) {
   std::error_code ec;
   return !path.empty() && fs::is_regular_file(path, ec);
@@ -41,17 +39,19 @@ std::string key_below(const fs::path& path, const fs::path& root) {
   return relative;
 }
 
-// The work tree's CUDA headers that git tracks, read from disk: what a kernel of the checked file
-// may include. A header git lists but the disk lacks (deleted, not committed) is left out.
-Result<kernels::SourceFiles> work_tree_headers(const git::Repository& repository) {
+// The work tree's CUDA sources that git tracks, read from disk: the headers a kernel of the
+// checked file may include, and the units that instantiate it and give its build, as `pr` reads
+// a revision when a header changed. A file git lists but the disk lacks (deleted, not committed)
+// is left out.
+Result<kernels::SourceFiles> work_tree_sources(const git::Repository& repository) {
   auto listed = repository.list_files("");
   if (!listed) return std::unexpected(listed.error());
-  kernels::SourceFiles headers;
+  kernels::SourceFiles sources;
   for (const auto& path : *listed)
-    if (is_header(path))
+    if (kernels::is_cuda_source_path(path))
       if (auto text = read_repository_file(repository.root(), path, max_source_bytes))
-        headers.emplace(path, std::move(*text));
-  return headers;
+        sources.emplace(path, std::move(*text));
+  return sources;
 }
 
 Result<CheckSources> against_revision(const CheckRequest& request, const fs::path& file) {
@@ -66,6 +66,14 @@ Result<CheckSources> against_revision(const CheckRequest& request, const fs::pat
   sources.root = repo.root();
   sources.head_path = key_below(file, sources.root);
   sources.base_path = sources.head_path;
+  // --vs with --against: a kernel renamed or moved since REV, compared with its old file there.
+  if (!request.versus.empty()) {
+    auto other = bench::split_file_kernel(request.versus);
+    const std::string other_file = other ? other->first : request.versus;
+    std::error_code ec;
+    sources.base_path = key_below(fs::absolute(other_file, ec).lexically_normal(), sources.root);
+    sources.base_kernel = other ? other->second : "";
+  }
   auto commit = repo.resolve(request.against);
   if (!commit)
     return usage_error(fmt::format("--against {}: {} (give a branch, tag or commit, e.g. HEAD~1)", request.against,
@@ -76,7 +84,7 @@ Result<CheckSources> against_revision(const CheckRequest& request, const fs::pat
   std::vector<const git::TreeEntry*> wanted;
   bool found = false;
   for (const auto& entry : *tree)
-    if (entry.path == sources.base_path || is_header(entry.path)) {
+    if (entry.path == sources.base_path || kernels::is_cuda_source_path(entry.path)) {
       found = found || entry.path == sources.base_path;
       blobs.push_back(entry.blob);
       wanted.push_back(&entry);
@@ -90,7 +98,7 @@ Result<CheckSources> against_revision(const CheckRequest& request, const fs::pat
   if (!contents) return std::unexpected(contents.error());
   for (const auto* entry : wanted) sources.base_files.emplace(entry->path, contents->at(entry->blob));
 
-  auto headers = work_tree_headers(repo);
+  auto headers = work_tree_sources(repo);
   if (!headers) return std::unexpected(headers.error());
   sources.head_files = std::move(*headers);
   auto text = read_text(file);
@@ -114,7 +122,7 @@ Result<CheckSources> versus_file(const CheckRequest& request, const fs::path& fi
   // Inside a git work tree both sides see its headers; elsewhere only the two files are read.
   if (auto repository = request.repository_at(file.parent_path())) {
     sources.root = (*repository)->root();
-    auto headers = work_tree_headers(**repository);
+    auto headers = work_tree_sources(**repository);
     if (!headers) return std::unexpected(headers.error());
     sources.base_files = *headers;
     sources.head_files = std::move(*headers);
@@ -130,6 +138,12 @@ Result<CheckSources> versus_file(const CheckRequest& request, const fs::path& fi
   if (!base_text) return std::unexpected(base_text.error());
   sources.head_files[sources.head_path] = std::move(*head_text);
   sources.base_files[sources.base_path] = std::move(*base_text);
+  // Each side holds its own file alone: the checked file at the base (or the reference at the
+  // head) would be a unit of both sides, compared with itself as identical code.
+  if (sources.base_path != sources.head_path) {
+    sources.base_files.erase(sources.head_path);
+    sources.head_files.erase(sources.base_path);
+  }
   sources.base_kernel = other->kernel;
   sources.base_label = other->file;
   sources.head_label = request.target.file;
@@ -152,7 +166,7 @@ Result<CheckTarget> parse_check_target(std::string_view text, std::string_view o
 Result<CheckSources> read_check_sources(const CheckRequest& request) {
   std::error_code ec;
   const fs::path file = fs::absolute(request.target.file, ec).lexically_normal();
-  if (!request.versus.empty()) return versus_file(request, file);
+  if (!request.versus.empty() && request.against.empty()) return versus_file(request, file);
   return against_revision(request, file);
 }
 

@@ -3,9 +3,10 @@
 
 // The inputs of `kforecast check`: the file to check as it is in the work tree (the head), and
 // what it is compared with (the base): the same file at a git revision (--against, default HEAD)
-// or another file (--vs). Each side holds the kernel's file and the local headers kernels may
-// include, keyed by path from the repository root, so the rest of the gate (gate/change_review.hpp,
-// gate/pr_bench.hpp) reads them as it reads two revisions of a pull request.
+// or another file (--vs). Each side holds the repository's CUDA sources (the kernel's file, the
+// headers it may include, the units that instantiate it), keyed by path from the repository root,
+// so the rest of the gate (gate/change_review.hpp, gate/pr_bench.hpp) reads them as it reads two
+// revisions of a pull request, and builds the kernel as pr does.
 
 #include <filesystem>
 #include <memory>
@@ -30,8 +31,10 @@ Result<CheckTarget> parse_check_target(std::string_view text, std::string_view o
 
 struct CheckRequest {
   CheckTarget target;
-  std::string against;  // --against REV; "" with --vs
-  std::string versus;   // --vs FILE[:KERNEL]; "" with --against
+  std::string against;  // --against REV; "" with --vs alone
+  // --vs FILE[:KERNEL]: another file of the work tree; with `against`, the file the kernel had at
+  // REV (renamed or moved since), which need not exist any more
+  std::string versus;
   git::RepositoryOpener repository_at;  // the repository around a file (cli: git)
 };
 

@@ -87,13 +87,18 @@ void apply_measurement(report::KernelEntry& entry, const bench::Measurement& m, 
       entry.notes.push_back(
           fmt::format("measurement failed{}: {}", where, m.reason.empty() ? "no reason given" : m.reason));
       break;
-    case Verdict::inconclusive:
-      entry.verdict = settings.fail_inconclusive ? report::KernelVerdict::fail : report::KernelVerdict::warn;
-      entry.notes.push_back(fmt::format("measurement inconclusive{}: {}{} (policy.fail_on_inconclusive = {})", where,
+    case Verdict::inconclusive: {
+      // A borderline slowdown (fresh processes disagreed at the tolerance) has a setting of its own.
+      const bool borderline = m.reason.starts_with("borderline:");
+      const bool fails = borderline ? settings.fail_borderline : settings.fail_inconclusive;
+      entry.verdict = fails ? report::KernelVerdict::fail : report::KernelVerdict::warn;
+      entry.notes.push_back(fmt::format("measurement inconclusive{}: {}{} ({})", where,
                                         m.reason.empty() ? "the interval decided nothing" : m.reason,
                                         timed(m) ? "; " + interval_text(m) : "",
-                                        settings.fail_inconclusive ? "true" : "false"));
+                                        borderline ? fmt::format("policy.on_borderline = {}", fails ? "fail" : "warn")
+                                                   : fmt::format("policy.fail_on_inconclusive = {}", fails)));
       break;
+    }
   }
   for (const auto& note : m.notes) entry.notes.push_back("measurement: " + note);
 }

@@ -28,6 +28,7 @@ struct MeasureSettings {
   bool fail_unverified = false;    // policy.on_unverified = "fail"
   bool fail_inconclusive = false;  // policy.fail_on_inconclusive
   double budget_seconds = 0;       // policy.gpu_budget_seconds; 0: no limit
+  bool fail_borderline = false;    // policy.on_borderline = "fail"
 };
 
 // `to_measure` (entry indices) riskiest first: a kernel without a forecast first (nothing is

@@ -146,7 +146,7 @@ std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, co
 void measure_in_pr(GateRun& run, std::span<const std::size_t> to_measure, const PrBenchInputs& inputs,
                    const Settings& settings, Outside& outside) {
   const auto jobs = measure_jobs(to_measure, inputs.base, inputs.head, run.cases);
-  measure_jobs_in_pr(run, jobs, inputs.ledger, inputs.no_bench, settings, outside);
+  measure_jobs_in_pr(run, jobs, inputs.ledger, inputs.no_bench, settings, outside, inputs.observe);
 }
 
 void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, const std::filesystem::path& ledger,

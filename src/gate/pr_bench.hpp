@@ -36,11 +36,16 @@ struct NoBench {
   std::string note = "--no-bench";
 };
 
+// Sees each kernel's outcome as it is decided: a measurement, or why it was not measured (the
+// reason policy.on_unverified is applied with). A plan's shard records them (plan/shard_results.hpp).
+using MeasureObserver = std::function<void(std::size_t entry, const Result<bench::Measurement>& outcome)>;
+
 struct PrBenchInputs {
   const kernels::RevisionSources& base;
   const kernels::RevisionSources& head;
   std::filesystem::path ledger;  // policy.ledger, resolved
   NoBench no_bench;              // --no-bench (pr), no --bench (check)
+  MeasureObserver observe = {};  // hears each measurement (bench prints it as measured)
 };
 
 // One kernel to measure, self-contained: both sides' texts (the kernel's file and the local
@@ -62,10 +67,6 @@ struct MeasureJob {
 // The jobs of `to_measure`, in the same order.
 std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, const kernels::RevisionSources& base,
                                      const kernels::RevisionSources& head, std::span<const KernelCase> cases);
-
-// Sees each kernel's outcome as it is decided: a measurement, or why it was not measured (the
-// reason policy.on_unverified is applied with). A plan's shard records them (plan/shard_results.hpp).
-using MeasureObserver = std::function<void(std::size_t entry, const Result<bench::Measurement>& outcome)>;
 
 // measure_in_pr over jobs instead of an analysis: what a plan's shard runs.
 void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> jobs, const std::filesystem::path& ledger,

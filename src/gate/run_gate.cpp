@@ -84,7 +84,7 @@ Result<GateResult> run_gate(GateInputs inputs, const Settings& settings, Outside
   }
   measure_in_pr(run, result.to_measure,
                 {inputs.base_sources, inputs.head_sources, settings.ledger,
-                 head_code.runs ? inputs.no_bench : head_code.no_bench()},
+                 head_code.runs ? inputs.no_bench : head_code.no_bench(), inputs.observe},
                 settings,
                 outside);
   warn_of_spent_deadline(run, outside.deadline, outside.console.warnings);

@@ -39,6 +39,7 @@ struct GateInputs {
   // compiler, and --bench measures trusted forecasts too (the user asked for the measurement).
   bool settle_unchanged = false;
   bool measure_trusted = false;
+  MeasureObserver observe = {};  // bench: hears the measurement it prints
 };
 
 enum class GateStop { after_measuring, after_policy };

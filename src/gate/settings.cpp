@@ -11,7 +11,7 @@ std::filesystem::path ledger_path(const config::Config& config, const std::files
 
 MeasureSettings measure_settings(const config::Config& config) {
   return {config.string_value("policy.on_unverified") == "fail", config.boolean_value("policy.fail_on_inconclusive"),
-          config.number_value("policy.gpu_budget_seconds")};
+          config.number_value("policy.gpu_budget_seconds"), config.string_value("policy.on_borderline") == "fail"};
 }
 
 Settings read_settings(const config::Config& config, const std::filesystem::path& repository_root) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <optional>
 #include <chrono>
 #include <vector>
 
@@ -47,6 +48,7 @@ Result<Measurement> measure_in_child(const ChildRequest& request) {
   if (!pair.capture.empty()) argv.insert(argv.end(), {"--capture", pair.capture});
   if (request.config) argv.insert(argv.end(), {"--config", *request.config});
   if (request.confirming) argv.emplace_back("--confirming");
+  if (request.extended) argv.emplace_back("--extended");
   const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(request.timeout_seconds * 1000));
   const auto start = std::chrono::steady_clock::now();
   auto child = run_process(argv, {.working_directory = request.working_directory, .timeout = timeout});
@@ -74,9 +76,9 @@ Result<Measurement> measure_in_child(const ChildRequest& request) {
   return bench::parse_measurement_json(child->out);
 }
 
-Result<Measurement> measure_confirmed(const ChildRequest& request,
-                                      const std::function<void(std::string_view)>& progress) {
-  auto measurement = measure_in_child(request);
+Result<Measurement> measure_confirmed(const ChildRequest& request, const std::function<void(std::string_view)>& progress,
+                                      const MeasureOneProcess& measure) {
+  auto measurement = measure(request);
   if (!measurement || measurement->verdict != Verdict::regression) return measurement;
   // The second process exists to catch a bias of the first process's own (where its buffers and
   // modules landed); a regression beyond the tolerance by more than any such bias is settled.
@@ -93,25 +95,50 @@ Result<Measurement> measure_confirmed(const ChildRequest& request,
   // (which also sets its inputs up) and spends the rest on timing.
   ChildRequest confirmation = request;
   confirmation.confirming = true;
-  auto second = measure_in_child(confirmation);
+  auto second = measure(confirmation);
   if (!second) return std::unexpected(second.error());
   measurement->gpu_seconds += second->gpu_seconds;
   measurement->regression_checks = 2;
   if (second->verdict == Verdict::regression) return measurement;
-  // Two processes disagree: the slowdown sits near the tolerance, or one process was biased.
+  // A second process that decided nothing: the slowdown sits near the tolerance, where more rounds
+  // narrow the interval to a decision. A third process gets them, before anything is called
+  // borderline.
+  std::optional<Result<Measurement>> third;
+  if (second->verdict == Verdict::inconclusive) {
+    if (progress) progress("the confirmation straddled the tolerance: measuring again with more rounds...");
+    ChildRequest extended = confirmation;
+    extended.extended = true;
+    third = measure(extended);
+    if (!*third) return std::unexpected(third->error());
+    measurement->gpu_seconds += (*third)->gpu_seconds;
+    measurement->regression_checks = 3;
+    if ((*third)->verdict == Verdict::regression) {
+      measurement->notes.push_back(fmt::format(
+          "confirmed by a third process with four times the rounds ({}), after a second straddled the tolerance ({})",
+          bench::slowdown_text((*third)->interval), bench::slowdown_text(second->interval)));
+      return measurement;
+    }
+  }
+  const Measurement& last = third ? **third : *second;
+  // The processes disagree: the slowdown sits near the tolerance, or one process was biased.
   // Neither is a regression at the method's confidence, and neither is a pass: inconclusive,
-  // which the gate fails only under policy.fail_on_inconclusive.
+  // which the gate treats as policy.on_borderline says.
   measurement->notes.push_back(fmt::format("a second process measured {} ({:.4f}x)",
                                            bench::verdict_name(second->verdict), second->interval.speedup));
-  // Pooling the two processes' rounds into one interval was rejected: it would average a process
+  if (third)
+    measurement->notes.push_back(fmt::format("a third process, with four times the rounds, measured {} ({:.4f}x)",
+                                             bench::verdict_name(last.verdict), last.interval.speedup));
+  // Pooling the processes' rounds into one interval was rejected: it would average a process
   // bias away instead of testing for it, which is what the second process is for.
-  if (second->verdict == Verdict::failed)
-    measurement->reason = "the regression was not confirmed: the fresh process failed: " + second->reason;
+  if (last.verdict == Verdict::failed)
+    measurement->reason = "the regression was not confirmed: the fresh process failed: " + last.reason;
   else
-    measurement->reason = fmt::format("borderline: the first process measured {}, a fresh process {} ({}); the "
-                                      "regression was not confirmed",
+    measurement->reason = fmt::format("borderline: the first process measured {}, {} {} ({}); the regression was not "
+                                      "confirmed",
                                       bench::slowdown_text(measurement->interval),
-                                      bench::slowdown_text(second->interval), bench::verdict_name(second->verdict));
+                                      third ? "a fresh process straddled the tolerance, and a third with more rounds"
+                                            : "a fresh process",
+                                      bench::slowdown_text(last.interval), bench::verdict_name(last.verdict));
   measurement->verdict = Verdict::inconclusive;
   return measurement;
 }

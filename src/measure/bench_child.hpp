@@ -24,6 +24,9 @@ struct ChildRequest {
   double timeout_seconds = 300;       // bench.timeout_seconds
   // A regression's confirmation: outputs compared on one seed, not two (`--confirming`).
   bool confirming = false;
+  // A borderline's third measurement (`--extended`): four times the rounds and twice the GPU
+  // budget, so an interval that straddled the tolerance can narrow to a decision.
+  bool extended = false;
 };
 
 // One measurement in a fresh child. A crash or a timeout is a `failed` measurement; an Error
@@ -33,10 +36,15 @@ Result<bench::Measurement> measure_in_child(const ChildRequest& request);
 
 // measure_in_child, and a regression measured again in a second fresh process before it is
 // believed, unless its whole interval lies beyond the tolerance by more
-// than a process-level bias could make (bench::beyond_process_bias; a note says so). Unconfirmed,
-// it becomes `inconclusive` with a "borderline: ..." reason that gives both processes' figures.
-// GPU seconds add up over both. `progress` (may be empty) hears "confirming ..." before the second.
+// than a process-level bias could make (bench::beyond_process_bias; a note says so). A second
+// process that decides nothing (its interval straddles the tolerance) is followed by a third with
+// more rounds (ChildRequest::extended): a regression there confirms the first. Unconfirmed, it
+// becomes `inconclusive` with a "borderline: ..." reason that gives every process's figures.
+// GPU seconds add up over all. `progress` (may be empty) hears "confirming ..." before each.
+// `measure` is how one process is measured (measure_in_child; a test's stand-in).
+using MeasureOneProcess = std::function<Result<bench::Measurement>(const ChildRequest&)>;
 Result<bench::Measurement> measure_confirmed(const ChildRequest& request,
-                                             const std::function<void(std::string_view)>& progress = {});
+                                             const std::function<void(std::string_view)>& progress = {},
+                                             const MeasureOneProcess& measure = measure_in_child);
 
 }  // namespace kforecast::measure

@@ -12,9 +12,9 @@
 namespace kforecast::plan {
 namespace {
 
-constexpr std::array<std::string_view, 7> judgement_keys{
+constexpr std::array<std::string_view, 8> judgement_keys{
     "policy.max_p_regression", "policy.min_confidence", "policy.on_unverified", "policy.fail_on_inconclusive",
-    "bench.tolerance",         "bench.confidence",      "report.format"};
+    "policy.on_borderline",    "bench.tolerance",       "bench.confidence",     "report.format"};
 
 constexpr std::array<std::string_view, 3> limit_keys{"policy.gpu_budget_seconds", "bench.max_gpu_seconds",
                                                      "bench.timeout_seconds"};

@@ -182,6 +182,33 @@ TEST_CASE("unit builds: at most max_units units, nearest first, the rest named i
   CHECK(scenario.compiler.calls == 2);
 }
 
+TEST_CASE("unit builds: a kernel whose units were left out for time is still measured in nvcc's build") {
+  // Past compile.max_units, 18 of 50 kernels were measured in NVRTC's build: not the one the
+  // project ships, and said nowhere. Their units' contexts still give nvcc's arguments.
+  Scenario scenario;
+  const kernels::RevisionSources base(scenario.base_files), head(scenario.head_files);
+  const auto changed = kernel_changes::find_changed_kernels(base, head, {}, {"k.cuh"}).kernels;
+  const auto over_budget = scenario.build(nullptr, std::chrono::seconds(0));
+  const auto by_budget = compare_unit_builds(over_budget, changed, "sm_90");
+  REQUIRE(by_budget.kernels.size() == 1);
+  CHECK_FALSE(by_budget.kernels[0].outcome.has_value());
+  REQUIRE(by_budget.kernels[0].build_arguments.has_value());
+  CHECK(by_budget.kernels[0].build_arguments->head == std::vector<std::string>{"-DX"});
+
+  scenario.contexts_asked.clear();
+  const auto capped = scenario.build(nullptr, std::chrono::seconds(60), 1, 1);
+  CHECK(std::ranges::count(scenario.contexts_asked, "b.cu") == 2);  // the unit over the cap: both revisions
+  CHECK(capped.units[1].head_context.arguments == std::vector<std::string>{"-DX"});
+
+  // A unit whose context says it cannot be compiled here gives no build to measure in.
+  scenario.base_files.erase("b.cu");
+  scenario.head_files.erase("b.cu");
+  scenario.unavailable_unit = "a.cu";
+  const auto unavailable = scenario.build(nullptr, std::chrono::seconds(0));
+  REQUIRE(unavailable.units.size() == 1);
+  CHECK_FALSE(compare_unit_builds(unavailable, changed, "sm_90").kernels[0].build_arguments.has_value());
+}
+
 TEST_CASE("unit builds: a kernel that only unbuilt units reach names the first few, not all") {
   // A header reached by a hundred units: the note was one entry per unit.
   UnitBuilds builds;

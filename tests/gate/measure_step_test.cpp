@@ -142,6 +142,22 @@ TEST_CASE("measure step: each measured verdict gives its kernel verdict") {
   CHECK(e.verdict == report::KernelVerdict::fail);
 }
 
+TEST_CASE("measure step: a borderline slowdown follows policy.on_borderline, not policy.fail_on_inconclusive") {
+  auto borderline = measured(bench::Verdict::inconclusive, 0.975, 2);
+  borderline.reason = "borderline: the first process measured 2.6% slower, a fresh process 1.8% slower (same); the "
+                      "regression was not confirmed";
+  const MeasureSettings warn_borderline{false, true, 0, false};  // fail_on_inconclusive does not reach it
+  auto e = entry("k", sure_of(0.6, 0.2));
+  apply_measurement(e, borderline, warn_borderline);
+  CHECK(e.verdict == report::KernelVerdict::warn);
+  CHECK_THAT(e.notes.back(), Contains("borderline:") && Contains("(policy.on_borderline = warn)"));
+  const MeasureSettings fail_borderline{false, false, 0, true};
+  e = entry("k", sure_of(0.6, 0.2));
+  apply_measurement(e, borderline, fail_borderline);
+  CHECK(e.verdict == report::KernelVerdict::fail);
+  CHECK_THAT(e.notes.back(), Contains("(policy.on_borderline = fail)"));
+}
+
 TEST_CASE("measure step: a broken base leaves the kernel unverified, a head that broke the guard zones fails") {
   const MeasureSettings lenient{false, false, 0};
   const MeasureSettings strict_unverified{true, false, 0};
