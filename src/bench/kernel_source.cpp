@@ -102,9 +102,13 @@ Result<PreparedKernel> prepare_kernel(const KernelSource& source, std::string_vi
   if (kernel.find('<') != std::string_view::npos) {
     if (found->template_parameters.empty())
       return usage_error(fmt::format("{}: kernel '{}' is not a template; drop the <...>", source.path, base));
+    // "ns::tiled<64>" as given (the gate names an instantiation the project's build made), or
+    // "tiled<64>" for the kernel of that name in its namespace.
     const auto scope_end = found->qualified_name.rfind("::");
+    const bool qualified = base == found->qualified_name;
     prepared.name_expression =
-        (scope_end == std::string::npos ? "" : found->qualified_name.substr(0, scope_end + 2)) + std::string(kernel);
+        (scope_end == std::string::npos || qualified ? "" : found->qualified_name.substr(0, scope_end + 2)) +
+        std::string(kernel);
   } else if (!found->template_parameters.empty()) {
     const auto open = found->instantiations.empty() ? std::string::npos : found->instantiations.front().find('<');
     if (open == std::string::npos)

@@ -29,6 +29,8 @@ struct KernelCodeVerdict {
   std::vector<std::string> units;  // the translation units whose builds were compared (nvcc)
   // The unit's context at each revision where nvcc built it at both (gate/kernel_case.hpp).
   std::optional<BuildArguments> build_arguments;
+  // An instantiation of a template kernel the unit built at each revision ("tiled<64>"), or "".
+  Instances instances;
 };
 
 struct IdenticalCodeContext {

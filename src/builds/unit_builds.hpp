@@ -25,6 +25,14 @@ struct BuildArguments {
   friend bool operator==(const BuildArguments&, const BuildArguments&) = default;
 };
 
+// A template kernel's instantiation a unit built at each revision, as a name expression
+// ("tiled<64>", "ns::gemm<128, 8>"): what the measuring child instantiates where the kernel's own
+// file names none (a template in a header, instantiated by the runner that launches it).
+struct Instances {
+  std::string base, head;
+  friend bool operator==(const Instances&, const Instances&) = default;
+};
+
 // The compile context of one unit at one revision: nvcc's arguments and where they came from.
 struct UnitContext {
   std::vector<std::string> arguments;  // -I (relative to the repository), -D, -std=, flags

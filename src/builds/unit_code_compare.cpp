@@ -89,6 +89,7 @@ struct UnitFinding {
   std::vector<std::string> names;  // instantiations compared
   std::string note;
   std::string missing_context;
+  Instances instances;  // one instantiation the unit built at each revision
 };
 
 // The log from its first error on (warnings before it, such as a project's `#warning`s about
@@ -193,6 +194,12 @@ UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, cons
   if (base.empty() && head.empty()) return finding;  // this unit does not build the kernel
   const auto pairs = base_name == head_name ? cubin::pair_kernels(base, head) : pair_renamed(base, head);
   finding.outcome = CodeComparison::identical;
+  // The instantiation to measure where the kernel's own file names none: one the project builds.
+  if (!pairs.paired.empty())
+    finding.instances = {display_name(*pairs.paired.front().base), display_name(*pairs.paired.front().head)};
+  else
+    finding.instances = {pairs.removed.empty() ? "" : display_name(*pairs.removed.front()),
+                         pairs.added.empty() ? "" : display_name(*pairs.added.front())};
   for (const auto& pair : pairs.paired) {
     finding.names.push_back(display_name(*pair.head));
     if (auto difference = cubin::kernel_difference(*pair.base, *pair.head); difference && finding.note.empty()) {
@@ -317,6 +324,7 @@ UnitCodeVerdicts compare_unit_builds(const UnitBuilds& builds, const std::vector
     verdict.missing_context = best.missing_context;
     verdict.note = best.note;
     verdict.units = units;
+    verdict.instances = best.instances;
     if (best_unit != nullptr && best_unit->base.state == SideBuild::State::compiled &&
         best_unit->head.state == SideBuild::State::compiled)
       verdict.build_arguments = BuildArguments{best_unit->base_context.arguments, best_unit->head_context.arguments};

@@ -180,7 +180,8 @@ Result<std::vector<std::size_t>> review_changed_kernels(GateRun& run, ReviewInpu
   for (std::size_t i = 0; i < changed.size(); ++i) {
     auto entry = entry_for(changed[i], code.empty() ? nullptr : &code[i], arch, no_compiler);
     run.cases.push_back({std::move(changed[i]), std::move(entry), {},
-                         code.empty() ? std::nullopt : code[i].build_arguments});
+                         code.empty() ? std::nullopt : code[i].build_arguments,
+                         code.empty() ? builds::Instances{} : code[i].instances});
   }
   std::vector<std::size_t> to_forecast;
   for (std::size_t i = 0; i < run.cases.size(); ++i)

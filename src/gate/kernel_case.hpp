@@ -27,6 +27,8 @@ struct KernelCase {
   std::optional<report::ForecastEntry> second_opinion;
   // Set where nvcc built the kernel's unit at both revisions; nullopt: NVRTC builds it to measure.
   std::optional<builds::BuildArguments> build_arguments;
+  // A template kernel's instantiation that unit built at each revision (builds::Instances).
+  builds::Instances instances;
 };
 
 struct GateRun {

@@ -89,8 +89,24 @@ Result<std::string> write_side(const MeasureSide& side, const fs::path& root) {
 // One revision's texts as the jobs hold them: each file copied once, however many kernels it has.
 using SharedFiles = std::map<std::string, SharedText, std::less<>>;
 
-MeasureSide side_of(const kernels::RevisionSources& sources, const kernel_changes::KernelSite& site, SharedFiles& shared) {
-  MeasureSide side{site.file, site.qualified_name, {}};
+// The name to measure a kernel by: its own, or for a template its file instantiates nowhere (a
+// header's, launched by a runner), the instantiation the project's build made (`instance`).
+std::string measured_name(const kernels::RevisionSources& sources, const kernel_changes::KernelSite& site,
+                          const std::string& instance) {
+  if (instance.empty() || instance.find('<') == std::string::npos || !sources.files().contains(site.file))
+    return site.qualified_name;
+  for (const auto& function : sources.scanned(site.file).functions)
+    if (function.qualified_name == site.qualified_name && !function.template_parameters.empty()) {
+      const bool own = std::ranges::any_of(function.instantiations,
+                                           [](const std::string& text) { return text.find('<') != std::string::npos; });
+      return own ? site.qualified_name : instance;
+    }
+  return site.qualified_name;
+}
+
+MeasureSide side_of(const kernels::RevisionSources& sources, const kernel_changes::KernelSite& site, SharedFiles& shared,
+                    const std::string& instance) {
+  MeasureSide side{site.file, measured_name(sources, site, instance), {}};
   for (const auto& file : sources.closure(site.file)) {
     const auto found = sources.files().find(file);
     if (found == sources.files().end()) continue;
@@ -133,7 +149,8 @@ std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, co
     const auto& kernel = cases[index].kernel;
     MeasureJob job{index, kernel.base && kernel.head, {}, {}};
     if (job.complete)
-      job.base = side_of(base, *kernel.base, base_files), job.head = side_of(head, *kernel.head, head_files);
+      job.base = side_of(base, *kernel.base, base_files, cases[index].instances.base),
+      job.head = side_of(head, *kernel.head, head_files, cases[index].instances.head);
     if (job.complete && cases[index].build_arguments) {
       job.base.build_arguments = cases[index].build_arguments->base;
       job.head.build_arguments = cases[index].build_arguments->head;
@@ -298,6 +315,11 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
             "then {}",
             job.head.kernel, job.head.file, shell_word(job.head.file + ":" + job.head.kernel), job.head.kernel,
             how_to_measure(entry, run.base)));
+      // A template no file instantiates and no compiled unit built is not a spec's fault.
+      if (message.find("is a template") != std::string::npos)
+        return usage_error(fmt::format("it cannot be measured: {} (no unit that nvcc built for this run instantiates it; "
+                                       "where nvcc is found, the units that launch it give the instantiation)",
+                                       message));
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
     } else if (!prepared->replay.captures.empty()) {
       pair.capture = prepared->replay.path;  // the child replays the captures found here

@@ -125,6 +125,22 @@ TEST_CASE("bench: a template kernel named without arguments takes its first inst
   CHECK(not_template.error().message.find("is not a template") != std::string::npos);
 }
 
+TEST_CASE("bench: a namespaced template kernel is named with or without its namespace") {
+  // The gate names a header's template by the instantiation the project's build made, qualified
+  // ("ns::tiled<64>"); it became "ns::ns::tiled<64>", which names no kernel.
+  const KernelSource source{"tiled.cuh", "tiled.cuh",
+                            "namespace ns {\ntemplate <int N> __global__ void tiled(float* p) { p[threadIdx.x] *= N; }\n}\n"};
+  auto qualified = prepare_kernel(source, "ns::tiled<64>", available);
+  if (!qualified) FAIL(qualified.error().message);
+  CHECK(qualified->name_expression == "ns::tiled<64>");
+  auto short_name = prepare_kernel(source, "tiled<32>", available);
+  if (!short_name) FAIL(short_name.error().message);
+  CHECK(short_name->name_expression == "ns::tiled<32>");
+  auto uninstantiated = prepare_kernel(source, "ns::tiled", available);
+  REQUIRE_FALSE(uninstantiated.has_value());
+  CHECK(uninstantiated.error().message.find("name an instantiation") != std::string::npos);
+}
+
 TEST_CASE("bench: the runner's spin kernel compiles") {
   kforecast::cuda::CompileRequest request;
   request.source = std::string(runner_support_source());

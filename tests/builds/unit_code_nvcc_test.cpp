@@ -109,6 +109,10 @@ TEST_CASE("nvcc units: a renaming edit of a template kernel instantiated only fr
   CHECK(*tiled.outcome == CodeComparison::identical);
   // Both instantiations: the one launched directly and the one passed to a launch helper.
   CHECK(tiled.names == std::vector<std::string>{"tiled<32>", "tiled<64>"});
+  // The header instantiates it nowhere: these are what its measurement is built at.
+  INFO(tiled.instances.base << " / " << tiled.instances.head);
+  CHECK(tiled.instances.base == tiled.instances.head);
+  CHECK(std::ranges::find(tiled.names, tiled.instances.head) != tiled.names.end());
   CHECK(tiled.compiled_by.find("unit src/runner.cu, context a test's") != std::string::npos);
   CHECK(verdicts.unreported.empty());
 }
