@@ -56,9 +56,10 @@ std::string measurement_json(const Measurement& m, Detail detail) {
   json += fmt::format(
       ", \"reason\": {}, \"blame\": {}, \"tolerance\": {}, \"confidence\": {}, \"rounds\": {}, \"driver\": {}, "
       "\"flush\": {}, \"sm_clock_median_mhz\": {}, \"sm_clock_min_mhz\": {}, \"throttle_reasons\": {}, "
-      "\"regression_checks\": {}",
+      "\"regression_checks\": {}, \"wall_seconds\": {}",
       json_string(m.reason), m.verdict == Verdict::failed ? json_string(blame_name(m.blame)) : "null", number(m.tolerance), number(m.confidence), m.interval.rounds, json_string(m.driver),
-      json_string(m.flush), m.sm_clock_median_mhz, m.sm_clock_min_mhz, m.throttle_reasons, m.regression_checks);
+      json_string(m.flush), m.sm_clock_median_mhz, m.sm_clock_min_mhz, m.throttle_reasons, m.regression_checks,
+      number(m.wall_seconds, 4));
   json += ", \"notes\": [";
   for (std::size_t i = 0; i < m.notes.size(); ++i) json += (i ? ", " : "") + json_string(m.notes[i]);
   json += "], \"sizes\": [";
@@ -134,6 +135,7 @@ Result<Measurement> parse_measurement_json(std::string_view text) {
   m.t_head_us = real("t_head_us", 0);
   m.gpu = text_of("gpu");
   m.gpu_seconds = real("gpu_seconds", 0);
+  m.wall_seconds = real("wall_seconds", 0);
   m.reason = text_of("reason");
   if (text_of("blame") == blame_name(Blame::reference)) m.blame = Blame::reference;
   m.tolerance = real("tolerance", 0.02);

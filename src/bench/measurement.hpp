@@ -58,6 +58,10 @@ struct Measurement {
   // From the first module load to the result: modules, buffers, correctness, warm-up, rounds. The
   // compiles (NVRTC, or the project's nvcc) finish before it starts and are not counted.
   double gpu_seconds = 0;
+  // What the decision cost a runner in wall time: every measuring process from its start to its
+  // result (the compiles, process start-up and the fresh processes of a confirmation included);
+  // set by the parent (measure/bench_child.hpp), 0 from a measuring process itself.
+  double wall_seconds = 0;
   std::string reason;  // why failed or inconclusive; empty otherwise
   Blame blame = Blame::candidate;  // of a failed verdict
   double tolerance = 0.02;

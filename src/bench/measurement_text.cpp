@@ -49,7 +49,8 @@ std::string measurement_text(const Measurement& m, std::string_view candidate, s
   if (m.sm_clock_median_mhz > 0)
     line("clocks", fmt::format("SM {} MHz median, {} MHz lowest block; throttle reasons 0x{:x}", m.sm_clock_median_mhz,
                                m.sm_clock_min_mhz, m.throttle_reasons));
-  line("gpu time", fmt::format("{:.2f} s{}", m.gpu_seconds,
+  line("gpu time", fmt::format("{:.2f} s{}{}", m.gpu_seconds,
+                               m.wall_seconds > 0 ? fmt::format(", wall {:.2f} s", m.wall_seconds) : std::string(),
                                m.regression_checks > 1 ? " (regression re-measured in a fresh process)" : ""));
   for (const auto& note : m.notes) line("note", note);
   return out;

@@ -37,6 +37,7 @@ report::MeasurementEntry measurement_entry(const bench::Measurement& m) {
   entry.verdict = std::string(bench::verdict_name(m.verdict));
   entry.gpu = m.gpu;
   entry.gpu_seconds = m.gpu_seconds;
+  entry.wall_seconds = m.wall_seconds;
   entry.reason = m.reason;
   return entry;
 }
@@ -137,6 +138,7 @@ MeasureOutcome measure_kernels(std::span<KernelCase> cases, std::span<const std:
     }
     apply_measurement(entry, *measurement, settings);
     outcome.spent_seconds += measurement->gpu_seconds;
+    outcome.wall_seconds += measurement->wall_seconds;
     ++outcome.measured;
   }
   return outcome;
@@ -150,6 +152,7 @@ void leave_unmeasured(std::span<KernelCase> cases, std::span<const std::size_t> 
 report::GpuTime gpu_time(std::span<const KernelCase> cases, const MeasureOutcome& outcome, std::string note) {
   report::GpuTime time;
   time.spent_seconds = outcome.spent_seconds;
+  time.wall_seconds = outcome.wall_seconds;
   time.measured = outcome.measured;
   time.note = std::move(note);
   std::vector<double> costs;

@@ -52,6 +52,7 @@ struct MeasureOutcome {
   double spent_seconds = 0;  // GPU seconds of every measurement taken
   std::size_t measured = 0;
   std::size_t over_budget = 0;  // left unmeasured because the budget was spent
+  double wall_seconds = 0;      // the measurements' wall time, every measuring process from its start
 };
 
 // Measures `to_measure` in measurement_order until the budget is spent (checked before each

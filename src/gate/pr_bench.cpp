@@ -350,7 +350,8 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   const MeasureOutcome outcome = measure_kernels(run.cases, to_measure, settings.measure, measure, &outside.deadline);
   run.gpu_time = gpu_time(run.cases,
                           {outcome.spent_seconds + harness_outcome.spent_seconds,
-                           outcome.measured + harness_outcome.measured, outcome.over_budget + harness_outcome.over_budget},
+                           outcome.measured + harness_outcome.measured, outcome.over_budget + harness_outcome.over_budget,
+                           outcome.wall_seconds + harness_outcome.wall_seconds},
                           "");
   if (outcome.measured > 0)
     run.notes.push_back(fmt::format("measured {} kernel{} on the GPU; ledger: {}", outcome.measured,

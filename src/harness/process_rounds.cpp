@@ -121,6 +121,7 @@ Result<bench::Measurement> measure_in_rounds(const RunProgram& run, const RoundS
   measurement.confidence = settings.confidence;
   measurement.gpu = source;
   measurement.gpu_seconds = seconds;
+  measurement.wall_seconds = seconds;  // the harness runs are the decision's wall too
   measurement.flush = "not applicable: the harness times its own runs";
   std::vector<bench::SpeedupInterval> intervals;
   std::vector<bench::Verdict> verdicts;

@@ -59,6 +59,7 @@ Result<Measurement> measure_in_child(const ChildRequest& request) {
         "hangs, or a limit too low for this spec",
         request.timeout_seconds));
     failed.gpu_seconds = seconds;
+    failed.wall_seconds = seconds;
     return failed;
   }
   if (child->exit_status == 2 || child->exit_status == 3)
@@ -71,9 +72,12 @@ Result<Measurement> measure_in_child(const ChildRequest& request) {
                                   : fmt::format("exited with status {}", status),
                     trimmed(last_lines(child->err, 5))));
     failed.gpu_seconds = seconds;
+    failed.wall_seconds = seconds;
     return failed;
   }
-  return bench::parse_measurement_json(child->out);
+  auto measurement = bench::parse_measurement_json(child->out);
+  if (measurement) measurement->wall_seconds = seconds;
+  return measurement;
 }
 
 Result<Measurement> measure_confirmed(const ChildRequest& request, const std::function<void(std::string_view)>& progress,
@@ -98,6 +102,7 @@ Result<Measurement> measure_confirmed(const ChildRequest& request, const std::fu
   auto second = measure(confirmation);
   if (!second) return std::unexpected(second.error());
   measurement->gpu_seconds += second->gpu_seconds;
+  measurement->wall_seconds += second->wall_seconds;
   measurement->regression_checks = 2;
   if (second->verdict == Verdict::regression) return measurement;
   // A second process that decided nothing: the slowdown sits near the tolerance, where more rounds
@@ -111,6 +116,7 @@ Result<Measurement> measure_confirmed(const ChildRequest& request, const std::fu
     third = measure(extended);
     if (!*third) return std::unexpected(third->error());
     measurement->gpu_seconds += (*third)->gpu_seconds;
+    measurement->wall_seconds += (*third)->wall_seconds;
     measurement->regression_checks = 3;
     if ((*third)->verdict == Verdict::regression) {
       measurement->notes.push_back(fmt::format(

@@ -35,9 +35,10 @@ std::string verdict_reason(const KernelEntry& entry) {
 
 std::string gpu_time_text(const GpuTime& time) {
   std::string text = time.measured == 0 ? "GPU time: none spent"
-                                        : fmt::format("GPU time: {:.1f} s spent measuring {} of {} changed kernel{}",
+                                        : fmt::format("GPU time: {:.1f} s spent measuring {} of {} changed kernel{} "
+                                                      "({:.1f} s of wall time)",
                                                       time.spent_seconds, time.measured, time.measurable,
-                                                      time.measurable == 1 ? "" : "s");
+                                                      time.measurable == 1 ? "" : "s", time.wall_seconds);
   if (time.saved_seconds && time.per_kernel_seconds)
     text += fmt::format(
         "; {} against measuring all {} (estimated at {:.1f} s each, the median of this run's "

@@ -53,11 +53,11 @@ std::string measurement_object(const std::optional<MeasurementEntry>& measuremen
       "{{\n        \"speedup\": {},\n        \"ci_low\": {},\n        \"ci_high\": {},\n"
       "        \"bin\": {},\n        \"verdict\": {},\n        \"t_base_us\": {},\n"
       "        \"t_head_us\": {},\n        \"gpu\": {},\n        \"gpu_seconds\": {},\n"
-      "        \"reason\": {}\n      }}",
+      "        \"wall_seconds\": {},\n        \"reason\": {}\n      }}",
       timed_number(measurement->speedup), timed_number(measurement->ci_low), timed_number(measurement->ci_high),
       timed ? std::to_string(measurement->bin) : "null", json_string(measurement->verdict),
       timed_number(measurement->t_base_us), timed_number(measurement->t_head_us), json_string(measurement->gpu), finite_number(measurement->gpu_seconds),
-      json_string(measurement->reason));
+      finite_number(measurement->wall_seconds), json_string(measurement->reason));
 }
 
 std::string optional_number(const std::optional<double>& value) { return value ? finite_number(*value) : "null"; }
@@ -68,9 +68,9 @@ std::string gpu_time_member(const std::optional<GpuTime>& time) {
   if (!time) return "";
   return fmt::format(
       "  \"gpu_time\": {{\"spent_seconds\": {}, \"measured\": {}, \"measurable\": {}, "
-      "\"per_kernel_seconds\": {}, \"saved_seconds\": {}, \"note\": {}}},\n",
+      "\"per_kernel_seconds\": {}, \"saved_seconds\": {}, \"note\": {}, \"wall_seconds\": {}}},\n",
       finite_number(time->spent_seconds), time->measured, time->measurable, optional_number(time->per_kernel_seconds),
-      optional_number(time->saved_seconds), json_string(time->note));
+      optional_number(time->saved_seconds), json_string(time->note), finite_number(time->wall_seconds));
 }
 
 class JsonWriter final : public Writer {

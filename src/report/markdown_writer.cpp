@@ -87,14 +87,14 @@ class MarkdownWriter final : public Writer {
       if (!entry.measurement) continue;
       const MeasurementEntry& m = *entry.measurement;
       measurements += fmt::format(
-          "| {} | {} | {} | {} | {:.2f} |\n", cell_code(entry.name), speedup_text(m),
+          "| {} | {} | {} | {} | {:.2f} | {:.1f} |\n", cell_code(entry.name), speedup_text(m),
           m.base_broken ? std::string("base broken, head not judged") : text(m.verdict),
           m.t_base_us > 0 ? fmt::format("{:.2f} us -> {:.2f} us", m.t_base_us, m.t_head_us) : std::string("-"),
-          m.gpu_seconds);
+          m.gpu_seconds, m.wall_seconds);
     }
     if (!measurements.empty())
-      out() << "\n| kernel | measured speedup [interval] | measured | time per launch (base -> head) | GPU s |\n"
-               "|---|---|---|---|---|\n"
+      out() << "\n| kernel | measured speedup [interval] | measured | time per launch (base -> head) | GPU s | wall s |\n"
+               "|---|---|---|---|---|---|\n"
             << measurements;
     if (report.gpu_time) out() << "\n" << text(gpu_time_text(*report.gpu_time)) << "\n";
     // Every note, folded; a note all kernels share (a machine-wide condition) is listed once.

@@ -54,6 +54,7 @@ struct MeasurementEntry {
   // Failed because the base is broken (it faulted or wrote outside a buffer): the head is not
   // judged, and the kernel is unverified.
   bool base_broken = false;
+  double wall_seconds = 0;  // the decision's wall time, every measuring process (bench::Measurement)
 };
 
 // The GPU time of a run, for the report's footer. `saved_seconds` is an estimate: every changed
@@ -71,6 +72,7 @@ struct GpuTime {
   // measured ("no GPU here (libcuda.so.1 not found ...)"): the terminal view says it once, and each
   // kernel's reason, which repeats it, then refers to it.
   std::string unavailable;
+  double wall_seconds = 0;  // the measurements' wall time, beside the GPU time (a runner pays for the wall)
 };
 
 struct KernelEntry {

@@ -118,10 +118,12 @@ class TerminalWriter final : public Writer {
   // What settled the kernel, in a few words: the measurement, the forecast, or nothing.
   static std::string outcome(const KernelEntry& entry) {
     if (entry.measurement && entry.measurement->verdict == "failed")
-      return fmt::format("failed, {:.2f} GPU-s", entry.measurement->gpu_seconds);
+      return fmt::format("failed, {:.2f} GPU-s, {:.1f} s wall", entry.measurement->gpu_seconds,
+                         entry.measurement->wall_seconds);
     if (entry.measurement)
-      return fmt::format("{} {}, {:.2f} GPU-s", entry.measurement->verdict, speedup_text(*entry.measurement),
-                         entry.measurement->gpu_seconds);
+      return fmt::format("{} {}, {:.2f} GPU-s, {:.1f} s wall", entry.measurement->verdict,
+                         speedup_text(*entry.measurement), entry.measurement->gpu_seconds,
+                         entry.measurement->wall_seconds);
     // The most probable bin with its probability: "minor slowdown" alone read as a prediction
     // where the model had next to no evidence (20%, against 12.5% for a uniform guess).
     if (entry.forecast)

@@ -36,6 +36,7 @@ bench::Measurement slower(double speedup, Verdict verdict, double low, double hi
   auto m = measured(verdict, speedup, 0.1);
   m.interval = {speedup, low, high, 16};
   m.tolerance = 0.02;
+  m.wall_seconds = 1.5;  // as measure_in_child sets it
   return m;
 }
 
@@ -51,6 +52,7 @@ TEST_CASE("bench child: a regression the second process confirms is a regression
   CHECK(p.asked[1].confirming);
   CHECK_FALSE(p.asked[1].extended);
   CHECK(m->gpu_seconds == Approx(0.2));
+  CHECK(m->wall_seconds == Approx(3.0));  // a runner pays for both processes' wall
 }
 
 TEST_CASE("bench child: a confirmation that straddles the tolerance gets a third process with more rounds") {
@@ -65,6 +67,7 @@ TEST_CASE("bench child: a confirmation that straddles the tolerance gets a third
     CHECK(p.asked[2].extended);
     CHECK(p.asked[2].confirming);
     CHECK(m->gpu_seconds == Approx(0.3));
+    CHECK(m->wall_seconds == Approx(4.5));
     CHECK_THAT(m->notes.back(), Contains("confirmed by a third process with four times the rounds"));
   }
   SECTION("or does not: borderline, with every process's figure") {

@@ -62,16 +62,17 @@ inline Report measured_report() {
   };
   report.kernels.push_back(
       measured("faster_k", 10, KernelVerdict::pass,
-               {1.031, 1.012, 1.049, 5, "faster", 118.2, 114.6, "NVIDIA H100 80GB HBM3", 4.1, ""}));
+               {1.031, 1.012, 1.049, 5, "faster", 118.2, 114.6, "NVIDIA H100 80GB HBM3", 4.1, "", false, 5.3}));
   report.kernels.push_back(
       measured("slower_k", 20, KernelVerdict::fail,
-               {0.251, 0.248, 0.254, 2, "regression", 10, 39.8, "NVIDIA H100 80GB HBM3", 3.2, ""}));
+               {0.251, 0.248, 0.254, 2, "regression", 10, 39.8, "NVIDIA H100 80GB HBM3", 3.2, "", false, 6.9}));
   report.kernels.push_back(measured(
       "wrong_k", 30, KernelVerdict::fail,
-      {0, 0, 0, 0, "failed", 0, 0, "NVIDIA H100 80GB HBM3", 0.6, "the candidate disagrees with the reference"}));
+      {0, 0, 0, 0, "failed", 0, 0, "NVIDIA H100 80GB HBM3", 0.6, "the candidate disagrees with the reference", false,
+       1.4}));
   report.kernels.push_back(measured("unsure_k", 40, KernelVerdict::warn,
                                     {0.99, 0.97, 1.01, 4, "inconclusive", 50, 50.5, "NVIDIA H100 80GB HBM3", 30,
-                                     "the GPU time cap (30.0 s) was reached"}));
+                                     "the GPU time cap (30.0 s) was reached", false, 31.2}));
   report.kernels.push_back({"nospec_k",
                             "src/k.cu",
                             50,
@@ -79,7 +80,7 @@ inline Report measured_report() {
                             Decision::forecast_only,
                             KernelVerdict::warn,
                             {"unverified: not measured: no launch spec (policy.on_unverified = warn)"}});
-  report.gpu_time = GpuTime{37.9, 4, 20, 3.65, 3.65 * 20 - 37.9, ""};
+  report.gpu_time = GpuTime{37.9, 4, 20, 3.65, 3.65 * 20 - 37.9, "", "", 44.8};
   return report;
 }
 
