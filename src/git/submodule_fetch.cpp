@@ -71,7 +71,7 @@ Result<std::filesystem::path> fetch_pinned_commit(const std::filesystem::path& c
     return fail(ExitCode::could_not_run, fmt::format("{} is not fetched: {}", url, reason));
   if (!is_commit_id(commit))
     return fail(ExitCode::could_not_run, fmt::format("'{}' is not a commit id (40 hexadecimal digits)", commit));
-  const std::filesystem::path folder = fetch_folder(cache, url);
+  std::filesystem::path folder = fetch_folder(cache, url);
   std::error_code error;
   std::filesystem::create_directories(cache, error);
   if (error) return fail(ExitCode::could_not_run, fmt::format("cannot create {}: {}", cache.string(), error.message()));
