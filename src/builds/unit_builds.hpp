@@ -30,6 +30,10 @@ struct BuildArguments {
 // file names none (a template in a header, instantiated by the runner that launches it).
 struct Instances {
   std::string base, head;
+  // The unit's other instantiations built at both revisions: where a capture holds launches of
+  // one of them only (a runner that launches <128, 128> for every size the program runs, and
+  // <64, 64> for none), the measurement tries them in turn.
+  std::vector<std::string> others;
   friend bool operator==(const Instances&, const Instances&) = default;
 };
 

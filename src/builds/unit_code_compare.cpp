@@ -195,11 +195,15 @@ UnitFinding find_in_unit(const UnitBuild& unit, const UnitKernels& kernels, cons
   const auto pairs = base_name == head_name ? cubin::pair_kernels(base, head) : pair_renamed(base, head);
   finding.outcome = CodeComparison::identical;
   // The instantiation to measure where the kernel's own file names none: one the project builds.
-  if (!pairs.paired.empty())
-    finding.instances = {display_name(*pairs.paired.front().base), display_name(*pairs.paired.front().head)};
-  else
+  if (!pairs.paired.empty()) {
+    finding.instances = {display_name(*pairs.paired.front().base), display_name(*pairs.paired.front().head), {}};
+    for (std::size_t p = 1; p < pairs.paired.size(); ++p)
+      if (display_name(*pairs.paired[p].base) == display_name(*pairs.paired[p].head))
+        finding.instances.others.push_back(display_name(*pairs.paired[p].head));
+  } else {
     finding.instances = {pairs.removed.empty() ? "" : display_name(*pairs.removed.front()),
-                         pairs.added.empty() ? "" : display_name(*pairs.added.front())};
+                         pairs.added.empty() ? "" : display_name(*pairs.added.front()), {}};
+  }
   for (const auto& pair : pairs.paired) {
     finding.names.push_back(display_name(*pair.head));
     if (auto difference = cubin::kernel_difference(*pair.base, *pair.head); difference && finding.note.empty()) {

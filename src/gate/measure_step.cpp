@@ -104,6 +104,17 @@ void apply_measurement(report::KernelEntry& entry, const bench::Measurement& m, 
   for (const auto& note : m.notes) entry.notes.push_back("measurement: " + note);
 }
 
+std::optional<std::string> replay_did_not_fit(const bench::Measurement& measurement) {
+  if (measurement.verdict != bench::Verdict::failed || measurement.blame != bench::Blame::candidate ||
+      measurement.reason.find("cuLaunchKernel") == std::string::npos)
+    return std::nullopt;
+  return fmt::format(
+      "the base's captured launches do not launch the head's kernel ({}); its launch configuration changed with it, "
+      "so the base's is no test of the head: record the head's own launches (`kforecast capture -- COMMAND` at the "
+      "head) or give the kernel a launch spec",
+      measurement.reason);
+}
+
 void mark_unverified(report::KernelEntry& entry, std::string_view reason, const MeasureSettings& settings) {
   entry.verdict = settings.fail_unverified ? report::KernelVerdict::fail : report::KernelVerdict::warn;
   entry.unverified = true;

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,6 +41,13 @@ std::vector<std::size_t> measurement_order(std::span<const KernelCase> cases, st
 // verdict, and notes that say why.
 void apply_measurement(report::KernelEntry& entry, const bench::Measurement& measurement,
                        const MeasureSettings& settings);
+
+// Where both sides replayed the base's captured launches and the candidate's launch was refused
+// (cuLaunchKernel failed: a grid, block or shared size it cannot take), why the kernel is not
+// measured; nullopt otherwise. The base's geometry is not the head's where the launch changed with
+// the kernel (SGEMM_CUDA's 9696ef8: a new instantiation with a new block shape, 2.7% faster by the
+// program's own timer, was failed), so that is no verdict on the head.
+std::optional<std::string> replay_did_not_fit(const bench::Measurement& measurement);
 
 // The entry left unmeasured: `reason` says why (and how to fix it); policy.on_unverified decides.
 void mark_unverified(report::KernelEntry& entry, std::string_view reason, const MeasureSettings& settings);

@@ -151,6 +151,8 @@ std::vector<MeasureJob> measure_jobs(std::span<const std::size_t> to_measure, co
     if (job.complete)
       job.base = side_of(base, *kernel.base, base_files, cases[index].instances.base),
       job.head = side_of(head, *kernel.head, head_files, cases[index].instances.head);
+    if (job.complete && job.head.kernel == cases[index].instances.head && job.head.kernel != kernel.head->qualified_name)
+      job.other_instances = cases[index].instances.others;
     if (job.complete && cases[index].build_arguments) {
       job.base.build_arguments = cases[index].build_arguments->base;
       job.head.build_arguments = cases[index].build_arguments->head;
@@ -290,12 +292,29 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
     std::string capture_origin;
-    auto prepared = prepare_pair(pair, config, world);
+    // The captures may hold another instantiation the build made than the one named (a runner that
+    // launches <128, 128> at every size the program runs, and <64, 64> at none): each is tried.
+    const auto prepare_any_instance = [&] {
+      auto first = prepare_pair(pair, config, world);
+      for (const std::string& other : job.other_instances) {
+        if (first || first.error().kind != measure::PairProblem::Kind::no_launch_spec) break;
+        measure::BenchPair tried = pair;
+        tried.candidate = (root / "head" / job.head.file).string() + ":" + other;
+        tried.versus = (root / "base" / job.base.file).string() + ":" + other;
+        if (auto again = prepare_pair(tried, config, world);
+            again || again.error().kind != measure::PairProblem::Kind::no_launch_spec) {
+          pair = std::move(tried);
+          return again;
+        }
+      }
+      return first;
+    };
+    auto prepared = prepare_any_instance();
     if (!prepared && prepared.error().kind == measure::PairProblem::Kind::no_launch_spec && !capture_command.command.empty()) {
       const auto& recorded = folders_of_command();
       if (!recorded) return usage_error(fmt::format("could not measure: {}", readable(recorded.error().message)));
       pair.capture_folders = *recorded;
-      prepared = prepare_pair(pair, config, world);
+      prepared = prepare_any_instance();
       if (!prepared && prepared.error().kind == measure::PairProblem::Kind::no_launch_spec)
         return usage_error(fmt::format(
             "no launch spec, no capture, and capture.command (`{}`) launched no kernel named {} at the base "
@@ -330,6 +349,8 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     if (!measurement) return usage_error(readable(measurement.error().message));
     if (outside.console.progress) outside.console.progress->add_gpu_seconds(measurement->gpu_seconds);
     measurement->reason = readable(measurement->reason);
+    if (!capture_origin.empty())
+      if (auto unfit = replay_did_not_fit(*measurement)) return usage_error(*unfit);
     for (auto& note : measurement->notes) note = readable(note);
     if (!capture_origin.empty())
       measurement->notes.push_back(fmt::format("captures from {}; both sides replayed them", capture_origin));

@@ -62,6 +62,9 @@ struct MeasureJob {
   bool complete = false;  // false: a version is missing at one revision, nothing to compare
   MeasureSide base;
   MeasureSide head;
+  // Where both sides are measured at an instantiation the build made, the build's others, for a
+  // capture that launched one of those instead (builds::Instances::others); not in a plan.
+  std::vector<std::string> other_instances;
 };
 
 // The jobs of `to_measure`, in the same order.

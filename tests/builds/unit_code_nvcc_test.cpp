@@ -113,6 +113,8 @@ TEST_CASE("nvcc units: a renaming edit of a template kernel instantiated only fr
   INFO(tiled.instances.base << " / " << tiled.instances.head);
   CHECK(tiled.instances.base == tiled.instances.head);
   CHECK(std::ranges::find(tiled.names, tiled.instances.head) != tiled.names.end());
+  REQUIRE(tiled.instances.others.size() == 1);  // the other one, to try where a capture launched only it
+  CHECK(tiled.instances.others.front() != tiled.instances.head);
   CHECK(tiled.compiled_by.find("unit src/runner.cu, context a test's") != std::string::npos);
   CHECK(verdicts.unreported.empty());
 }

@@ -29,9 +29,9 @@ TEST_CASE("measure jobs: a template instantiated only elsewhere is measured at t
   const kernels::SourceFiles files{{"src/k.cuh", header},
                                    {"src/run.cu", "#include \"k.cuh\"\nvoid run(float* p) { tiled<32><<<1, 32>>>(p); }\n"}};
   const kernels::RevisionSources base(files), head(files);
-  const std::vector<gate::KernelCase> cases{case_of("tiled", {"tiled<32>", "tiled<16>"}),
-                                            case_of("own", {"own<8>", "own<8>"}),
-                                            case_of("plain", {"plain<1>", "plain<1>"}), case_of("tiled", {})};
+  const std::vector<gate::KernelCase> cases{case_of("tiled", {"tiled<32>", "tiled<16>", {"tiled<64>"}}),
+                                            case_of("own", {"own<8>", "own<8>", {"own<4>"}}),
+                                            case_of("plain", {"plain<1>", "plain<1>", {}}), case_of("tiled", {})};
   const std::vector<std::size_t> all{0, 1, 2, 3};
   const auto jobs = gate::measure_jobs(all, base, head, cases);
   REQUIRE(jobs.size() == 4);
@@ -41,4 +41,7 @@ TEST_CASE("measure jobs: a template instantiated only elsewhere is measured at t
   CHECK(jobs[2].head.kernel == "plain");  // not a template
   CHECK(jobs[3].head.kernel == "tiled");  // no build found one: the child says what to do
   CHECK(jobs[0].head.file == "src/k.cuh");
+  // The build's other instantiations, for captures that launched one of those instead.
+  CHECK(jobs[0].other_instances == std::vector<std::string>{"tiled<64>"});
+  CHECK(jobs[1].other_instances.empty());  // measured by its own name: nothing to try in its place
 }

@@ -158,6 +158,24 @@ TEST_CASE("measure step: a borderline slowdown follows policy.on_borderline, not
   CHECK_THAT(e.notes.back(), Contains("(policy.on_borderline = fail)"));
 }
 
+TEST_CASE("measure step: a head the base's captured launch cannot launch is not measured, not failed") {
+  auto refused = bench::failed_measurement(
+      "the candidate src/k.cuh:k<128, 4> failed: cuLaunchKernel(function, ...) failed: CUDA_ERROR_INVALID_VALUE (1)",
+      "H200");
+  const auto why = replay_did_not_fit(refused);
+  REQUIRE(why.has_value());
+  CHECK_THAT(*why, Contains("the base's captured launches do not launch the head's kernel") &&
+                       Contains("CUDA_ERROR_INVALID_VALUE") && Contains("kforecast capture"));
+  // A head that launched and then faulted, gave wrong results, or a broken base: the measurement stands.
+  CHECK_FALSE(replay_did_not_fit(bench::failed_measurement(
+      "the candidate k failed: cuStreamSynchronize(m_stream) failed: CUDA_ERROR_ILLEGAL_ADDRESS", "H200")));
+  CHECK_FALSE(replay_did_not_fit(bench::failed_measurement("the candidate's output disagrees", "H200")));
+  auto broken_base = refused;
+  broken_base.blame = bench::Blame::reference;
+  CHECK_FALSE(replay_did_not_fit(broken_base));
+  CHECK_FALSE(replay_did_not_fit(measured(bench::Verdict::regression, 0.9, 1)));
+}
+
 TEST_CASE("measure step: a broken base leaves the kernel unverified, a head that broke the guard zones fails") {
   const MeasureSettings lenient{false, false, 0};
   const MeasureSettings strict_unverified{true, false, 0};
