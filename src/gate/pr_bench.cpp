@@ -292,6 +292,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     // What can be checked without the GPU is checked here, so a kernel without a spec costs no
     // child process.
     std::string capture_origin;
+    std::string measured_as;  // another instantiation than the one the machine code note names
     // The captures may hold another instantiation the build made than the one named (a runner that
     // launches <128, 128> at every size the program runs, and <64, 64> at none): each is tried.
     const auto prepare_any_instance = [&] {
@@ -304,6 +305,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
         if (auto again = prepare_pair(tried, config, world);
             again || again.error().kind != measure::PairProblem::Kind::no_launch_spec) {
           pair = std::move(tried);
+          measured_as = other;
           return again;
         }
       }
@@ -354,6 +356,9 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     for (auto& note : measurement->notes) note = readable(note);
     if (!capture_origin.empty())
       measurement->notes.push_back(fmt::format("captures from {}; both sides replayed them", capture_origin));
+    if (!measured_as.empty())
+      measurement->notes.push_back(fmt::format("measured as {}, the instantiation of the build that the captures launch",
+                                               measured_as));
     auto line = ledger_entry(entry, *measurement, ledger_run);
     line.reference_hash = *base_hash;
     line.candidate_hash = *head_hash;
