@@ -221,6 +221,10 @@ double lane_value(const ElementType& type, std::span<const std::byte> bytes, std
   return with_lane_type(type, [&]<typename Lane>() { return Lane::get(at); });
 }
 
+std::uint64_t lane_random_key(const ResolvedArgument& argument, std::uint64_t seed) {
+  return seed * 0x9E3779B97F4A7C15ull + std::hash<std::string>{}(argument.name);
+}
+
 std::vector<std::byte> initial_values(const ResolvedArgument& argument, std::uint64_t seed) {
   if (argument.init.distribution == Distribution::captured) {
     // A recorded launch's bytes, the same for every seed; a shorter record leaves poison after it.
@@ -229,8 +233,12 @@ std::vector<std::byte> initial_values(const ResolvedArgument& argument, std::uin
       std::copy_n(argument.init.captured->begin(), std::min(argument.init.captured->size(), bytes.size()), bytes.begin());
     return bytes;
   }
+  return drawn_values(argument, lane_random_key(argument, seed));
+}
+
+std::vector<std::byte> drawn_values(const ResolvedArgument& argument, std::uint64_t key) {
   std::vector<std::byte> bytes(static_cast<std::size_t>(argument.bytes()));
-  const LaneRandom random{seed * 0x9E3779B97F4A7C15ull + std::hash<std::string>{}(argument.name)};
+  const LaneRandom random{key};
   const std::int64_t lanes = argument.count * argument.type.lanes;
   const auto lane_bytes = static_cast<std::size_t>(argument.type.lane_bytes);
   for_chunks((lanes + block_lanes - 1) / block_lanes, lanes_per_thread / block_lanes,

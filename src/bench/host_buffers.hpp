@@ -18,6 +18,14 @@ namespace kforecast::bench {
 // `count` elements of the argument's type, from its init distribution and `seed`.
 std::vector<std::byte> initial_values(const ResolvedArgument& argument, std::uint64_t seed);
 
+// The key of the argument's draws for `seed`: lane i's bits are a function of (key, i) alone, on
+// the host and in the GPU's fill kernel (bench/device_checks.hpp) alike.
+std::uint64_t lane_random_key(const ResolvedArgument& argument, std::uint64_t seed);
+
+// initial_values of a drawn (not captured) distribution, from the key itself: what the GPU's fill
+// kernel writes, for a simulated device to write the same.
+std::vector<std::byte> drawn_values(const ResolvedArgument& argument, std::uint64_t key);
+
 // All bytes 0xFF: NaN in every floating type, -1 (or the maximum) in integers, so an output
 // element a kernel never writes stands out.
 inline constexpr std::byte poison_byte{0xFF};

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/device_checks.hpp"
 #include "bench/host_buffers.hpp"
 
 namespace kforecast::bench {
@@ -63,9 +64,16 @@ Result<void> PairRun::upload_inputs(std::uint64_t seed) {
       if (auto ok = m_gpu.fill_async(buffer.pristine, poison_byte, buffer.bytes); !ok) return ok;
       continue;
     }
-    std::vector<std::byte> values = initial_values(buffer.argument, seed);
-    values.resize(buffer.bytes, poison_byte);
-    if (auto ok = m_gpu.upload(buffer.pristine, values); !ok) return ok;
+    // A captured buffer's bytes come from the host, once per buffer and seed; drawn values are
+    // drawn on the GPU (bench/device_checks.hpp), past the argument's elements poison.
+    if (buffer.argument.init.distribution == Distribution::captured) {
+      std::vector<std::byte> values = initial_values(buffer.argument, seed);
+      values.resize(buffer.bytes, poison_byte);
+      if (auto ok = m_gpu.upload(buffer.pristine, values); !ok) return ok;
+      continue;
+    }
+    if (auto ok = m_gpu.fill_async(buffer.pristine, poison_byte, buffer.bytes); !ok) return ok;
+    if (auto ok = fill_on_device(m_gpu, m_support.fill, buffer.pristine, buffer.argument, seed); !ok) return ok;
   }
   return restore(true);
 }
@@ -81,20 +89,18 @@ Result<void> PairRun::restore(bool poison_outputs) {
   return {};
 }
 
-Result<std::vector<std::vector<std::byte>>> PairRun::run_once(Side& side) {
-  if (auto ok = m_gpu.launch(side.function, side.shape(), side.parameters.data()); !ok)
-    return std::unexpected(ok.error());
-  if (auto ok = m_gpu.synchronize(); !ok) return std::unexpected(ok.error());
-  std::vector<std::vector<std::byte>> outputs;
-  for (std::size_t i = 0; i < side.launch.arguments.size(); ++i) {
-    const auto& argument = side.launch.arguments[i];
+Result<void> PairRun::run_once(Side& side) {
+  if (auto ok = m_gpu.launch(side.function, side.shape(), side.parameters.data()); !ok) return ok;
+  return m_gpu.synchronize();
+}
+
+Result<void> PairRun::keep_expected_outputs(const Side& reference) {
+  for (const auto& argument : reference.launch.arguments) {
     if (!argument.buffer || argument.role == Role::in) continue;
-    std::vector<std::byte> bytes(static_cast<std::size_t>(argument.bytes()));
-    const auto base = side.pointers[i] - static_cast<cuda::CUdeviceptr>(argument.pointer_offset);
-    if (auto ok = m_gpu.download(bytes, base); !ok) return std::unexpected(ok.error());
-    outputs.push_back(std::move(bytes));
+    const auto& buffer = m_buffers.at(argument.name);
+    if (auto ok = m_gpu.copy_async(m_expected.at(argument.name), buffer.data, buffer.bytes); !ok) return ok;
   }
-  return outputs;
+  return {};
 }
 
 Result<void> PairRun::write_guards(const DeviceBuffer& buffer) {
@@ -208,8 +214,14 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
     for (const auto& argument : side->launch.arguments)
       if (argument.buffer)
         buffer_bytes[argument.name] = std::max(buffer_bytes[argument.name], static_cast<std::size_t>(argument.bytes()));
+  // Each buffer with its guard zones and its pristine copy, and each output a copy of the
+  // reference's, which the candidate's is compared with on the GPU.
   std::size_t needed = 0;
   for (const auto& [name, bytes] : buffer_bytes) needed += guarded_layout(bytes).allocation_bytes + bytes;
+  std::map<std::string, std::size_t, std::less<>> output_bytes;
+  for (const auto& argument : reference.launch.arguments)
+    if (argument.buffer && argument.role != Role::in) output_bytes[argument.name] = buffer_bytes.at(argument.name);
+  for (const auto& [name, bytes] : output_bytes) needed += bytes;
   if (const auto free = m_gpu.free_memory(); free > 0 && needed > free)
     return failed(fmt::format("size {}: the buffers need {:.2f} GiB and the GPU has {:.2f} GiB free (out of memory)",
                               result.size, needed / 1073741824.0, free / 1073741824.0));
@@ -217,6 +229,17 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   m_has_inplace = false;
   for (Side* side : {&reference, &candidate})
     if (auto ok = bind(*side); !ok) return failed(describe_failure("allocating buffers", ok.error()));
+  m_expected.clear();
+  for (const auto& [name, bytes] : output_bytes) {
+    auto copy = m_gpu.allocate(bytes);
+    if (!copy) return failed(describe_failure("allocating buffers", copy.error()));
+    m_expected[name] = *copy;
+  }
+  if (m_compare_result == 0) {
+    auto scratch = m_gpu.allocate(32);
+    if (!scratch) return failed(describe_failure("allocating buffers", scratch.error()));
+    m_compare_result = *scratch;
+  }
   if (m_flush == 0) {
     m_flush_bytes = static_cast<std::size_t>(std::max<std::int64_t>(m_gpu.device().l2_cache_bytes, 1 << 20)) * 2;
     auto flush = m_gpu.allocate(m_flush_bytes);
@@ -237,6 +260,8 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
     auto expected = run_once(reference);
     if (!expected)
       return broken_reference(describe_failure(fmt::format("the {} failed", reference.kernel->label), expected.error()));
+    if (auto ok = keep_expected_outputs(reference); !ok)
+      return failed(describe_failure("keeping the reference's outputs", ok.error()));
     // Guard zones after each side's launch: the reference first, so a broken one is not taken
     // for the candidate's failure; the candidate still runs, and fails if it breaks them too.
     auto reference_damage = guard_damage();
@@ -255,12 +280,12 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
                                              " (if both kernels are right, the spec's count for it is too small)"
                                        : ""));
     if (*reference_damage) return broken_reference(damage_text(reference, **reference_damage));
-    std::size_t output = 0;
     for (const auto& argument : reference.launch.arguments) {
       if (!argument.buffer || argument.role == Role::in) continue;
-      if (output >= actual->size()) break;
-      const auto comparison = compare_outputs(argument, (*expected)[output], (*actual)[output]);
-      ++output;
+      auto compared = compare_on_device(m_gpu, m_support.compare, m_compare_result, m_expected.at(argument.name),
+                                        m_buffers.at(argument.name).data, argument);
+      if (!compared) return failed(describe_failure("comparing outputs", compared.error()));
+      const Comparison& comparison = *compared;
       result.checks.push_back(fmt::format("seed {}: {}", seed, comparison.describe()));
       if (!comparison.agrees())
         return failed(fmt::format("size {}: the candidate's output disagrees with the reference's (seed {}): {}",

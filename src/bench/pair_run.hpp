@@ -55,7 +55,9 @@ class PairRun {
   Result<void> bind(Side& side);
   Result<void> upload_inputs(std::uint64_t seed);
   Result<void> restore(bool poison_outputs);
-  Result<std::vector<std::vector<std::byte>>> run_once(Side& side);
+  Result<void> run_once(Side& side);
+  // The reference's outputs copied aside on the GPU, for the candidate's to be compared with.
+  Result<void> keep_expected_outputs(const Side& reference);
   Result<void> write_guards(const DeviceBuffer& buffer);
   // The first buffer whose guard zones a launch changed, as "wrote 4 bytes past 'y'"; nullopt when
   // all are intact. Zones found changed are written again, ready for the next launch.
@@ -68,6 +70,8 @@ class PairRun {
   SupportKernels m_support;
   const RunnerOptions& m_options;
   std::map<std::string, DeviceBuffer, std::less<>> m_buffers;
+  std::map<std::string, cuda::CUdeviceptr, std::less<>> m_expected;  // the reference's outputs, by buffer
+  cuda::CUdeviceptr m_compare_result = 0;                             // kforecast_compare's 32 bytes
   cuda::CUdeviceptr m_flush = 0;
   cuda::CUdeviceptr m_flush_sink = 0;
   std::size_t m_flush_bytes = 0;

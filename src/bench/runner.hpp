@@ -70,10 +70,15 @@ struct RunnerOptions {
 std::string_view runner_support_source();
 inline constexpr std::string_view spin_kernel_name = "kforecast_spin";
 inline constexpr std::string_view flush_kernel_name = "kforecast_flush";
+// Inputs drawn and outputs compared on the GPU (bench/device_checks.hpp).
+inline constexpr std::string_view fill_kernel_name = "kforecast_fill";
+inline constexpr std::string_view compare_kernel_name = "kforecast_compare";
 
 struct SupportKernels {
   cuda::CUfunction spin = nullptr;
   cuda::CUfunction flush = nullptr;
+  cuda::CUfunction fill = nullptr;
+  cuda::CUfunction compare = nullptr;
 };
 
 // Each kernel runs with its own spec; both specs hold the same sizes and arguments (see

@@ -358,17 +358,22 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   if (!spin) return std::unexpected(spin.error());
   auto flush = (*gpu)->load_function(spin_code->cubin, std::string(bench::flush_kernel_name));
   if (!flush) return std::unexpected(flush.error());
+  auto fill = (*gpu)->load_function(spin_code->cubin, std::string(bench::fill_kernel_name));
+  if (!fill) return std::unexpected(fill.error());
+  auto compare = (*gpu)->load_function(spin_code->cubin, std::string(bench::compare_kernel_name));
+  if (!compare) return std::unexpected(compare.error());
+  const bench::SupportKernels support_kernels{*spin, *flush, *fill, *compare};
 
   // Replayed captures where the pair has them, else the launch specs.
   std::vector<std::string> replay_notes;
   const auto measure_once = [&]() -> Result<bench::Measurement> {
     if (prepared->replay.captures.empty())
-      return bench::measure_pair(**gpu, {*spin, *flush}, *base, prepared->reference_spec, *head,
+      return bench::measure_pair(**gpu, support_kernels, *base, prepared->reference_spec, *head,
                                  prepared->candidate_spec, options);
     auto replayed = replay_sizes(prepared->replay, *base, *head);
     if (!replayed) return std::unexpected(replayed.error());
     replay_notes = replayed->notes;
-    return bench::measure_resolved(**gpu, {*spin, *flush}, *base, *head, std::move(replayed->sizes), options);
+    return bench::measure_resolved(**gpu, support_kernels, *base, *head, std::move(replayed->sizes), options);
   };
   // A repeated study: each repetition loads the modules and allocates the buffers anew, as a fresh
   // process does, and the GPU idles between them (clocks fall within milliseconds of idling)
