@@ -77,14 +77,11 @@ Result<ExitCode> not_measured(const report::Report& report, const std::string& t
   return ExitCode::pass;
 }
 
-// The candidate against its own file at a revision, or another file: built, compared and measured
-// through the gate, as `kforecast pr` builds and measures it (cli/check_gate.hpp).
+// The candidate against its own file at a revision (or, with --vs, the file it had there): built,
+// compared and measured through the gate, as `kforecast pr` builds and measures it
+// (cli/check_gate.hpp).
 Result<ExitCode> bench_through_gate(const Invocation& invocation, Context& context, const config::Config& config,
                                     const measure::BenchPair& pair, const std::string& format) {
-  if (pair.against.empty() && pair.versus.empty())
-    return usage_error(fmt::format("'kforecast bench {}' needs a reference: --against REV (this file at a revision) "
-                                   "or --vs FILE[:KERNEL] (another file)",
-                                   pair.candidate));
   // What is wrong with the pair itself (a missing file, a kernel misnamed) is said before the GPU
   // is looked for; a missing launch spec is the gate's to answer (captures, capture.command).
   if (auto checked = measure::prepare_pair(pair, config, real_bench_world(config, context.env));
@@ -157,9 +154,11 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   if (!invocation.has("--in-process") || context.err_is_terminal) progress.emplace(invocation, context);
   const auto stage = [&](const std::string& name) { if (progress) (*progress)->stage(name); };
   const auto detail = [&](std::string_view line) { if (progress) (*progress)->detail(line); };
-  // A user's bench goes through the gate, so it measures the build pr measures; the measuring
-  // child, and a pair given its build or its captures explicitly, are measured as given.
-  if (!invocation.has("--in-process") && pair.project_build.empty() && pair.capture.empty())
+  // Against a revision (what a report tells a user to run) bench goes through the gate, so it
+  // measures the build pr measures. Two files named with --vs alone are measured as given (an
+  // A/A study, an instantiation named by hand), as are the measuring child and a pair given its
+  // build or its captures; their output says which build each side is.
+  if (!invocation.has("--in-process") && pair.project_build.empty() && pair.capture.empty() && !pair.against.empty())
     return bench_through_gate(invocation, context, *config, pair, *format);
   if (invocation.has("--in-process")) {
     if (progress) options.progress = detail;

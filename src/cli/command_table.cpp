@@ -102,12 +102,13 @@ const std::array commands{
         check_options, check_command},
     Command{
         "bench", "measure a kernel pair on the GPU", "kforecast bench FILE:KERNEL [--vs FILE:KERNEL] [--against REV]",
-        "Measures the speedup of FILE's KERNEL (the candidate) over a reference on the local GPU, through the stages\n"
-        "of 'kforecast pr', so it times the build pr times: both sides built for the GPU as the project builds\n"
-        "them (the unit's compile context: compile database, build files or config; by nvcc where it is found,\n"
-        "else NVRTC), and the output says which build each side is. A kernel whose machine code is identical at\n"
-        "both sides is not measured ('nothing to measure'). Their outputs are compared on poisoned buffers over\n"
-        "two seeds, then timed in A B B A blocks\n"
+        "Measures the speedup of FILE's KERNEL (the candidate) over a reference on the local GPU. With --against,\n"
+        "through the stages of 'kforecast pr', so it times the build pr times: both sides built for the GPU as the\n"
+        "project builds them (the unit's compile context: compile database, build files or config; by nvcc where\n"
+        "it is found, else NVRTC); a kernel whose machine code is identical at both sides is not measured\n"
+        "('nothing to measure'). With --vs alone, the two files as given, built by NVRTC (an A/A study, an\n"
+        "instantiation named by hand: FILE:KERNEL<64>). The output says which build each side is. Outputs are\n"
+        "compared on poisoned buffers over two seeds (on the GPU), then timed in A B B A blocks\n"
         "(L2 flushed between samples, fewer samples a block for longer kernels) until the speedup's interval\n"
         "decides. The interval is looked at from the third round on and stays 99% valid over all its looks (each\n"
         "look spends a share of the 1%), so clear cases stop early. Verdicts: faster, same, regression (beyond\n"
