@@ -18,8 +18,9 @@ namespace kforecast::bench {
 namespace {
 
 // One lane type's bytes, read and written as a double. The type is chosen once per buffer
-// (with_lane_type), so the loops over a buffer's lanes are straight code: this work runs on the
-// GPU clock, once per seed and side (docs/perf/bench-runner.md, "host work").
+// (with_lane_type), so the loops over a buffer's lanes are straight code. The GPU draws and
+// compares a pair's buffers itself (device_checks.hpp); these serve captured buffers, a
+// mismatch's values and the simulated device of the tests.
 template <typename T>
 struct NativeLane {
   static constexpr std::size_t bytes = sizeof(T);

@@ -3,7 +3,9 @@
 
 // Buffer contents on the host: initial values drawn from an argument's distribution (seeded,
 // so both kernels and every rerun see the same inputs), the poison written into outputs before
-// a run, and the dtype-aware comparison of the reference's outputs with the candidate's.
+// a run, and the dtype-aware comparison of the reference's outputs with the candidate's. The
+// definition of both: the GPU's support kernels do the same (device_checks.hpp) for a pair's
+// buffers; these serve captured buffers, a mismatch's values and the tests' simulated device.
 
 #include <cstddef>
 #include <cstdint>
