@@ -18,27 +18,47 @@ file=$(realpath fixtures/gpu/decision/stream-buffers.cu)
   echo "# date: $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
   echo
-  echo "| build | kernel | decisions | GPU-s median | GPU-s p90 | wall s per decision | verdicts |"
+  echo "| build | kernel and decisions | decisions | GPU-s median | GPU-s p90 | wall s per decision | verdicts |"
   echo "|---|---|---|---|---|---|---|"
 } >"$out/summary.md"
-for pair in "$@"; do
-  label=${pair%%=*} kf=$(realpath "${pair#*=}")
-  for kernel in stream_64mb stream_1gb; do
-    start=$(date +%s.%N)
-    "$kf" bench "$file:$kernel" --vs "$file:$kernel" --in-process --format json --repeat "$runs" \
-      >"$out/$label-$kernel.jsonl" 2>"$out/$label-$kernel.err"
-    end=$(date +%s.%N)
-    python3 - "$out/$label-$kernel.jsonl" "$label" "$kernel" "$start" "$end" "$runs" >>"$out/summary.md" <<'PY'
+# One row of the summary from a file of measurement JSON lines: GPU-s per decision (median, p90),
+# wall time per decision over the call(s), verdicts.
+summarise() {  # FILE LABEL WHAT WALL_SECONDS
+  python3 - "$@" >>"$out/summary.md" <<'PY'
 import json, statistics, sys
-path, label, kernel, start, end, runs = sys.argv[1:7]
+path, label, what, wall = sys.argv[1:5]
 rows = [json.loads(l) for l in open(path) if l.strip().startswith("{")]
 gpu = sorted(r["gpu_seconds"] for r in rows)
 verdicts = {}
 for r in rows: verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
 p90 = gpu[min(len(gpu) - 1, int(0.9 * len(gpu)))] if gpu else float("nan")
-wall = (float(end) - float(start)) / max(len(rows), 1)
-print(f"| {label} | {kernel} | {len(rows)} | {statistics.median(gpu) if gpu else float('nan'):.3f} | {p90:.3f} | {wall:.2f} | {verdicts} |")
+median = statistics.median(gpu) if gpu else float("nan")
+print(f"| {label} | {what} | {len(rows)} | {median:.3f} | {p90:.3f} | {float(wall) / max(len(rows), 1):.2f} | {verdicts} |")
 PY
+}
+for pair in "$@"; do
+  label=${pair%%=*} kf=$(realpath "${pair#*=}")
+  for kernel in stream_64mb stream_1gb; do
+    for kind in aa planted; do
+      [[ $kind == planted && ${PLANTED:-0} == 0 ]] && continue
+      candidate=$kernel; [[ $kind == planted ]] && candidate=${kernel}_slower
+      count=$runs; [[ $kind == planted ]] && count=$PLANTED
+      start=$(date +%s.%N)
+      "$kf" bench "$file:$candidate" --vs "$file:$kernel" --in-process --format json --repeat "$count" \
+        >"$out/$label-$kernel-$kind.jsonl" 2>"$out/$label-$kernel-$kind.err"
+      summarise "$out/$label-$kernel-$kind.jsonl" "$label" "$kernel $kind, one process" \
+        "$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')"
+    done
+    [[ ${PLANTED:-0} == 0 ]] && continue
+    # The default path: a child process per measurement, a regression confirmed in a fresh one.
+    : >"$out/$label-$kernel-full.jsonl"
+    start=$(date +%s.%N)
+    for ((r = 0; r < PLANTED; ++r)); do
+      "$kf" bench "$file:${kernel}_slower" --vs "$file:$kernel" --format json >>"$out/$label-$kernel-full.jsonl" \
+        2>>"$out/$label-$kernel-full.err"
+    done
+    summarise "$out/$label-$kernel-full.jsonl" "$label" "$kernel planted, confirmed (child processes)" \
+      "$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')"
   done
 done
 cat "$out/summary.md"
