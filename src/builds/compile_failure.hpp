@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "kernels/revision_sources.hpp"
+
 namespace kforecast::builds {
 
 // What the compiler lacked, in words (`cannot open "stdint.h"`, `an error inside
@@ -19,5 +21,17 @@ std::optional<std::string> missing_context(std::string_view log);
 
 // The first error line of `log` ("k.cu(12): error: ..."), or "" when there is none.
 std::string first_error(std::string_view log);
+
+// The first `count` lines of `text`.
+std::string first_lines(std::string_view text, std::size_t count);
+
+// The log from its first error on (warnings before it, such as a project's `#warning`s about
+// defines it expects, would fill a note), `count` lines of it.
+std::string from_first_error(std::string_view log, std::size_t count);
+
+// Whether the first error of `log` lies in the host code of one of `head`'s files: inside a
+// function body, outside every function device code runs (a toolkit that rejects the project's
+// host code is missing context, not a break). An error at file scope is not host code.
+bool error_in_host_code(std::string_view log, const kernels::RevisionSources* head);
 
 }  // namespace kforecast::builds

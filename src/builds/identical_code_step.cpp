@@ -15,12 +15,6 @@ namespace {
 
 using kernels::RevisionSources;
 
-std::string first_lines(const std::string& text, std::size_t count) {
-  std::size_t end = 0;
-  for (std::size_t i = 0; i < count && end != std::string::npos; ++i) end = text.find('\n', end + (i ? 1 : 0));
-  return end == std::string::npos ? text : text.substr(0, end);
-}
-
 }  // namespace
 
 // The unit for `path` at one revision: its device-only text, and every local header it reaches
