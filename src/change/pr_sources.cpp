@@ -187,7 +187,7 @@ Result<PrSources> read_pr_sources(const git::Repository& repository, std::string
 }
 
 void add_submodule_sources(const git::Repository& repository, PrSources& sources,
-                           const std::function<SubmoduleFetcher>* fetcher) {
+                           const SubmoduleFetcher* fetcher) {
   if (sources.touched.empty()) return;
   std::optional<SubmoduleFetch> fetch;
   if (fetcher != nullptr) {

@@ -4,13 +4,12 @@
 // The inputs of `kforecast pr`: the two revisions, the diff between them, and the CUDA sources
 // at each, read from git in one batch per revision.
 
-#include <functional>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "change/submodule_sources.hpp"
 #include "diff/unified_diff.hpp"
 #include "git/repository.hpp"
 #include "kernel_changes/changed_kernels.hpp"
@@ -40,15 +39,11 @@ struct PrSources {
 Result<PrSources> read_pr_sources(const git::Repository& repository, std::string base, std::string head,
                                   std::string range_origin, std::string_view diff_text);
 
-// What compile.submodules = "fetch" is given: brings a URL's commit and opens the repository
-// holding it (git/submodule_fetch.hpp).
-using SubmoduleFetcher = Result<std::unique_ptr<git::Repository>>(const std::string& url, const std::string& commit);
-
 // Adds to both revisions' files the headers they include from their submodules
 // (change/submodule_sources.hpp), and to `sources.notes` what could not be read. With `fetcher`,
 // a pinned commit the checkout lacks is fetched from the base revision's .gitmodules URL for it.
 void add_submodule_sources(const git::Repository& repository, PrSources& sources,
-                           const std::function<SubmoduleFetcher>* fetcher = nullptr);
+                           const SubmoduleFetcher* fetcher = nullptr);
 
 // Removes every CUDA file larger than `max_bytes` at either revision from both revisions and from
 // `touched`, so that its kernels are neither scanned nor reported as removed or added; returns one

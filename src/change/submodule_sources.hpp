@@ -37,13 +37,18 @@ struct SubmoduleMemo {
   std::map<std::pair<std::string, std::string>, std::shared_ptr<const git::Repository>> fetched;  // (URL, commit)
 };
 
+// What compile.submodules = "fetch" is given: brings a URL's commit and opens the repository
+// holding it (git/submodule_fetch.hpp).
+using SubmoduleFetcher = std::function<Result<std::unique_ptr<git::Repository>>(const std::string& url,
+                                                                               const std::string& commit)>;
+
 // Fetching a pinned commit that no clone in the checkout holds (compile.submodules = "fetch").
 // `trusted` is the base revision's .gitmodules: the only URLs fetched from, so a pull request can
 // neither choose the server nor add one; `fetch` brings a URL's commit and opens the repository
 // holding it (git/submodule_fetch.hpp, given by the caller).
 struct SubmoduleFetch {
   std::vector<git::Submodule> trusted;
-  std::function<Result<std::unique_ptr<git::Repository>>(const std::string& url, const std::string& commit)> fetch;
+  SubmoduleFetcher fetch;
 };
 
 struct SubmoduleLimits {

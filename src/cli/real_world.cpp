@@ -116,7 +116,7 @@ std::optional<embedded::FactsCache> default_facts_cache(const EnvLookup& env) {
   return std::nullopt;
 }
 
-std::optional<std::function<change::SubmoduleFetcher>> real_submodule_fetcher(const config::Config& config,
+std::optional<change::SubmoduleFetcher> real_submodule_fetcher(const config::Config& config,
                                                                               const EnvLookup& env,
                                                                               std::vector<std::string>& notes) {
   if (config.string_value("compile.submodules") != "fetch") return std::nullopt;

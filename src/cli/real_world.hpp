@@ -45,7 +45,7 @@ std::optional<embedded::FactsCache> default_facts_cache(const EnvLookup& env);
 // compile.submodules = "fetch": fetches a pinned commit into kforecast's cache folder
 // (submodules/) and opens it; nullopt where the config does not ask for it or there is no cache
 // folder (then a note says why in `notes`).
-std::optional<std::function<change::SubmoduleFetcher>> real_submodule_fetcher(const config::Config& config,
+std::optional<change::SubmoduleFetcher> real_submodule_fetcher(const config::Config& config,
                                                                               const EnvLookup& env,
                                                                               std::vector<std::string>& notes);
 
