@@ -177,7 +177,11 @@ Result<Config> parse_config(std::string_view text, std::string_view display_name
     if (std::ranges::find(sections, name) != sections.end()) {
       read_section(config, problems, display_name, name, key, node);
     } else if (node.is_table()) {
-      problems.add(key.source(), fmt::format("unknown section '[{}]'{}", name, did_you_mean(name, sections)));
+      // Where the section's name is no near miss, its keys may be: [context] submodules is compile.submodules.
+      std::string hint = did_you_mean(name, sections);
+      if (const toml::table* table = node.as_table(); hint.empty() && !table->empty())
+        hint = suggest_key(name + "." + std::string(table->begin()->first.str()));
+      problems.add(key.source(), fmt::format("unknown section '[{}]'{}", name, hint));
     } else {
       problems.add(key.source(), fmt::format("unknown key '{}': keys belong in a section{}", name, suggest_key(name)));
     }

@@ -64,6 +64,12 @@ TEST_CASE("config: unknown keys name file:line:column and suggest the nearest ke
     CHECK_THAT(message, Contains("unknown section '[polciy]'"));
     CHECK_THAT(message, Contains("did you mean 'policy'?"));
   }
+  SECTION("an unknown section whose key belongs to another names that key") {
+    // A submodule setting written where one might look for it: it is compile.submodules.
+    const auto message = error_of("[context]\nsubmodules = \"fetch\"\n");
+    CHECK_THAT(message, Contains("unknown section '[context]'"));
+    CHECK_THAT(message, Contains("did you mean 'compile.submodules'?"));
+  }
   SECTION("nothing plausible: no suggestion") {
     const auto message = error_of("[cuda]\nzzzzzzzzzzzz = 1\n");
     CHECK_THAT(message, Contains("unknown key 'cuda.zzzzzzzzzzzz'"));
