@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <iostream>
@@ -24,6 +25,7 @@
 #include "gate/check_sources.hpp"
 #include "cli/shard_step.hpp"
 #include "measure/bench_child.hpp"
+#include "report/entry_text.hpp"
 
 namespace kforecast::cli {
 namespace {
@@ -49,32 +51,35 @@ ExitCode exit_code_for(const Measurement& m, Process process) {
 }
 
 // The answer where the gate measured nothing for the kernel: its machine code is identical (or its
-// source reads the same), or it could not be measured; the report's entry says which.
+// source reads the same), it failed unmeasured (it no longer compiles), or it could not be
+// measured; the report's entry says which, in the words every report uses.
 Result<ExitCode> not_measured(const report::Report& report, const std::string& target, const std::string& format,
                               Context& context) {
   if (report.kernels.empty())
     return fail(ExitCode::could_not_run, fmt::format("{}: no kernel to measure ({})", target,
                                                      report.notes.empty() ? "nothing compared" : report.notes.back()));
   const report::KernelEntry& entry = report.kernels.front();
-  const bool settled = entry.decision == report::Decision::identical_code;
-  std::string why = entry.notes.empty() ? "not measured" : entry.notes.front();
-  for (const auto& note : entry.notes)
-    if (note.starts_with("not measured") || note.starts_with("could not measure") ||
-        note.find("identical") != std::string::npos)
-      why = note;
-  // A candidate the gate failed unmeasured (it no longer compiles) fails here too.
+  const std::string where = entry.file + ":" + entry.name;
+  if (entry.decision == report::Decision::identical_code) {
+    const auto said = std::ranges::find_if(entry.notes, [](const std::string& note) {
+      return note.starts_with("machine code identical") || note.find("read the same") != std::string::npos;
+    });
+    const std::string why = said == entry.notes.end() ? "identical machine code at both sides" : *said;
+    if (format == "json")
+      context.out << fmt::format("{{\"measured\": false, \"decision\": \"identical_code\", \"reason\": {}}}\n",
+                                 json_string(why));
+    else
+      context.out << fmt::format("{}: nothing to measure: {}{}\n", where, why,
+                                 entry.build.empty() ? "" : fmt::format(" (built by {})", entry.build));
+    return ExitCode::pass;
+  }
+  std::string why = report::verdict_reason(entry);
+  if (why.empty()) why = "not measured";
   if (entry.verdict == report::KernelVerdict::fail) {
-    context.out << fmt::format("{}:{}: failed: {}\n", entry.file, entry.name, why);
+    context.out << fmt::format("{}: failed: {}\n", where, why);
     return ExitCode::gate_failed;
   }
-  if (!settled) return fail(ExitCode::could_not_run, fmt::format("{}:{}: {}", entry.file, entry.name, why));
-  if (format == "json")
-    context.out << fmt::format("{{\"measured\": false, \"decision\": \"identical_code\", \"reason\": {}}}\n",
-                               json_string(why));
-  else
-    context.out << fmt::format("{}:{}: nothing to measure: {}{}\n", entry.file, entry.name, why,
-                               entry.build.empty() ? "" : fmt::format(" (built by {})", entry.build));
-  return ExitCode::pass;
+  return fail(ExitCode::could_not_run, fmt::format("{}: {}", where, why));
 }
 
 // The candidate against its own file at a revision (or, with --vs, the file it had there): built,

@@ -140,15 +140,6 @@ Result<ReplayedSizes> replay_sizes(const ChosenCaptures& chosen, const bench::Co
   return replayed;
 }
 
-// Why NVRTC built a side where nothing handed the project's build: no nvcc here, or a caller that
-// gave no project build (a measuring child of an older plan).
-std::string nvcc_note_for_nvrtc_build(const BenchWorld& world) {
-  if (!world.nvcc) return " (no nvcc offered)";
-  auto loaded = world.nvcc();
-  if (!loaded) return fmt::format(" (no nvcc: {})", loaded.error());
-  return " (no project build was given for it)";
-}
-
 }  // namespace
 
 bench::RunnerOptions runner_options(const config::Config& config) {
@@ -282,7 +273,6 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
     else
       build_notes.push_back(fmt::format("both sides built by NVRTC, not as the project builds them: {}", loaded.error()));
   }
-  const std::string nvrtc_why = project_build ? "" : nvcc_note_for_nvrtc_build(world);
   const auto shipped = [&](const bench::PreparedKernel& kernel, const bench::LaunchSpec& spec,
                            const std::string& role) -> std::optional<bench::CompiledKernel> {
     if (!nvcc) return std::nullopt;
@@ -325,11 +315,13 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
                                                      output.error().message));
     if (output->cubin.empty() || output->lowered_names.empty())
       return fail(ExitCode::could_not_run, fmt::format("NVRTC gave no machine code for the {} {}", role, kernel.label));
-    // Every measurement says which build it timed; the project's, where nvcc built it, said so above.
+    // Every measurement says which build it timed; the project's, where nvcc built it, said so
+    // above. Without a project build (bench --vs with files as given, a plan without one) nvcc is
+    // not even looked for: that would cost each measuring process a toolkit search.
     if (!project_build)
       build_notes.push_back(fmt::format("the {} was built by NVRTC {} for {}, device code only, kforecast's own "
-                                        "context{}",
-                                        role, (*compiler)->version().text(), arch, nvrtc_why));
+                                        "context (no project build was given)",
+                                        role, (*compiler)->version().text(), arch));
     return bench::CompiledKernel{fmt::format("{} {}", role, kernel.label), std::move(output->cubin),
                                  output->lowered_names.front().lowered, kernel.function.parameters};
   };

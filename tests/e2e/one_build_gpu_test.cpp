@@ -72,3 +72,15 @@ TEST_CASE("e2e: pr, check --bench and bench measure the same nvcc build of a ker
   CHECK(build_lines(bench.out) == pr_lines);
   CHECK(bench.exit_status == 1);  // the 8x slower head, a regression in every one of them
 }
+
+TEST_CASE("e2e: bench against a revision with the same kernel measures nothing and says why") {
+  testing::FixtureRepo repo;
+  e2e::commit_slower_kernel(repo, "[compile]\ndefines = [\"KF_ONE_BUILD=1\"]\n");
+  // The work tree is HEAD: the kernel reads the same at both sides.
+  const auto same = run(repo, {"bench", "src/settle.cu:settle", "--against", "HEAD"});
+  CHECK(same.exit_status == 0);
+  CHECK_THAT(same.out, Contains("src/settle.cu:settle: nothing to measure: "));
+  const auto json = run(repo, {"bench", "src/settle.cu:settle", "--against", "HEAD", "--format", "json"});
+  CHECK_THAT(json.out, Contains("\"measured\": false"));
+}
+
