@@ -8,9 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <mutex>
 #include <optional>
 #include <string>
-#include <iostream>
 
 #include <fmt/format.h>
 
@@ -24,6 +27,8 @@
 #include "cli/options.hpp"
 #include "gate/check_sources.hpp"
 #include "cli/shard_step.hpp"
+#include "base/text_file.hpp"
+#include "measure/batch_here.hpp"
 #include "measure/bench_child.hpp"
 #include "report/entry_text.hpp"
 
@@ -120,11 +125,50 @@ Result<ExitCode> bench_through_gate(const Invocation& invocation, Context& conte
   return exit_code_for(measurement, Process::parent);
 }
 
+// `bench --in-process --batch FILE --results FILE`: the measuring child of pr's batch
+// (measure/batch_here.hpp). Each pair's result is appended to the results file as it finishes;
+// exit 1 where the batch stopped after a failed pair, so the parent starts a fresh process for the rest.
+Result<ExitCode> bench_batch_command(const Invocation& invocation, Context& context, const config::Config& config,
+                                     const bench::RunnerOptions& runner) {
+  if (!invocation.has("--in-process") || !invocation.has("--results"))
+    return usage_error("--batch needs --in-process and --results FILE (it is the measuring child of 'kforecast pr')");
+  if (!invocation.positional.empty())
+    return usage_error("'kforecast bench --batch FILE' takes the pairs from FILE, not from the command line");
+  auto text = read_text_file(invocation.value("--batch"), "the batch file");
+  if (!text) return std::unexpected(text.error());
+  auto pairs = measure::parse_batch_file(*text);
+  if (!pairs) return std::unexpected(pairs.error());
+  measure::BatchOptions options{runner, invocation.value("--builds"), 0,
+                                config.number_value("bench.timeout_seconds"), 0};
+  if (invocation.has("--budget")) {
+    const std::string budget = invocation.value("--budget");
+    char* end = nullptr;
+    options.budget_seconds = std::strtod(budget.c_str(), &end);
+    if (end == budget.c_str() || *end != '\0' || !(options.budget_seconds >= 0))
+      return usage_error(fmt::format("--budget: '{}' is not a number of seconds", budget));
+  }
+  std::ofstream results(invocation.value("--results"), std::ios::app);
+  if (!results) return usage_error(fmt::format("--results: cannot write {}", invocation.value("--results")));
+  std::mutex writing;
+  const auto emit = [&](const measure::BatchResult& result) {
+    const std::scoped_lock lock(writing);
+    results << measure::batch_result_line(result) << "\n" << std::flush;
+  };
+  const auto on_hang = [&](const measure::BatchResult& result) {
+    emit(result);
+    // The measuring thread is stuck in the driver; only ending the process frees the GPU.
+    std::_Exit(static_cast<int>(ExitCode::gate_failed));
+  };
+  auto end = measure::measure_batch_here(*pairs, config, real_bench_world(config, context.env), options, emit, on_hang);
+  if (!end) return std::unexpected(end.error());
+  return *end == measure::BatchEnd::finished ? ExitCode::pass : ExitCode::gate_failed;
+}
+
 }  // namespace
 
 Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   if (invocation.has("--plan")) return bench_shard_command(invocation, context);
-  if (invocation.positional.size() != 1)
+  if (invocation.positional.size() != 1 && !invocation.has("--batch"))
     return usage_error(
         "'kforecast bench' takes one FILE:KERNEL (the candidate), e.g. kforecast bench src/gemm.cu:sgemm "
         "--against HEAD~1");
@@ -132,8 +176,6 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   if (!format) return std::unexpected(format.error());
   auto config = load_command_config(invocation, context);
   if (!config) return std::unexpected(config.error());
-  const measure::BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against"),
-                             invocation.value("--project-build"), invocation.value("--capture")};
   auto options = measure::runner_options(*config);
 
   if (invocation.has("--confirming")) options.seeds = 1;  // a regression's confirmation (measure/bench_child.hpp)
@@ -141,6 +183,9 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     options.max_rounds *= 4;
     options.max_gpu_seconds *= 2;
   }
+  if (invocation.has("--batch")) return bench_batch_command(invocation, context, *config, options);
+  const measure::BenchPair pair{invocation.positional.front(), invocation.value("--vs"), invocation.value("--against"),
+                                invocation.value("--project-build"), invocation.value("--capture")};
   if (invocation.has("--repeat")) {
     const std::string text = invocation.value("--repeat");
     const auto count = whole_number<int>(text);
@@ -168,7 +213,8 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   if (invocation.has("--in-process")) {
     if (progress) options.progress = detail;
     stage(fmt::format("measuring {}", pair.candidate));
-    measurement = measure::measure_here(pair, *config, real_bench_world(*config, context.env), options);
+    measurement = measure::measure_here(pair, *config, real_bench_world(*config, context.env), options,
+                                        invocation.value("--builds"));
   } else {
     if (auto checked = measure::prepare_pair(pair, *config, real_bench_world(*config, context.env)); !checked) return std::unexpected(checked.error().error);
     const double timeout = config->number_value("bench.timeout_seconds");

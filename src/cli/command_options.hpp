@@ -79,6 +79,14 @@ inline constexpr std::array bench_options{
     OptionSpec{"--extended", "",
                "measure with four times the rounds and twice bench.max_gpu_seconds: the third process of a "
                "regression whose confirmation straddled the tolerance (used by the child)"},
+    OptionSpec{"--batch", "FILE",
+               "with --in-process and --results: measure every pair FILE lists in this one process, one result line "
+               "each (used by pr's measuring child)"},
+    OptionSpec{"--results", "FILE", "with --batch: append each pair's result here as it finishes"},
+    OptionSpec{"--budget", "SECONDS", "with --batch: start no pair once this many GPU seconds are spent"},
+    OptionSpec{"--builds", "DIR",
+               "with --in-process: keep both sides' builds here, and load them where an earlier process of the same "
+               "decision kept them (used by the child)"},
     OptionSpec{"--repeat", "N",
                "with --in-process --format json: measure the pair N times from one compile, one JSON line each (a "
                "measurement study, as scripts/gpu-decision-time.sh runs)"},

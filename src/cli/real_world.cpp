@@ -50,9 +50,9 @@ measure::GpuAccess real_gpu(const config::Config& config) {
             if (devices->empty()) return std::string("no GPU here (the CUDA driver reports no device)");
             return std::nullopt;
           },
-          .measure_pair = [](const measure::ChildRequest& request,
-                             const std::function<void(std::string_view)>& progress) {
-            return measure::measure_confirmed(request, progress);
+          .measure_pairs = [](const measure::BatchRequest& request,
+                              const std::function<void(std::string_view)>& progress) {
+            return measure::measure_batch_confirmed(request, progress);
           }};
 }
 
@@ -81,7 +81,8 @@ measure::BenchWorld real_bench_world(const config::Config& config, const EnvLook
             return load_compiler(config, env, std::move(work_tree));
           },
           .nvcc = [&config, env] { return load_unit_compiler(config, env); },
-          .cuda_include_dir = cuda::toolkit_include_dir(env)};
+          .cuda_include_dir = cuda::toolkit_include_dir(env),
+          .support_cache = kforecast_cache_directory(env, "support").value_or(std::filesystem::path())};
 }
 
 measure::ProjectPrograms real_project_programs(const EnvLookup& env) {

@@ -122,6 +122,12 @@ void mark_unverified(report::KernelEntry& entry, std::string_view reason, const 
                                     settings.fail_unverified ? "fail" : "warn"));
 }
 
+std::string budget_spent_reason(double spent_seconds, double budget_seconds) {
+  return fmt::format("the GPU budget is spent ({:.1f} s used of policy.gpu_budget_seconds = {:g}; riskier kernels were "
+                     "measured first)",
+                     spent_seconds, budget_seconds);
+}
+
 MeasureOutcome measure_kernels(std::span<KernelCase> cases, std::span<const std::size_t> to_measure,
                                const MeasureSettings& settings, const MeasureKernel& measure,
                                const RunDeadline* deadline) {
@@ -134,11 +140,7 @@ MeasureOutcome measure_kernels(std::span<KernelCase> cases, std::span<const std:
       continue;
     }
     if (settings.budget_seconds > 0 && outcome.spent_seconds >= settings.budget_seconds) {
-      mark_unverified(entry,
-                      fmt::format("the GPU budget is spent ({:.1f} s used of policy.gpu_budget_seconds = {:g}; "
-                                  "riskier kernels were measured first)",
-                                  outcome.spent_seconds, settings.budget_seconds),
-                      settings);
+      mark_unverified(entry, budget_spent_reason(outcome.spent_seconds, settings.budget_seconds), settings);
       ++outcome.over_budget;
       continue;
     }

@@ -63,6 +63,10 @@ struct MeasureOutcome {
   double wall_seconds = 0;      // the measurements' wall time, every measuring process from its start
 };
 
+// Why a kernel is left unmeasured once the budget is spent: "the GPU budget is spent (0.5 s used of
+// policy.gpu_budget_seconds = 0.4; riskier kernels were measured first)".
+std::string budget_spent_reason(double spent_seconds, double budget_seconds);
+
 // Measures `to_measure` in measurement_order until the budget is spent (checked before each
 // kernel: a measurement that starts runs to bench.max_gpu_seconds) and applies each result.
 // Past `deadline` (the run's wall budget, where one is given) the kernels left are unverified too.

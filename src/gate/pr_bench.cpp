@@ -25,6 +25,7 @@
 #include "base/shell_text.hpp"
 #include "gate/harness_step.hpp"
 #include "gate/measure_step.hpp"
+#include "measure/bench_child.hpp"
 #include "measure/bench_measure.hpp"
 #include "measure/capture_command_step.hpp"
 #include "measure/revision_captures.hpp"
@@ -121,6 +122,30 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
   if (from.empty()) return text;
   for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
     text.replace(at, from.size(), to);
+  return text;
+}
+
+// A message with the scratch folder's paths taken out: "<root>/3/head/src/a.cu" reads
+// "src/a.cu", as do "<root>/captures/base/..." and a side written for another kernel.
+std::string without_scratch_prefixes(std::string text, const std::string& root) {
+  for (std::size_t at = text.find(root); at != std::string::npos; at = text.find(root, at)) {
+    std::size_t end = at + root.size();
+    if (text.compare(end, 9, "captures/") == 0) {
+      end += 9;
+    } else {
+      const std::size_t digits = end;
+      while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) ++end;
+      if (end == digits || end >= text.size() || text[end] != '/') {
+        at += root.size();
+        continue;
+      }
+      ++end;
+    }
+    if (text.compare(end, 5, "base/") == 0 || text.compare(end, 5, "head/") == 0)
+      text.erase(at, end + 5 - at);
+    else
+      at += root.size();
+  }
   return text;
 }
 
@@ -223,12 +248,8 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
 
   // What the child is doing, after the command's counts.
   const auto progress = [&](const std::string& line) { outside.console.detail(line); };
-  const std::string base_prefix = (root / "base").string() + "/";
-  const std::string head_prefix = (root / "head").string() + "/";
   // Each revision's capture.dir, written here from git where it is committed
   // (measure/revision_captures.hpp): read once, for the first kernel without a launch spec.
-  const std::string base_captures_prefix = (root / "captures" / "base").string() + "/";
-  const std::string head_captures_prefix = (root / "captures" / "head").string() + "/";
   std::optional<Result<measure::CaptureFolders>> capture_folders;
   const fs::path repository_root = measure::capture_repository_root(settings.compile.repository_root, outside.repository);
   // capture.command's captures (measure/capture_command_step.hpp): recorded once, for the first
@@ -249,8 +270,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   std::error_code cwd_error;
   const std::string here_prefix = fs::current_path(cwd_error).string() + "/";
   const auto readable = [&](std::string text) {
-    for (const auto* prefix : {&base_captures_prefix, &head_captures_prefix, &base_prefix, &head_prefix})
-      text = replace_all(std::move(text), *prefix, "");
+    text = without_scratch_prefixes(std::move(text), root.string() + "/");
     return here_prefix.size() > 1 ? replace_all(std::move(text), here_prefix, "") : text;
   };
   // Every pair here names its capture folders: the repository is not looked for.
@@ -260,27 +280,37 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   ledger_run.recorded = outside.now();
   ledger_run.base = run.base;
   ledger_run.head = run.head;
-  std::size_t done = 0;
 
-  const MeasureKernel measure_one = [&](std::size_t index) -> Result<bench::Measurement> {
-    const auto& job = *std::ranges::find(jobs, index, &MeasureJob::entry);
-    const auto& entry = run.cases[index].entry;
-    ++done;
-    if (outside.console.progress) outside.console.progress->advance(done);
+  // A kernel ready for the GPU: its pair, written under the scratch folder, and what its
+  // measurement's notes and ledger line say of it.
+  struct Ready {
+    measure::BenchPair pair;
+    std::string capture_origin;
+    std::string measured_as;  // another instantiation than the one the machine code note names
+    std::string base_hash, head_hash;
+  };
+  // Everything that can be checked without the GPU is checked here, so a kernel without a spec
+  // costs no child process; each job's sides go to a folder of their own, since one process
+  // measures them all.
+  const auto prepare = [&](const MeasureJob& job, std::size_t slot) -> Result<Ready> {
+    const auto& entry = run.cases[job.entry].entry;
     if (!job.complete) return usage_error("it has no version at one of the revisions to compare with");
-    progress(fmt::format("kforecast: measuring {} on the GPU ({}/{}, limit {:g} s each)...", entry.name, done,
-                         to_measure.size(), settings.bench_timeout_seconds));
-    auto base_hash = write_side(job.base, root / "base");
+    const fs::path sides = root / std::to_string(slot);
+    Ready ready;
+    auto base_hash = write_side(job.base, sides / "base");
     if (!base_hash) return std::unexpected(base_hash.error());
-    auto head_hash = write_side(job.head, root / "head");
+    auto head_hash = write_side(job.head, sides / "head");
     if (!head_hash) return std::unexpected(head_hash.error());
-    measure::BenchPair pair{(root / "head" / job.head.file).string() + ":" + job.head.kernel,
-                   (root / "base" / job.base.file).string() + ":" + job.base.kernel, "", ""};
+    ready.base_hash = *base_hash;
+    ready.head_hash = *head_hash;
+    measure::BenchPair& pair = ready.pair;
+    pair = {(sides / "head" / job.head.file).string() + ":" + job.head.kernel,
+            (sides / "base" / job.base.file).string() + ":" + job.base.kernel, "", ""};
     // Both sides built as the project builds them, where nvcc built their units for the gate.
     if (job.base.build_arguments && job.head.build_arguments) {
-      const fs::path build_file = root / "project-build.json";
-      std::ofstream(build_file) << measure::project_build_json({(root / "base").string(), (root / "head").string(),
-                                                       *job.base.build_arguments, *job.head.build_arguments});
+      const fs::path build_file = sides / "project-build.json";
+      std::ofstream(build_file) << measure::project_build_json({(sides / "base").string(), (sides / "head").string(),
+                                                                *job.base.build_arguments, *job.head.build_arguments});
       pair.project_build = build_file.string();
     }
     // Captures come from the revisions compared, not from the work tree.
@@ -289,10 +319,6 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
       if (!folders) return usage_error(readable(folders.error().message));
       pair.capture_folders = *folders;
     }
-    // What can be checked without the GPU is checked here, so a kernel without a spec costs no
-    // child process.
-    std::string capture_origin;
-    std::string measured_as;  // another instantiation than the one the machine code note names
     // The captures may hold another instantiation the build made than the one named (a runner that
     // launches <128, 128> at every size the program runs, and <64, 64> at none): each is tried.
     const auto prepare_any_instance = [&] {
@@ -300,12 +326,12 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
       for (const std::string& other : job.other_instances) {
         if (first || first.error().kind != measure::PairProblem::Kind::no_launch_spec) break;
         measure::BenchPair tried = pair;
-        tried.candidate = (root / "head" / job.head.file).string() + ":" + other;
-        tried.versus = (root / "base" / job.base.file).string() + ":" + other;
+        tried.candidate = (sides / "head" / job.head.file).string() + ":" + other;
+        tried.versus = (sides / "base" / job.base.file).string() + ":" + other;
         if (auto again = prepare_pair(tried, config, world);
             again || again.error().kind != measure::PairProblem::Kind::no_launch_spec) {
           pair = std::move(tried);
-          measured_as = other;
+          ready.measured_as = other;
           return again;
         }
       }
@@ -342,26 +368,71 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
                                        "where nvcc is found, the units that launch it give the instantiation)",
                                        message));
       return usage_error(fmt::format("its launch spec cannot be used: {}", message));
-    } else if (!prepared->replay.captures.empty()) {
-      pair.capture = prepared->replay.path;  // the child replays the captures found here
-      capture_origin = prepared->replay.origin;
     }
-    auto measurement = outside.gpu.measure_pair({pair, child_config, root.string(), settings.bench_timeout_seconds},
-                                         [&](std::string_view line) { progress(std::string(line)); });
-    if (!measurement) return usage_error(readable(measurement.error().message));
-    if (outside.console.progress) outside.console.progress->add_gpu_seconds(measurement->gpu_seconds);
-    measurement->reason = readable(measurement->reason);
-    if (!capture_origin.empty())
-      if (auto unfit = replay_did_not_fit(*measurement)) return usage_error(*unfit);
-    for (auto& note : measurement->notes) note = readable(note);
-    if (!capture_origin.empty())
-      measurement->notes.push_back(fmt::format("captures from {}; both sides replayed them", capture_origin));
-    if (!measured_as.empty())
-      measurement->notes.push_back(fmt::format("measured as {}, the instantiation of the build that the captures launch",
-                                               measured_as));
-    auto line = ledger_entry(entry, *measurement, ledger_run);
-    line.reference_hash = *base_hash;
-    line.candidate_hash = *head_hash;
+    if (!prepared->replay.captures.empty()) {
+      pair.capture = prepared->replay.path;  // the child replays the captures found here
+      ready.capture_origin = prepared->replay.origin;
+    }
+    return ready;
+  };
+  // Riskiest first, as measure_kernels takes them: the batch's budget stops at the same kernel.
+  const std::vector<std::size_t> order = measurement_order(run.cases, to_measure);
+  std::map<std::size_t, Result<Ready>> ready;
+  for (const std::size_t index : order)
+    ready.emplace(index, prepare(*std::ranges::find(jobs, index, &MeasureJob::entry), ready.size()));
+  measure::BatchRequest batch{.config = child_config,
+                              .working_directory = root.string(),
+                              .timeout_seconds = settings.bench_timeout_seconds,
+                              .budget_seconds = settings.measure.budget_seconds,
+                              .wall_left = outside.deadline.budget().count() > 0
+                                               ? outside.deadline.left(outside.deadline.budget())
+                                               : std::chrono::milliseconds(0)};
+  std::map<std::size_t, std::size_t> slot_of;  // entry -> its place in the batch
+  for (const std::size_t index : order)
+    if (const auto& prepared = ready.at(index); prepared) {
+      slot_of[index] = batch.pairs.size();
+      batch.pairs.push_back(prepared->pair);
+    }
+  // Past the run's wall budget nothing starts: each kernel is left with that reason below.
+  measure::BatchOutcomes outcomes(batch.pairs.size());
+  if (outside.console.progress) outside.console.progress->stage("measuring on the GPU", to_measure.size());
+  if (!batch.pairs.empty() && !outside.deadline.passed()) {
+    progress(fmt::format("kforecast: measuring {} kernel{} on the GPU in one process (limit {:g} s each)...",
+                         batch.pairs.size(), batch.pairs.size() == 1 ? "" : "s", settings.bench_timeout_seconds));
+    outcomes = outside.gpu.measure_pairs(batch, [&](std::string_view line) { progress(std::string(line)); });
+  }
+
+  std::size_t done = 0;
+  std::size_t not_started = 0;
+  double spent = 0;  // GPU seconds of the measurements applied so far
+  const MeasureKernel measure_one = [&](std::size_t index) -> Result<bench::Measurement> {
+    const auto& entry = run.cases[index].entry;
+    ++done;
+    if (outside.console.progress) outside.console.progress->advance(done);
+    auto& prepared = ready.at(index);
+    if (!prepared) return std::unexpected(prepared.error());
+    auto& outcome = outcomes.at(slot_of.at(index));
+    if (!outcome) {
+      ++not_started;
+      if (outside.deadline.passed()) return usage_error(outside.deadline.reason() + " (riskier kernels were measured first)");
+      return usage_error(budget_spent_reason(spent, settings.measure.budget_seconds));
+    }
+    if (!*outcome) return usage_error(readable(outcome->error().message));
+    bench::Measurement measurement = std::move(**outcome);
+    spent += measurement.gpu_seconds;
+    if (outside.console.progress) outside.console.progress->add_gpu_seconds(measurement.gpu_seconds);
+    measurement.reason = readable(measurement.reason);
+    if (!prepared->capture_origin.empty())
+      if (auto unfit = replay_did_not_fit(measurement)) return usage_error(*unfit);
+    for (auto& note : measurement.notes) note = readable(note);
+    if (!prepared->capture_origin.empty())
+      measurement.notes.push_back(fmt::format("captures from {}; both sides replayed them", prepared->capture_origin));
+    if (!prepared->measured_as.empty())
+      measurement.notes.push_back(fmt::format(
+          "measured as {}, the instantiation of the build that the captures launch", prepared->measured_as));
+    auto line = ledger_entry(entry, measurement, ledger_run);
+    line.reference_hash = prepared->base_hash;
+    line.candidate_hash = prepared->head_hash;
     if (auto appended = policy::append_to_ledger(ledger, line); !appended)
       run.notes.push_back(fmt::format("ledger not written: {}", appended.error().message));
     return measurement;
@@ -372,8 +443,11 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     if (observe) observe(index, outcome);
     return outcome;
   };
-  if (outside.console.progress) outside.console.progress->stage("measuring on the GPU", to_measure.size());
-  const MeasureOutcome outcome = measure_kernels(run.cases, to_measure, settings.measure, measure, &outside.deadline);
+  // The batch kept to the budget and the run's wall time already: what it measured is applied.
+  MeasureSettings applied = settings.measure;
+  applied.budget_seconds = 0;
+  MeasureOutcome outcome = measure_kernels(run.cases, to_measure, applied, measure);
+  outcome.over_budget += not_started;
   run.gpu_time = gpu_time(run.cases,
                           {outcome.spent_seconds + harness_outcome.spent_seconds,
                            outcome.measured + harness_outcome.measured, outcome.over_budget + harness_outcome.over_budget,

@@ -54,6 +54,9 @@ struct BenchWorld {
   // The project's compiler of whole units, or why there is none.
   std::function<builds::LoadedUnitCompiler()> nvcc;
   std::string cuda_include_dir;  // CUDA's own headers, or ""
+  // Where the runner's support kernels, compiled once per NVRTC version and architecture, are
+  // kept between runs; empty: compiled by every measuring process.
+  std::filesystem::path support_cache;
 };
 
 // Both kernels found and the spec bound to both signatures at every size: what can be checked
@@ -82,8 +85,10 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
 
 // A measurement, or an Error where the work could not start (no GPU: exit 3; a bad spec or
 // kernel name: exit 2). A kernel that faults, disagrees or does not compile is a measurement
-// with verdict `failed`.
+// with verdict `failed`. `builds_folder`: where the decision's processes keep both sides' builds
+// (measure/measuring_process.hpp); empty: nowhere.
 Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const BenchWorld& world,
-                                        const bench::RunnerOptions& options);
+                                        const bench::RunnerOptions& options,
+                                        const std::filesystem::path& builds_folder = {});
 
 }  // namespace kforecast::measure

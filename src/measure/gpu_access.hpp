@@ -2,7 +2,7 @@
 #pragma once
 
 // The GPU a run may measure on, handed in by the caller: cli's asks the CUDA driver and runs each
-// pair in a benchmark child process (measure/bench_child.hpp); tests hand in fakes.
+// batch of pairs in benchmark child processes (measure/bench_child.hpp); tests hand in fakes.
 
 #include <functional>
 #include <optional>
@@ -16,10 +16,10 @@
 
 namespace kforecast::measure {
 
-// Measures one pair in a fresh child process, a regression confirmed in a second;
-// `progress` hears what the child is doing.
-using PairMeasurer = std::function<Result<bench::Measurement>(const ChildRequest& request,
-                                                              const std::function<void(std::string_view)>& progress)>;
+// Measures the pairs in as few child processes as they allow, each regression confirmed in a
+// fresh one (measure_batch_confirmed); `progress` hears what the children are doing.
+using PairsMeasurer =
+    std::function<BatchOutcomes(const BatchRequest& request, const std::function<void(std::string_view)>& progress)>;
 
 struct GpuAccess {
   // The first local GPU's architecture and name ("sm_90", "NVIDIA H100 80GB HBM3"), for
@@ -27,7 +27,7 @@ struct GpuAccess {
   std::function<std::optional<std::pair<std::string, std::string>>()> local;
   // Why no kernel can be measured here; nullopt when a GPU is usable.
   std::function<std::optional<std::string>()> unavailable;
-  PairMeasurer measure_pair;
+  PairsMeasurer measure_pairs;
 };
 
 }  // namespace kforecast::measure

@@ -135,10 +135,22 @@ struct Harness {
                       }},
         .gpu = {.local = [] { return std::optional<std::pair<std::string, std::string>>(); },
                 .unavailable = [this] { return no_gpu; },
-                .measure_pair =
-                    [this](const measure::ChildRequest& request, const std::function<void(std::string_view)>&) {
-                      ++measurements_asked;
-                      return measure(request);
+                .measure_pairs =
+                    [this](const measure::BatchRequest& batch, const std::function<void(std::string_view)>&) {
+                      // As the batch child does: pairs in order, none started once the budget is spent.
+                      measure::BatchOutcomes outcomes;
+                      double spent = 0;
+                      for (const auto& pair : batch.pairs) {
+                        if (batch.budget_seconds > 0 && spent >= batch.budget_seconds) {
+                          outcomes.emplace_back();
+                          continue;
+                        }
+                        ++measurements_asked;
+                        auto outcome = measure({pair, batch.config, batch.working_directory, batch.timeout_seconds});
+                        if (outcome) spent += outcome->gpu_seconds;
+                        outcomes.emplace_back(std::move(outcome));
+                      }
+                      return outcomes;
                     }},
         .forecaster = [this](const embedded::FeatureContext&, std::optional<llm::PromptSet>,
                              std::vector<std::string>) -> Result<std::unique_ptr<forecasters::Forecaster>> {
