@@ -45,15 +45,7 @@ done
 ((runs >= 2)) || { echo "gpu-decision-time.sh: --runs must be at least 2 (a confirmation pairs run i with run i+1)" >&2; exit 2; }
 carry=$(realpath -m "${CARRY:-.carry/shipped}")
 
-if ((prepare)); then
-  # The release build, stripped: it needs only glibc, so a bare GPU machine runs it as it is.
-  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
-  nice -n 19 cmake --preset release >/dev/null && nice -n 19 cmake --build build/release -j2 --target kforecast || exit 1
-  mkdir -p "$carry"
-  cp build/release/src/kforecast "$carry/kforecast" && strip "$carry/kforecast"
-  echo "carried: $(ls "$carry" | tr '\n' ' ')"
-  exit 0
-fi
+(( prepare )) && exec "$(dirname "$0")/carry-kforecast.sh" "$carry"
 
 kf="$carry/kforecast"
 [[ -x $kf ]] || { echo "gpu-decision-time.sh: no kforecast binary at $kf (run --prepare here first)" >&2; exit 2; }

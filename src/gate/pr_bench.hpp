@@ -2,8 +2,8 @@
 #pragma once
 
 // `kforecast pr`'s GPU side: the kernels the policy sent to the GPU, measured on the local GPU
-// the way `kforecast bench` measures (a child process per pair, a regression confirmed in a
-// second one), the ledger line of each measurement, and the run's GPU time. Without a usable
+// the way `kforecast bench` measures (one child process for all pairs, a fresh one after a pair
+// that fails, regressions confirmed together in another), the ledger line of each measurement, and the run's GPU time. Without a usable
 // GPU, or with --no-bench, they stay unverified and policy.on_unverified decides.
 
 #include <cstddef>

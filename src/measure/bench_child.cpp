@@ -22,7 +22,6 @@ namespace kforecast::measure {
 namespace {
 
 using bench::Measurement;
-using bench::Verdict;
 
 std::string last_lines(const std::string& text, std::size_t count) {
   std::size_t start = text.size();

@@ -3,7 +3,7 @@
 
 // One GPU job of a plan (`kforecast bench --plan PLAN --shard I/N`): shard I of N of the plan's
 // kernels (positions I-1, I-1+N, ... of its riskiest-first list) measured exactly as `kforecast
-// pr` would (gate/pr_bench.hpp: a child process per pair, the plan's config, ledger lines), and
+// pr` would (gate/pr_bench.hpp: one measuring process for the shard's pairs, the plan's config, ledger lines), and
 // what came of each as results (plan/shard_results.hpp). Without a GPU every kernel of the shard
 // is recorded unmeasured with the reason.
 

@@ -9,17 +9,13 @@
 #include "base/subprocess.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "support/cuda_requirements.hpp"
+#include "support/gpu_test_paths.hpp"
 #include "support/requirement.hpp"
 
 namespace {
 
-std::string setting(const char* variable, const char* fallback) {
-  const char* value = std::getenv(variable);
-  return value != nullptr && *value != '\0' ? value : fallback;
-}
-
-const std::string binary = setting("KF_TEST_BINARY", KF_BINARY);
-const std::string fixtures = setting("KF_TEST_SOURCE_DIR", KF_SOURCE_DIR) + "/fixtures/bench/";
+const std::string binary = kforecast::testing::test_binary();
+const std::string fixtures = kforecast::testing::test_source_dir() + "/fixtures/bench/";
 
 kforecast::ProcessOutput bench(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), {binary, "bench"});
@@ -70,7 +66,7 @@ TEST_CASE("bench gpu: a coalesced copy is faster than a strided one, and the rev
 }
 
 TEST_CASE("bench gpu: blocks follow the kernel's time, and a 3% slowdown is confirmed in a second process") {
-  const std::string decision = setting("KF_TEST_SOURCE_DIR", KF_SOURCE_DIR) + "/fixtures/gpu/decision/";
+  const std::string decision = kforecast::testing::test_source_dir() + "/fixtures/gpu/decision/";
   auto short_kernel = bench({decision + "work-100us.cu:work", "--vs", decision + "work-100us.cu:work"});
   CHECK(has(short_kernel, "\"verdict\": \"same\""));
   CHECK(has(short_kernel, "\"samples_per_block\": 10"));

@@ -10,18 +10,14 @@
 #include "base/subprocess.hpp"
 #include "recorded_capture.hpp"
 #include "support/cuda_requirements.hpp"
+#include "support/gpu_test_paths.hpp"
 #include "support/requirement.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
 
-std::string setting(const char* variable, const char* fallback) {
-  const char* value = std::getenv(variable);
-  return value != nullptr && *value != '\0' ? value : fallback;
-}
-
-const std::string binary = setting("KF_TEST_BINARY", KF_BINARY);
-const std::string fixtures = setting("KF_TEST_SOURCE_DIR", KF_SOURCE_DIR) + "/fixtures/bench/";
+const std::string binary = kforecast::testing::test_binary();
+const std::string fixtures = kforecast::testing::test_source_dir() + "/fixtures/bench/";
 
 kforecast::ProcessOutput bench(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), {binary, "bench"});

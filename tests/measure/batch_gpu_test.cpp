@@ -12,6 +12,7 @@
 #include "base/scratch_folder.hpp"
 #include "measure/bench_child.hpp"
 #include "support/cuda_requirements.hpp"
+#include "support/gpu_test_paths.hpp"
 #include "support/requirement.hpp"
 
 using namespace kforecast;
@@ -20,13 +21,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::string setting(const char* variable, const char* fallback) {
-  const char* value = std::getenv(variable);
-  return value != nullptr && *value != '\0' ? value : fallback;
-}
-
-const std::string binary = setting("KF_TEST_BINARY", KF_BINARY);
-const std::string fixtures = setting("KF_TEST_SOURCE_DIR", KF_SOURCE_DIR) + "/fixtures/bench/";
+const std::string binary = kforecast::testing::test_binary();
+const std::string fixtures = kforecast::testing::test_source_dir() + "/fixtures/bench/";
 
 measure::BenchPair copy_against(const std::string& candidate) {
   return {fixtures + "copy.cu:" + candidate, fixtures + "copy.cu:copy", "", "", ""};
