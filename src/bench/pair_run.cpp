@@ -177,10 +177,9 @@ Result<std::vector<double>> PairRun::block(Side& side, int batch, int samples) {
   return times;
 }
 
-// Alternates both kernels for at least warmup_ms, and on until two clock readings in a row
-// agree within 1% (at most 1 s). Returns the last SM clock.
-Result<double> PairRun::steady_clock_warmup(Side& a, Side& b, int batch) {
-  const auto start = Clock::now();
+// Alternates both kernels until warmup_ms have passed since `start`, and on until two clock
+// readings in a row agree within 1% (at most 1 s). Returns the last SM clock.
+Result<double> PairRun::steady_clock_warmup(Side& a, Side& b, int batch, Clock::time_point start) {
   double last_clock = 0;
   for (;;) {
     for (Side* side : {&a, &b})
@@ -294,7 +293,10 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   }
   if (auto ok = restore(true); !ok) return failed(describe_failure("restoring inputs", ok.error()));
 
-  // Batch size from one-launch samples of both kernels.
+  // Batch size from one-launch samples of both kernels. They keep the GPU as busy as warm-up
+  // blocks do, so the warm-up's time counts from here: a 1 ms kernel's six samples are 6 ms of
+  // warm-up, not 6 ms before it.
+  const auto warm_start = Clock::now();
   double one_launch_us = 1e30;
   for (Side* side : {&reference, &candidate}) {
     auto times = block(*side, 1, 3);  // three give a batch size; five cost a 5 ms kernel 50 ms
@@ -308,7 +310,7 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   result.samples_per_block = samples;
   if (m_options.progress)
     m_options.progress(fmt::format("{}: warming up ({} launches per sample)", result.size, batch));
-  if (auto warm = steady_clock_warmup(reference, candidate, batch); !warm)
+  if (auto warm = steady_clock_warmup(reference, candidate, batch, warm_start); !warm)
     return failed(describe_failure("warm-up", warm.error()));
 
   std::vector<double> reference_medians, candidate_medians, block_clocks;

@@ -6,6 +6,7 @@
 // rounds until the sequential rule decides or the time cap passes. measure_pair (runner.cpp)
 // walks the spec's sizes through it and combines them.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -64,7 +65,7 @@ class PairRun {
   Result<std::optional<std::string>> guard_damage();
   Result<void> enqueue_sample(Side& side, int batch, std::size_t event_index);
   Result<std::vector<double>> block(Side& side, int batch, int samples);
-  Result<double> steady_clock_warmup(Side& a, Side& b, int batch);
+  Result<double> steady_clock_warmup(Side& a, Side& b, int batch, std::chrono::steady_clock::time_point start);
 
   Gpu& m_gpu;
   SupportKernels m_support;

@@ -213,8 +213,10 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
   if (invocation.has("--in-process")) {
     if (progress) options.progress = detail;
     stage(fmt::format("measuring {}", pair.candidate));
+    std::string timings;
     measurement = measure::measure_here(pair, *config, real_bench_world(*config, context.env), options,
-                                        invocation.value("--builds"));
+                                        invocation.value("--builds"), &timings);
+    if (invocation.has("--timings")) context.err << "kforecast: timings: " << timings << "\n";
   } else {
     if (auto checked = measure::prepare_pair(pair, *config, real_bench_world(*config, context.env)); !checked) return std::unexpected(checked.error().error);
     const double timeout = config->number_value("bench.timeout_seconds");

@@ -87,6 +87,9 @@ inline constexpr std::array bench_options{
     OptionSpec{"--builds", "DIR",
                "with --in-process: keep both sides' builds here, and load them where an earlier process of the same "
                "decision kept them (used by the child)"},
+    OptionSpec{"--timings", "",
+               "with --in-process: print where the measuring process's time went (driver, NVRTC, context, builds, "
+               "measuring) to standard error"},
     OptionSpec{"--repeat", "N",
                "with --in-process --format json: measure the pair N times from one compile, one JSON line each (a "
                "measurement study, as scripts/gpu-decision-time.sh runs)"},

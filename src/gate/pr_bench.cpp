@@ -386,7 +386,10 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
                               .budget_seconds = settings.measure.budget_seconds,
                               .wall_left = outside.deadline.budget().count() > 0
                                                ? outside.deadline.left(outside.deadline.budget())
-                                               : std::chrono::milliseconds(0)};
+                                               : std::chrono::milliseconds(0),
+                              .on_progress = [&](std::size_t finished) {
+                                if (outside.console.progress) outside.console.progress->advance(finished);
+                              }};
   std::map<std::size_t, std::size_t> slot_of;  // entry -> its place in the batch
   for (const std::size_t index : order)
     if (const auto& prepared = ready.at(index); prepared) {
@@ -402,13 +405,10 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     outcomes = outside.gpu.measure_pairs(batch, [&](std::string_view line) { progress(std::string(line)); });
   }
 
-  std::size_t done = 0;
   std::size_t not_started = 0;
   double spent = 0;  // GPU seconds of the measurements applied so far
   const MeasureKernel measure_one = [&](std::size_t index) -> Result<bench::Measurement> {
     const auto& entry = run.cases[index].entry;
-    ++done;
-    if (outside.console.progress) outside.console.progress->advance(done);
     auto& prepared = ready.at(index);
     if (!prepared) return std::unexpected(prepared.error());
     auto& outcome = outcomes.at(slot_of.at(index));
@@ -447,6 +447,7 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
   MeasureSettings applied = settings.measure;
   applied.budget_seconds = 0;
   MeasureOutcome outcome = measure_kernels(run.cases, to_measure, applied, measure);
+  if (outside.console.progress) outside.console.progress->advance(to_measure.size());
   outcome.over_budget += not_started;
   run.gpu_time = gpu_time(run.cases,
                           {outcome.spent_seconds + harness_outcome.spent_seconds,

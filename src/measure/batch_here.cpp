@@ -77,9 +77,10 @@ class Watchdog {
   std::thread m_thread;  // last: it starts once everything it reads exists
 };
 
-// The least warm-up of a pair measured right after another: two warm-up blocks of each kernel at
-// least, and on until two clock readings agree (bench::RunnerOptions::warmup_ms).
-constexpr double warm_gpu_warmup_ms = 5;
+// The warm-up of a pair measured right after another: no time of its own, only the runner's
+// steady-clock check (two warm-up blocks of each kernel at least, and on until two clock readings
+// agree), after the batch-size samples that already ran both kernels.
+constexpr double warm_gpu_warmup_ms = 0;
 
 std::size_t default_builds_ahead() {
   // Two compiles per pair (each a child process; nvcc takes about a core): half the cores busy

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -127,8 +129,28 @@ struct BatchRun {
   std::string unreadable;  // why the results file could not be read, if so
 };
 
+// Counts the complete lines of a results file while its child writes it, every quarter second,
+// and tells `on_lines` when the count grows: a run of 50 kernels shows them finishing.
+class ResultsWatcher {
+ public:
+  ResultsWatcher(std::filesystem::path file, std::function<void(std::size_t)> on_lines)
+      : m_thread([file = std::move(file), on_lines = std::move(on_lines)](std::stop_token stop) {
+          std::size_t told = 0;
+          while (!stop.stop_requested()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            std::ifstream in(file, std::ios::binary);
+            const auto lines = static_cast<std::size_t>(
+                std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+            if (lines > told) on_lines(told = lines);
+          }
+        }) {}
+
+ private:
+  std::jthread m_thread;
+};
+
 BatchRun run_batch_child(const BatchRequest& request, const std::vector<BenchPair>& pairs, double budget_seconds,
-                         std::chrono::milliseconds limit) {
+                         std::chrono::milliseconds limit, std::size_t finished_before) {
   BatchRun run;
   const ScratchFolder folder("kforecast-batch");
   const std::filesystem::path batch_file = std::filesystem::path(folder.path()) / "batch.json";
@@ -143,7 +165,10 @@ BatchRun run_batch_child(const BatchRequest& request, const std::vector<BenchPai
   if (budget_seconds > 0) argv.insert(argv.end(), {"--budget", fmt::format("{:.6f}", budget_seconds)});
   if (!request.builds_folder.empty()) argv.insert(argv.end(), {"--builds", request.builds_folder.string()});
   const auto start = std::chrono::steady_clock::now();
+  std::optional<ResultsWatcher> watcher;
+  if (request.on_progress) watcher.emplace(results_file, [&](std::size_t lines) { request.on_progress(finished_before + lines); });
   auto child = run_process(argv, {.working_directory = request.working_directory, .timeout = limit});
+  watcher.reset();
   run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (child) run.output = std::move(*child);
   auto text = read_text_file(results_file, "the measuring child's results");
@@ -194,7 +219,7 @@ BatchOutcomes measure_batch_in_children(const BatchRequest& request) {
     }
     std::vector<BenchPair> pairs;
     for (const std::size_t index : remaining) pairs.push_back(request.pairs[index]);
-    const BatchRun run = run_batch_child(request, pairs, budget_left, limit);
+    const BatchRun run = run_batch_child(request, pairs, budget_left, limit, request.pairs.size() - remaining.size());
     // Exit 2 or 3 before any result: nothing in the batch can be measured (no GPU, a bad option).
     if (run.output && run.results.empty() && (run.output->exit_status == 2 || run.output->exit_status == 3)) {
       for (const std::size_t index : remaining)
@@ -264,6 +289,7 @@ BatchOutcomes measure_batch_confirmed(const BatchRequest& request, const std::fu
     next.confirming = true;
     next.extended = extended;
     next.budget_seconds = 0;  // a regression found is always confirmed
+    next.on_progress = nullptr;  // the count is of the first measurements; `progress` tells of these
     return measure(next);
   };
   std::vector<std::size_t> to_confirm;

@@ -66,6 +66,9 @@ struct BatchRequest {
   // not measured.
   std::chrono::milliseconds wall_left{0};
   std::string program;  // the measuring program; empty: this executable (a test's stand-in)
+  // Hears how many of `pairs` have a result, as the children finish them (from another thread,
+  // while this one waits for the child); may be empty.
+  std::function<void(std::size_t finished)> on_progress;
 };
 
 // One per pair, in the request's order: a measurement (its wall_seconds: its share of its

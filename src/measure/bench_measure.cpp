@@ -178,13 +178,16 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
 }
 
 Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const BenchWorld& world,
-                                        const bench::RunnerOptions& options, const std::filesystem::path& builds_folder) {
+                                        const bench::RunnerOptions& options, const std::filesystem::path& builds_folder,
+                                        std::string* timings) {
   auto prepared = prepare_pair(pair, config, world);
   if (!prepared) return std::unexpected(prepared.error().error);
   auto process = MeasuringProcess::open(world, builds_folder);
   if (!process) return std::unexpected(process.error());
   auto pending = (*process)->start(pair, std::move(*prepared));
-  return (*process)->measure(pending, options);
+  auto measurement = (*process)->measure(pending, options);
+  if (timings != nullptr) *timings = (*process)->timings();
+  return measurement;
 }
 
 }  // namespace kforecast::measure

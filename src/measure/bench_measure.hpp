@@ -86,9 +86,11 @@ std::expected<PreparedPair, PairProblem> prepare_pair(const BenchPair& pair, con
 // A measurement, or an Error where the work could not start (no GPU: exit 3; a bad spec or
 // kernel name: exit 2). A kernel that faults, disagrees or does not compile is a measurement
 // with verdict `failed`. `builds_folder`: where the decision's processes keep both sides' builds
-// (measure/measuring_process.hpp); empty: nowhere.
+// (measure/measuring_process.hpp); empty: nowhere. `timings`, where given, receives where the
+// process's time went (MeasuringProcess::timings).
 Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Config& config, const BenchWorld& world,
                                         const bench::RunnerOptions& options,
-                                        const std::filesystem::path& builds_folder = {});
+                                        const std::filesystem::path& builds_folder = {},
+                                        std::string* timings = nullptr);
 
 }  // namespace kforecast::measure

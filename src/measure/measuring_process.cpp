@@ -139,6 +139,14 @@ struct MeasuringProcess::State {
   std::future<Result<std::vector<std::byte>>> support_build;
   std::unique_ptr<bench::Gpu> gpu;
   std::optional<bench::SupportKernels> support;
+  std::vector<std::pair<std::string, double>> timings;
+  // Adds the seconds since the last step (or since `since`) under `name`.
+  std::chrono::steady_clock::time_point last_step = std::chrono::steady_clock::now();
+  void step(std::string name) {
+    const auto now = std::chrono::steady_clock::now();
+    timings.emplace_back(std::move(name), std::chrono::duration<double>(now - last_step).count());
+    last_step = now;
+  }
 
   std::string driver_text() const {
     auto version = cuda::nvidia_driver_version();
@@ -193,11 +201,13 @@ Result<std::unique_ptr<MeasuringProcess>> MeasuringProcess::open(const BenchWorl
   if (devices->empty()) return fail(ExitCode::could_not_run, "no CUDA device (the driver lists none)");
   state->device = devices->front();
   state->arch = state->device.arch();
+  state->step("driver");
   std::error_code ec;
   auto repository = world.repository(fs::current_path(ec));
   auto compiler = world.nvrtc(repository ? (*repository)->root() : fs::current_path(ec));
   if (!compiler) return std::unexpected(compiler.error().to_error());
   state->nvrtc = std::move(*compiler);
+  state->step("NVRTC");
   // Compiled (or read) while the pairs' sides compile and the context is made.
   state->support_build = std::async(std::launch::async, support_cubin, std::cref(*state->nvrtc), state->arch,
                                     state->builds_folder, world.support_cache);
@@ -304,9 +314,11 @@ PendingPair MeasuringProcess::start(const BenchPair& pair, PreparedPair prepared
 Result<bench::Measurement> MeasuringProcess::measure(PendingPair& pending, const bench::RunnerOptions& options) {
   State& state = *m_state;
   if (!state.gpu) {
+    state.step("before the first pair");
     auto gpu = bench::Gpu::open(state.driver->api(), state.device);
     if (!gpu) return std::unexpected(gpu.error());
     state.gpu = std::move(*gpu);
+    state.step("context");
   }
   if (!state.support) {
     auto cubin = state.support_build.get();
@@ -320,10 +332,12 @@ Result<bench::Measurement> MeasuringProcess::measure(PendingPair& pending, const
       *into = *function;
     }
     state.support = kernels;
+    state.step("support kernels");
   }
   bench::Gpu& gpu = *state.gpu;
   SideBuild reference = pending.reference.get();
   SideBuild candidate = pending.candidate.get();
+  state.step("waiting for builds");
   std::vector<std::string> build_notes = pending.notes;
   for (const auto* side : {&reference, &candidate})
     build_notes.insert(build_notes.end(), side->notes.begin(), side->notes.end());
@@ -369,8 +383,16 @@ Result<bench::Measurement> MeasuringProcess::measure(PendingPair& pending, const
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   auto once = measure_once();
+  state.step("measuring");
   if (!once) return std::unexpected(once.error());
   return described(std::move(*once));
+}
+
+std::string MeasuringProcess::timings() const {
+  std::string text;
+  for (const auto& [name, seconds] : m_state->timings)
+    text += fmt::format("{}{} {:.3f} s", text.empty() ? "" : ", ", name, seconds);
+  return text;
 }
 
 }  // namespace kforecast::measure

@@ -93,7 +93,7 @@ TEST_CASE("e2e gpu: pr measures the kernel the policy sends to the GPU, and an 8
   CHECK(markdown.exit_status == 1);
   CHECK_THAT(markdown.out, Contains("| `settle` | 0."));
   CHECK_THAT(markdown.out, Contains("| regression |"));
-  CHECK_THAT(markdown.out, Contains(" s spent measuring 1 of 2 changed kernels; about "));
+  CHECK_THAT(markdown.out, Contains(" s spent measuring 1 of 2 changed kernels (") && Contains(" s of wall time); about "));
   CHECK(std::ranges::count(read_file(repo.path() / ".kforecast/ledger.jsonl"), '\n') == 2);
 }
 

@@ -48,6 +48,7 @@ for i in "${!names[@]}"; do
   if [[ -n ${budget-} && $i -gt 0 ]]; then echo "{\"index\": $i, \"skipped\": \"the GPU budget was spent\"}" >> "$results"; continue; fi
   case $name in
     ok*) echo "{\"index\": $i, \"seconds\": 0.25, \"measurement\": $(cat "$dir/ok.json")}" >> "$results" ;;
+    slow*) echo "{\"index\": $i, \"seconds\": 0.25, \"measurement\": $(cat "$dir/ok.json")}" >> "$results"; sleep 0.8 ;;
     fail*) echo "{\"index\": $i, \"seconds\": 0.25, \"measurement\": $(cat "$dir/failed.json")}" >> "$results"
            (( i + 1 < ${#names[@]} )) && exit 1 ;;
     crash*) echo "a fault in the driver" >&2; kill -SEGV $$ ;;
@@ -60,12 +61,14 @@ exit 0
 )SH";
     fs::permissions(dir / "child.sh", fs::perms::owner_all);
   }
+  std::vector<std::size_t> heard;  // what on_progress heard
   measure::BatchOutcomes run(std::vector<std::string> names, double budget = 0) {
     measure::BatchRequest request;
     for (auto& name : names) request.pairs.push_back({name, "base", "", "", ""});
     request.program = (dir / "child.sh").string();
     request.timeout_seconds = 30;
     request.budget_seconds = budget;
+    request.on_progress = [this](std::size_t finished) { heard.push_back(finished); };
     return measure::measure_batch_in_children(request);
   }
   std::string calls() const {
@@ -148,4 +151,15 @@ TEST_CASE("batch child: results that cannot be read fail the pair reached, and t
   REQUIRE(is(outcomes[0], Verdict::failed));
   CHECK_THAT((*outcomes[0])->reason, Contains("its results could not be read"));
   CHECK(is(outcomes[1], Verdict::same));
+}
+
+TEST_CASE("batch child: the parent hears the pairs finish while the child runs") {
+  FakeChild child;
+  auto outcomes = child.run({"slow-a", "slow-b"});
+  CHECK(is(outcomes[0], Verdict::same));
+  CHECK(is(outcomes[1], Verdict::same));
+  REQUIRE_FALSE(child.heard.empty());
+  CHECK(child.heard.front() == 1);  // the first pair, heard while the second was still running
+  CHECK(std::ranges::is_sorted(child.heard));
+  CHECK(child.heard.back() <= 2);
 }

@@ -76,7 +76,9 @@ TEST_CASE("batch gpu: a slower candidate among same ones is a regression confirm
   // Far past the tolerance, one process settles it; the builds are kept for any that follow.
   CHECK(slower.regression_checks == 1);
   std::size_t kept = 0;
-  for (const auto& file : std::filesystem::directory_iterator(builds.path()))
-    kept += file.path().extension() == ".cubin" ? 1 : 0;
-  CHECK(kept == 7);  // both sides of three pairs, and the support kernels
+  for (const auto& file : std::filesystem::directory_iterator(builds.path())) {
+    const std::string name = file.path().filename().string();
+    kept += file.path().extension() == ".cubin" && !name.starts_with("support-") ? 1 : 0;
+  }
+  CHECK(kept == 6);  // both sides of three pairs (the support kernels may come from kforecast's cache)
 }
