@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "measure/bench_measure.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -186,7 +187,14 @@ Result<bench::Measurement> measure_here(const BenchPair& pair, const config::Con
   if (!process) return std::unexpected(process.error());
   auto pending = (*process)->start(pair, std::move(*prepared));
   auto measurement = (*process)->measure(pending, options);
-  if (timings != nullptr) *timings = (*process)->timings();
+  if (timings != nullptr) {
+    // Ending the context (freeing, unloading, releasing it) is this process's too.
+    const auto ending = std::chrono::steady_clock::now();
+    *timings = (*process)->timings();
+    process->reset();
+    *timings += fmt::format(", ending the context {:.3f} s",
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - ending).count());
+  }
   return measurement;
 }
 

@@ -148,9 +148,11 @@ struct MeasuringProcess::State {
     last_step = now;
   }
 
+  // NVML's answer takes tens of milliseconds (it initialises NVML): asked once, beside the
+  // context and the compiles.
+  std::shared_future<std::string> driver_version;
   std::string driver_text() const {
-    auto version = cuda::nvidia_driver_version();
-    return fmt::format("{} (CUDA {})", version.value_or("unknown"), driver->version().text());
+    return fmt::format("{} (CUDA {})", driver_version.get(), driver->version().text());
   }
 };
 
@@ -185,6 +187,7 @@ MeasuringProcess::MeasuringProcess(std::unique_ptr<State> state) : m_state(std::
 MeasuringProcess::~MeasuringProcess() {
   // A support build still running holds the compiler: it finishes before the State goes.
   if (m_state && m_state->support_build.valid()) m_state->support_build.wait();
+  if (m_state && m_state->driver_version.valid()) m_state->driver_version.wait();
 }
 
 const std::string& MeasuringProcess::arch() const { return m_state->arch; }
@@ -201,6 +204,9 @@ Result<std::unique_ptr<MeasuringProcess>> MeasuringProcess::open(const BenchWorl
   if (devices->empty()) return fail(ExitCode::could_not_run, "no CUDA device (the driver lists none)");
   state->device = devices->front();
   state->arch = state->device.arch();
+  state->driver_version = std::async(std::launch::async, [] {
+                            return cuda::nvidia_driver_version().value_or("unknown");
+                          }).share();
   state->step("driver");
   std::error_code ec;
   auto repository = world.repository(fs::current_path(ec));
