@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -212,11 +213,22 @@ Result<ExitCode> bench_command(const Invocation& invocation, Context& context) {
     return bench_through_gate(invocation, context, *config, pair, *format);
   if (invocation.has("--in-process")) {
     if (progress) options.progress = detail;
+    // --timings: the runner's steps too, each with the milliseconds since the one before.
+    std::string steps;
+    if (invocation.has("--timings")) {
+      options.progress = [&, last = std::chrono::steady_clock::now()](std::string_view line) mutable {
+        const auto now = std::chrono::steady_clock::now();
+        steps += fmt::format("kforecast: timings: +{:.1f} ms: {}\n",
+                             std::chrono::duration<double, std::milli>(now - last).count(), line);
+        last = now;
+        detail(line);
+      };
+    }
     stage(fmt::format("measuring {}", pair.candidate));
     std::string timings;
     measurement = measure::measure_here(pair, *config, real_bench_world(*config, context.env), options,
                                         invocation.value("--builds"), &timings);
-    if (invocation.has("--timings")) context.err << "kforecast: timings: " << timings << "\n";
+    if (invocation.has("--timings")) context.err << steps << "kforecast: timings: " << timings << "\n";
   } else {
     if (auto checked = measure::prepare_pair(pair, *config, real_bench_world(*config, context.env)); !checked) return std::unexpected(checked.error().error);
     const double timeout = config->number_value("bench.timeout_seconds");
