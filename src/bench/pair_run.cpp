@@ -161,11 +161,11 @@ Result<void> PairRun::enqueue_sample(Side& side, int batch, std::size_t event_in
   return m_gpu.record(m_gpu.event(event_index + 1));
 }
 
-// Microseconds per launch of each sample of one block.
-Result<std::vector<double>> PairRun::block(Side& side, int batch, int samples) {
+Result<std::vector<double>> PairRun::block(Side& side, int batch, int samples, cuda::ClockReading* clock) {
   if (auto ok = m_gpu.reserve_events(2 * static_cast<std::size_t>(samples)); !ok) return std::unexpected(ok.error());
   for (int s = 0; s < samples; ++s)
     if (auto ok = enqueue_sample(side, batch, 2 * static_cast<std::size_t>(s)); !ok) return std::unexpected(ok.error());
+  if (clock != nullptr) *clock = m_gpu.clocks();
   if (auto ok = m_gpu.synchronize(); !ok) return std::unexpected(ok.error());
   std::vector<double> times;
   for (int s = 0; s < samples; ++s) {
@@ -182,9 +182,10 @@ Result<std::vector<double>> PairRun::block(Side& side, int batch, int samples) {
 Result<double> PairRun::steady_clock_warmup(Side& a, Side& b, int batch, Clock::time_point start) {
   double last_clock = 0;
   for (;;) {
+    cuda::ClockReading reading;
     for (Side* side : {&a, &b})
-      if (auto times = block(*side, batch, 4); !times) return std::unexpected(times.error());
-    const double clock = m_gpu.clocks().sm_mhz;
+      if (auto times = block(*side, batch, 4, &reading); !times) return std::unexpected(times.error());
+    const double clock = reading.sm_mhz;
     const double elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     const bool steady = !m_gpu.has_clocks() || (last_clock > 0 && std::fabs(clock - last_clock) <= 0.01 * last_clock);
     if ((elapsed_ms >= m_options.warmup_ms && steady) || elapsed_ms > 1000) return clock;
@@ -316,9 +317,9 @@ SizeMeasurement PairRun::measure_size(Side& reference, Side& candidate, std::str
   std::vector<double> reference_medians, candidate_medians, block_clocks;
   const auto timed_block = [&](Side& side) -> Result<double> {
     for (int attempt = 0;; ++attempt) {
-      auto times = block(side, batch, samples);
+      cuda::ClockReading reading;
+      auto times = block(side, batch, samples, &reading);
       if (!times) return std::unexpected(times.error());
-      const auto reading = m_gpu.clocks();
       const double run_median = block_clocks.empty() ? 0 : median(block_clocks);
       if (attempt < 3 && clock_dropped(reading.sm_mhz, run_median)) {
         ++result.redone_blocks;

@@ -64,7 +64,11 @@ class PairRun {
   // all are intact. Zones found changed are written again, ready for the next launch.
   Result<std::optional<std::string>> guard_damage();
   Result<void> enqueue_sample(Side& side, int batch, std::size_t event_index);
-  Result<std::vector<double>> block(Side& side, int batch, int samples);
+  // Microseconds per launch of each sample of one block. Where `clock` is given, the GPU's clocks
+  // are read into it while the block runs (after its samples are queued, before waiting for them):
+  // the reading is the block's own, and NVML's time overlaps the GPU's work instead of adding to
+  // it.
+  Result<std::vector<double>> block(Side& side, int batch, int samples, cuda::ClockReading* clock = nullptr);
   Result<double> steady_clock_warmup(Side& a, Side& b, int batch, std::chrono::steady_clock::time_point start);
 
   Gpu& m_gpu;
