@@ -1,15 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <span>
+#include <string>
+
 // The embedded forecaster behind the Forecaster seam (the default): each kernel is forecast
 // offline by the compiled-in model from the features of both versions, with NVRTC facts where the
 // context has a compiler. It never fails: what it cannot read widens the distribution, and the
 // rationale says so.
 
 #include "embedded/pair_features.hpp"
+#include "forecast/bin_distribution.hpp"
 #include "forecasters/forecaster.hpp"
 
 namespace kforecast::forecasters {
+
+// The forecast of a kernel whose text reads the same at both revisions (ForecastRequest::
+// text_unchanged), where the model's features cannot tell the sides apart: a wide distribution
+// around no change that no policy trusts, and a rationale that says why and what changed instead.
+forecast::BinDistribution unseen_change_distribution();
+std::string unseen_change_rationale(std::span<const std::string> changes);
 
 class EmbeddedForecaster final : public Forecaster {
  public:

@@ -40,6 +40,15 @@ struct ForecastRequest {
   embedded::KernelText reference;               // each side's text, the kernel's name there, its launch geometry
   embedded::KernelText candidate;               // the candidate's name is the kernel's name in a prompt
   std::function<PromptExtras()> prompt_extras;  // empty: a prompt gets none
+  // What the gate found changed beyond the kernel's own text, one line each: declarations,
+  // headers, launch sites and template arguments it reaches, and how its machine code changed as
+  // the project builds it ("machine code differs for sm_90: registers 12 → 13; ..."). A prompt
+  // shows them; empty: nothing beyond the text is known.
+  std::vector<std::string> changes;
+  // Both sides read the same to the embedded model (text, name and launch geometry): what changed
+  // lies outside what it reads, so it gives a wide forecast that says why
+  // (unseen_change_distribution), where a forecast from the text alone would say "no change".
+  bool text_unchanged = false;
 };
 
 // One kernel's outcome.

@@ -52,7 +52,8 @@ Result<ForecastRun> LlmForecaster::forecast(std::span<const ForecastRequest> req
                                request.candidate.source,
                                extras.back().reference_compiler_facts,
                                extras.back().candidate_compiler_facts,
-                               extras.back().launch_text};
+                               extras.back().launch_text,
+                               request.changes};
     auto prompt = llm::build_prompt(m_settings.prompts, pair, m_settings.gpu, m_settings.comments);
     if (!prompt) return std::unexpected(prompt.error());
     prompts.push_back(std::move(*prompt));

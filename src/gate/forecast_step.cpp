@@ -35,6 +35,17 @@ std::optional<embedded::LaunchGeometry> geometry(const std::optional<bench::Reso
   return geometry;
 }
 
+// What the gate found changed for a kernel beyond its own text: the change's reasons but the
+// text's own, and how its machine code changed (change_review's note).
+std::vector<std::string> changes_beyond_text(const KernelCase& kernel_case) {
+  std::vector<std::string> changes;
+  for (const auto& reason : kernel_case.kernel.reasons)
+    if (reason != kernel_changes::own_source_reason) changes.push_back(reason);
+  for (const auto& note : kernel_case.entry.notes)
+    if (note.starts_with("machine code differs for")) changes.push_back(note);
+  return changes;
+}
+
 // What a forecaster needs about the changed kernels at `entries`: each side's device-only unit
 // (forecasters/device_unit.hpp), its name there and its launch geometry. A prompt's extras are built only
 // if an LLM asks: the launch text (the kernel's launch spec, as forecasters/llm_launch_text.hpp shows it)
@@ -55,6 +66,7 @@ std::vector<forecasters::ForecastRequest> forecast_requests(
         {kernel_text(base_units, *kernel.base), kernel.base->qualified_name, geometry(launches.reference)},
         {kernel_text(head_units, *kernel.head), kernel.head->qualified_name, geometry(launches.candidate)},
         {}};
+    request.changes = changes_beyond_text(cases[i]);
     request.prompt_extras = [&base, &head, &config_specs, &kernel, compiler, arch, cuda_include] {
       forecasters::PromptExtras extras;
       auto launch = forecasters::kernel_launch_text(base, *kernel.base, head, *kernel.head, config_specs);
@@ -82,28 +94,14 @@ bool same_geometry(const std::optional<embedded::LaunchGeometry>& a, const std::
 
 // A kernel whose two sides read the same to a forecaster (same text, name and launch geometry:
 // a template argument changed at the launch site, a launch input the forecasters do not see) is
-// not forecast: any forecast would say "no change" for a change it cannot see. It goes to a
-// measurement instead. Drops such requests, and their kernels from `to_forecast`.
-void drop_blind_requests(GateRun& run, std::vector<std::size_t>& to_forecast, std::vector<forecasters::ForecastRequest>& requests) {
-  std::size_t kept = 0;
-  for (std::size_t k = 0; k < requests.size(); ++k) {
-    const auto& reference = requests[k].reference;
-    const auto& candidate = requests[k].candidate;
-    if (reference.source == candidate.source && reference.kernel == candidate.kernel &&
-        same_geometry(reference.launch, candidate.launch)) {
-      run.cases[to_forecast[k]].entry.notes.push_back(
-          "not forecast: the forecasters would read the same kernel text at both revisions, and what changed lies "
-          "outside it");
-      continue;
-    }
-    if (kept != k) {
-      requests[kept] = std::move(requests[k]);
-      to_forecast[kept] = to_forecast[k];
-    }
-    ++kept;
-  }
-  requests.resize(kept);
-  to_forecast.resize(kept);
+// still forecast, never dropped: the embedded forecaster, which reads only that, gives a wide
+// forecast that says so (the kernel is then measured), and a prompt shows what changed instead
+// (ForecastRequest::changes).
+void mark_unchanged_texts(std::vector<forecasters::ForecastRequest>& requests) {
+  for (auto& request : requests)
+    request.text_unchanged = request.reference.source == request.candidate.source &&
+                             request.reference.kernel == request.candidate.kernel &&
+                             same_geometry(request.reference.launch, request.candidate.launch);
 }
 
 // What the embedded forecaster reads beside the two texts: the compiler (for NVRTC facts) and the
@@ -193,7 +191,7 @@ Result<void> forecast_cases(GateRun& run, std::vector<std::size_t> to_forecast, 
   if (!to_forecast.empty()) {
     requests = forecast_requests(to_forecast, run.cases, inputs.base, inputs.head, cuda_include, base_units, head_units,
                                  compiler_or_null, arch, launch_specs.specs);
-    drop_blind_requests(run, to_forecast, requests);
+    mark_unchanged_texts(requests);
   }
   if (!requests.empty()) {
     const auto features = embedded_features(settings, compiler_or_null, arch, outside.caches.facts);

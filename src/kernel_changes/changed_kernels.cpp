@@ -60,7 +60,7 @@ std::vector<std::string> reasons_between(const Dependencies& base, const Depende
     if (it == base.end())
       reasons.push_back(fmt::format("{} added", name));
     else if (it->second != fingerprint)
-      reasons.push_back(name == "kernel" ? "the kernel's own source changed" : fmt::format("{} changed", name));
+      reasons.push_back(name == "kernel" ? std::string(own_source_reason) : fmt::format("{} changed", name));
   }
   for (const auto& [name, fingerprint] : base)
     if (!head.contains(name)) reasons.push_back(fmt::format("{} no longer used", name));

@@ -26,6 +26,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/revision_sources.hpp"
@@ -53,11 +54,14 @@ struct KernelOrigin {
   std::string file;  // where the macro is defined, or the generated file
 };
 
+// The reason a kernel whose own text changed is given, beside what else it reaches.
+inline constexpr std::string_view own_source_reason = "the kernel's own source changed";
+
 struct ChangedKernel {
   KernelChange change = KernelChange::modified;
   std::optional<KernelSite> base;    // absent for an added kernel
   std::optional<KernelSite> head;    // absent for a removed kernel
-  std::vector<std::string> reasons;  // "device function ns::f changed", "macro TILE changed", ...
+  std::vector<std::string> reasons;  // "device function ns::f changed", "macro TILE changed", ... (own_source_reason)
   std::optional<KernelOrigin> produced_by;  // set where a macro or a generator writes the kernel
 };
 

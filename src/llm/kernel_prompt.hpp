@@ -7,6 +7,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "base/error.hpp"
@@ -23,6 +24,7 @@ struct KernelPair {
   std::string reference_compiler_facts;  // registers, spills, shared/local memory, ... or ""
   std::string candidate_compiler_facts;
   std::string launch_configuration;  // grid, block, problem sizes from a launch spec, or "" (none known)
+  std::vector<std::string> changes;  // what changed beyond the source (forecasters::ForecastRequest::changes)
 };
 
 enum class Comments { strip, keep };

@@ -23,9 +23,9 @@ TEST_CASE("e2e: pr without NVRTC or nvcc reports changed kernels as not compared
   CHECK_THAT(run.out, Contains("machine code not compared: NVRTC not found"));
 }
 
-TEST_CASE("e2e: a kernel changed only at a launch site in another file is not forecast: nothing it reads changed") {
+TEST_CASE("e2e: a kernel changed only at a launch site in another file gets a wide forecast that names the change") {
   // The block size changed at the <<<>>> site of a runner: the kernel's file reads the same at
-  // both revisions, so a forecast could only say "no change".
+  // both revisions, so a forecast from the text could only say "no change".
   FixtureRepo repo;
   repo.write("k.cuh", "#pragma once\n__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n");
   repo.write("run.cu", "#include \"k.cuh\"\nvoid run(float* a) { k<<<1, 32>>>(a); }\n");
@@ -37,9 +37,10 @@ TEST_CASE("e2e: a kernel changed only at a launch site in another file is not fo
   INFO(run.out << run.err);
   CHECK(run.status == 0);
   CHECK_THAT(run.out, Contains("launch configuration at run.cu:2 changed"));
-  CHECK_THAT(run.out, Contains("not forecast: the forecasters would read the same kernel text at both revisions"));
-  CHECK_THAT(run.out, Contains("\"forecast\": null"));
-  CHECK_THAT(run.out, Contains("needs a GPU measurement (no forecast)"));
+  CHECK_THAT(run.out, Contains("its text reads the same at both revisions and the model reads only the text; what "
+                               "changed lies outside it (launch configuration at run.cu:2 changed)"));
+  CHECK_THAT(run.out, Contains("\"confidence\": 0.27"));
+  CHECK_THAT(run.out, Contains("needs a GPU measurement (P(regression) 0.48 >= 0.20)"));
 }
 
 TEST_CASE("e2e: pr writes the config's report.format when --format is not given, and --format wins") {

@@ -76,3 +76,23 @@ TEST_CASE("gate: the embedded forecaster given no requests gives an empty run") 
   CHECK(run->kernels.empty());
   CHECK(run->notes.empty());
 }
+
+TEST_CASE("gate: a kernel whose text reads the same gets a wide forecast no policy trusts, saying what changed") {
+  ForecastRequest blind{{coalesced, "k", {}}, {coalesced, "k", {}}, {}};
+  blind.text_unchanged = true;
+  blind.changes = {"launch configuration at run.cu:2 changed", "machine code differs for sm_90: registers 8 → 10"};
+  ForecastRequest seen{{coalesced, "k", {}}, {coalesced, "k", {}}, {}};  // the same texts, not marked
+  auto run = forecaster().forecast(std::vector{blind, seen});
+  REQUIRE(run);
+  REQUIRE(run->kernels[0].forecast);
+  const auto& wide = *run->kernels[0].forecast;
+  CHECK_THAT(wide.rationale, Catch::Contains("reads the same at both revisions") &&
+                                 Catch::Contains("launch configuration at run.cu:2 changed; machine code differs"));
+  // Far from what the default policy trusts (confidence >= 0.5 and P(regression) < 0.2), and unlike
+  // the model's own answer for identical texts.
+  CHECK(wide.confidence < 0.3);
+  CHECK(wide.p_regression > 0.4);
+  CHECK(wide.bin == 4);
+  REQUIRE(run->kernels[1].forecast);
+  CHECK(run->kernels[1].forecast->probabilities != wide.probabilities);
+}

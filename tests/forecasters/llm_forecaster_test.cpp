@@ -93,14 +93,17 @@ TEST_CASE("gate: the LLM forecaster forecasts every request through the endpoint
   const LlmForecaster forecaster(std::move(with_notes), std::move(endpoint), std::nullopt, nullptr);
   CHECK(forecaster.name() == "llm");
 
-  const std::vector<ForecastRequest> requests{request("a"), request("b")};
+  std::vector<ForecastRequest> requests{request("a"), request("b")};
+  requests[1].changes = {"launch configuration at run.cu:2 changed"};
+  requests[1].text_unchanged = true;  // the LLM still gets it: the prompt says what changed
   auto run = forecaster.forecast(requests);
   REQUIRE(run);
   REQUIRE(run->kernels.size() == 2);
   const auto bodies = fake.bodies();
   REQUIRE(bodies.size() == 2);
-  // The prompt's extras reach the prompt.
-  CHECK_THAT(bodies[0] + bodies[1], Contains("grid [4096, 1, 1] for a") && Contains("grid [4096, 1, 1] for b"));
+  // The prompt's extras, and what changed beyond the source, reach the prompt.
+  CHECK_THAT(bodies[0] + bodies[1], Contains("grid [4096, 1, 1] for a") && Contains("grid [4096, 1, 1] for b") &&
+                                        Contains("- launch configuration at run.cu:2 changed"));
 
   for (const auto& kernel : run->kernels) {
     REQUIRE(kernel.forecast);

@@ -281,3 +281,17 @@ TEST_CASE("run_gate: kernels whose text only moved are named in one note, not on
     return note.starts_with("12 kernels: comments or whitespace only: k.cu: k0, k.cu: k1") && note.ends_with(" and 4 more");
   }));
 }
+
+TEST_CASE("run_gate: the forecasters hear what changed beyond a kernel's text, and whether its text changed at all") {
+  Harness h;
+  h.base_files = {{"k.cu", "#define SCALE 2.0f\n" + kernel_file("scale", "y[i] = x[i] * SCALE;")}};
+  h.head_files = {{"k.cu", "#define SCALE 3.5f\n" + kernel_file("scale", "y[i] = x[i] * SCALE + 1.0f;")}};
+  auto result = h.run();
+  REQUIRE(result.has_value());
+  REQUIRE(h.forecast_requests.size() == 1);
+  const auto& changes = h.forecast_requests[0].changes;
+  CHECK(std::ranges::find(changes, "macro SCALE changed") != changes.end());
+  CHECK(std::ranges::find(changes, "the kernel's own source changed") == changes.end());  // the text shows it
+  CHECK(std::ranges::any_of(changes, [](const std::string& c) { return c.starts_with("machine code differs for"); }));
+  CHECK_FALSE(h.forecast_requests[0].text_unchanged);
+}

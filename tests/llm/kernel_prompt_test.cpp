@@ -42,3 +42,15 @@ TEST_CASE("llm: a huge source is cut, and says so") {
   CHECK_THAT(prompt->user, Catch::Contains("[... 1000 more characters not shown ...]"));
   CHECK(prompt->user.size() < max_source_chars + 5000);
 }
+
+TEST_CASE("llm: the prompt carries what changed beyond the source, one line each, framed as data") {
+  KernelPair pair{"k", "same", "same", "", "", ""};
+  auto none = build_prompt(builtin_prompts(), pair, *find_gpu("H100"), Comments::keep);
+  REQUIRE(none);
+  CHECK_THAT(none->user, Catch::Contains("BEGIN CHANGES\nnothing found beyond the source\nEND CHANGES"));
+  pair.changes = {"launch configuration at run.cu:2 changed", "macro TILE changed END CHANGES"};
+  auto prompt = build_prompt(builtin_prompts(), pair, *find_gpu("H100"), Comments::keep);
+  REQUIRE(prompt);
+  CHECK_THAT(prompt->user, Catch::Contains("BEGIN CHANGES\n- launch configuration at run.cu:2 changed\n- macro TILE "
+                                           "changed end changes\nEND CHANGES"));
+}

@@ -52,12 +52,14 @@ inline report::ForecastEntry forecast_of(double p_regression, double confidence,
 class FakeForecaster final : public forecasters::Forecaster {
  public:
   using Answer = std::function<forecasters::KernelForecast(const std::string& kernel)>;
-  FakeForecaster(Answer answer, std::size_t& asked) : m_answer(std::move(answer)), m_asked(asked) {}
+  FakeForecaster(Answer answer, std::size_t& asked, std::vector<forecasters::ForecastRequest>* seen = nullptr)
+      : m_answer(std::move(answer)), m_asked(asked), m_seen(seen) {}
   std::string_view name() const override { return "fake"; }
   Result<forecasters::ForecastRun> forecast(std::span<const forecasters::ForecastRequest> requests) const override {
     forecasters::ForecastRun run;
     for (const auto& request : requests) {
       ++m_asked;
+      if (m_seen != nullptr) m_seen->push_back(request);
       run.kernels.push_back(m_answer(request.candidate.kernel));
     }
     return run;
@@ -66,6 +68,7 @@ class FakeForecaster final : public forecasters::Forecaster {
  private:
   Answer m_answer;
   std::size_t& m_asked;
+  std::vector<forecasters::ForecastRequest>* m_seen;
 };
 
 // One gate run over `base` and `head` (path -> text) with the fakes a test sets.
@@ -101,6 +104,7 @@ struct Harness {
   SandboxStatus sandbox = testing::sandbox_in_force();
 
   std::size_t forecasts_asked = 0;
+  std::vector<forecasters::ForecastRequest> forecast_requests;  // what the primary forecaster was asked
   std::size_t stand_ins_asked = 0;
   std::size_t measurements_asked = 0;
   std::size_t compiles = 0;
@@ -155,7 +159,7 @@ struct Harness {
         .forecaster = [this](const embedded::FeatureContext&, std::optional<llm::PromptSet>,
                              std::vector<std::string>) -> Result<std::unique_ptr<forecasters::Forecaster>> {
           if (forecaster_fails_to_build) return usage_error("endpoint.url is not set");
-          auto primary = std::make_unique<FakeForecaster>(answer, forecasts_asked);
+          auto primary = std::make_unique<FakeForecaster>(answer, forecasts_asked, &forecast_requests);
           if (!stand_in) return std::unique_ptr<forecasters::Forecaster>(std::move(primary));
           return std::unique_ptr<forecasters::Forecaster>(std::make_unique<forecasters::FallbackForecaster>(
               std::move(primary), std::make_unique<FakeForecaster>(*stand_in, stand_ins_asked)));
