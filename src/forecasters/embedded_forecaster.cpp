@@ -28,6 +28,13 @@ forecast::BinDistribution unseen_change_distribution() {
   return distribution;
 }
 
+forecast::BinDistribution widened(const forecast::BinDistribution& distribution) {
+  std::array<double, forecast::bin_count> mixed{};
+  for (std::size_t bin = 0; bin < mixed.size(); ++bin)
+    mixed[bin] = 0.5 * distribution.probabilities()[bin] + 0.5 / static_cast<double>(mixed.size());
+  return *forecast::BinDistribution::from_raw(mixed);
+}
+
 Result<ForecastRun> EmbeddedForecaster::forecast(std::span<const ForecastRequest> requests) const {
   const embedded::OrdinalModel& model = embedded::default_model();
   const std::string model_text = model.status == embedded::ModelStatus::trained
@@ -44,8 +51,14 @@ Result<ForecastRun> EmbeddedForecaster::forecast(std::span<const ForecastRequest
                                        m_tolerance, unseen_change_rationale(request.changes));
     } else {
       const auto forecast = embedded::forecast_pair(model, features, request.reference, request.candidate);
-      kernel.forecast =
-          forecast_entry(std::string(name()), model_text, forecast.distribution, m_tolerance, forecast.rationale);
+      // The model was trained on pairs whose launches were known; without one its answer stands
+      // on the text alone, and says so.
+      const bool sizes_known = request.reference.launch && request.candidate.launch;
+      kernel.forecast = forecast_entry(
+          std::string(name()), model_text, sizes_known ? forecast.distribution : widened(forecast.distribution),
+          m_tolerance,
+          sizes_known ? forecast.rationale
+                      : forecast.rationale + "; sizes unknown (no launch spec or capture gives its launch): widened");
     }
     run.kernels.push_back(std::move(kernel));
   }

@@ -21,6 +21,11 @@ namespace kforecast::forecasters {
 forecast::BinDistribution unseen_change_distribution();
 std::string unseen_change_rationale(std::span<const std::string> changes);
 
+// A forecast made without the kernel's launch (no spec or capture gives its sizes): half its mass
+// spread evenly over the bins, so its confidence never rises (no bin holds less than 1/8) and its
+// P(regression) moves towards an even chance.
+forecast::BinDistribution widened(const forecast::BinDistribution& distribution);
+
 class EmbeddedForecaster final : public Forecaster {
  public:
   // `tolerance` (bench.tolerance) sets what P(regression) counts as a regression.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "measure/measuring_process.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -105,7 +107,9 @@ void keep_build(const fs::path& folder, const std::string& key, const KeptBuild&
   std::error_code ec;
   fs::create_directories(folder, ec);
   const auto write = [&](const std::string& name, std::string_view bytes) {
-    const fs::path temporary = folder / (name + ".partial");
+    // A name of this process's own: two processes keeping the same support kernels at once must
+    // not write into one temporary file.
+    const fs::path temporary = folder / fmt::format("{}.{}.partial", name, ::getpid());
     std::ofstream(temporary, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     fs::rename(temporary, folder / name, ec);
   };

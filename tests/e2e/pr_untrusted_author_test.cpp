@@ -93,7 +93,7 @@ TEST_CASE("e2e untrusted author: the embedded forecaster's trust still passes an
     INFO(run.out << run.err);
     CHECK(run.status == 0);
     CHECK_THAT(run.out, Contains("\"forecaster\": \"llm\"") && Contains("\"decision\": \"trusted_forecast\"") &&
-                            Contains("trusted on the embedded forecaster's forecast: P(regression) 0.39 < 1.00") &&
+                            Contains("trusted on the embedded forecaster's forecast: P(regression) 0.44 < 1.00") &&
                             Contains("from an untrusted author: a fork (mallory/kernels)"));
   }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "forecasters/embedded_forecaster.hpp"
 
+#include <array>
+
 #include <catch2/catch.hpp>
 
 #include "embedded/ordinal_model.hpp"
@@ -95,4 +97,28 @@ TEST_CASE("gate: a kernel whose text reads the same gets a wide forecast no poli
   CHECK(wide.bin == 4);
   REQUIRE(run->kernels[1].forecast);
   CHECK(run->kernels[1].forecast->probabilities != wide.probabilities);
+}
+
+TEST_CASE("gate: without its launch a kernel's forecast is widened, says so, and is never surer") {
+  const kforecast::embedded::LaunchGeometry launch{{4096, 1, 1}, {256, 1, 1}, 0};
+  ForecastRequest known{{strided, "k", launch}, {coalesced, "k", launch}, {}};
+  ForecastRequest unknown{{strided, "k", {}}, {coalesced, "k", {}}, {}};
+  auto run = forecaster().forecast(std::vector{known, unknown});
+  REQUIRE(run);
+  REQUIRE(run->kernels[0].forecast);
+  REQUIRE(run->kernels[1].forecast);
+  const auto& with = *run->kernels[0].forecast;
+  const auto& without = *run->kernels[1].forecast;
+  CHECK_THAT(without.rationale, Catch::Contains("sizes unknown (no launch spec or capture gives its launch): widened"));
+  CHECK_THAT(with.rationale, !Catch::Contains("sizes unknown"));
+  CHECK(without.confidence < 0.5);  // at most half of one bin's mass, and an eighth of the other half
+  // Widening never makes a forecast surer: half its mass spread evenly.
+  using kforecast::forecast::BinDistribution;
+  for (const auto& distribution :
+       {BinDistribution::one_hot(kforecast::forecast::SpeedupBin{5}), BinDistribution::uniform(),
+        *BinDistribution::from_raw(std::array{0.01, 0.02, 0.07, 0.3, 0.4, 0.1, 0.05, 0.05})}) {
+    const auto wide = kforecast::forecasters::widened(distribution);
+    CHECK(wide.max_probability() == Approx(0.5 * distribution.max_probability() + 0.0625));
+    CHECK(wide.max_probability() <= distribution.max_probability() + 1e-12);
+  }
 }
