@@ -134,7 +134,7 @@ struct BatchRun {
 class ResultsWatcher {
  public:
   ResultsWatcher(std::filesystem::path file, std::function<void(std::size_t)> on_lines)
-      : m_thread([file = std::move(file), on_lines = std::move(on_lines)](std::stop_token stop) {
+      : m_thread([file = std::move(file), on_lines = std::move(on_lines)](const std::stop_token& stop) {
           std::size_t told = 0;
           while (!stop.stop_requested()) {
             std::this_thread::sleep_for(std::chrono::milliseconds(250));
