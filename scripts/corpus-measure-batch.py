@@ -13,7 +13,12 @@ so scripts/corpus-dataset.py reads either. Order: every variant against its fami
 run resumes). A pair that fails ends its process (a fault can spoil the context); the pairs
 after it go on in a fresh one, and a process that dies without a word fails the pair it was on.
 
-  scripts/corpus-measure-batch.py RESULTS.jsonl [--star-only] [--family NAME]... [--timeout S]
+  scripts/corpus-measure-batch.py RESULTS.jsonl [--star-only] [--family NAME]... [--timeout S] [--build nvcc|nvrtc]
+
+--build nvcc (the default) builds both sides of every pair with the toolkit's nvcc, as the gate
+builds a unit with no project flags (`bench --project-build`); where no nvcc is found the
+measurement says so and NVRTC builds them. --build nvrtc builds them with NVRTC, as
+corpus-measure.sh did.
 
 KFORECAST names the binary (default build/release/src/kforecast). Needs a GPU and NVRTC.
 """
@@ -53,16 +58,23 @@ def sha256(path):
     return hashlib.sha256(open(path, "rb").read()).hexdigest()
 
 
-def measure_family(kforecast, family, pending, timeout, results_out):
+def measure_family(kforecast, family, pending, timeout, results_out, build):
     """Measures `pending` (reference, candidate indices) of one family, restarting after a failure."""
     kernels = variants(family)
     folder = os.path.join(CORPUS, family)
     while pending:
         with tempfile.TemporaryDirectory(prefix="kforecast-corpus-") as scratch:
             batch, results = os.path.join(scratch, "batch.json"), os.path.join(scratch, "results.jsonl")
+            project_build = ""
+            if build == "nvcc":
+                # Both sides in the family's folder, with no flags of a project's.
+                project_build = os.path.join(scratch, "project-build.json")
+                tree = os.path.abspath(folder)
+                json.dump({"reference_tree": tree, "candidate_tree": tree, "reference_arguments": [],
+                           "candidate_arguments": []}, open(project_build, "w"))
             pairs = [{"candidate": f"{folder}/{kernels[j][1]}:{kernels[j][0]}",
                       "versus": f"{folder}/{kernels[i][1]}:{kernels[i][0]}",
-                      "against": "", "project_build": "", "capture": ""} for i, j in pending]
+                      "against": "", "project_build": project_build, "capture": ""} for i, j in pending]
             json.dump({"pairs": pairs}, open(batch, "w"))
             started = time.monotonic()
             try:
@@ -122,6 +134,7 @@ def main():
     parser.add_argument("--family", action="append", default=[])
     parser.add_argument("--star-only", action="store_true")
     parser.add_argument("--timeout", type=float, default=300, help="seconds a pair may take (bench.timeout_seconds)")
+    parser.add_argument("--build", choices=("nvcc", "nvrtc"), default="nvcc", help="the compiler of both sides")
     args = parser.parse_args()
     families = args.family or sorted(d for d in os.listdir(CORPUS) if os.path.isfile(os.path.join(CORPUS, d, "kforecast.toml")))
     for family in families:
@@ -143,7 +156,7 @@ def main():
             pending = [(i, j) for f, i, j in plan([family], args.star_only)
                        if (f, kernels[i][0], kernels[j][0]) not in measured]
             if pending:
-                measure_family(kforecast, family, pending, args.timeout, out)
+                measure_family(kforecast, family, pending, args.timeout, out, args.build)
     print(f"corpus-measure-batch: done in {time.monotonic() - started:.1f} s", file=sys.stderr)
 
 

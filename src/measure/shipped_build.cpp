@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 
@@ -81,8 +82,11 @@ Result<ShippedKernel> build_shipped_kernel(const cuda::UnitCompiler& compiler, c
                                            const std::vector<std::string>& arguments, const std::string& arch) {
   // The unit sits at the tree's root, so the file's own path includes it and the context's
   // relative -I folders mean what they mean in the project.
-  const std::string unit = fmt::format(".kforecast-measure-{}-{}.cu", ::getpid(),
-                                       std::hash<std::string>{}(file + kernel.name_expression) % 1000000);
+  // A name of this build's own: the same kernel may be built twice at once in one tree (both sides
+  // of an A/A pair, a kernel two pairs of a batch share), and each compile needs its unit until
+  // it ends.
+  static std::atomic<unsigned> builds{0};
+  const std::string unit = fmt::format(".kforecast-measure-{}-{}.cu", ::getpid(), builds.fetch_add(1));
   const fs::path unit_path = fs::path(tree) / unit;
   {
     std::ofstream out(unit_path);
