@@ -14,6 +14,7 @@ run resumes). A pair that fails ends its process (a fault can spoil the context)
 after it go on in a fresh one, and a process that dies without a word fails the pair it was on.
 
   scripts/corpus-measure-batch.py RESULTS.jsonl [--star-only] [--family NAME]... [--timeout S] [--build nvcc|nvrtc]
+      [--corpus DIR]
 
 --build nvcc (the default) builds both sides of every pair with the toolkit's nvcc, as the gate
 builds a unit with no project flags (`bench --project-build`); where no nvcc is found the
@@ -33,7 +34,7 @@ import sys
 import tempfile
 import time
 
-CORPUS = "fixtures/corpus"
+CORPUS = "fixtures/corpus"  # --corpus: another folder of families (scripts/corpus-generate.py writes one)
 
 
 def variants(family):
@@ -135,7 +136,10 @@ def main():
     parser.add_argument("--star-only", action="store_true")
     parser.add_argument("--timeout", type=float, default=300, help="seconds a pair may take (bench.timeout_seconds)")
     parser.add_argument("--build", choices=("nvcc", "nvrtc"), default="nvcc", help="the compiler of both sides")
+    parser.add_argument("--corpus", default=CORPUS, help="the folder of families (default fixtures/corpus)")
     args = parser.parse_args()
+    global CORPUS
+    CORPUS = args.corpus
     families = args.family or sorted(d for d in os.listdir(CORPUS) if os.path.isfile(os.path.join(CORPUS, d, "kforecast.toml")))
     for family in families:
         if not os.path.isfile(os.path.join(CORPUS, family, "kforecast.toml")):
