@@ -178,7 +178,86 @@ extern "C" __global__ void {name}(const float* input, float* output, int n) {{
                                                 [f"ceil_div(n, {tile})", f"ceil_div(n, {tile})"], [tile, by], TRANSPOSE_ARGS)
 
 
-FAMILIES = {"gen_scale_add": scale_add, "gen_row_sum": row_sum, "gen_transpose": transpose}
+# --- gemv: y = A x, FP32, A 8192 x 4096 row-major -----------------------------------------------------
+
+GEMV_ARGS = ['A = { count = "rows * cols", init = "uniform(0, 1)" }', 'x = { count = "cols", init = "uniform(0, 1)" }',
+             'y = { count = "rows", role = "out", rtol = 1e-3 }', 'rows = "rows"', 'cols = "cols"']
+
+
+def gemv():
+    for strategy, block, unroll, width in itertools.product(("thread", "warp", "block"), (128, 256), (1, 4), (1, 4)):
+        name = f"gemv_{strategy}_b{block}_u{unroll}_w{width}"
+        load = ("{ const float4 a = reinterpret_cast<const float4*>(row)[c / 4], "
+                "v = reinterpret_cast<const float4*>(x)[c / 4]; sum += a.x * v.x + a.y * v.y + a.z * v.z + a.w * v.w; }"
+                if width == 4 else "sum += row[c] * x[c];")
+        pragma = f"#pragma unroll {unroll}\n" if unroll > 1 else ""
+        if strategy == "thread":
+            grid, first, step, start = f"ceil_div(rows, {block})", "blockIdx.x * blockDim.x + threadIdx.x", width, "0"
+        elif strategy == "warp":
+            grid, first, step, start = f"ceil_div(rows, {block // 32})", f"blockIdx.x * ({block} / 32) + threadIdx.x / 32", \
+                32 * width, f"(threadIdx.x % 32) * {width}"
+        else:
+            grid, first, step, start = "rows", "blockIdx.x", block * width, f"threadIdx.x * {width}"
+        reduce = {
+            "thread": "  y[r] = sum;\n",
+            "warp": "  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);\n"
+                    "  if (threadIdx.x % 32 == 0) y[r] = sum;\n",
+            "block": f"""  __shared__ float partial[{block}];
+  partial[threadIdx.x] = sum;
+  __syncthreads();
+  for (int stride = {block} / 2; stride > 0; stride /= 2) {{
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();
+  }}
+  if (threadIdx.x == 0) y[r] = partial[0];
+"""}[strategy]
+        source = HEADER.format(what=f"a {strategy} per row, {block} threads, unroll {unroll}, {width}-wide loads") + f"""
+extern "C" __global__ void {name}(const float* A, const float* x, float* y, int rows, int cols) {{
+  const int r = {first};
+  if (r >= rows) return;
+  const float* row = A + (size_t)r * cols;
+  float sum = 0.0f;
+{pragma}  for (int c = {start}; c < cols; c += {step}) {load}
+{reduce}}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ rows = 8192, cols = 4096 }", [grid], [block],
+                                                GEMV_ARGS)
+
+
+# --- histogram: 256 bins over 64 Mi bytes ---------------------------------------------------------------
+
+HISTOGRAM_ARGS = ['data = { count = "n", init = "randint(0, 255)" }',
+                  'hist = { count = "256", init = "constant(0)", role = "inout", rtol = 0 }', 'n = "n"']
+
+
+def histogram():
+    for private, items, block in itertools.product((False, True), (1, 4, 16), (128, 256, 512)):
+        name = f"histogram_{'shared' if private else 'global'}_e{items}_b{block}"
+        target = "local" if private else "hist"
+        count = f"""#pragma unroll
+  for (int k = 0; k < {items}; ++k) {{
+    const int i = blockIdx.x * ({block} * {items}) + k * {block} + threadIdx.x;
+    if (i < n) atomicAdd(&{target}[data[i]], 1u);
+  }}
+"""
+        body = (f"""  __shared__ unsigned int local[256];
+  for (int b = threadIdx.x; b < 256; b += {block}) local[b] = 0;
+  __syncthreads();
+{count}  __syncthreads();
+  for (int b = threadIdx.x; b < 256; b += {block})
+    if (local[b] != 0) atomicAdd(&hist[b], local[b]);
+""" if private else count)
+        source = HEADER.format(what=f"{'a shared histogram per block' if private else 'global atomics'}, {items} "
+                               f"bytes per thread, {block} threads") + f"""
+extern "C" __global__ void {name}(const unsigned char* data, unsigned int* hist, int n) {{
+{body}}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ n = 67108864 }",
+                                                [f"ceil_div(n, {block * items})"], [block], HISTOGRAM_ARGS)
+
+
+FAMILIES = {"gen_scale_add": scale_add, "gen_row_sum": row_sum, "gen_transpose": transpose, "gen_gemv": gemv,
+            "gen_histogram": histogram}
 
 
 def main():
