@@ -256,8 +256,108 @@ extern "C" __global__ void {name}(const unsigned char* data, unsigned int* hist,
                                                 [f"ceil_div(n, {block * items})"], [block], HISTOGRAM_ARGS)
 
 
+# --- stencil2d: a 5-point average over 4096 x 4096, edges copied -----------------------------------
+
+STENCIL_ARGS = ['input = { count = "n * n", init = "uniform(-1, 1)" }',
+                'output = { count = "n * n", role = "out", rtol = 1e-6 }', 'n = "n"']
+STENCIL_POINT = "0.2f * (v(y, x) + v(y - 1, x) + v(y + 1, x) + v(y, x - 1) + v(y, x + 1))"
+
+
+def stencil2d():
+    shapes = ((32, 8), (32, 4), (64, 4), (16, 16), (128, 2))
+    for shared, (bx, by), items in itertools.product((False, True), shapes, (1, 4)):
+        if shared and items > 1:
+            continue
+        name = f"stencil2d_{'shared' if shared else 'direct'}_{bx}x{by}_e{items}"
+        if not shared:
+            body = f"""  const int x = blockIdx.x * {bx} + threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < {items}; ++k) {{
+    const int y = (blockIdx.y * {by} + threadIdx.y) * {items} + k;
+    if (x >= n || y >= n) continue;
+    auto v = [&](int row, int col) {{ return input[row * n + col]; }};
+    output[y * n + x] = (x == 0 || y == 0 || x == n - 1 || y == n - 1) ? v(y, x) : {STENCIL_POINT};
+  }}
+"""
+            grid = [f"ceil_div(n, {bx})", f"ceil_div(n, {by * items})"]
+        else:
+            body = f"""  __shared__ float tile[{by} + 2][{bx} + 2];
+  const int x0 = blockIdx.x * {bx} - 1, y0 = blockIdx.y * {by} - 1;
+  for (int t = threadIdx.y * {bx} + threadIdx.x; t < ({by} + 2) * ({bx} + 2); t += {bx} * {by}) {{
+    const int ty = t / ({bx} + 2), tx = t % ({bx} + 2), gy = y0 + ty, gx = x0 + tx;
+    tile[ty][tx] = (gy >= 0 && gy < n && gx >= 0 && gx < n) ? input[gy * n + gx] : 0.0f;
+  }}
+  __syncthreads();
+  const int x = blockIdx.x * {bx} + threadIdx.x, y = blockIdx.y * {by} + threadIdx.y;
+  if (x >= n || y >= n) return;
+  auto v = [&](int row, int col) {{ return tile[row - y0][col - x0]; }};
+  output[y * n + x] = (x == 0 || y == 0 || x == n - 1 || y == n - 1) ? v(y, x) : {STENCIL_POINT};
+"""
+            grid = [f"ceil_div(n, {bx})", f"ceil_div(n, {by})"]
+        source = HEADER.format(what=f"{'a shared tile with its halo' if shared else 'loads from global memory'}, "
+                               f"{bx}x{by} threads, {items} rows per thread") + f"""
+extern "C" __global__ void {name}(const float* input, float* output, int n) {{
+{body}}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ n = 4096 }", grid, [bx, by], STENCIL_ARGS)
+
+
+# --- softmax: each row of 8192 x 1024 normalised, FP32 ---------------------------------------------
+
+SOFTMAX_ARGS = ['x = { count = "rows * cols", init = "uniform(-4, 4)" }',
+                'y = { count = "rows * cols", role = "out", rtol = 1e-4 }', 'rows = "rows"', 'cols = "cols"']
+
+
+def softmax():
+    for strategy, block, width in itertools.product(("warp", "block"), (128, 256), (1, 4)):
+        name = f"softmax_{strategy}_b{block}_w{width}"
+        if strategy == "warp":
+            row_of, lane, step = f"blockIdx.x * ({block} / 32) + threadIdx.x / 32", "threadIdx.x % 32", 32
+            grid = f"ceil_div(rows, {block // 32})"
+            reduce = {op: f"  for (int offset = 16; offset > 0; offset /= 2) {var} = {fn}({var}, __shfl_xor_sync(0xffffffffu, {var}, offset));\n"
+                      for op, var, fn in (("max", "m", "fmaxf"), ("sum", "s", "add"))}
+            prelude = ""
+        else:
+            row_of, lane, step, grid = "blockIdx.x", "threadIdx.x", block, "rows"
+            reduce = {op: f"""  partial[threadIdx.x] = {var};
+  __syncthreads();
+  for (int stride = {block} / 2; stride > 0; stride /= 2) {{
+    if (threadIdx.x < stride) partial[threadIdx.x] = {fn}(partial[threadIdx.x], partial[threadIdx.x + stride]);
+    __syncthreads();
+  }}
+  {var} = partial[0];
+  __syncthreads();
+""" for op, var, fn in (("max", "m", "fmaxf"), ("sum", "s", "add"))}
+            prelude = f"  __shared__ float partial[{block}];\n"
+        if width == 4:
+            visit = lambda what: (f"  for (int c = lane * 4; c < cols; c += {step} * 4) {{\n"
+                                  f"    const float4 v = reinterpret_cast<const float4*>(in)[c / 4];\n{what}  }}\n")
+            max_step = "    m = fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));\n"
+            sum_step = "    s += expf(v.x - m) + expf(v.y - m) + expf(v.z - m) + expf(v.w - m);\n"
+            write_step = ("    reinterpret_cast<float4*>(out)[c / 4] = make_float4(expf(v.x - m) / s, expf(v.y - m) / s, "
+                          "expf(v.z - m) / s, expf(v.w - m) / s);\n")
+        else:
+            visit = lambda what: (f"  for (int c = lane; c < cols; c += {step}) {{\n    const float v = in[c];\n{what}  }}\n")
+            max_step, sum_step, write_step = "    m = fmaxf(m, v);\n", "    s += expf(v - m);\n", "    out[c] = expf(v - m) / s;\n"
+        source = HEADER.format(what=f"a {strategy} per row, {block} threads, {width}-wide loads, three passes") + f"""
+__device__ __forceinline__ float add(float a, float b) {{ return a + b; }}
+
+extern "C" __global__ void {name}(const float* x, float* y, int rows, int cols) {{
+{prelude}  const int r = {row_of};
+  const int lane = {lane};
+  if (r >= rows) return;
+  const float* in = x + (size_t)r * cols;
+  float* out = y + (size_t)r * cols;
+  float m = -3.402823466e38f;
+{visit(max_step)}{reduce["max"]}  float s = 0.0f;
+{visit(sum_step)}{reduce["sum"]}{visit(write_step)}}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ rows = 8192, cols = 1024 }", [grid], [block],
+                                                SOFTMAX_ARGS)
+
+
 FAMILIES = {"gen_scale_add": scale_add, "gen_row_sum": row_sum, "gen_transpose": transpose, "gen_gemv": gemv,
-            "gen_histogram": histogram}
+            "gen_histogram": histogram, "gen_stencil2d": stencil2d, "gen_softmax": softmax}
 
 
 def main():
