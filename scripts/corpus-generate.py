@@ -356,8 +356,110 @@ extern "C" __global__ void {name}(const float* x, float* y, int rows, int cols) 
                                                 SOFTMAX_ARGS)
 
 
+# --- bias_gelu: out = gelu(x + bias[i % C]), FP32, 16 Mi elements (an elementwise fusion) -------------
+
+BIAS_GELU_ARGS = ['x = { count = "n", init = "uniform(-2, 2)" }', 'bias = { count = "C", init = "uniform(-1, 1)" }',
+                  'out = { count = "n", role = "out", rtol = 1e-4 }', 'n = "n"', 'C = "C"']
+
+
+def bias_gelu():
+    gelus = {"tanh": "0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)))",
+             "erf": "0.5f * v * (1.0f + erff(v * 0.70710678f))",
+             "double": "(float)(0.5 * (double)v * (1.0 + tanh(0.7978845608 * ((double)v + 0.044715 * (double)v * v * v))))"}
+    for gelu, items, block in itertools.product(("tanh", "erf", "double"), (1, 4), (128, 256)):
+        name = f"bias_gelu_{gelu}_e{items}_b{block}"
+        source = HEADER.format(what=f"gelu by {gelu}, {items} per thread, {block} threads") + f"""
+extern "C" __global__ void {name}(const float* x, const float* bias, float* out, int n, int C) {{
+#pragma unroll
+  for (int k = 0; k < {items}; ++k) {{
+    const int i = blockIdx.x * ({block} * {items}) + k * {block} + threadIdx.x;
+    if (i < n) {{
+      const float v = x[i] + bias[i % C];
+      out[i] = {gelus[gelu]};
+    }}
+  }}
+}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ n = 16777216, C = 4096 }",
+                                                [f"ceil_div(n, {block * items})"], [block], BIAS_GELU_ARGS)
+
+
+# --- dot_int8: out[r] = sum over k of A[r][k] * b[k], int8 inputs, int32 sums, 16384 x 1024 ----------
+
+DOT_INT8_ARGS = ['A = { count = "rows * cols", init = "randint(-128, 127)" }',
+                 'b = { count = "cols", init = "randint(-128, 127)" }',
+                 'out = { count = "rows", role = "out", rtol = 0 }', 'rows = "rows"', 'cols = "cols"']
+
+
+def dot_int8():
+    for strategy, packed, block in itertools.product(("thread", "warp"), (False, True), (128, 256)):
+        name = f"dot_int8_{strategy}_{'dp4a' if packed else 'bytes'}_b{block}"
+        step_inner = ("{ const int a4 = reinterpret_cast<const int*>(row)[c / 4], b4 = reinterpret_cast<const int*>(b)[c / 4]; "
+                      "sum = __dp4a(a4, b4, sum); }" if packed else
+                      "{ for (int j = 0; j < 4; ++j) sum += (int)row[c + j] * (int)b[c + j]; }")
+        if strategy == "thread":
+            grid, first, start, step, tail = f"ceil_div(rows, {block})", "blockIdx.x * blockDim.x + threadIdx.x", "0", 4, \
+                "  out[r] = sum;\n"
+        else:
+            grid, first, start, step = f"ceil_div(rows, {block // 32})", f"blockIdx.x * ({block} / 32) + threadIdx.x / 32", \
+                "(threadIdx.x % 32) * 4", 128
+            tail = ("  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);\n"
+                    "  if (threadIdx.x % 32 == 0) out[r] = sum;\n")
+        source = HEADER.format(what=f"a {strategy} per row, {'__dp4a on packed bytes' if packed else 'byte by byte'}, "
+                               f"{block} threads") + f"""
+extern "C" __global__ void {name}(const signed char* A, const signed char* b, int* out, int rows, int cols) {{
+  const int r = {first};
+  if (r >= rows) return;
+  const signed char* row = A + (size_t)r * cols;
+  int sum = 0;
+  for (int c = {start}; c < cols; c += {step}) {step_inner}
+{tail}}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ rows = 16384, cols = 1024 }", [grid], [block],
+                                                DOT_INT8_ARGS)
+
+
+# --- gemm_tiled: C = A B, FP32, 1024 x 1024 x 1024, shared tiles -------------------------------------
+
+GEMM_ARGS = ['A = { count = "n * n", init = "uniform(-1, 1)" }', 'B = { count = "n * n", init = "uniform(-1, 1)" }',
+             'C = { count = "n * n", role = "out", rtol = 1e-3 }', 'n = "n"']
+
+
+def gemm_tiled():
+    for tile, per_thread, pad in itertools.product((8, 16, 32), (1, 2, 4), (0, 1)):
+        rows = tile // per_thread
+        if rows < 1:
+            continue
+        name = f"gemm_tiled_t{tile}_m{per_thread}_p{pad}"
+        source = HEADER.format(what=f"{tile}x{tile} shared tiles, {per_thread} outputs per thread, padding {pad}") + f"""
+extern "C" __global__ void {name}(const float* A, const float* B, float* C, int n) {{
+  __shared__ float As[{tile}][{tile} + {pad}];
+  __shared__ float Bs[{tile}][{tile} + {pad}];
+  const int col = blockIdx.x * {tile} + threadIdx.x;
+  float acc[{per_thread}] = {{}};
+  for (int k0 = 0; k0 < n; k0 += {tile}) {{
+    for (int m = 0; m < {per_thread}; ++m) {{
+      const int ty = threadIdx.y + m * {rows};
+      const int row = blockIdx.y * {tile} + ty;
+      As[ty][threadIdx.x] = A[row * n + k0 + threadIdx.x];
+      Bs[ty][threadIdx.x] = B[(k0 + ty) * n + col];
+    }}
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < {tile}; ++k)
+      for (int m = 0; m < {per_thread}; ++m) acc[m] += As[threadIdx.y + m * {rows}][k] * Bs[k][threadIdx.x];
+    __syncthreads();
+  }}
+  for (int m = 0; m < {per_thread}; ++m) C[(blockIdx.y * {tile} + threadIdx.y + m * {rows}) * n + col] = acc[m];
+}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ n = 1024 }",
+                                                [f"ceil_div(n, {tile})", f"ceil_div(n, {tile})"], [tile, rows], GEMM_ARGS)
+
+
 FAMILIES = {"gen_scale_add": scale_add, "gen_row_sum": row_sum, "gen_transpose": transpose, "gen_gemv": gemv,
-            "gen_histogram": histogram, "gen_stencil2d": stencil2d, "gen_softmax": softmax}
+            "gen_histogram": histogram, "gen_stencil2d": stencil2d, "gen_softmax": softmax, "gen_bias_gelu": bias_gelu,
+            "gen_dot_int8": dot_int8, "gen_gemm_tiled": gemm_tiled}
 
 
 def main():
