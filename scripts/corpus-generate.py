@@ -457,9 +457,144 @@ extern "C" __global__ void {name}(const float* A, const float* B, float* C, int 
                                                 [f"ceil_div(n, {tile})", f"ceil_div(n, {tile})"], [tile, rows], GEMM_ARGS)
 
 
+# --- layernorm: each row of 8192 x 1024 normalised, scaled and shifted, FP32 -------------------------
+
+LAYERNORM_ARGS = ['x = { count = "rows * cols", init = "uniform(-2, 2)" }', 'gamma = { count = "cols", init = "uniform(0.5, 1.5)" }',
+                  'beta = { count = "cols", init = "uniform(-0.5, 0.5)" }',
+                  'y = { count = "rows * cols", role = "out", rtol = 1e-3 }', 'rows = "rows"', 'cols = "cols"']
+
+
+def layernorm():
+    for strategy, passes, block in itertools.product(("warp", "block"), ("two", "one"), (128, 256)):
+        name = f"layernorm_{strategy}_{passes}pass_b{block}"
+        if strategy == "warp":
+            row_of, lane, step, grid, prelude = (f"blockIdx.x * ({block} / 32) + threadIdx.x / 32", "threadIdx.x % 32", 32,
+                                                 f"ceil_div(rows, {block // 32})", "")
+            total = lambda var: (f"  for (int offset = 16; offset > 0; offset /= 2) {var} += "
+                                 f"__shfl_xor_sync(0xffffffffu, {var}, offset);\n")
+        else:
+            row_of, lane, step, grid = "blockIdx.x", "threadIdx.x", block, "rows"
+            prelude = f"  __shared__ float partial[{block}];\n"
+            total = lambda var: f"""  partial[threadIdx.x] = {var};
+  __syncthreads();
+  for (int stride = {block} / 2; stride > 0; stride /= 2) {{
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();
+  }}
+  {var} = partial[0];
+  __syncthreads();
+"""
+        loop = f"  for (int c = lane; c < cols; c += {step})"
+        if passes == "two":
+            stats = (f"  float sum = 0.0f;\n{loop} sum += in[c];\n{total('sum')}  const float mean = sum / cols;\n"
+                     f"  float squares = 0.0f;\n{loop} {{ const float d = in[c] - mean; squares += d * d; }}\n"
+                     f"{total('squares')}  const float variance = squares / cols;\n")
+        else:
+            stats = (f"  float sum = 0.0f, squares = 0.0f;\n{loop} {{ const float v = in[c]; sum += v; squares += v * v; }}\n"
+                     f"{total('sum')}{total('squares')}  const float mean = sum / cols;\n"
+                     f"  const float variance = fmaxf(squares / cols - mean * mean, 0.0f);\n")
+        source = HEADER.format(what=f"a {strategy} per row, {'mean then variance' if passes == 'two' else 'sums and squares in one pass'}"
+                               f", {block} threads") + f"""
+extern "C" __global__ void {name}(const float* x, const float* gamma, const float* beta, float* y, int rows, int cols) {{
+{prelude}  const int r = {row_of};
+  const int lane = {lane};
+  if (r >= rows) return;
+  const float* in = x + (size_t)r * cols;
+  float* out = y + (size_t)r * cols;
+{stats}  const float scale = rsqrtf(variance + 1e-5f);
+{loop} out[c] = (in[c] - mean) * scale * gamma[c] + beta[c];
+}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ rows = 8192, cols = 1024 }", [grid], [block],
+                                                LAYERNORM_ARGS)
+
+
+# --- col_sum: out[c] = sum over r of A[r][c], FP32, 16384 x 1024 -------------------------------------
+
+COL_SUM_ARGS = ['A = { count = "rows * cols", init = "uniform(0, 1)" }',
+                'out = { count = "cols", role = "out", rtol = 1e-3 }', 'rows = "rows"', 'cols = "cols"']
+
+
+def col_sum():
+    for strategy, block, unroll in itertools.product(("thread", "tile"), (128, 256), (1, 4)):
+        name = f"col_sum_{strategy}_b{block}_u{unroll}"
+        pragma = f"#pragma unroll {unroll}\n" if unroll > 1 else ""
+        if strategy == "thread":
+            # One thread a column: neighbours read neighbouring columns, coalesced.
+            grid, threads, code = f"ceil_div(cols, {block})", [block], f"""  const int c = blockIdx.x * {block} + threadIdx.x;
+  if (c >= cols) return;
+  float sum = 0.0f;
+{pragma}  for (int r = 0; r < rows; ++r) sum += A[(size_t)r * cols + c];
+  out[c] = sum;
+"""
+        else:
+            # 32 columns a block, the rows split among {block} / 32 thread rows, partial sums in shared memory.
+            ty = block // 32
+            grid, threads, code = "ceil_div(cols, 32)", [32, ty], f"""  __shared__ float partial[{ty}][33];
+  const int c = blockIdx.x * 32 + threadIdx.x;
+  float sum = 0.0f;
+{pragma}  for (int r = threadIdx.y; r < rows; r += {ty}) sum += c < cols ? A[(size_t)r * cols + c] : 0.0f;
+  partial[threadIdx.y][threadIdx.x] = sum;
+  __syncthreads();
+  if (threadIdx.y == 0 && c < cols) {{
+    float total = 0.0f;
+    for (int k = 0; k < {ty}; ++k) total += partial[k][threadIdx.x];
+    out[c] = total;
+  }}
+"""
+        source = HEADER.format(what=f"{'a thread a column' if strategy == 'thread' else 'a 32-column tile'}, {block} "
+                               f"threads, unroll {unroll}") + f"""
+extern "C" __global__ void {name}(const float* A, float* out, int rows, int cols) {{
+{code}}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ rows = 16384, cols = 1024 }", [grid], threads,
+                                                COL_SUM_ARGS)
+
+
+# --- conv1d: y[i] = sum over k of w[k] x[i + k - 4], 9 taps, FP32, 16 Mi elements ---------------------
+
+CONV1D_ARGS = ['x = { count = "n", init = "uniform(-1, 1)" }', 'w = { count = "9", init = "uniform(-1, 1)" }',
+               'y = { count = "n", role = "out", rtol = 1e-4 }', 'n = "n"']
+
+
+def conv1d():
+    for taps, tiled, block in itertools.product(("global", "shared"), (False, True), (128, 256)):
+        name = f"conv1d_w{taps}_{'xtile' if tiled else 'xdirect'}_b{block}"
+        load_w = ("  __shared__ float ws[9];\n  if (threadIdx.x < 9) ws[threadIdx.x] = w[threadIdx.x];\n"
+                  if taps == "shared" else "")
+        tap = "ws[k]" if taps == "shared" else "w[k]"
+        if tiled:
+            load_x = f"""  __shared__ float xs[{block} + 8];
+  const int first = blockIdx.x * {block} - 4;
+  for (int t = threadIdx.x; t < {block} + 8; t += {block}) {{
+    const int j = first + t;
+    xs[t] = j >= 0 && j < n ? x[j] : 0.0f;
+  }}
+"""
+            value = "xs[threadIdx.x + k]"
+        else:
+            load_x = ""
+            value = "(i + k - 4 >= 0 && i + k - 4 < n ? x[i + k - 4] : 0.0f)"
+        sync = "  __syncthreads();\n" if tiled or taps == "shared" else ""
+        source = HEADER.format(what=f"taps from {taps} memory, {'a shared tile of x' if tiled else 'x from global memory'}, "
+                               f"{block} threads") + f"""
+extern "C" __global__ void {name}(const float* x, const float* w, float* y, int n) {{
+{load_w}{load_x}{sync}  const int i = blockIdx.x * {block} + threadIdx.x;
+  if (i >= n) return;
+  float sum = 0.0f;
+#pragma unroll
+  for (int k = 0; k < 9; ++k) sum += {tap} * {value};
+  y[i] = sum;
+}}
+"""
+        yield name, f"{name}.cu", source, spec(name, f"{name}.cu", "{ n = 16777216 }", [f"ceil_div(n, {block})"], [block],
+                                                CONV1D_ARGS)
+
+
 FAMILIES = {"gen_scale_add": scale_add, "gen_row_sum": row_sum, "gen_transpose": transpose, "gen_gemv": gemv,
             "gen_histogram": histogram, "gen_stencil2d": stencil2d, "gen_softmax": softmax, "gen_bias_gelu": bias_gelu,
-            "gen_dot_int8": dot_int8, "gen_gemm_tiled": gemm_tiled}
+            "gen_dot_int8": dot_int8, "gen_gemm_tiled": gemm_tiled, "gen_layernorm": layernorm, "gen_col_sum": col_sum,
+            "gen_conv1d": conv1d}
 
 
 def main():
