@@ -35,9 +35,10 @@ inline std::string read_text(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-inline std::vector<CorpusKernel> load_corpus() {
+// `root`: a folder of families (scripts/corpus-generate.py writes one); default fixtures/corpus.
+inline std::vector<CorpusKernel> load_corpus(const std::filesystem::path& root = corpus_root()) {
   std::vector<std::filesystem::path> families;
-  for (const auto& entry : std::filesystem::directory_iterator(corpus_root()))
+  for (const auto& entry : std::filesystem::directory_iterator(root))
     if (entry.is_directory()) families.push_back(entry.path());
   std::sort(families.begin(), families.end());
   std::vector<CorpusKernel> kernels;
