@@ -7,7 +7,6 @@
 
 #include "gate/pr_bench.hpp"
 
-#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "base/content_hash.hpp"
+#include "base/scratch_folder.hpp"
 #include "base/shell_text.hpp"
 #include "gate/harness_step.hpp"
 #include "gate/measure_step.hpp"
@@ -36,29 +36,6 @@ namespace kforecast::gate {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A directory of our own under the system's temporary directory, removed with everything in it.
-class ScratchDirectory {
- public:
-  static Result<ScratchDirectory> create() {
-    std::error_code ec;
-    std::string pattern = (fs::temp_directory_path(ec) / "kforecast-pr-XXXXXX").string();
-    if (ec || ::mkdtemp(pattern.data()) == nullptr)
-      return fail(ExitCode::could_not_run, fmt::format("cannot create a temporary directory ({})", pattern));
-    return ScratchDirectory(pattern);
-  }
-  ScratchDirectory(ScratchDirectory&& other) noexcept : m_path(std::exchange(other.m_path, {})) {}
-  ScratchDirectory& operator=(ScratchDirectory&&) = delete;
-  ~ScratchDirectory() {
-    std::error_code ignored;
-    if (!m_path.empty()) fs::remove_all(m_path, ignored);
-  }
-  const fs::path& path() const { return m_path; }
-
- private:
-  explicit ScratchDirectory(fs::path path) : m_path(std::move(path)) {}
-  fs::path m_path;
-};
 
 // Whether a repository path may be written below a directory: relative, no "..", no empty name.
 bool safe_relative(const std::string& path) {
@@ -232,9 +209,11 @@ void measure_jobs_in_pr(GateRun& run, std::span<const MeasureJob> all_jobs, cons
     run.gpu_time->unavailable = *why;
     return;
   }
-  auto scratch = ScratchDirectory::create();
-  if (!scratch) return leave(scratch.error().message, "no scratch directory");
-  const fs::path root = scratch->path();
+  // A folder of our own under the system's temporary folder, removed with everything in it.
+  const ScratchFolder scratch("kforecast-pr");
+  if (scratch.path().empty())
+    return leave("cannot create a temporary folder under the system's temporary folder", "no scratch directory");
+  const fs::path root = scratch.path();
 
   // The child reads the same config: the file given, else the base revision's text.
   std::optional<std::string> child_config;
