@@ -26,15 +26,9 @@
 #include "bench/runner.hpp"
 #include "config/config.hpp"
 #include "measure/bench_measure.hpp"
+#include "measure/side_build.hpp"
 
 namespace kforecast::measure {
-
-// One side's build: its machine code, or why it has none, and the note that says which build it
-// is ("the reference was built by nvcc 13.0.88 for sm_90: ...").
-struct SideBuild {
-  Result<bench::CompiledKernel> kernel;
-  std::vector<std::string> notes;
-};
 
 // A pair whose sides are being compiled.
 struct PendingPair {
@@ -75,9 +69,5 @@ class MeasuringProcess {
   explicit MeasuringProcess(std::unique_ptr<State> state);
   std::unique_ptr<State> m_state;
 };
-
-// The builds folder's name for one side of a pair: the same pair in another process of the same
-// decision finds the same file.
-std::string side_build_key(const BenchPair& pair, std::string_view role);
 
 }  // namespace kforecast::measure
