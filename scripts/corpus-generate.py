@@ -32,6 +32,23 @@ def spec(name, file, sizes, grid, block, args):
     return "\n".join(lines) + "\n"
 
 
+def shared_tree(var, block, combine="add"):
+    """A block's tree reduction of `var` through `partial[block]` in shared memory (declared by the
+    caller); every thread reads the result back into `var`. `combine`: a device function of two floats."""
+    return f"""  partial[threadIdx.x] = {var};
+  __syncthreads();
+  for (int stride = {block} / 2; stride > 0; stride /= 2) {{
+    if (threadIdx.x < stride) partial[threadIdx.x] = {combine}(partial[threadIdx.x], partial[threadIdx.x + stride]);
+    __syncthreads();
+  }}
+  {var} = partial[0];
+  __syncthreads();
+"""
+
+# The device function shared_tree adds with, beside each kernel that uses it.
+ADD = "__device__ __forceinline__ float add(float a, float b) { return a + b; }\n"
+
+
 # --- scale_add: z = 1.5 x + y, FP32, 16 Mi elements -------------------------------------------
 
 SCALE_ADD_ARGS = ['x = { count = "n", init = "uniform(-1, 1)" }', 'y = { count = "n", init = "uniform(-1, 1)" }',
@@ -105,13 +122,7 @@ def row_sum():
 """
         else:
             tail = (f"""  __shared__ float partial[{block}];
-  partial[threadIdx.x] = sum;
-  __syncthreads();
-  for (int stride = {block} / 2; stride > 0; stride /= 2) {{
-    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
-    __syncthreads();
-  }}
-  if (threadIdx.x == 0) out[r] = partial[0];
+{shared_tree("sum", block)}  if (threadIdx.x == 0) out[r] = sum;
 """ if strategy == "block_shared" else f"""{warp_reduce}  __shared__ float warps[{block} / 32];
   if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = sum;
   __syncthreads();
@@ -126,6 +137,7 @@ def row_sum():
 {pragma}  for (int c = threadIdx.x * {width}; c < cols; c += {block} * {width}) {load}
 {tail}"""
         source = HEADER.format(what=f"{strategy} per row, {block} threads, unroll {unroll}, {width}-wide loads") + f"""
+{ADD}
 extern "C" __global__ void {name}(const float* A, float* out, int rows, int cols) {{
 {code}}}
 """
@@ -203,15 +215,10 @@ def gemv():
             "warp": "  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);\n"
                     "  if (threadIdx.x % 32 == 0) y[r] = sum;\n",
             "block": f"""  __shared__ float partial[{block}];
-  partial[threadIdx.x] = sum;
-  __syncthreads();
-  for (int stride = {block} / 2; stride > 0; stride /= 2) {{
-    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
-    __syncthreads();
-  }}
-  if (threadIdx.x == 0) y[r] = partial[0];
+{shared_tree("sum", block)}  if (threadIdx.x == 0) y[r] = sum;
 """}[strategy]
         source = HEADER.format(what=f"a {strategy} per row, {block} threads, unroll {unroll}, {width}-wide loads") + f"""
+{ADD}
 extern "C" __global__ void {name}(const float* A, const float* x, float* y, int rows, int cols) {{
   const int r = {first};
   if (r >= rows) return;
@@ -319,15 +326,7 @@ def softmax():
             prelude = ""
         else:
             row_of, lane, step, grid = "blockIdx.x", "threadIdx.x", block, "rows"
-            reduce = {op: f"""  partial[threadIdx.x] = {var};
-  __syncthreads();
-  for (int stride = {block} / 2; stride > 0; stride /= 2) {{
-    if (threadIdx.x < stride) partial[threadIdx.x] = {fn}(partial[threadIdx.x], partial[threadIdx.x + stride]);
-    __syncthreads();
-  }}
-  {var} = partial[0];
-  __syncthreads();
-""" for op, var, fn in (("max", "m", "fmaxf"), ("sum", "s", "add"))}
+            reduce = {op: shared_tree(var, block, fn) for op, var, fn in (("max", "m", "fmaxf"), ("sum", "s", "add"))}
             prelude = f"  __shared__ float partial[{block}];\n"
         if width == 4:
             visit = lambda what: (f"  for (int c = lane * 4; c < cols; c += {step} * 4) {{\n"
@@ -340,8 +339,7 @@ def softmax():
             visit = lambda what: (f"  for (int c = lane; c < cols; c += {step}) {{\n    const float v = in[c];\n{what}  }}\n")
             max_step, sum_step, write_step = "    m = fmaxf(m, v);\n", "    s += expf(v - m);\n", "    out[c] = expf(v - m) / s;\n"
         source = HEADER.format(what=f"a {strategy} per row, {block} threads, {width}-wide loads, three passes") + f"""
-__device__ __forceinline__ float add(float a, float b) {{ return a + b; }}
-
+{ADD}
 extern "C" __global__ void {name}(const float* x, float* y, int rows, int cols) {{
 {prelude}  const int r = {row_of};
   const int lane = {lane};
@@ -475,15 +473,7 @@ def layernorm():
         else:
             row_of, lane, step, grid = "blockIdx.x", "threadIdx.x", block, "rows"
             prelude = f"  __shared__ float partial[{block}];\n"
-            total = lambda var: f"""  partial[threadIdx.x] = {var};
-  __syncthreads();
-  for (int stride = {block} / 2; stride > 0; stride /= 2) {{
-    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
-    __syncthreads();
-  }}
-  {var} = partial[0];
-  __syncthreads();
-"""
+            total = lambda var: shared_tree(var, block)
         loop = f"  for (int c = lane; c < cols; c += {step})"
         if passes == "two":
             stats = (f"  float sum = 0.0f;\n{loop} sum += in[c];\n{total('sum')}  const float mean = sum / cols;\n"
@@ -495,6 +485,7 @@ def layernorm():
                      f"  const float variance = fmaxf(squares / cols - mean * mean, 0.0f);\n")
         source = HEADER.format(what=f"a {strategy} per row, {'mean then variance' if passes == 'two' else 'sums and squares in one pass'}"
                                f", {block} threads") + f"""
+{ADD}
 extern "C" __global__ void {name}(const float* x, const float* gamma, const float* beta, float* y, int rows, int cols) {{
 {prelude}  const int r = {row_of};
   const int lane = {lane};

@@ -12,9 +12,8 @@
 
 #include "base/scratch_folder.hpp"
 #include "base/subprocess.hpp"
-#include "bench/launch_spec_reader.hpp"
-#include "bench/resolved_launch.hpp"
 #include "corpus/corpus.hpp"
+#include "corpus/spec_binding.hpp"
 #include "kernels/scanner.hpp"
 
 using namespace kforecast;
@@ -56,24 +55,6 @@ TEST_CASE("generated corpus: every family the generator writes is one a corpus m
   }
 
   std::size_t bound = 0;
-  for (const auto& [family, count] : variants) {
-    const auto spec_path = std::filesystem::path(out.path()) / family / "kforecast.toml";
-    auto specs = bench::read_config_specs(testing::read_text(spec_path), spec_path.string());
-    INFO(spec_path.string());
-    REQUIRE(specs.has_value());
-    for (const auto& spec : *specs) {
-      INFO(spec.name);
-      const std::string text = testing::read_text(spec_path.parent_path() / spec.file);  // the scan refers to it
-      const auto scanned = kernels::scan_cuda_source(text);
-      const auto kernel = std::ranges::find_if(scanned.functions, [&](const auto& f) { return f.name == spec.name; });
-      REQUIRE(kernel != scanned.functions.end());
-      for (const auto& size : spec.sizes) {
-        auto launch = bench::resolve_launch(spec, size, kernel->parameters);
-        INFO((launch ? std::string() : launch.error().message));
-        CHECK(launch.has_value());
-        ++bound;
-      }
-    }
-  }
+  for (const auto& [family, count] : variants) bound += testing::check_specs_bind(std::filesystem::path(out.path()) / family);
   CHECK(bound == kernels.size());
 }
